@@ -1,0 +1,1 @@
+// Placeholder so a subsystem library with no sources yet still links.

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs everything hamcp's build and tests need on a fresh Debian 12 machine.
+# Idempotent: re-running skips what is already there. Needs root (CI runs as root).
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+APT_PACKAGES=(
+  g++ cmake ninja-build ccache pkg-config binutils
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
+  libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 clang-tidy-14 libclang-rt-14-dev gcovr qemu-user
+  curl ca-certificates python3 python3-venv python3-pip nodejs npm openssl procps
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: apt-get install ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# rapidfuzz-cpp (header-only) is not in Debian 12: vendored from Debian 13's archive.
+"$here/scripts/fetch-rapidfuzz.sh"

@@ -1,0 +1,55 @@
+#pragma once
+// Everything hamcp can be told, from flags or the environment (flags win).
+// Plain data: parsing lives in cli.cpp, use lives in the subcommands.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hamcp::app {
+
+// How to reach Home Assistant. Names match the peer (ha-mcp) so users can switch
+// by changing one command.
+struct HaConfig {
+  std::string url;          // HOMEASSISTANT_URL; empty + SUPERVISOR_TOKEN => Supervisor proxy
+  std::string token;        // HOMEASSISTANT_TOKEN (never logged)
+  std::string ca_file;      // HOMEASSISTANT_CA_FILE: extra trusted CA for self-signed installs
+  bool insecure_tls = false;  // HOMEASSISTANT_INSECURE_TLS: skip certificate checks (loudly logged)
+  std::chrono::milliseconds timeout{30000};  // HA_TIMEOUT (seconds on the command line)
+};
+
+// How MCP clients reach hamcp.
+struct McpConfig {
+  bool http = false;           // --http: Streamable HTTP (+ legacy SSE) instead of stdio
+  std::string host = "127.0.0.1";  // MCP_HOST
+  uint16_t port = 8086;        // MCP_PORT
+  std::string path = "/mcp";   // MCP_PATH
+  std::string data_dir;        // HAMCP_DATA_DIR: session key, revocations, generated token
+  std::string auth_token;      // MCP_AUTH_TOKEN: bearer token clients must send (never logged)
+  bool allow_unauthenticated_remote = false;  // explicit, loudly logged opt-out
+  bool stateless = false;      // --stateless: no session ids at all
+  std::string tls_cert;        // --tls-cert / --tls-key: serve HTTPS
+  std::string tls_key;
+  std::chrono::hours session_idle_expiry{24 * 30};  // long by default: sessions must not get lost
+  std::string log_level = "info";  // LOG_LEVEL (stderr only)
+};
+
+// `hamcp sim`: the simulated Home Assistant alone.
+struct SimConfig {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8123;
+  std::string token = "sim-token";
+  std::size_t entities = 0;  // 0 = the hand-made demo home; N = generated home of N entities
+  uint64_t seed = 1;
+};
+
+struct Config {
+  HaConfig ha;
+  McpConfig mcp;
+  SimConfig sim;
+  bool demo = false;         // --demo: run against an in-process simulated home
+  bool doctor_json = false;  // `hamcp doctor --json`
+};
+
+}  // namespace hamcp::app

@@ -1,0 +1,96 @@
+#include "app/main.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "app/commands.hpp"
+
+namespace hamcp::app {
+namespace {
+
+void add_ha_options(CLI::App& cmd, HaConfig& ha) {
+  cmd.add_option("--ha-url", ha.url, "Home Assistant base URL, e.g. http://localhost:8123")
+      ->envname("HOMEASSISTANT_URL");
+  cmd.add_option("--ha-token", ha.token, "Home Assistant long-lived access token")
+      ->envname("HOMEASSISTANT_TOKEN");
+  cmd.add_option("--ha-ca-file", ha.ca_file, "PEM file of an extra CA to trust (self-signed HA)")
+      ->envname("HOMEASSISTANT_CA_FILE");
+  cmd.add_flag("--ha-insecure-tls", ha.insecure_tls,
+               "Do not verify Home Assistant's TLS certificate (not recommended)")
+      ->envname("HOMEASSISTANT_INSECURE_TLS");
+  auto* timeout = cmd.add_option_function<double>(
+      "--ha-timeout",
+      [&ha](double seconds) {
+        ha.timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+      },
+      "Seconds to wait for one Home Assistant request (default 30)");
+  timeout->envname("HA_TIMEOUT");
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  Config config;
+  CLI::App app{
+      "hamcp: a fast, safe Model Context Protocol server for Home Assistant.\n"
+      "Serves MCP over stdio by default; --http serves Streamable HTTP (and legacy SSE)."};
+  app.set_version_flag("--version", std::string("hamcp ") + HAMCP_VERSION);
+  app.footer(
+      "Examples:\n"
+      "  hamcp --demo                      stdio, against the embedded simulated home\n"
+      "  hamcp --demo --http               HTTP on 127.0.0.1:8086/mcp, simulated home\n"
+      "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
+      "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
+      "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone");
+
+  add_ha_options(app, config.ha);
+  McpConfig& mcp = config.mcp;
+  app.add_flag("--http", mcp.http, "Serve Streamable HTTP (and the legacy SSE endpoints)");
+  app.add_option("--host", mcp.host, "Address to bind with --http (default 127.0.0.1)")
+      ->envname("MCP_HOST");
+  app.add_option("--port", mcp.port, "Port to bind with --http (default 8086)")
+      ->envname("MCP_PORT");
+  app.add_option("--path", mcp.path, "MCP endpoint path with --http (default /mcp)")
+      ->envname("MCP_PATH");
+  app.add_option("--data-dir", mcp.data_dir,
+                 "Directory for the session key, revocations and generated token")
+      ->envname("HAMCP_DATA_DIR");
+  app.add_option("--auth-token", mcp.auth_token, "Bearer token MCP clients must present")
+      ->envname("MCP_AUTH_TOKEN");
+  app.add_flag("--allow-unauthenticated-remote", mcp.allow_unauthenticated_remote,
+               "Serve a non-loopback address without a bearer token (dangerous)");
+  app.add_flag("--stateless", mcp.stateless, "Streamable HTTP without sessions");
+  app.add_option("--tls-cert", mcp.tls_cert, "PEM certificate: serve HTTPS")->envname("MCP_TLS_CERT");
+  app.add_option("--tls-key", mcp.tls_key, "PEM private key for --tls-cert")->envname("MCP_TLS_KEY");
+  app.add_option_function<double>(
+         "--session-idle-hours",
+         [&mcp](double h) { mcp.session_idle_expiry = std::chrono::hours(static_cast<long>(h)); },
+         "Hours an idle session stays valid (default 720)")
+      ->envname("HAMCP_SESSION_IDLE_HOURS");
+  app.add_option("--log-level", mcp.log_level, "stderr log level: debug, info, warn, error")
+      ->envname("LOG_LEVEL");
+  app.add_flag("--demo", config.demo, "Run against an embedded simulated Home Assistant");
+
+  CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
+  sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");
+  sim->add_option("--port", config.sim.port, "Port to bind (0 = pick one and print it)");
+  sim->add_option("--token", config.sim.token, "Access token clients must present");
+  sim->add_option("--entities", config.sim.entities, "Generate a home of N entities (0 = demo home)");
+  sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
+
+  CLI::App* doctor = app.add_subcommand("doctor", "Check the connection to Home Assistant, step by step");
+  add_ha_options(*doctor, config.ha);
+  doctor->add_flag("--json", config.doctor_json, "Print the report as JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);  // CLI11 prints help/version to stdout, errors to stderr
+  }
+
+  if (sim->parsed()) return run_sim(config.sim);
+  if (doctor->parsed()) return run_doctor(config);
+  if (mcp.http) return serve_http(config);
+  return serve_stdio(config);
+}
+
+}  // namespace hamcp::app
