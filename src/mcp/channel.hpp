@@ -1,0 +1,25 @@
+#pragma once
+// A place the server can write messages to. A transport wraps each of its
+// outputs in a Channel: stdout (stdio), one POST's response (JSON body or SSE
+// stream), the standalone GET SSE stream, a legacy SSE stream.
+
+#include "mcp/json.hpp"
+
+namespace hamcp::mcp {
+
+class Channel {
+ public:
+  virtual ~Channel() = default;
+  // Queue one JSON-RPC message (object, or array for a batch response). Must not
+  // block; called on the server's executor. The message is moved in: serialise
+  // it with to_wire() (compact).
+  virtual void send(json::value message) = 0;
+  // The exchange this channel was handed for is complete (final response sent,
+  // or nothing to send for a notification). stdout ignores it; an HTTP POST
+  // ends its body / SSE stream. Called exactly once per deliver().
+  virtual void close() {}
+  // False once the peer is gone: sends are then dropped by the caller.
+  virtual bool is_open() const { return true; }
+};
+
+}  // namespace hamcp::mcp

@@ -1,0 +1,46 @@
+#pragma once
+// JSON-RPC / MCP error codes and the exception a handler throws to answer with a
+// JSON-RPC error instead of a result. (Tool failures the model should read are
+// ToolResult::error(...), not exceptions.)
+//
+// Never use -32020..-32022: the 2026-07-28 revision gives them a meaning that
+// makes dual-era clients stop falling back to `initialize`.
+
+#include <stdexcept>
+#include <string>
+
+#include "mcp/json.hpp"
+
+namespace hamcp::mcp {
+
+namespace error_code {
+inline constexpr int parse_error = -32700;
+inline constexpr int invalid_request = -32600;
+inline constexpr int method_not_found = -32601;
+inline constexpr int invalid_params = -32602;
+inline constexpr int internal_error = -32603;
+inline constexpr int request_timeout = -32001;    // a server->client request got no answer in time
+inline constexpr int resource_not_found = -32002;
+}  // namespace error_code
+
+class McpError : public std::runtime_error {
+ public:
+  McpError(int code, std::string message, json::value data = nullptr)
+      : std::runtime_error(std::move(message)), code_(code), data_(std::move(data)) {}
+  int code() const noexcept { return code_; }
+  const json::value& data() const noexcept { return data_; }
+
+ private:
+  int code_;
+  json::value data_;
+};
+
+// {"jsonrpc":"2.0","id":id,"error":{"code":..,"message":..,"data"?:..}}
+json::object make_error_response(json::value id, int code, std::string_view message,
+                                 json::value data = nullptr);
+// {"jsonrpc":"2.0","id":id,"result":result}
+json::object make_result_response(json::value id, json::value result);
+// {"jsonrpc":"2.0","method":m,"params"?:p}
+json::object make_notification(std::string_view method, json::object params = {});
+
+}  // namespace hamcp::mcp

@@ -1,0 +1,17 @@
+#pragma once
+// Shared aliases for the MCP core. Boost.JSON is the one JSON library of hamcp:
+// messages are parsed once and moved (never copied) through the core.
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/json.hpp>
+
+namespace hamcp::mcp {
+
+namespace json = boost::json;
+namespace asio = boost::asio;
+
+// Compact serialisation used on every wire (stdout, HTTP bodies, SSE data).
+inline std::string to_wire(const json::value& message) { return json::serialize(message); }
+
+}  // namespace hamcp::mcp

@@ -1,0 +1,86 @@
+#pragma once
+// The MCP server: options, registry, protocol-version negotiation and the set of
+// live sessions. Transport-agnostic: transports create Sessions and feed them.
+//
+// Lifetime: sessions keep the server's core alive (shared), so a Session may
+// outlive the Server object; Server's destructor shuts every session down.
+
+#include <array>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcp/json.hpp"
+#include "mcp/log_level.hpp"
+#include "mcp/registry.hpp"
+#include "mcp/session.hpp"
+
+namespace hamcp::mcp {
+
+// Newest first. An initialize asking for anything else gets the newest.
+inline constexpr std::array<std::string_view, 4> kSupportedProtocolVersions = {
+    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+inline constexpr std::string_view kLatestProtocolVersion = kSupportedProtocolVersions[0];
+bool is_supported_protocol_version(std::string_view version);
+
+struct ServerOptions {
+  std::string name = "hamcp";
+  std::string version;        // serverInfo.version
+  std::string title;          // serverInfo.title (optional)
+  std::string instructions;   // InitializeResult.instructions (omitted if empty)
+  std::size_t page_size = 100;  // items per tools/list, resources/list... page
+  std::chrono::milliseconds client_request_timeout{60000};  // server->client requests
+  LogLevel default_log_level = LogLevel::info;  // before logging/setLevel
+};
+
+namespace detail {
+// Shared by the Server and its Sessions.
+struct ServerCore {
+  asio::any_io_executor executor;
+  ServerOptions options;
+  Registry registry;
+  std::vector<std::weak_ptr<Session>> sessions;
+  json::object capabilities() const;
+  template <class F> void for_each_session(F&& f);
+};
+}  // namespace detail
+
+class Server {
+ public:
+  Server(asio::any_io_executor executor, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  Registry& registry() { return core_->registry; }
+  const ServerOptions& options() const { return core_->options; }
+  asio::any_io_executor executor() const { return core_->executor; }
+
+  // A fresh session awaiting `initialize`. `id` is the transport's (e.g.
+  // Mcp-Session-Id); stdio passes nothing.
+  std::shared_ptr<Session> create_session(std::string id = {});
+  // A session rebuilt from persisted SessionInfo: already initialized, so the
+  // client can carry on after a server restart (or stateless HTTP, per request).
+  std::shared_ptr<Session> restore_session(std::string id, SessionInfo info);
+
+  // What InitializeResult.capabilities declares (only what is registered).
+  json::object capabilities() const { return core_->capabilities(); }
+
+  // list_changed / updated notifications to every initialized session's
+  // standalone channel (updated: only sessions subscribed to `uri`).
+  void notify_tools_changed();
+  void notify_resources_changed();
+  void notify_prompts_changed();
+  void notify_resource_updated(std::string_view uri);
+
+  // Cancel everything in every session.
+  void shutdown();
+  std::size_t session_count() const;
+
+ private:
+  std::shared_ptr<detail::ServerCore> core_;
+};
+
+}  // namespace hamcp::mcp

@@ -1,0 +1,121 @@
+#pragma once
+// One MCP session: the negotiated state of one client, and the dispatcher of its
+// messages. Transports feed it with deliver(); it answers on Channels.
+//
+// Threading: a Session and its Server are used from the server's executor only
+// (one thread, or a strand). Transports that read on another thread must
+// asio::post/dispatch to Server::executor() before calling deliver().
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "mcp/channel.hpp"
+#include "mcp/json.hpp"
+#include "mcp/log_level.hpp"
+
+namespace hamcp::mcp {
+
+namespace detail {
+struct ServerCore;
+struct InFlightRequest;
+struct OutgoingRequest;
+}  // namespace detail
+
+// What the client told us at initialize. Plain data, so a transport can persist
+// it (to_json) and rebuild a Session after a restart (from_json), and so the
+// stateless 2026 era can later build one per request from params._meta.
+struct SessionInfo {
+  std::string protocol_version;     // negotiated, e.g. "2025-11-25"
+  json::object client_info;         // {name, version, title?...}
+  json::object client_capabilities; // {sampling?, elicitation?, roots?...}
+
+  bool client_supports(std::string_view capability) const {  // "sampling", "elicitation", "roots"
+    return client_capabilities.contains(capability);
+  }
+  json::object to_json() const;
+  // Tolerant: missing fields stay empty; a missing/unknown version becomes the latest.
+  static SessionInfo from_json(const json::object& persisted);
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Handle one inbound message (object or batch array), already parsed.
+  //  - request: runs concurrently as its own coroutine; its notifications
+  //    (progress, log) and its final response go to `reply`, then reply->close().
+  //    A cancelled request sends nothing but still closes `reply`.
+  //  - notification, or response to a server->client request: processed;
+  //    reply->close() at once.
+  //  - batch: every element; one array response, then reply->close().
+  //  - invalid: an error response with id null (-32600), then close.
+  void deliver(json::value message, std::shared_ptr<Channel> reply);
+
+  // Parse errors are the transport's to detect; this answers them uniformly
+  // ({"jsonrpc":"2.0","id":null,"error":{-32700,...}}) on `reply` and closes it.
+  static void reply_parse_error(Channel& reply, std::string_view detail);
+
+  // Where unsolicited messages go (list_changed, resources/updated, logs and
+  // requests not tied to a client request). stdio: stdout; HTTP: the GET stream.
+  // nullptr = drop them.
+  void set_standalone_channel(std::shared_ptr<Channel> channel);
+
+  // Cancel every in-flight request (no responses are sent) and fail every
+  // pending server->client request. The session refuses further requests.
+  void shutdown();
+
+  const std::string& id() const { return id_; }
+  bool initialized() const { return state_ != State::awaiting_initialize; }
+  bool is_shut_down() const { return state_ == State::shut_down; }
+  const SessionInfo& info() const { return info_; }
+  LogLevel log_level() const { return log_level_; }
+  std::size_t in_flight() const { return in_flight_.size(); }
+  std::chrono::steady_clock::time_point last_activity() const { return last_activity_; }
+
+  // Unsolicited notification on the standalone channel.
+  void notify(std::string_view method, json::object params = {});
+  // notifications/message on the standalone channel, if `level` passes setLevel.
+  void log(LogLevel level, json::value data, std::string_view logger = {});
+
+ private:
+  friend class Server;
+  friend struct detail::ServerCore;
+  friend class SessionRequestContext;
+  enum class State { awaiting_initialize, ready, shut_down };
+
+  Session(std::shared_ptr<detail::ServerCore> core, std::string id);
+
+  // Implementation pieces live in session.cpp / dispatch.cpp.
+  struct Batch;
+  void handle_one(json::value message, const std::shared_ptr<Channel>& reply,
+                  const std::shared_ptr<Batch>& batch);
+  void start_request(json::value id, std::string method, json::object params,
+                     std::shared_ptr<Channel> reply, std::shared_ptr<Batch> batch);
+  void handle_notification(std::string_view method, json::object& params);
+  void handle_response(json::object& message);
+  asio::awaitable<json::value> send_request(std::string method, json::object params,
+                                            std::shared_ptr<Channel> via,
+                                            std::chrono::milliseconds timeout);
+
+  std::shared_ptr<detail::ServerCore> core_;
+  std::string id_;
+  State state_ = State::awaiting_initialize;
+  SessionInfo info_;
+  LogLevel log_level_;
+  std::shared_ptr<Channel> standalone_;
+  // Keyed by the compact serialisation of the request id, so 1 and "1" differ.
+  std::unordered_map<std::string, std::shared_ptr<detail::InFlightRequest>> in_flight_;
+  std::unordered_map<std::int64_t, std::shared_ptr<detail::OutgoingRequest>> outgoing_;
+  std::int64_t next_outgoing_id_ = 1;
+  std::unordered_set<std::string> subscriptions_;  // resources/subscribe uris
+  std::chrono::steady_clock::time_point last_activity_;
+};
+
+}  // namespace hamcp::mcp

@@ -1,0 +1,95 @@
+#pragma once
+// Declarative tools, in the spirit of the TS SDK's registerTool: a name, a
+// description, JSON Schemas and a coroutine handler. The core validates the
+// arguments against input_schema before the handler runs, turns exceptions into
+// isError results, and checks structured_content against output_schema.
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcp/json.hpp"
+#include "mcp/log_level.hpp"
+#include "mcp/session.hpp"
+
+namespace hamcp::mcp {
+
+// Hints for clients (MCP "annotations"); unset = spec default
+// (readOnly false, destructive true, idempotent false, openWorld true).
+struct ToolAnnotations {
+  std::optional<bool> read_only_hint, destructive_hint, idempotent_hint, open_world_hint;
+};
+
+// Content blocks for ToolResult::content (and prompt messages).
+namespace content {
+json::object text(std::string_view text);
+json::object image(std::string_view base64_data, std::string_view mime_type);
+json::object audio(std::string_view base64_data, std::string_view mime_type);
+json::object resource_link(std::string_view uri, std::string_view name,
+                           std::string_view mime_type = {}, std::string_view description = {});
+json::object embedded_text(std::string_view uri, std::string_view text,
+                           std::string_view mime_type = "text/plain");
+json::object embedded_blob(std::string_view uri, std::string_view base64_data,
+                           std::string_view mime_type);
+}  // namespace content
+
+struct ToolResult {
+  json::array content;
+  std::optional<json::object> structured_content;
+  bool is_error = false;
+
+  static ToolResult text(std::string_view text);
+  // structuredContent = value, plus one text block with its compact JSON
+  // (clients without structured-content support read that).
+  static ToolResult structured(json::object value);
+  // isError result the model can read and act on. Say what was wrong and how to fix it.
+  static ToolResult error(std::string_view message, std::optional<json::object> structured = {});
+
+  // The CallToolResult object: {content, structuredContent?, isError?}.
+  json::object to_json() &&;
+};
+
+// Handed to every handler (tools, resources, prompts, completions); valid for
+// the handler's whole run. Everything here is cheap and never throws except
+// request().
+class RequestContext {
+ public:
+  virtual ~RequestContext() = default;
+  // notifications/cancelled arrived for this request (or the session shut down).
+  // Awaited Asio operations are also aborted via the bound cancellation signal.
+  virtual bool cancelled() const = 0;
+  // notifications/progress; a no-op when the request had no _meta.progressToken.
+  // Values that do not increase are dropped (the spec wants strictly increasing).
+  virtual void progress(double progress, std::optional<double> total = {},
+                        std::string_view message = {}) = 0;
+  // notifications/message, sent only if `level` passes the session's logging/setLevel.
+  virtual void log(LogLevel level, json::value data, std::string_view logger = {}) = 0;
+  // Server->client request (sampling/createMessage, elicitation/create, roots/list)
+  // sent on this request's channel. Returns the client's `result`; throws McpError
+  // with the client's error, or error_code::request_timeout after `timeout`
+  // (0 = ServerOptions::client_request_timeout; a notifications/cancelled is sent).
+  // Check session().client_supports("elicitation") etc. first.
+  virtual asio::awaitable<json::value> request(std::string method, json::object params,
+                                               std::chrono::milliseconds timeout = {}) = 0;
+  virtual const SessionInfo& session() const = 0;
+  virtual const json::value& request_id() const = 0;
+};
+
+// Arguments arrive validated against input_schema; they are moved in.
+using ToolHandler = std::function<asio::awaitable<ToolResult>(json::object arguments, RequestContext& ctx)>;
+
+struct Tool {
+  std::string name;         // 1..128 chars of [A-Za-z0-9_.-]
+  std::string title;        // optional human title
+  std::string description;  // required: clients and the conformance suite need one
+  json::object input_schema;                // must be {"type":"object",...}
+  std::optional<json::object> output_schema;  // if set, structured_content must match it
+  ToolAnnotations annotations;
+  ToolHandler handler;
+  std::vector<std::string> aliases;  // old names: callable, never listed
+};
+
+}  // namespace hamcp::mcp
