@@ -1,0 +1,25 @@
+#pragma once
+// The tools, resources, prompts and completion that the official MCP conformance suite
+// (@modelcontextprotocol/conformance 0.1.16, "server" scenarios) calls by name, registered on
+// hamcp's own protocol core, plus a few extra tools the end-to-end client tests use.
+
+#include <cstddef>
+
+#include "mcp/registry.hpp"
+
+namespace hamcp::conformance {
+
+// Exactly the suite's fixtures: test_simple_text ... test_reconnection, json_schema_2020_12_tool,
+// test://static-text, test://static-binary, test://template/{id}/data, test://watched-resource,
+// the four test_* prompts and completion for test_prompt_with_arguments.
+void register_conformance_fixtures(mcp::Registry& registry);
+
+// Extra tools for tests/e2e (never registered for the conformance run, so its tool list is
+// exactly the suite's):
+//   slow_echo {text, ms?, steps?}  waits `ms` (default 200) in `steps` slices, reporting progress
+//                                  after each, honouring cancellation; returns "echo: <text>"
+//   log_burst {count?}             sends `count` info log notifications, returns "logged <n>"
+//   page_tool_NNN                  `extra_tools` trivial tools, so tools/list needs several pages
+void register_e2e_tools(mcp::Registry& registry, std::size_t extra_tools);
+
+}  // namespace hamcp::conformance
