@@ -92,17 +92,25 @@ class Session : public std::enable_shared_from_this<Session> {
 
   Session(std::shared_ptr<detail::ServerCore> core, std::string id);
 
-  // Implementation pieces live in session.cpp / dispatch.cpp.
+  // Implementation pieces live in session.cpp (lifecycle, routing) and
+  // methods.cpp (what each MCP method does).
   struct Batch;
-  void handle_one(json::value message, const std::shared_ptr<Channel>& reply,
+  // Returns true when a coroutine was started that will answer later.
+  bool handle_one(json::value message, const std::shared_ptr<Channel>& reply,
                   const std::shared_ptr<Batch>& batch);
-  void start_request(json::value id, std::string method, json::object params,
-                     std::shared_ptr<Channel> reply, std::shared_ptr<Batch> batch);
-  void handle_notification(std::string_view method, json::object& params);
+  void respond(const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch,
+               json::value response);
+  bool handle_request(json::value id, std::string_view method, json::object params,
+                      const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch);
+  void spawn_request(json::value id, std::string method, json::object params,
+                     const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch);
+  json::object initialize(const json::object& params);
+  void handle_notification(std::string_view method, const json::object& params);
   void handle_response(json::object& message);
   asio::awaitable<json::value> send_request(std::string method, json::object params,
                                             std::shared_ptr<Channel> via,
                                             std::chrono::milliseconds timeout);
+  void send_unsolicited(json::value message);
 
   std::shared_ptr<detail::ServerCore> core_;
   std::string id_;

@@ -1,0 +1,254 @@
+#include "mcp/methods.hpp"
+
+#include <charconv>
+
+#include "mcp/errors.hpp"
+
+namespace hamcp::mcp::methods {
+namespace {
+
+// Cursors are "<list>:<offset>": opaque to clients, checked on the way back in
+// so a cursor of another list (or garbage) is a clear -32602.
+std::size_t decode_cursor(const json::object& params, std::string_view list, std::size_t size) {
+  const json::value* cursor = params.if_contains("cursor");
+  if (!cursor || cursor->is_null()) return 0;
+  auto bad = [&] {
+    return McpError(error_code::invalid_params,
+                    "Invalid params: cursor is not one this server issued for " + std::string(list) +
+                        "; omit it to start from the first page");
+  };
+  if (!cursor->is_string()) throw bad();
+  std::string_view text = cursor->get_string();
+  if (text.size() <= list.size() + 1 || text.substr(0, list.size()) != list || text[list.size()] != ':') throw bad();
+  std::string_view digits = text.substr(list.size() + 1);
+  std::size_t offset = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), offset);
+  if (ec != std::errc() || end != digits.data() + digits.size() || offset == 0 || offset > size) throw bad();
+  return offset;
+}
+
+template <class Items, class ToJson>
+json::object page(const Items& items, const json::object& params, std::string_view list, std::string_view key,
+                  std::size_t page_size, ToJson&& to_json) {
+  std::size_t offset = decode_cursor(params, list, items.size());
+  std::size_t end = std::min(items.size(), offset + std::max<std::size_t>(page_size, 1));
+  json::array out;
+  out.reserve(end - offset);
+  for (std::size_t i = offset; i < end; ++i) out.emplace_back(to_json(*items[i]));
+  json::object result;
+  result.emplace(key, std::move(out));
+  if (end < items.size()) result.emplace("nextCursor", std::string(list) + ":" + std::to_string(end));
+  return result;
+}
+
+void put_if(json::object& o, std::string_view key, const std::string& value) {
+  if (!value.empty()) o.emplace(key, value);
+}
+
+std::string required_string(const json::object& params, std::string_view key) {
+  const json::value* v = params.if_contains(key);
+  if (!v || !v->is_string() || v->get_string().empty())
+    throw McpError(error_code::invalid_params, "Invalid params: \"" + std::string(key) + "\" must be a non-empty string");
+  return std::string(v->get_string());
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += sep;
+    out += p;
+  }
+  return out;
+}
+
+}  // namespace
+
+json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size) {
+  return page(registry.tools(), params, "tools", "tools", page_size,
+              [](const RegisteredTool& t) { return t.listing; });
+}
+
+json::object list_resources(const Registry& registry, const json::object& params, std::size_t page_size) {
+  return page(registry.resources(), params, "resources", "resources", page_size, [](const Resource& r) {
+    json::object o;
+    o.emplace("uri", r.uri);
+    o.emplace("name", r.name);
+    put_if(o, "title", r.title);
+    put_if(o, "description", r.description);
+    put_if(o, "mimeType", r.mime_type);
+    if (r.size) o.emplace("size", *r.size);
+    return o;
+  });
+}
+
+json::object list_resource_templates(const Registry& registry, const json::object& params, std::size_t page_size) {
+  return page(registry.resource_templates(), params, "templates", "resourceTemplates", page_size,
+              [](const RegisteredTemplate& t) {
+                json::object o;
+                o.emplace("uriTemplate", t.tmpl.uri_template);
+                o.emplace("name", t.tmpl.name);
+                put_if(o, "title", t.tmpl.title);
+                put_if(o, "description", t.tmpl.description);
+                put_if(o, "mimeType", t.tmpl.mime_type);
+                return o;
+              });
+}
+
+json::object list_prompts(const Registry& registry, const json::object& params, std::size_t page_size) {
+  return page(registry.prompts(), params, "prompts", "prompts", page_size, [](const Prompt& p) {
+    json::object o;
+    o.emplace("name", p.name);
+    put_if(o, "title", p.title);
+    put_if(o, "description", p.description);
+    if (!p.arguments.empty()) {
+      json::array args;
+      for (const auto& a : p.arguments) {
+        json::object arg;
+        arg.emplace("name", a.name);
+        put_if(arg, "title", a.title);
+        put_if(arg, "description", a.description);
+        arg.emplace("required", a.required);
+        args.emplace_back(std::move(arg));
+      }
+      o.emplace("arguments", std::move(args));
+    }
+    return o;
+  });
+}
+
+asio::awaitable<json::value> call_tool(const Registry& registry, json::object params, RequestContext& ctx) {
+  std::string name = required_string(params, "name");
+  std::shared_ptr<const RegisteredTool> tool = registry.find_tool(name);
+  if (!tool) throw McpError(error_code::invalid_params, "Unknown tool: " + name + " (see tools/list)");
+
+  json::object arguments;
+  if (json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
+    if (!args->is_object())
+      co_return json::value(ToolResult::error("Invalid arguments for tool " + name +
+                                              ": arguments: expected object, got " +
+                                              std::string(args->is_array() ? "an array" : json::serialize(*args)))
+                                .to_json());
+    arguments = std::move(args->get_object());
+  }
+  json::value arguments_value(std::move(arguments));
+  std::vector<std::string> problems = tool->input.validate(arguments_value, "arguments");
+  if (!problems.empty())
+    co_return json::value(ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; ")).to_json());
+
+  std::optional<ToolResult> outcome;
+  std::string failure;
+  try {
+    json::object handler_args = std::move(arguments_value.get_object());
+    outcome = co_await tool->tool.handler(std::move(handler_args), ctx);
+  } catch (const McpError&) {
+    throw;  // the handler asked for a JSON-RPC error
+  } catch (const std::exception& e) {
+    failure = e.what();
+  } catch (...) {
+    failure = "unknown error";
+  }
+  if (!outcome) {
+    if (ctx.cancelled()) throw boost::system::system_error(asio::error::operation_aborted);
+    co_return json::value(ToolResult::error("Tool " + name + " failed: " + failure).to_json());
+  }
+  ToolResult& result = *outcome;
+  if (!result.is_error && tool->output) {
+    if (!result.structured_content) {
+      co_return json::value(
+          ToolResult::error("Tool " + name + " declares an outputSchema but returned no structuredContent").to_json());
+    }
+    // Validate in place; wrapping in a json::value would copy a possibly large object.
+    json::value structured(std::move(*result.structured_content));
+    std::vector<std::string> bad = tool->output->validate(structured, "structuredContent");
+    if (!bad.empty())
+      co_return json::value(
+          ToolResult::error("Tool " + name + " returned structuredContent that violates its outputSchema: " + join(bad, "; "))
+              .to_json());
+    result.structured_content = std::move(structured.get_object());
+  }
+  co_return json::value(std::move(result).to_json());
+}
+
+asio::awaitable<json::value> read_resource(const Registry& registry, json::object params, RequestContext& ctx) {
+  std::string uri = required_string(params, "uri");
+  json::array contents;
+  if (auto resource = registry.find_resource(uri)) {
+    contents = co_await resource->reader(uri, ctx);
+  } else {
+    std::shared_ptr<const RegisteredTemplate> matched;
+    std::map<std::string, std::string> variables;
+    for (const auto& t : registry.resource_templates()) {
+      if (t->match(uri, variables)) {
+        matched = t;
+        break;
+      }
+    }
+    if (!matched) {
+      json::object data;
+      data.emplace("uri", uri);
+      throw McpError(error_code::resource_not_found, "Resource not found: " + uri, json::value(std::move(data)));
+    }
+    contents = co_await matched->tmpl.reader(uri, std::move(variables), ctx);
+  }
+  json::object result;
+  result.emplace("contents", std::move(contents));
+  co_return json::value(std::move(result));
+}
+
+asio::awaitable<json::value> get_prompt(const Registry& registry, json::object params, RequestContext& ctx) {
+  std::string name = required_string(params, "name");
+  auto prompt = registry.find_prompt(name);
+  if (!prompt) throw McpError(error_code::invalid_params, "Unknown prompt: " + name + " (see prompts/list)");
+  std::map<std::string, std::string> arguments;
+  if (const json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
+    if (!args->is_object()) throw McpError(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
+    for (const auto& [key, value] : args->get_object()) {
+      if (!value.is_string())
+        throw McpError(error_code::invalid_params,
+                       "Invalid params: arguments." + std::string(key) + " must be a string");
+      arguments.emplace(std::string(key), std::string(value.get_string()));
+    }
+  }
+  for (const auto& arg : prompt->arguments)
+    if (arg.required && !arguments.count(arg.name))
+      throw McpError(error_code::invalid_params,
+                     "Invalid params: prompt " + name + " needs argument \"" + arg.name + "\"");
+  json::object result = co_await prompt->getter(std::move(arguments), ctx);
+  co_return json::value(std::move(result));
+}
+
+asio::awaitable<json::value> complete(const Registry& registry, json::object params, RequestContext& ctx) {
+  CompletionRequest request;
+  const json::value* ref = params.if_contains("ref");
+  if (!ref || !ref->is_object()) throw McpError(error_code::invalid_params, "Invalid params: \"ref\" must be an object");
+  request.ref = ref->get_object();
+  const json::value* argument = params.if_contains("argument");
+  if (!argument || !argument->is_object())
+    throw McpError(error_code::invalid_params, "Invalid params: \"argument\" must be an object {name, value}");
+  const json::object& arg = argument->get_object();
+  const json::value* arg_name = arg.if_contains("name");
+  const json::value* arg_value = arg.if_contains("value");
+  if (!arg_name || !arg_name->is_string() || !arg_value || !arg_value->is_string())
+    throw McpError(error_code::invalid_params, "Invalid params: argument.name and argument.value must be strings");
+  request.argument_name = std::string(arg_name->get_string());
+  request.argument_value = std::string(arg_value->get_string());
+  if (const json::value* context = params.if_contains("context"); context && context->is_object()) {
+    if (const json::value* args = context->get_object().if_contains("arguments"); args && args->is_object())
+      for (const auto& [key, value] : args->get_object())
+        if (value.is_string()) request.context_arguments.emplace(std::string(key), std::string(value.get_string()));
+  }
+  Completion completion = co_await registry.completion()(std::move(request), ctx);
+  json::array values;
+  const std::size_t n = std::min<std::size_t>(completion.values.size(), 100);
+  values.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) values.emplace_back(completion.values[i]);
+  json::object body;
+  body.emplace("values", std::move(values));
+  if (completion.total) body.emplace("total", *completion.total);
+  body.emplace("hasMore", completion.has_more || completion.values.size() > 100);
+  json::object result;
+  result.emplace("completion", std::move(body));
+  co_return json::value(std::move(result));
+}
+
+}  // namespace hamcp::mcp::methods

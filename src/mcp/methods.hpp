@@ -1,0 +1,25 @@
+#pragma once
+// Internal to src/mcp: what each registry-backed MCP method does. Session
+// routes to these; they throw McpError for JSON-RPC errors.
+
+#include <cstddef>
+
+#include "mcp/json.hpp"
+#include "mcp/registry.hpp"
+#include "mcp/tool.hpp"
+
+namespace hamcp::mcp::methods {
+
+// Paginated lists: params.cursor in, nextCursor out; a bad cursor -> -32602.
+json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size);
+json::object list_resources(const Registry& registry, const json::object& params, std::size_t page_size);
+json::object list_resource_templates(const Registry& registry, const json::object& params, std::size_t page_size);
+json::object list_prompts(const Registry& registry, const json::object& params, std::size_t page_size);
+
+// Long-running ones run as coroutines bound to the request's cancellation.
+asio::awaitable<json::value> call_tool(const Registry& registry, json::object params, RequestContext& ctx);
+asio::awaitable<json::value> read_resource(const Registry& registry, json::object params, RequestContext& ctx);
+asio::awaitable<json::value> get_prompt(const Registry& registry, json::object params, RequestContext& ctx);
+asio::awaitable<json::value> complete(const Registry& registry, json::object params, RequestContext& ctx);
+
+}  // namespace hamcp::mcp::methods

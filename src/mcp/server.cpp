@@ -1,0 +1,106 @@
+#include "mcp/server.hpp"
+
+#include <algorithm>
+
+#include "mcp/errors.hpp"
+
+namespace hamcp::mcp {
+
+bool is_supported_protocol_version(std::string_view version) {
+  return std::find(kSupportedProtocolVersions.begin(), kSupportedProtocolVersions.end(), version) !=
+         kSupportedProtocolVersions.end();
+}
+
+namespace detail {
+
+json::object ServerCore::capabilities() const {
+  json::object caps;
+  caps.emplace("logging", json::object());
+  json::object list_changed;
+  list_changed.emplace("listChanged", true);
+  if (registry.has_tools()) caps.emplace("tools", list_changed);
+  if (registry.has_resources()) {
+    json::object resources = list_changed;
+    resources.emplace("subscribe", true);
+    caps.emplace("resources", std::move(resources));
+  }
+  if (registry.has_prompts()) caps.emplace("prompts", list_changed);
+  if (registry.has_completion()) caps.emplace("completions", json::object());
+  return caps;
+}
+
+template <class F>
+void ServerCore::for_each_session(F&& f) {
+  // Drop sessions that are gone while walking the list.
+  std::erase_if(sessions, [](const std::weak_ptr<Session>& w) { return w.expired(); });
+  auto live = sessions;  // f may create or end sessions
+  for (auto& weak : live)
+    if (auto session = weak.lock()) f(*session);
+}
+
+}  // namespace detail
+
+Server::Server(asio::any_io_executor executor, ServerOptions options)
+    : core_(std::make_shared<detail::ServerCore>()) {
+  core_->executor = std::move(executor);
+  core_->options = std::move(options);
+}
+
+Server::~Server() { shutdown(); }
+
+std::shared_ptr<Session> Server::create_session(std::string id) {
+  std::shared_ptr<Session> session(new Session(core_, std::move(id)));
+  std::erase_if(core_->sessions, [](const std::weak_ptr<Session>& w) { return w.expired(); });
+  core_->sessions.push_back(session);
+  return session;
+}
+
+std::shared_ptr<Session> Server::restore_session(std::string id, SessionInfo info) {
+  auto session = create_session(std::move(id));
+  if (!is_supported_protocol_version(info.protocol_version))
+    info.protocol_version = std::string(kLatestProtocolVersion);
+  session->info_ = std::move(info);
+  session->state_ = Session::State::ready;
+  return session;
+}
+
+void Server::notify_tools_changed() {
+  core_->for_each_session([](Session& s) {
+    if (s.initialized() && !s.is_shut_down()) s.notify("notifications/tools/list_changed");
+  });
+}
+
+void Server::notify_resources_changed() {
+  core_->for_each_session([](Session& s) {
+    if (s.initialized() && !s.is_shut_down()) s.notify("notifications/resources/list_changed");
+  });
+}
+
+void Server::notify_prompts_changed() {
+  core_->for_each_session([](Session& s) {
+    if (s.initialized() && !s.is_shut_down()) s.notify("notifications/prompts/list_changed");
+  });
+}
+
+void Server::notify_resource_updated(std::string_view uri) {
+  core_->for_each_session([uri](Session& s) {
+    if (s.subscriptions_.count(std::string(uri))) {
+      json::object params;
+      params.emplace("uri", uri);
+      s.notify("notifications/resources/updated", std::move(params));
+    }
+  });
+}
+
+void Server::shutdown() {
+  core_->for_each_session([](Session& s) { s.shutdown(); });
+}
+
+std::size_t Server::session_count() const {
+  std::size_t n = 0;
+  for (const auto& weak : core_->sessions)
+    if (!weak.expired()) ++n;
+  return n;
+}
+
+}  // namespace hamcp::mcp
