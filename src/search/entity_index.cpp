@@ -1,0 +1,60 @@
+#include "search/entity_index.hpp"
+
+#include <mutex>
+
+#include "search/index_store.hpp"
+
+namespace hamcp::search {
+
+EntityIndex::EntityIndex() : store_(std::make_unique<IndexStore>()) {}
+
+EntityIndex::EntityIndex(std::vector<EntityDoc> docs) : EntityIndex() { build(std::move(docs)); }
+
+EntityIndex::~EntityIndex() = default;
+
+void EntityIndex::build(std::vector<EntityDoc> docs) {
+  // Built without the lock so queries keep running on the old content.
+  auto fresh = std::make_unique<IndexStore>();
+  for (auto& d : docs)
+    if (!d.entity_id.empty()) fresh->upsert(std::move(d));
+  std::unique_lock lock(mutex_);
+  store_.swap(fresh);
+  lock.unlock();
+  // The old store is freed outside the lock.
+}
+
+bool EntityIndex::upsert(EntityDoc doc) {
+  if (doc.entity_id.empty()) return false;
+  std::unique_lock lock(mutex_);
+  store_->upsert(std::move(doc));
+  return true;
+}
+
+bool EntityIndex::remove(std::string_view entity_id) {
+  std::unique_lock lock(mutex_);
+  return store_->remove(entity_id);
+}
+
+Result EntityIndex::query(const Query& q) const {
+  std::shared_lock lock(mutex_);
+  return run_query(*store_, q);
+}
+
+std::optional<EntityDoc> EntityIndex::find(std::string_view entity_id) const {
+  std::shared_lock lock(mutex_);
+  const Entry* e = store_->find(entity_id);
+  if (!e) return std::nullopt;
+  return e->doc;
+}
+
+std::size_t EntityIndex::size() const {
+  std::shared_lock lock(mutex_);
+  return store_->size();
+}
+
+IndexStats EntityIndex::stats() const {
+  std::shared_lock lock(mutex_);
+  return store_->stats();
+}
+
+}  // namespace hamcp::search

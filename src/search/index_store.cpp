@@ -1,0 +1,240 @@
+#include "search/index_store.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace hamcp::search {
+namespace {
+
+// Long texts are capped so one pathological name cannot bloat the vocabulary.
+constexpr std::size_t kMaxWordsPerValue = 32;
+
+bool is_phrase_field(Field f) {
+  switch (f) {
+    case Field::object_id: case Field::friendly_name: case Field::registry_name:
+    case Field::original_name: case Field::alias: case Field::device:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool has_digit(std::u32string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char32_t c) { return c >= U'0' && c <= U'9'; });
+}
+
+template <typename T>
+std::size_t heap_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+std::size_t heap_bytes(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
+std::size_t heap_bytes(const std::u32string& s) { return s.capacity() > 3 ? (s.capacity() + 1) * 4 : 0; }
+
+std::size_t doc_bytes(const EntityDoc& d) {
+  std::size_t n = 0;
+  for (const std::string* s : {&d.entity_id, &d.domain, &d.friendly_name, &d.registry_name,
+                               &d.original_name, &d.area_id, &d.area_name, &d.floor_id,
+                               &d.floor_name, &d.device_id, &d.device_name, &d.manufacturer,
+                               &d.model, &d.device_class, &d.state})
+    n += heap_bytes(*s);
+  for (const auto* v : {&d.aliases, &d.area_aliases, &d.labels}) {
+    n += heap_bytes(*v);
+    for (const auto& s : *v) n += heap_bytes(s);
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string_view domain_or_derived(const EntityDoc& doc) {
+  return doc.domain.empty() ? domain_of(doc.entity_id) : std::string_view(doc.domain);
+}
+
+const Token* IndexStore::token(std::u32string_view text) const {
+  auto it = token_ids_.find(std::u32string(text));
+  return it == token_ids_.end() ? nullptr : &tokens_[it->second];
+}
+
+std::optional<Slot> IndexStore::slot_of(std::string_view entity_id) const {
+  auto it = by_id_.find(std::string(entity_id));
+  if (it == by_id_.end()) return std::nullopt;
+  return it->second;
+}
+
+const Entry* IndexStore::find(std::string_view entity_id) const {
+  auto slot = slot_of(entity_id);
+  return slot ? &entries_[*slot] : nullptr;
+}
+
+TokenId IndexStore::intern(const std::u32string& text) {
+  auto it = token_ids_.find(text);
+  if (it != token_ids_.end()) return it->second;
+  TokenId id;
+  if (!free_tokens_.empty()) {
+    id = free_tokens_.back();
+    free_tokens_.pop_back();
+  } else {
+    id = static_cast<TokenId>(tokens_.size());
+    tokens_.emplace_back();
+  }
+  tokens_[id].text = text;
+  tokens_[id].has_digit = has_digit(text);
+  token_ids_.emplace(text, id);
+  return id;
+}
+
+void IndexStore::add_posting(TokenId t, Slot s, FieldMask m) {
+  auto& p = tokens_[t].postings;
+  auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot < b; });
+  if (it != p.end() && it->slot == s) it->fields = m;
+  else p.insert(it, Posting{s, m});
+}
+
+void IndexStore::remove_posting(TokenId t, Slot s) {
+  auto& p = tokens_[t].postings;
+  auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot < b; });
+  if (it != p.end() && it->slot == s) p.erase(it);
+  if (p.empty()) release_token(t);
+}
+
+void IndexStore::release_token(TokenId t) {
+  token_ids_.erase(tokens_[t].text);
+  tokens_[t].text.clear();
+  tokens_[t].text.shrink_to_fit();
+  tokens_[t].postings.shrink_to_fit();
+  free_tokens_.push_back(t);
+}
+
+void IndexStore::upsert(EntityDoc doc) {
+  // Tokenise every field: words plus joined neighbour pairs ("bed light" also
+  // yields "bedlight") so either spelling finds the other.
+  std::map<std::u32string, FieldMask> words;
+  std::vector<Phrase> phrases;
+  std::u32string display;  // folded name shown to people, for the "area + name" phrase
+  for_each_field_text(doc, [&](Field f, std::uint8_t value, std::string_view text) {
+    std::u32string folded = fold(text);
+    auto toks = split_tokens(folded);
+    if (toks.size() > kMaxWordsPerValue) toks.resize(kMaxWordsPerValue);
+    for (std::size_t i = 0; i < toks.size(); ++i) {
+      words[toks[i]] |= bit(f);
+      if (i + 1 < toks.size()) words[toks[i] + toks[i + 1]] |= bit(f);
+    }
+    if (is_phrase_field(f) && !folded.empty()) {
+      bool dup = std::any_of(phrases.begin(), phrases.end(),
+                             [&](const Phrase& p) { return p.text == folded; });
+      if (!dup) phrases.push_back(Phrase{f, value, folded});
+      if (display.empty() && f != Field::object_id) display = folded;
+    }
+  });
+  // "Ceiling Light" in area "Kitchen" should score as the phrase "kitchen ceiling light".
+  if (!doc.area_name.empty() && !display.empty()) {
+    std::u32string area = fold(doc.area_name);
+    if (!area.empty() && display.compare(0, area.size(), area) != 0) {
+      Field f = Field::friendly_name;
+      for (const auto& p : phrases)
+        if (p.text == display) { f = p.field; break; }
+      phrases.push_back(Phrase{f, 0, area + U' ' + display});
+    }
+  }
+
+  Entry entry;
+  entry.live = true;
+  entry.phrases = std::move(phrases);
+  entry.tokens.reserve(words.size());
+  for (const auto& [w, mask] : words) entry.tokens.emplace_back(intern(w), mask);
+  std::sort(entry.tokens.begin(), entry.tokens.end());
+  entry.domain_key = fold_key(domain_or_derived(doc));
+  entry.state_key = fold_key(doc.state);
+  entry.device_class_key = fold_key(doc.device_class);
+  auto add_key = [](std::vector<std::string>& keys, std::string_view s) {
+    if (s.empty()) return;
+    std::string k = fold_key(s);
+    if (!k.empty() && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(std::move(k));
+  };
+  add_key(entry.area_keys, doc.area_id);
+  add_key(entry.area_keys, doc.area_name);
+  for (const auto& a : doc.area_aliases) add_key(entry.area_keys, a);
+  add_key(entry.floor_keys, doc.floor_id);
+  add_key(entry.floor_keys, doc.floor_name);
+  for (const auto& l : doc.labels) add_key(entry.label_keys, l);
+  entry.doc = std::move(doc);
+
+  auto existing = by_id_.find(entry.doc.entity_id);
+  if (existing == by_id_.end()) {
+    Slot slot;
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      slot = static_cast<Slot>(entries_.size());
+      entries_.emplace_back();
+    }
+    for (const auto& [t, mask] : entry.tokens) add_posting(t, slot, mask);
+    by_id_.emplace(entry.doc.entity_id, slot);
+    entries_[slot] = std::move(entry);
+    return;
+  }
+
+  // Replace: touch only the postings whose token or field mask changed, so a
+  // state-only change costs no posting work at all.
+  Slot slot = existing->second;
+  const auto& old_tokens = entries_[slot].tokens;
+  std::vector<TokenId> dropped;
+  auto o = old_tokens.begin();
+  auto n = entry.tokens.begin();
+  while (o != old_tokens.end() || n != entry.tokens.end()) {
+    if (n == entry.tokens.end() || (o != old_tokens.end() && o->first < n->first)) {
+      dropped.push_back(o->first);
+      ++o;
+    } else if (o == old_tokens.end() || n->first < o->first) {
+      add_posting(n->first, slot, n->second);
+      ++n;
+    } else {
+      if (o->second != n->second) add_posting(n->first, slot, n->second);
+      ++o;
+      ++n;
+    }
+  }
+  for (TokenId t : dropped) remove_posting(t, slot);
+  entries_[slot] = std::move(entry);
+}
+
+bool IndexStore::remove(std::string_view entity_id) {
+  auto it = by_id_.find(std::string(entity_id));
+  if (it == by_id_.end()) return false;
+  Slot slot = it->second;
+  for (const auto& [t, mask] : entries_[slot].tokens) remove_posting(t, slot);
+  entries_[slot] = Entry{};
+  free_slots_.push_back(slot);
+  by_id_.erase(it);
+  return true;
+}
+
+IndexStats IndexStore::stats() const {
+  IndexStats s;
+  s.entities = by_id_.size();
+  s.tokens = token_ids_.size();
+  std::size_t bytes = heap_bytes(entries_) + heap_bytes(tokens_) + heap_bytes(free_slots_) +
+                      heap_bytes(free_tokens_);
+  for (const auto& e : entries_) {
+    if (!e.live) continue;
+    bytes += doc_bytes(e.doc) + heap_bytes(e.tokens) + heap_bytes(e.phrases);
+    for (const auto& p : e.phrases) bytes += heap_bytes(p.text);
+    bytes += heap_bytes(e.domain_key) + heap_bytes(e.state_key) + heap_bytes(e.device_class_key);
+    for (const auto* keys : {&e.area_keys, &e.floor_keys, &e.label_keys}) {
+      bytes += heap_bytes(*keys);
+      for (const auto& k : *keys) bytes += heap_bytes(k);
+    }
+  }
+  for (const auto& t : tokens_) {
+    s.postings += t.postings.size();
+    bytes += heap_bytes(t.text) + heap_bytes(t.postings);
+  }
+  // Hash-map nodes: key + value + next pointer + cached hash, plus bucket array.
+  for (const auto& [k, v] : token_ids_) bytes += sizeof(k) + heap_bytes(k) + 24;
+  bytes += token_ids_.bucket_count() * sizeof(void*);
+  for (const auto& [k, v] : by_id_) bytes += sizeof(k) + heap_bytes(k) + 24;
+  bytes += by_id_.bucket_count() * sizeof(void*);
+  s.approx_bytes = bytes;
+  return s;
+}
+
+}  // namespace hamcp::search

@@ -1,0 +1,114 @@
+#pragma once
+// Internal, not thread-safe storage behind EntityIndex: documents, the token
+// vocabulary and its posting lists. EntityIndex serialises access.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "search/entity_index.hpp"
+#include "search/normalize.hpp"
+#include "search/types.hpp"
+
+namespace hamcp::search {
+
+using TokenId = std::uint32_t;
+using Slot = std::uint32_t;
+using FieldMask = std::uint16_t;
+
+constexpr FieldMask bit(Field f) { return static_cast<FieldMask>(1u << static_cast<unsigned>(f)); }
+
+// One entity containing a token, and in which fields.
+struct Posting {
+  Slot slot;
+  FieldMask fields;
+};
+
+struct Token {
+  std::u32string text;
+  std::vector<Posting> postings;  // sorted by slot
+  bool has_digit = false;         // numbers are matched exactly or by prefix, never fuzzily
+};
+
+// A whole field value kept folded for phrase scoring ("kitchen ceiling light").
+struct Phrase {
+  Field field;
+  std::uint8_t value;   // index among the field's values (aliases)
+  std::u32string text;
+};
+
+struct Entry {
+  EntityDoc doc;
+  bool live = false;
+  std::vector<std::pair<TokenId, FieldMask>> tokens;  // sorted by TokenId
+  std::vector<Phrase> phrases;
+  // Folded keys for the exact filters.
+  std::string domain_key, state_key, device_class_key;
+  std::vector<std::string> area_keys, floor_keys, label_keys;
+};
+
+class IndexStore {
+ public:
+  void upsert(EntityDoc doc);
+  bool remove(std::string_view entity_id);
+  const Entry* find(std::string_view entity_id) const;
+  std::size_t size() const { return by_id_.size(); }
+  IndexStats stats() const;
+
+  const std::vector<Entry>& entries() const { return entries_; }
+  const std::vector<Token>& tokens() const { return tokens_; }
+  const Token* token(std::u32string_view text) const;
+  std::optional<Slot> slot_of(std::string_view entity_id) const;
+
+ private:
+  TokenId intern(const std::u32string& text);
+  void add_posting(TokenId t, Slot s, FieldMask m);
+  void remove_posting(TokenId t, Slot s);
+  void release_token(TokenId t);
+
+  std::vector<Entry> entries_;
+  std::vector<Slot> free_slots_;
+  std::unordered_map<std::string, Slot> by_id_;
+  std::vector<Token> tokens_;
+  std::vector<TokenId> free_tokens_;
+  std::unordered_map<std::u32string, TokenId> token_ids_;
+};
+
+// Query execution over a store (query_engine.cpp).
+Result run_query(const IndexStore& store, const Query& q);
+
+// The entity's domain: doc.domain, else the part of entity_id before the dot.
+std::string_view domain_or_derived(const EntityDoc& doc);
+
+// Calls fn(field, value_index, text) for every non-empty indexed text of doc
+// (the whole entity_id itself is matched separately, exactly).
+template <typename Fn>
+void for_each_field_text(const EntityDoc& doc, Fn&& fn) {
+  auto one = [&](Field f, const std::string& s) {
+    if (!s.empty()) fn(f, std::uint8_t{0}, std::string_view(s));
+  };
+  auto many = [&](Field f, const std::vector<std::string>& v, std::uint8_t first) {
+    for (std::size_t i = 0; i < v.size() && i + first < 255; ++i)
+      if (!v[i].empty()) fn(f, static_cast<std::uint8_t>(i + first), std::string_view(v[i]));
+  };
+  // Names before the object_id, so a name and an identical object_id report the name.
+  one(Field::friendly_name, doc.friendly_name);
+  one(Field::registry_name, doc.registry_name);
+  one(Field::original_name, doc.original_name);
+  many(Field::alias, doc.aliases, 0);
+  fn(Field::object_id, std::uint8_t{0}, object_id(doc.entity_id));
+  one(Field::area, doc.area_name);
+  many(Field::area, doc.area_aliases, 1);
+  one(Field::floor, doc.floor_name);
+  one(Field::device, doc.device_name);
+  one(Field::manufacturer, doc.manufacturer);
+  one(Field::model, doc.model);
+  many(Field::label, doc.labels, 0);
+  auto domain = domain_or_derived(doc);
+  if (!domain.empty()) fn(Field::domain, std::uint8_t{0}, domain);
+  one(Field::device_class, doc.device_class);
+}
+
+}  // namespace hamcp::search

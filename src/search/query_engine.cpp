@@ -1,0 +1,434 @@
+// Query execution. Two stages keep the expensive scorer off most documents:
+//  1. Vocabulary stage: each query word is compared with the distinct index
+//     tokens (exact, prefix, synonym, typo-tolerant fuzzy), not with documents.
+//     The matched tokens' posting lists give the candidate entities and, per
+//     query word, the best credit each candidate earns and in which field.
+//  2. Candidate stage: coverage (mean credit over the query words) plus a
+//     whole-phrase similarity of the query against the entity's names. The
+//     phrase scorer only runs for candidates whose length-based upper bound can
+//     still reach the requested page (offset + limit).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "search/index_store.hpp"
+#include "search/normalize.hpp"
+#include "search/scorer.hpp"
+#include "search/synonyms.hpp"
+
+namespace hamcp::search {
+
+const char* field_name(Field f) {
+  switch (f) {
+    case Field::entity_id: return "entity_id";
+    case Field::object_id: return "object_id";
+    case Field::friendly_name: return "friendly_name";
+    case Field::registry_name: return "registry_name";
+    case Field::original_name: return "original_name";
+    case Field::alias: return "alias";
+    case Field::area: return "area";
+    case Field::floor: return "floor";
+    case Field::device: return "device";
+    case Field::manufacturer: return "manufacturer";
+    case Field::model: return "model";
+    case Field::label: return "label";
+    case Field::domain: return "domain";
+    case Field::device_class: return "device_class";
+  }
+  return "";
+}
+
+namespace {
+
+// How much a word found in each field counts towards a match.
+constexpr std::array<float, kFieldCount> kFieldWeight = {
+    1.00f,  // entity_id
+    0.95f,  // object_id
+    1.00f,  // friendly_name
+    1.00f,  // registry_name
+    0.95f,  // original_name
+    1.00f,  // alias
+    0.90f,  // area
+    0.80f,  // floor
+    0.90f,  // device
+    0.70f,  // manufacturer
+    0.70f,  // model
+    0.85f,  // label
+    0.90f,  // domain
+    0.90f,  // device_class
+};
+
+constexpr float kSynonymCredit = 95.0f;   // "lamp" finding domain "light"
+constexpr float kFuzzyFactor = 0.95f;     // typo matches rank below exact ones
+constexpr float kCoverageWeight = 0.7f;
+constexpr float kPhraseWeight = 0.3f;
+constexpr double kMaxNonExact = 99.0;     // 100 is reserved for an exact entity_id
+constexpr std::size_t kMaxQueryWords = 12;
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+struct MaskBest {
+  float weight = 0;
+  Field field = Field::object_id;
+};
+
+// Best-weighted field for every field mask, computed once.
+const std::vector<MaskBest>& mask_table() {
+  static const std::vector<MaskBest> table = [] {
+    std::vector<MaskBest> t(1u << kFieldCount);
+    for (std::size_t m = 1; m < t.size(); ++m)
+      for (int f = 0; f < kFieldCount; ++f)
+        if ((m >> f) & 1u && kFieldWeight[f] > t[m].weight) t[m] = {kFieldWeight[f], static_cast<Field>(f)};
+    return t;
+  }();
+  return table;
+}
+
+double round2(double x) { return std::round(x * 100.0) / 100.0; }
+
+bool starts_with(std::u32string_view s, std::u32string_view prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool contains_digit(std::u32string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char32_t c) { return c >= U'0' && c <= U'9'; });
+}
+
+struct TokenMatch {
+  TokenId id;
+  float credit;
+};
+
+class MatchSet {
+ public:
+  void add(TokenId id, float credit) {
+    auto [it, inserted] = pos_.try_emplace(id, matches_.size());
+    if (inserted) matches_.push_back({id, credit});
+    else matches_[it->second].credit = std::max(matches_[it->second].credit, credit);
+  }
+  const std::vector<TokenMatch>& matches() const { return matches_; }
+
+ private:
+  std::vector<TokenMatch> matches_;
+  std::unordered_map<TokenId, std::size_t> pos_;
+};
+
+void add_synonyms(const IndexStore& store, std::u32string_view word, float credit, MatchSet& out) {
+  for (const auto& alt : synonyms_of(word))
+    if (const Token* t = store.token(alt)) out.add(static_cast<TokenId>(t - store.tokens().data()), credit);
+}
+
+// Vocabulary stage for one query word.
+MatchSet match_word(const IndexStore& store, const std::u32string& q) {
+  MatchSet out;
+  const auto& tokens = store.tokens();
+  if (const Token* t = store.token(q)) out.add(static_cast<TokenId>(t - tokens.data()), 100.0f);
+  const std::size_t lq = q.size();
+  const bool fuzzy = lq >= 4 && !contains_digit(q);
+  const double cutoff = lq <= 5 ? 80.0 : 75.0;
+
+  // Synonym groups, tolerating a typo in the group word itself ("thermostt").
+  if (!synonyms_of(q).empty()) {
+    add_synonyms(store, q, kSynonymCredit, out);
+  } else if (fuzzy) {
+    TokenScorer scorer(q);
+    double best = 0;
+    const std::u32string* best_word = nullptr;
+    for (const auto& w : all_synonym_words()) {
+      double s = scorer.similarity(w, std::max(cutoff, best));
+      if (s > best) { best = s; best_word = &w; }
+    }
+    if (best_word) {
+      float credit = static_cast<float>(best) * kFuzzyFactor * (kSynonymCredit / 100.0f);
+      if (const Token* t = store.token(*best_word)) out.add(static_cast<TokenId>(t - tokens.data()), credit);
+      add_synonyms(store, *best_word, credit, out);
+    }
+  }
+
+  std::optional<TokenScorer> scorer;
+  if (fuzzy) scorer.emplace(q);
+  const std::size_t window = 1 + lq / 4;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.postings.empty()) continue;
+    const std::size_t lv = t.text.size();
+    if (lq >= 2 && lv > lq && starts_with(t.text, q)) {
+      // Prefix: "kitch" -> "kitchen"; the closer the lengths, the higher.
+      out.add(static_cast<TokenId>(i),
+              100.0f * (0.75f + 0.2f * static_cast<float>(lq) / static_cast<float>(lv)));
+      continue;
+    }
+    if (!scorer || t.has_digit || lv < 3 || (lv > lq ? lv - lq : lq - lv) > window || t.text == q) continue;
+    double s = scorer->similarity(t.text, cutoff);
+    if (s > 0) out.add(static_cast<TokenId>(i), static_cast<float>(s) * kFuzzyFactor);
+  }
+  return out;
+}
+
+struct Filters {
+  std::optional<std::string> domain, area, floor, label, state, device_class;
+  bool include_hidden = false;
+
+  static std::optional<std::string> key(const std::optional<std::string>& v) {
+    if (!v) return std::nullopt;
+    std::string k = fold_key(*v);
+    if (k.empty()) return std::nullopt;  // a blank filter filters nothing
+    return k;
+  }
+
+  explicit Filters(const Query& q)
+      : domain(key(q.domain)), area(key(q.area)), floor(key(q.floor)), label(key(q.label)),
+        state(key(q.state)), device_class(key(q.device_class)), include_hidden(q.include_hidden) {}
+
+  static bool in(const std::vector<std::string>& keys, const std::string& k) {
+    return std::find(keys.begin(), keys.end(), k) != keys.end();
+  }
+
+  bool pass(const Entry& e) const {
+    if (!e.live) return false;
+    if (!include_hidden && (e.doc.hidden || e.doc.disabled)) return false;
+    if (domain && e.domain_key != *domain) return false;
+    if (state && e.state_key != *state) return false;
+    if (device_class && e.device_class_key != *device_class) return false;
+    if (area && !in(e.area_keys, *area)) return false;
+    if (floor && !in(e.floor_keys, *floor)) return false;
+    if (label && !in(e.label_keys, *label)) return false;
+    return true;
+  }
+};
+
+// Original text of one field value, for Hit::matched_text.
+std::string field_text(const EntityDoc& doc, Field f, std::uint8_t value) {
+  std::string out;
+  bool found = false;
+  for_each_field_text(doc, [&](Field g, std::uint8_t v, std::string_view text) {
+    if (!found && g == f && v == value) { out = std::string(text); found = true; }
+  });
+  if (f == Field::entity_id) return doc.entity_id;
+  return out;
+}
+
+// The value of field f that contains token text (for multi-valued fields).
+std::string field_text_with_token(const EntityDoc& doc, Field f, std::u32string_view token) {
+  std::string first;
+  std::string hit;
+  for_each_field_text(doc, [&](Field g, std::uint8_t, std::string_view text) {
+    if (g != f || !hit.empty()) return;
+    if (first.empty()) first = std::string(text);
+    std::u32string folded = fold(text);
+    std::u32string joined;
+    for (char32_t c : folded)
+      if (c != U' ') joined.push_back(c);
+    if (folded.find(token) != std::u32string::npos || joined.find(token) != std::u32string::npos)
+      hit = std::string(text);
+  });
+  return hit.empty() ? first : hit;
+}
+
+struct Candidate {
+  Slot slot;
+  float coverage;
+  double upper;      // upper bound of the final score
+  bool exact_id;
+};
+
+struct Ranked {
+  double score;
+  std::uint32_t cand;       // index into the candidate arrays
+  int phrase = -1;          // index of the best phrase in the entry, -1 none
+  double phrase_score = 0;
+};
+
+Result list_by_filters(const IndexStore& store, const Query& q, const Filters& filters) {
+  std::vector<const Entry*> matches;
+  for (const auto& e : store.entries())
+    if (filters.pass(e)) matches.push_back(&e);
+  Result r;
+  r.total = matches.size();
+  const std::size_t begin = std::min(q.offset, matches.size());
+  const std::size_t end = begin + std::min(q.limit, matches.size() - begin);
+  auto by_id = [](const Entry* a, const Entry* b) { return a->doc.entity_id < b->doc.entity_id; };
+  std::partial_sort(matches.begin(), matches.begin() + static_cast<std::ptrdiff_t>(end), matches.end(), by_id);
+  for (std::size_t i = begin; i < end; ++i) r.hits.push_back(Hit{matches[i]->doc.entity_id, 0.0, "", ""});
+  r.has_more = q.offset + r.hits.size() < r.total;
+  return r;
+}
+
+std::string trim_lower_ascii(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && static_cast<unsigned char>(s[b]) <= ' ') ++b;
+  while (e > b && static_cast<unsigned char>(s[e - 1]) <= ' ') --e;
+  std::string out(s.substr(b, e - b));
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  return out;
+}
+
+}  // namespace
+
+Result run_query(const IndexStore& store, const Query& q) {
+  const Filters filters(q);
+  const std::string raw = trim_lower_ascii(q.text);
+  if (raw.empty()) return list_by_filters(store, q, filters);
+
+  std::vector<std::u32string> words = tokenize(q.text);
+  if (std::any_of(words.begin(), words.end(), [](const auto& w) { return !is_stopword(w); }))
+    words.erase(std::remove_if(words.begin(), words.end(), [](const auto& w) { return is_stopword(w); }),
+                words.end());
+  if (words.size() > kMaxQueryWords) words.resize(kMaxQueryWords);
+  const std::size_t n = words.size();
+
+  const auto& entries = store.entries();
+  const auto& tokens = store.tokens();
+  const auto& masks = mask_table();
+
+  // Per-candidate, per-word best credit and where it came from.
+  std::vector<std::uint32_t> cand_of_slot(entries.size(), kNone);
+  std::vector<Slot> cand_slot;
+  std::vector<float> best;
+  std::vector<TokenId> best_token;
+  std::vector<Field> best_field;
+  auto candidate = [&](Slot s) {
+    std::uint32_t& c = cand_of_slot[s];
+    if (c == kNone) {
+      c = static_cast<std::uint32_t>(cand_slot.size());
+      cand_slot.push_back(s);
+      best.resize(best.size() + n, 0.0f);
+      best_token.resize(best_token.size() + n, 0);
+      best_field.resize(best_field.size() + n, Field::object_id);
+    }
+    return c;
+  };
+  auto credit = [&](std::size_t word, const MatchSet& set) {
+    for (const TokenMatch& m : set.matches()) {
+      for (const Posting& p : tokens[m.id].postings) {
+        const MaskBest& mb = masks[p.fields];
+        float v = m.credit * mb.weight;
+        std::uint32_t c = candidate(p.slot);
+        std::size_t k = static_cast<std::size_t>(c) * n + word;
+        if (v > best[k]) {
+          best[k] = v;
+          best_token[k] = m.id;
+          best_field[k] = mb.field;
+        }
+      }
+    }
+  };
+
+  for (std::size_t i = 0; i < n; ++i) credit(i, match_word(store, words[i]));
+  // Neighbouring words written as one ("bed light" vs "bedlight", "living
+  // room" vs the synonym group of "livingroom") credit both words.
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    std::u32string joined = words[i] + words[i + 1];
+    MatchSet set;
+    if (const Token* t = store.token(joined)) set.add(static_cast<TokenId>(t - tokens.data()), 100.0f);
+    add_synonyms(store, joined, kSynonymCredit, set);
+    credit(i, set);
+    credit(i + 1, set);
+  }
+
+  // An exact entity_id always ranks first (if it passes the filters).
+  Slot exact = kNone;
+  if (auto s = store.slot_of(raw); s && filters.pass(entries[*s])) exact = *s;
+  if (exact != kNone && n > 0) candidate(exact);
+
+  std::u32string phrase_query;
+  for (const auto& w : words) {
+    if (!phrase_query.empty()) phrase_query.push_back(U' ');
+    phrase_query += w;
+  }
+
+  // Candidate stage: coverage, then upper bounds for pruning.
+  const std::size_t need = (n + 1) / 2;
+  std::vector<Candidate> cands;
+  for (std::uint32_t c = 0; c < cand_slot.size(); ++c) {
+    const Entry& e = entries[cand_slot[c]];
+    bool is_exact = exact == cand_slot[c];
+    std::size_t matched = 0;
+    float sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      float v = best[static_cast<std::size_t>(c) * n + i];
+      if (v > 0) ++matched;
+      sum += v;
+    }
+    if (!is_exact && (matched < need || n == 0)) continue;
+    if (!filters.pass(e)) continue;
+    float coverage = n ? sum / static_cast<float>(n) : 0.0f;
+    double phrase_ub = 0;
+    for (const Phrase& p : e.phrases)
+      phrase_ub = std::max(phrase_ub, PhraseScorer::upper_bound(phrase_query.size(), p.text.size()));
+    double upper = is_exact ? 100.0
+                            : std::min(kMaxNonExact, kCoverageWeight * coverage + kPhraseWeight * phrase_ub);
+    cands.push_back({cand_slot[c], coverage, round2(upper), is_exact});
+  }
+
+  Result result;
+  result.total = cands.size();
+  const std::size_t k = q.limit > std::numeric_limits<std::size_t>::max() - q.offset ? cands.size()
+                                                                                     : q.offset + q.limit;
+  auto better = [&](const Ranked& a, const Ranked& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return entries[cands[a.cand].slot].doc.entity_id < entries[cands[b.cand].slot].doc.entity_id;
+  };
+  std::vector<Ranked> top;  // heap: front is the worst of the kept ones
+  if (k > 0) {
+    std::vector<std::uint32_t> order(cands.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return cands[a].upper > cands[b].upper; });
+    PhraseScorer phrase(phrase_query);
+    for (std::uint32_t ci : order) {
+      const Candidate& c = cands[ci];
+      if (top.size() == k && c.upper < top.front().score) break;  // nothing later can enter the page
+      Ranked r{0, ci};
+      if (c.exact_id) {
+        r.score = 100.0;
+      } else {
+        const Entry& e = entries[c.slot];
+        for (std::size_t p = 0; p < e.phrases.size(); ++p) {
+          double s = phrase.similarity(e.phrases[p].text, r.phrase_score);
+          if (s > r.phrase_score) { r.phrase_score = s; r.phrase = static_cast<int>(p); }
+        }
+        r.score = round2(std::min(kMaxNonExact, kCoverageWeight * c.coverage + kPhraseWeight * r.phrase_score));
+      }
+      if (top.size() < k) {
+        top.push_back(r);
+        std::push_heap(top.begin(), top.end(), better);
+      } else if (better(r, top.front())) {
+        std::pop_heap(top.begin(), top.end(), better);
+        top.back() = r;
+        std::push_heap(top.begin(), top.end(), better);
+      }
+    }
+  }
+  std::sort(top.begin(), top.end(), better);
+
+  for (std::size_t i = q.offset; i < top.size(); ++i) {
+    const Ranked& r = top[i];
+    const Candidate& c = cands[r.cand];
+    const Entry& e = entries[c.slot];
+    Hit hit{e.doc.entity_id, r.score, "", ""};
+    if (c.exact_id) {
+      hit.matched_field = field_name(Field::entity_id);
+      hit.matched_text = e.doc.entity_id;
+    } else if (r.phrase >= 0 && r.phrase_score >= 90.0) {
+      const Phrase& p = e.phrases[static_cast<std::size_t>(r.phrase)];
+      hit.matched_field = field_name(p.field);
+      hit.matched_text = field_text(e.doc, p.field, p.value);
+    } else {
+      // The query word with the strongest credit names the field.
+      std::uint32_t ci = cand_of_slot[c.slot];
+      std::size_t bi = 0;
+      for (std::size_t w = 1; w < n; ++w)
+        if (best[ci * n + w] > best[ci * n + bi]) bi = w;
+      Field f = best_field[ci * n + bi];
+      hit.matched_field = field_name(f);
+      hit.matched_text = field_text_with_token(e.doc, f, tokens[best_token[ci * n + bi]].text);
+    }
+    result.hits.push_back(std::move(hit));
+  }
+  result.has_more = q.offset + result.hits.size() < result.total;
+  return result;
+}
+
+}  // namespace hamcp::search
