@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
+# package-lock.json) against
+#   1. the conformance fixture server (tests/conformance/fixture_server.cpp: hamcp's protocol core
+#      and Streamable HTTP transport serving the suite's fixtures): all 30 active scenarios must pass
+#      with 0 failed checks;
+#   2. the real `hamcp --http --demo`: the scenarios that need no fixtures.
+#
+#   tests/conformance/run.sh            (HAMCP_BUILD_DIR = Release build dir, default build-ci)
+#   CONFORMANCE_SCENARIO=ping tests/conformance/run.sh   one fixture scenario only (local iteration)
+#
+# Everything listens on 127.0.0.1, port 0 (the servers print the port they got).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+build="${HAMCP_BUILD_DIR:-$root/build-ci}"
+out="${CONFORMANCE_OUT:-$build/conformance-results}"
+EXPECTED_ACTIVE=30
+HAMCP_SCENARIOS=(server-initialize ping logging-set-level tools-list dns-rebinding-protection server-sse-multiple-streams)
+
+# --- tools: Node 22 + the pinned suite ------------------------------------------------------
+node_bin="$("$root/scripts/node22.sh")"
+stamp="$here/node_modules/.hamcp-lock-sha"
+lock_sha="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sha" ]; then
+  ( cd "$here" && PATH="$node_bin:$PATH" npm ci --no-audit --no-fund --loglevel=error )
+  echo "$lock_sha" > "$stamp"
+fi
+suite=(env PATH="$node_bin:$PATH" node "$here/node_modules/@modelcontextprotocol/conformance/dist/index.js")
+
+# --- binaries ---------------------------------------------------------------------------------
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+ninja -C "$build" -j"${HAMCP_JOBS:-2}" mcp_fixture_server hamcp >/dev/null
+fixture="$build/tests/conformance/mcp_fixture_server"
+
+pids=()
+workdir="$(mktemp -d)"
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+# start_server LOG CMD... : starts CMD in the background, waits until it prints
+# "http://127.0.0.1:PORT" (stdout or stderr), echoes PORT.
+start_server() {
+  local log="$1"; shift
+  "$@" >"$log" 2>&1 &
+  local pid=$!
+  pids+=("$pid")
+  local port=""
+  for _ in $(seq 1 100); do
+    port="$(grep -aoE 'http://127\.0\.0\.1:[0-9]+' "$log" | head -n1 | sed 's/.*://' || true)"
+    [ -n "$port" ] && [ "$port" != 0 ] && break
+    kill -0 "$pid" 2>/dev/null || { echo "server exited early: $*" >&2; cat "$log" >&2; return 1; }
+    sleep 0.1
+  done
+  [ -n "$port" ] || { echo "server did not report its port: $*" >&2; cat "$log" >&2; return 1; }
+  echo "$port"
+}
+
+# summarize DIR: per scenario "name passed failed warnings" from every checks.json; prints them.
+summarize() {
+  python3 - "$1" <<'EOF'
+import json, os, re, sys
+root = sys.argv[1]
+for d in sorted(os.listdir(root)):
+    f = os.path.join(root, d, "checks.json")
+    if not os.path.isfile(f):
+        continue
+    name = re.sub(r"-\d{4}-\d\d-\d\dT[\d-]+Z$", "", d)
+    name = name[len("server-"):] if name.startswith("server-") else name   # "<mode>-<scenario>-<time>"
+    checks = json.load(open(f))
+    st = [c.get("status") for c in checks]
+    print(name, st.count("SUCCESS"), st.count("FAILURE"), st.count("WARNING"))
+    for c in checks:
+        if c.get("status") in ("FAILURE", "WARNING"):
+            print("   ", c.get("status"), c.get("id"), "-", (c.get("errorMessage") or "")[:300], file=sys.stderr)
+EOF
+}
+
+passed=0; failed=0
+# run_suite LABEL URL EXPECTED_COUNT [suite args...]
+run_suite() {
+  local label="$1" url="$2" expected="$3"; shift 3
+  local dir="$out/$label"
+  rm -rf "$dir"; mkdir -p "$dir"
+  echo "conformance[$label]: ${*} against $url"
+  local rc=0
+  "${suite[@]}" server --url "$url" "$@" -o "$dir" >"$dir/suite.log" 2>&1 || rc=$?
+  local summary n_ok=0 n_bad=0
+  summary="$(summarize "$dir")"
+  while read -r name ok bad warn; do
+    [ -n "$name" ] || continue
+    if [ "$bad" -eq 0 ] && [ "$ok" -gt 0 ]; then
+      n_ok=$((n_ok + 1)); printf '  pass  %-36s %3s checks ok%s\n' "$name" "$ok" "$([ "$warn" -gt 0 ] && echo ", $warn warnings")"
+    else
+      n_bad=$((n_bad + 1)); printf '  FAIL  %-36s %3s ok, %s failed\n' "$name" "$ok" "$bad"
+    fi
+  done <<<"$summary"
+  local total=$((n_ok + n_bad))
+  echo "conformance[$label]: $n_ok/$total scenarios passed (suite exit $rc; expected $expected scenarios)"
+  if [ "$n_bad" -gt 0 ] || [ "$rc" -ne 0 ] || [ "$total" -ne "$expected" ]; then
+    [ "$total" -ne "$expected" ] && echo "conformance[$label]: ran $total scenarios, expected $expected" >&2
+    tail -n 40 "$dir/suite.log" >&2
+    failed=$((failed + n_bad + (total < expected ? expected - total : 0)))
+    passed=$((passed + n_ok))
+    return 1
+  fi
+  passed=$((passed + n_ok))
+}
+
+status=0
+
+# 1. the fixture server, full active suite (or one scenario)
+port="$(start_server "$workdir/fixture.log" "$fixture" --host 127.0.0.1 --port 0)"
+url="http://127.0.0.1:$port/mcp"
+if [ -n "${CONFORMANCE_SCENARIO:-}" ]; then
+  run_suite fixture "$url" 1 --scenario "$CONFORMANCE_SCENARIO" || status=1
+else
+  run_suite fixture "$url" "$EXPECTED_ACTIVE" --suite active || status=1
+  # Pending scenarios are informative only (server-sse-polling needs stream resumption).
+  pdir="$out/fixture-pending"; rm -rf "$pdir"; mkdir -p "$pdir"
+  "${suite[@]}" server --url "$url" --suite pending -o "$pdir" >"$pdir/suite.log" 2>&1 || true
+  echo "conformance[fixture pending, informative]:"; summarize "$pdir" 2>/dev/null | sed 's/^/  /'
+fi
+
+# 2. the real hamcp, fixture-free scenarios
+if [ -z "${CONFORMANCE_SCENARIO:-}" ]; then
+  mkdir -p "$workdir/hamcp-data"
+  hamcp_args=(--http --host 127.0.0.1 --port 0 --data-dir "$workdir/hamcp-data")
+  if "$build/hamcp" --help 2>/dev/null | grep -q -- '--demo'; then hamcp_args+=(--demo); fi
+  if hport="$(start_server "$workdir/hamcp.log" "$build/hamcp" "${hamcp_args[@]}")"; then
+    hurl="http://127.0.0.1:$hport/mcp"
+    for s in "${HAMCP_SCENARIOS[@]}"; do
+      run_suite "hamcp-$s" "$hurl" 1 --scenario "$s" || status=1
+    done
+  else
+    echo "conformance[hamcp]: could not start 'hamcp ${hamcp_args[*]}'" >&2
+    failed=$((failed + ${#HAMCP_SCENARIOS[@]})); status=1
+  fi
+fi
+
+echo "conformance: results in $out"
+echo "$passed passed, $failed failed"
+exit $status

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# End-to-end tests with the official MCP client SDKs, against hamcp's conformance fixture server
+# (hamcp's protocol core + transports) and hamcp itself, over stdio and Streamable HTTP:
+#   TypeScript  @modelcontextprotocol/sdk (pinned in package-lock.json), node --test ts/*.test.mjs
+#   Python      mcp 1.x (pinned in py/requirements.txt), pytest in a venv this script creates
+#
+#   tests/e2e/run.sh                 both
+#   E2E_ONLY=ts|py tests/e2e/run.sh  one of them
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+build="${HAMCP_BUILD_DIR:-$root/build-ci}"
+only="${E2E_ONLY:-}"
+
+set -e
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+ninja -C "$build" -j"${HAMCP_JOBS:-2}" mcp_fixture_server hamcp >/dev/null
+export FIXTURE_BIN="$build/tests/conformance/mcp_fixture_server"
+export HAMCP_BIN="$build/hamcp"
+node_bin="$("$root/scripts/node22.sh")"
+set +e
+
+passed=0; failed=0; skipped=0; status=0
+
+if [ "$only" != py ]; then
+  stamp="$here/node_modules/.hamcp-lock-sha"
+  lock_sha="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sha" ]; then
+    ( cd "$here" && PATH="$node_bin:$PATH" npm ci --no-audit --no-fund --loglevel=error ) || exit 1
+    echo "$lock_sha" > "$stamp"
+  fi
+  echo "e2e[ts]: node --test (TypeScript SDK $(sed -n 's/.*"@modelcontextprotocol\/sdk": "\(.*\)".*/\1/p' "$here/package.json"))"
+  log="$(mktemp)"
+  ( cd "$here" && PATH="$node_bin:$PATH" node --test --test-concurrency=1 --test-timeout=120000 \
+      --test-reporter=spec ts/ ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  # node's spec reporter closes with "ℹ pass N", "ℹ fail N", "ℹ skipped N"
+  p=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log" | tail -1); f=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log" | tail -1)
+  s=$(sed -n 's/^ℹ skipped \([0-9]*\)$/\1/p' "$log" | tail -1)
+  p=${p:-0}; f=${f:-0}; s=${s:-0}
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+  [ "$rc" -ne 0 ] && status=1
+  echo "e2e[ts]: $p passed, $f failed, $s skipped"
+  rm -f "$log"
+fi
+
+if [ "$only" != ts ]; then
+  venv="${E2E_VENV:-$build/e2e-venv}"
+  req_sha="$(sha256sum "$here/py/requirements.txt" | cut -d' ' -f1)"
+  if [ ! -f "$venv/.hamcp-req-sha" ] || [ "$(cat "$venv/.hamcp-req-sha")" != "$req_sha" ]; then
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv "$venv" || exit 1
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/py/requirements.txt" || exit 1
+    echo "$req_sha" > "$venv/.hamcp-req-sha"
+  fi
+  echo "e2e[py]: pytest (Python SDK $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'))"
+  log="$(mktemp)"
+  ( cd "$here/py" && "$venv/bin/python" -m pytest -rs -p no:cacheprovider . ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  last="$(grep -E '^=+ .*(passed|failed|error|skipped).* in [0-9.]+s' "$log" | tail -1)"
+  p=$(grep -oE '[0-9]+ passed' <<<"$last" | cut -d' ' -f1); f=$(grep -oE '[0-9]+ failed' <<<"$last" | cut -d' ' -f1)
+  e=$(grep -oE '[0-9]+ errors?' <<<"$last" | cut -d' ' -f1); s=$(grep -oE '[0-9]+ skipped' <<<"$last" | cut -d' ' -f1)
+  p=${p:-0}; f=$(( ${f:-0} + ${e:-0} )); s=${s:-0}
+  # pytest exit 5 = no tests collected: that is a failure here, never a pass
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+  [ "$rc" -ne 0 ] && status=1
+  echo "e2e[py]: $p passed, $f failed, $s skipped"
+  rm -f "$log"
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+exit $status
