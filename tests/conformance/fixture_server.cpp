@@ -22,7 +22,9 @@
 #include <string>
 
 #include "conformance/fixtures.hpp"
+#if HAMCP_FIXTURE_HAS_HTTP
 #include "mcp/http/http_server.hpp"
+#endif
 #include "mcp/server.hpp"
 #include "mcp/stdio_transport.hpp"
 
@@ -75,6 +77,10 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+#if !HAMCP_FIXTURE_HAS_HTTP
+  std::fprintf(stderr, "mcp_fixture_server: built without the HTTP server (src/mcp/http): only --stdio works\n");
+  return 2;
+#else
   std::filesystem::path dir = data_dir;
   bool temp_dir = false;
   if (dir.empty()) {
@@ -117,4 +123,5 @@ int main(int argc, char** argv) {
     std::filesystem::remove_all(dir, ec);
   }
   return 0;
+#endif
 }

@@ -307,10 +307,12 @@ asio::awaitable<ToolResult> slow_echo(json::object arguments, RequestContext& ct
   std::int64_t ms = arguments.contains("ms") ? arguments["ms"].to_number<std::int64_t>() : 200;
   std::int64_t steps = arguments.contains("steps") ? arguments["steps"].to_number<std::int64_t>() : 1;
   if (steps < 1) steps = 1;
+  // Progress for a slice is sent when the slice starts, so the last notification leaves a slice
+  // before the result (clients drop progress that arrives together with the response).
   for (std::int64_t i = 1; i <= steps; ++i) {
+    ctx.progress(static_cast<double>(i), static_cast<double>(steps), "slow_echo step");
     co_await sleep_for(std::chrono::milliseconds(ms / steps));
     if (ctx.cancelled()) co_return ToolResult::error("cancelled");
-    ctx.progress(static_cast<double>(i), static_cast<double>(steps), "slow_echo step");
   }
   std::string text = "echo: " + std::string(arguments["text"].as_string());
   co_return ToolResult::text(text);

@@ -17,7 +17,7 @@ void register_conformance_fixtures(mcp::Registry& registry);
 // Extra tools for tests/e2e (never registered for the conformance run, so its tool list is
 // exactly the suite's):
 //   slow_echo {text, ms?, steps?}  waits `ms` (default 200) in `steps` slices, reporting progress
-//                                  after each, honouring cancellation; returns "echo: <text>"
+//                                  as each starts, honouring cancellation; returns "echo: <text>"
 //   log_burst {count?}             sends `count` info log notifications, returns "logged <n>"
 //   page_tool_NNN                  `extra_tools` trivial tools, so tools/list needs several pages
 void register_e2e_tools(mcp::Registry& registry, std::size_t extra_tools);

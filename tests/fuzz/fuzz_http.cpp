@@ -1,0 +1,171 @@
+// libFuzzer target: raw bytes as an HTTP/1.1 request to hamcp's HTTP server (the real listener,
+// routing, Streamable HTTP and legacy SSE), served in-process on 127.0.0.1 (port 0).
+//
+// The server runs on its own thread for the whole fuzzing session; each input is written to a
+// fresh loopback connection, the write side is shut down, and the answer is read until the
+// server closes or 250 ms pass (SSE streams stay open). So every input crosses the exact path a
+// client's bytes take: Beast's parser, size limits, Host/Origin checks, session tokens, JSON-RPC.
+//
+// The placeholder SESSION_ID in an input is replaced by a valid Mcp-Session-Id (minted by a real
+// initialize at start-up), so inputs reach the code behind the session check, not only the 400s.
+//
+// Oracle besides the sanitizers: after every input the server still answers a well-formed ping
+// on a new connection with HTTP 200 (bad input never takes the server down or wedges it).
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "conformance/fixtures.hpp"
+#include "mcp/http/http_server.hpp"
+#include "mcp/server.hpp"
+
+namespace {
+
+using namespace hamcp;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+struct Served {
+  asio::io_context io;
+  std::unique_ptr<mcp::Server> server;
+  std::unique_ptr<mcp::http::HttpServer> http;
+  std::thread thread;
+  std::uint16_t port = 0;
+  std::string session_id;
+};
+
+Served* served = nullptr;
+
+// Sends `bytes` on a fresh connection, half-closes, reads the answer (bounded by time and size).
+std::string exchange(const std::string& bytes, int timeout_ms = 250) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  boost::system::error_code ec;
+  socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), served->port), ec);
+  if (ec) {
+    std::fprintf(stderr, "fuzz_http: cannot connect to the server: %s\n", ec.message().c_str());
+    std::abort();
+  }
+  timeval tv{0, timeout_ms * 1000};
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  asio::write(socket, asio::buffer(bytes), ec);
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  std::string answer;
+  char buf[4096];
+  while (answer.size() < (1u << 20)) {
+    ssize_t n = ::recv(socket.native_handle(), buf, sizeof buf, 0);
+    if (n <= 0) break;  // closed, reset, or timed out (open SSE stream)
+    answer.append(buf, static_cast<std::size_t>(n));
+  }
+  socket.close(ec);
+  return answer;
+}
+
+std::string post(const std::string& body, const std::string& extra_headers) {
+  return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+         "Accept: application/json, text/event-stream\r\n" +
+         extra_headers + "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+std::string header_value(const std::string& response, const std::string& lower_name) {
+  std::string lower;
+  lower.reserve(response.size());
+  for (char c : response) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  auto at = lower.find("\r\n" + lower_name + ":");
+  if (at == std::string::npos) return {};
+  auto start = at + 2 + lower_name.size() + 1;
+  auto end = response.find("\r\n", start);
+  std::string v = response.substr(start, end - start);
+  while (!v.empty() && v.front() == ' ') v.erase(v.begin());
+  return v;
+}
+
+void mint_session();
+
+void start_server() {
+  spdlog::set_level(spdlog::level::off);
+  served = new Served();
+  mcp::ServerOptions options;
+  options.name = "fuzz";
+  options.version = "0";
+  options.page_size = 5;
+  options.client_request_timeout = std::chrono::milliseconds(50);
+  served->server = std::make_unique<mcp::Server>(served->io.get_executor(), options);
+  conformance::register_conformance_fixtures(served->server->registry());
+  conformance::register_e2e_tools(served->server->registry(), 7);
+
+  std::string dir = (std::filesystem::temp_directory_path() / "hamcp-fuzz-http-XXXXXX").string();
+  if (!mkdtemp(dir.data())) std::abort();
+  mcp::http::HttpServerOptions http_options;
+  http_options.listener.host = "127.0.0.1";
+  http_options.listener.port = 0;
+  http_options.listener.header_timeout = std::chrono::milliseconds(500);
+  http_options.listener.body_timeout = std::chrono::milliseconds(500);
+  http_options.data_dir = dir;
+  served->http = std::make_unique<mcp::http::HttpServer>(*served->server, served->io.get_executor(), http_options);
+  served->port = served->http->start();
+  served->thread = std::thread([] { served->io.run(); });
+
+  mint_session();
+}
+
+void mint_session() {
+  const std::string init =
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+      R"("capabilities":{"sampling":{},"elicitation":{}},"clientInfo":{"name":"fuzz","version":"1"}}})";
+  std::string answer = exchange(post(init, ""), 2000);
+  served->session_id = header_value(answer, "mcp-session-id");
+  if (served->session_id.empty()) {
+    std::fprintf(stderr, "fuzz_http: initialize gave no Mcp-Session-Id:\n%s\n", answer.c_str());
+    std::abort();
+  }
+  exchange(post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                "Mcp-Session-Id: " + served->session_id + "\r\n"), 2000);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  start_server();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string bytes(reinterpret_cast<const char*>(data), size);
+  for (std::size_t at; (at = bytes.find("SESSION_ID")) != std::string::npos;) {
+    bytes.replace(at, 10, served->session_id);
+  }
+  exchange(bytes);
+
+  static unsigned counter = 0;
+  if (++counter % 64 == 0) {  // liveness, sampled: a full round trip per input would halve the speed
+    std::string answer = exchange(post(R"({"jsonrpc":"2.0","id":"live","method":"ping"})",
+                                       "Mcp-Session-Id: " + served->session_id + "\r\n"), 5000);
+    if (answer.rfind("HTTP/1.1 404", 0) == 0) {
+      // The input ended the session (DELETE): legitimate. Start a new one for the next inputs.
+      mint_session();
+      answer = exchange(post(R"({"jsonrpc":"2.0","id":"live","method":"ping"})",
+                             "Mcp-Session-Id: " + served->session_id + "\r\n"), 5000);
+    }
+    if (answer.rfind("HTTP/1.1 200", 0) != 0) {
+      std::fprintf(stderr, "fuzz_http: server stopped answering a valid ping after an input:\n%s\n",
+                   answer.substr(0, 500).c_str());
+      std::abort();
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang-14, -fsanitize=fuzzer,address,undefined, own build dir) and
+# runs each for a bounded time from its committed seed corpus (tests/fuzz/corpus/<target>/).
+# New interesting inputs go to a scratch corpus under the build dir, never into the repository.
+#
+#   tests/fuzz/run.sh                     every target, FUZZ_SECONDS (default 60) each
+#   FUZZ_SECONDS=300 tests/fuzz/run.sh    longer local run
+#   FUZZ_TARGETS=fuzz_jsonrpc tests/fuzz/run.sh
+# A crash leaves crash-*/leak-*/timeout-* files in the build dir's fuzz-artifacts/ (reproduce with
+# `<build>/tests/fuzz/<target> <file>`).
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+build="${HAMCP_FUZZ_BUILD_DIR:-$root/build-ci-fuzz}"
+seconds="${FUZZ_SECONDS:-60}"
+
+export CCACHE_BASEDIR="$root"
+set -e
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++-14 -DHAMCP_FUZZ=ON -DHAMCP_BUILD_BENCH=OFF \
+    -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+    >/dev/null
+fi
+targets="${FUZZ_TARGETS:-}"
+if [ -z "$targets" ]; then
+  targets="fuzz_jsonrpc"
+  ninja -C "$build" -t targets all 2>/dev/null | grep -q '^fuzz_http:' && targets="$targets fuzz_http"
+fi
+# shellcheck disable=SC2086
+ninja -C "$build" -j"${HAMCP_JOBS:-2}" $targets
+set +e
+
+passed=0; failed=0
+mkdir -p "$build/fuzz-artifacts"
+for t in $targets; do
+  seeds="$here/corpus/$t"
+  scratch="$build/fuzz-corpus/$t"
+  mkdir -p "$scratch"
+  [ -d "$seeds" ] && [ -n "$(ls -A "$seeds")" ] || { echo "fuzz: $t has no seed corpus in $seeds" >&2; failed=$((failed + 1)); continue; }
+  echo "fuzz: $t for ${seconds}s ($(ls "$seeds" | wc -l) seeds)"
+  log="$build/fuzz-artifacts/$t.log"
+  ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}" \
+  UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
+    "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+      -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" "$scratch" "$seeds" >"$log" 2>&1
+  rc=$?
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+  cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1)"
+  if [ $rc -eq 0 ]; then
+    echo "fuzz: $t pass: ${execs:-?} executions, ${cov:-cov: ?}"
+    passed=$((passed + 1))
+  else
+    echo "fuzz: $t FAILED (exit $rc) after ${execs:-?} executions:" >&2
+    grep -E 'ERROR|SUMMARY|runtime error|oracle|==[0-9]+==|#[0-9]+ 0x' "$log" | head -60 >&2
+    ls "$build/fuzz-artifacts/$t-"* 2>/dev/null >&2
+    failed=$((failed + 1))
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
