@@ -120,6 +120,7 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
   std::string name = required_string(params, "name");
   std::shared_ptr<const RegisteredTool> tool = registry.find_tool(name);
   if (!tool) throw McpError(error_code::invalid_params, "Unknown tool: " + name + " (see tools/list)");
+  name = tool->tool.name;  // messages name the tool, even when called by an alias
 
   json::object arguments;
   if (json::value* args = params.if_contains("arguments"); args && !args->is_null()) {

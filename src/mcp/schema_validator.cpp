@@ -1,5 +1,6 @@
 #include "mcp/schema_validator.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <deque>
 #include <optional>
@@ -310,6 +311,18 @@ struct Path {
   }
 };
 
+// Shortest round-trip form ("3.5", not Boost.JSON's "3.5E0"): messages are read by people and models.
+std::string format_number(double d) {
+  if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
+  return ec == std::errc() ? std::string(buf, end) : json::serialize(json::value(d));
+}
+
+std::string format_scalar(const json::value& v) {
+  return v.is_double() ? format_number(v.get_double()) : json::serialize(v);
+}
+
 std::string describe(const json::value& v) {
   switch (v.kind()) {
     case json::kind::object: return "an object";
@@ -321,12 +334,12 @@ std::string describe(const json::value& v) {
     }
     case json::kind::null: return "null";
     case json::kind::bool_: return v.get_bool() ? "true" : "false";
-    default: return json::serialize(v);
+    default: return format_scalar(v);
   }
 }
 
 std::string compact(const json::value& v) {
-  std::string s = json::serialize(v);
+  std::string s = v.is_double() ? format_scalar(v) : json::serialize(v);
   if (s.size() > 64) s = s.substr(0, 60) + "...";
   return s;
 }
@@ -407,10 +420,6 @@ std::size_t utf8_length(std::string_view s) {
   return n;
 }
 
-std::string format_number(double d) {
-  if (std::floor(d) == d && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
-  return json::serialize(json::value(d));
-}
 
 class Validator {
  public:
@@ -481,7 +490,7 @@ class Validator {
 
   bool check_number(const SchemaNode& node, const json::value& v, const Path& path) {
     double d = as_double(v);
-    std::string got = json::serialize(v);
+    std::string got = format_scalar(v);
     if (node.minimum && d < *node.minimum)
       return fail(path, "expected " + numeric_kind(node) + " >= " + format_number(*node.minimum) + ", got " + got);
     if (node.exclusive_minimum && d <= *node.exclusive_minimum)

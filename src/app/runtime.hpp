@@ -1,0 +1,42 @@
+#pragma once
+// The composition root shared by serve_stdio and serve_http: one io_context
+// (single-threaded: the whole MCP core runs on it) and the mcp::Server with
+// hamcp's identity and instructions, with every tool family registered.
+// Transports are added by the subcommands.
+
+#include <boost/asio/io_context.hpp>
+#include <string_view>
+
+#include "app/config.hpp"
+#include "mcp/server.hpp"
+
+namespace hamcp::app {
+
+// hamcp's name, version and the instructions every client receives.
+mcp::ServerOptions make_server_options(const Config& config);
+
+// The hook where tool families (src/tools/) register on the server. Each family
+// adds its tools/resources/prompts here; nothing HA-related is registered yet.
+void register_tool_families(mcp::Server& server, const Config& config);
+
+// spdlog's default logger -> stderr at `level` (debug, info, warn, error).
+// stdout belongs to the protocol in stdio mode.
+void configure_logging(std::string_view level);
+
+class Runtime {
+ public:
+  explicit Runtime(const Config& config);
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  boost::asio::io_context& io() { return io_; }
+  mcp::Server& server() { return server_; }
+  const Config& config() const { return config_; }
+
+ private:
+  const Config& config_;
+  boost::asio::io_context io_{1};  // concurrency hint 1: one thread runs everything
+  mcp::Server server_;
+};
+
+}  // namespace hamcp::app
