@@ -1,0 +1,174 @@
+#include "mcp/http/event_stream.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <charconv>
+
+namespace hamcp::mcp::http {
+
+asio::awaitable<void> Waiter::wait(std::chrono::steady_clock::duration timeout) {
+  if (notified_) {
+    notified_ = false;
+    co_return;
+  }
+  timer_.expires_after(timeout);
+  auto [ec] = co_await timer_.async_wait(asio::as_tuple(asio::use_awaitable));
+  (void)ec;
+  notified_ = false;
+}
+
+void Waiter::notify() {
+  // Always hop to the timer's executor: the flag and the timer are only touched
+  // there, so a notify racing with wait() is never lost.
+  asio::post(timer_.get_executor(), [self = shared_from_this()] {
+    self->notified_ = true;
+    self->timer_.cancel();
+  });
+}
+
+void EventStream::push(const json::value& message) {
+  StreamEvent ev;
+  ev.data = to_wire(message);
+  ev.is_response = message.is_array() || (message.is_object() && !message.as_object().contains("method"));
+  std::shared_ptr<Waiter> w;
+  {
+    std::lock_guard lock(mutex_);
+    if (finished_) return;
+    ev.seq = next_seq_++;
+    bytes_ += ev.data.size();
+    events_.push_back(std::move(ev));
+    // Bounded replay: drop the oldest, but always keep the newest event.
+    while (events_.size() > 1 && (events_.size() > max_events_ || bytes_ > max_bytes_)) {
+      bytes_ -= events_.front().data.size();
+      events_.pop_front();
+    }
+    w = waiter_;
+  }
+  if (w) w->notify();
+}
+
+void EventStream::finish() {
+  std::shared_ptr<Waiter> w;
+  {
+    std::lock_guard lock(mutex_);
+    if (finished_) return;
+    finished_ = true;
+    finished_at_ = std::chrono::steady_clock::now();
+    w = waiter_;
+  }
+  if (w) w->notify();
+}
+
+EventStream::Batch EventStream::read_after(std::uint64_t after) {
+  std::lock_guard lock(mutex_);
+  Batch b;
+  for (const auto& ev : events_) {
+    if (ev.seq > after) b.events.push_back(ev);
+  }
+  b.finished = finished_;
+  return b;
+}
+
+std::uint64_t EventStream::last_seq() {
+  std::lock_guard lock(mutex_);
+  return next_seq_ - 1;
+}
+
+bool EventStream::finished() {
+  std::lock_guard lock(mutex_);
+  return finished_;
+}
+
+void EventStream::set_waiter(std::shared_ptr<Waiter> waiter) {
+  std::lock_guard lock(mutex_);
+  waiter_ = std::move(waiter);
+}
+
+void EventStream::mark_delivered(std::uint64_t seq) {
+  std::lock_guard lock(mutex_);
+  if (seq > delivered_) delivered_ = seq;
+}
+
+std::uint64_t EventStream::delivered() {
+  std::lock_guard lock(mutex_);
+  return delivered_;
+}
+
+bool EventStream::try_attach() {
+  std::lock_guard lock(mutex_);
+  if (attached_) return false;
+  attached_ = true;
+  return true;
+}
+
+void EventStream::detach() {
+  std::lock_guard lock(mutex_);
+  attached_ = false;
+  waiter_.reset();
+}
+
+bool EventStream::attached() {
+  std::lock_guard lock(mutex_);
+  return attached_;
+}
+
+std::chrono::steady_clock::time_point EventStream::finished_at() {
+  std::lock_guard lock(mutex_);
+  return finished_at_;
+}
+
+std::string sse_event(std::string_view id, std::string_view event, std::string_view data) {
+  std::string out;
+  out.reserve(data.size() + id.size() + event.size() + 24);
+  if (!id.empty()) {
+    out += "id: ";
+    out += id;
+    out += '\n';
+  }
+  if (!event.empty()) {
+    out += "event: ";
+    out += event;
+    out += '\n';
+  }
+  // Compact JSON has no raw newlines, but keep the framing correct for any text.
+  std::size_t start = 0;
+  for (;;) {
+    const auto nl = data.find('\n', start);
+    out += "data: ";
+    out += data.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    out += '\n';
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  out += '\n';
+  return out;
+}
+
+std::string make_event_id(std::string_view instance, std::uint64_t stream, std::uint64_t seq) {
+  std::string out(instance);
+  out += '.';
+  out += std::to_string(stream);
+  out += '.';
+  out += std::to_string(seq);
+  return out;
+}
+
+std::optional<ParsedEventId> parse_event_id(std::string_view id) {
+  const auto d1 = id.find('.');
+  if (d1 == std::string_view::npos || d1 == 0) return std::nullopt;
+  const auto d2 = id.find('.', d1 + 1);
+  if (d2 == std::string_view::npos) return std::nullopt;
+  ParsedEventId out;
+  out.instance = std::string(id.substr(0, d1));
+  const auto s = id.substr(d1 + 1, d2 - d1 - 1);
+  const auto q = id.substr(d2 + 1);
+  auto r1 = std::from_chars(s.data(), s.data() + s.size(), out.stream);
+  auto r2 = std::from_chars(q.data(), q.data() + q.size(), out.seq);
+  if (r1.ec != std::errc() || r1.ptr != s.data() + s.size() || s.empty()) return std::nullopt;
+  if (r2.ec != std::errc() || r2.ptr != q.data() + q.size() || q.empty()) return std::nullopt;
+  return out;
+}
+
+}  // namespace hamcp::mcp::http

@@ -1,0 +1,107 @@
+#pragma once
+// Server-sent event plumbing shared by the Streamable HTTP and legacy SSE
+// transports:
+//  - Waiter: wakes one waiting coroutine from any thread, without lost wake-ups.
+//  - EventStream: the ordered messages of one SSE stream (one POST's answer, or
+//    a session's standalone GET stream), kept in a bounded replay buffer so a
+//    client that lost the connection can resume with Last-Event-ID.
+//  - sse_event(): the wire format.
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcp/json.hpp"
+
+namespace hamcp::mcp::http {
+
+class Waiter : public std::enable_shared_from_this<Waiter> {
+ public:
+  explicit Waiter(asio::any_io_executor executor) : timer_(executor) {}
+  // Returns after notify() (also one that happened before the call) or `timeout`.
+  asio::awaitable<void> wait(std::chrono::steady_clock::duration timeout);
+  // Thread-safe.
+  void notify();
+
+ private:
+  asio::steady_timer timer_;
+  bool notified_ = false;  // touched on the timer's executor only
+};
+
+struct StreamEvent {
+  std::uint64_t seq = 0;
+  std::string data;          // one JSON-RPC message, compact
+  bool is_response = false;  // result/error (no "method")
+};
+
+class EventStream {
+ public:
+  EventStream(std::uint64_t number, std::size_t max_events, std::size_t max_bytes)
+      : number_(number), max_events_(max_events), max_bytes_(max_bytes) {}
+
+  std::uint64_t number() const { return number_; }
+
+  // Producer side (any thread).
+  void push(const json::value& message);
+  void finish();  // no more events
+
+  // Consumer side. Events with seq > after (oldest first, as many as are
+  // buffered); `finished` is true when the stream is complete and everything
+  // after `after` has been returned.
+  struct Batch {
+    std::vector<StreamEvent> events;
+    bool finished = false;
+  };
+  Batch read_after(std::uint64_t after);
+  std::uint64_t last_seq();
+  bool finished();
+
+  // The one consumer to wake on new events (nullptr to detach).
+  void set_waiter(std::shared_ptr<Waiter> waiter);
+
+  // The standalone stream remembers how far GET streams have read, so a new
+  // GET (without Last-Event-ID) gets what nobody has received yet.
+  void mark_delivered(std::uint64_t seq);
+  std::uint64_t delivered();
+
+  // Reader attachment (409 for a second GET stream).
+  bool try_attach();
+  void detach();
+  bool attached();
+
+  std::chrono::steady_clock::time_point finished_at();
+
+ private:
+  const std::uint64_t number_;
+  const std::size_t max_events_, max_bytes_;
+  std::mutex mutex_;
+  std::deque<StreamEvent> events_;
+  std::size_t bytes_ = 0;
+  std::uint64_t next_seq_ = 1;
+  std::uint64_t delivered_ = 0;
+  bool finished_ = false;
+  bool attached_ = false;
+  std::chrono::steady_clock::time_point finished_at_{};
+  std::shared_ptr<Waiter> waiter_;
+};
+
+// "id: <id>\nevent: <event>\ndata: <data>\n\n"; id/event omitted when empty.
+// Multi-line data is split into several data: lines.
+std::string sse_event(std::string_view id, std::string_view event, std::string_view data);
+
+// Event ids: "<instance>.<stream>.<seq>", unique per session across streams.
+std::string make_event_id(std::string_view instance, std::uint64_t stream, std::uint64_t seq);
+struct ParsedEventId {
+  std::string instance;
+  std::uint64_t stream = 0, seq = 0;
+};
+std::optional<ParsedEventId> parse_event_id(std::string_view id);
+
+}  // namespace hamcp::mcp::http

@@ -1,0 +1,418 @@
+#include "mcp/http/http_listener.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <list>
+#include <mutex>
+#include <stdexcept>
+
+namespace hamcp::mcp::http {
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace ssl = boost::asio::ssl;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+
+namespace {
+constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
+}
+
+// What the listener needs to reach each live connection (stop, force-close).
+class ConnectionBase {
+ public:
+  virtual ~ConnectionBase() = default;
+  virtual void request_stop() = 0;  // posted to the connection's strand by the caller
+  virtual void force_close() = 0;
+  virtual asio::any_io_executor conn_executor() = 0;
+};
+
+struct HttpListener::Impl : std::enable_shared_from_this<HttpListener::Impl> {
+  asio::any_io_executor executor;
+  ListenerOptions options;
+  HttpHandler handler;
+  tcp::acceptor acceptor;
+  std::unique_ptr<ssl::context> tls;
+  std::mutex mutex;
+  std::list<std::weak_ptr<ConnectionBase>> connections;
+  std::atomic<std::size_t> live{0};
+  std::atomic<bool> stopping{false};
+  asio::steady_timer grace_timer;
+
+  Impl(asio::any_io_executor ex, ListenerOptions opts, HttpHandler h)
+      : executor(ex), options(std::move(opts)), handler(std::move(h)), acceptor(ex), grace_timer(ex) {}
+
+  asio::awaitable<void> accept_loop();
+  void track(const std::shared_ptr<ConnectionBase>& c) {
+    std::lock_guard lock(mutex);
+    connections.remove_if([](const auto& w) { return w.expired(); });
+    connections.push_back(c);
+  }
+  std::vector<std::shared_ptr<ConnectionBase>> snapshot() {
+    std::lock_guard lock(mutex);
+    std::vector<std::shared_ptr<ConnectionBase>> out;
+    for (auto& w : connections) {
+      if (auto c = w.lock()) out.push_back(std::move(c));
+    }
+    return out;
+  }
+};
+
+namespace {
+
+template <class Stream>
+auto& lowest(Stream& s) {
+  return beast::get_lowest_layer(s);
+}
+
+template <class Stream>
+class Connection final : public ConnectionBase,
+                         public ResponseWriter,
+                         public std::enable_shared_from_this<Connection<Stream>> {
+ public:
+  template <class... Args>
+  Connection(std::shared_ptr<HttpListener::Impl> owner, Args&&... args)
+      : owner_(std::move(owner)), stream_(std::forward<Args>(args)...) {}
+  ~Connection() override { --owner_->live; }
+
+  asio::awaitable<void> run();
+
+  // ---- ConnectionBase
+  void request_stop() override {
+    stopping_ = true;
+    if (idle_) force_close();
+    fire_gone();
+  }
+  void force_close() override {
+    error_code ec;
+    lowest(stream_).socket().shutdown(tcp::socket::shutdown_both, ec);
+    lowest(stream_).socket().close(ec);
+  }
+  asio::any_io_executor conn_executor() override { return stream_.get_executor(); }
+
+  // ---- ResponseWriter
+  asio::awaitable<void> send(HttpResponse response) override;
+  asio::awaitable<bool> begin_stream(HttpResponse head) override;
+  asio::awaitable<bool> write(std::string_view chunk) override;
+  asio::awaitable<void> end_stream() override;
+  void watch_peer(std::function<void()> on_gone) override;
+  bool stopping() const override { return stopping_ || owner_->stopping; }
+  asio::any_io_executor executor() const override { return const_cast<Stream&>(stream_).get_executor(); }
+
+ private:
+  void fire_gone() {
+    if (auto f = std::exchange(on_gone_, nullptr)) f();
+  }
+  template <class Message>
+  void apply_headers(Message& m, const Headers& headers) {
+    for (const auto& [name, value] : headers) m.insert(name, value);
+    m.set(bhttp::field::server, "hamcp");
+  }
+  asio::awaitable<void> send_error(unsigned status, std::string text) {
+    keep_alive_ = false;
+    auto r = HttpResponse::text(status, std::move(text));
+    co_await send(std::move(r));
+  }
+
+  std::shared_ptr<HttpListener::Impl> owner_;
+  Stream stream_;
+  beast::flat_buffer buffer_;
+  bool keep_alive_ = true;
+  bool idle_ = false;
+  bool stopping_ = false;
+  bool responded_ = false;
+  bool streaming_ = false;
+  bool watching_ = false;
+  bool peer_gone_ = false;
+  std::function<void()> on_gone_;
+  std::array<char, 64> watch_buf_{};
+};
+
+template <class Stream>
+asio::awaitable<void> Connection<Stream>::send(HttpResponse response) {
+  responded_ = true;
+  bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(response.status), 11};
+  apply_headers(res, response.headers);
+  res.keep_alive(keep_alive_);
+  res.body() = std::move(response.body);
+  res.prepare_payload();
+  lowest(stream_).expires_after(owner_->options.write_timeout);
+  auto [ec, n] = co_await bhttp::async_write(stream_, res, kAwait);
+  if (ec) {
+    peer_gone_ = true;
+    keep_alive_ = false;
+  }
+}
+
+template <class Stream>
+asio::awaitable<bool> Connection<Stream>::begin_stream(HttpResponse head) {
+  responded_ = true;
+  streaming_ = true;
+  bhttp::response<bhttp::empty_body> res{static_cast<bhttp::status>(head.status), 11};
+  apply_headers(res, head.headers);
+  res.keep_alive(keep_alive_);
+  res.chunked(true);
+  bhttp::response_serializer<bhttp::empty_body> sr{res};
+  lowest(stream_).expires_after(owner_->options.write_timeout);
+  auto [ec, n] = co_await bhttp::async_write_header(stream_, sr, kAwait);
+  if (ec) {
+    peer_gone_ = true;
+    keep_alive_ = false;
+  }
+  co_return !ec;
+}
+
+template <class Stream>
+asio::awaitable<bool> Connection<Stream>::write(std::string_view chunk) {
+  if (peer_gone_) co_return false;
+  if (chunk.empty()) co_return true;  // an empty chunk would end the body
+  lowest(stream_).expires_after(owner_->options.write_timeout);
+  auto [ec, n] = co_await asio::async_write(stream_, bhttp::make_chunk(asio::buffer(chunk.data(), chunk.size())), kAwait);
+  if (ec) {
+    peer_gone_ = true;
+    keep_alive_ = false;
+    co_return false;
+  }
+  co_return true;
+}
+
+template <class Stream>
+asio::awaitable<void> Connection<Stream>::end_stream() {
+  if (peer_gone_) co_return;
+  lowest(stream_).expires_after(owner_->options.write_timeout);
+  auto [ec, n] = co_await asio::async_write(stream_, bhttp::make_chunk_last(), kAwait);
+  if (ec) {
+    peer_gone_ = true;
+    keep_alive_ = false;
+  }
+}
+
+template <class Stream>
+void Connection<Stream>::watch_peer(std::function<void()> on_gone) {
+  on_gone_ = std::move(on_gone);
+  keep_alive_ = false;  // a long stream ends the connection
+  if (stopping()) {
+    fire_gone();
+    return;
+  }
+  if (watching_) return;
+  watching_ = true;
+  // The client sends nothing while it reads a stream, so any completion here
+  // (EOF, reset, stray bytes) means it is gone.
+  auto self = this->shared_from_this();
+  stream_.async_read_some(asio::buffer(watch_buf_), [self](error_code, std::size_t) {
+    self->peer_gone_ = true;
+    self->fire_gone();
+  });
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+HttpRequest to_request(bhttp::request<bhttp::string_body>& req) {
+  HttpRequest out;
+  out.method = std::string(req.method_string());
+  out.target = std::string(req.target());
+  const auto q = out.target.find('?');
+  out.path = out.target.substr(0, q);
+  if (q != std::string::npos) out.query = out.target.substr(q + 1);
+  for (const auto& field : req) out.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
+  out.body = std::move(req.body());
+  out.keep_alive = req.keep_alive();
+  return out;
+}
+
+template <class Stream>
+asio::awaitable<void> Connection<Stream>::run() {
+  auto& opts = owner_->options;
+  if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
+    lowest(stream_).expires_after(opts.header_timeout);
+    auto [ec] = co_await stream_.async_handshake(ssl::stream_base::server, kAwait);
+    if (ec) co_return;
+  }
+  bool first = true;
+  while (!stopping()) {
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.body_limit(opts.max_body_bytes);
+    parser.header_limit(static_cast<std::uint32_t>(opts.max_header_bytes));
+    lowest(stream_).expires_after(first ? opts.header_timeout : opts.idle_timeout);
+    idle_ = true;
+    auto [hec, hn] = co_await bhttp::async_read_header(stream_, buffer_, parser, kAwait);
+    idle_ = false;
+    if (hec == bhttp::error::header_limit) {
+      co_await send_error(431, "Request header fields too large\n");
+      break;
+    }
+    if (hec) break;  // EOF, timeout, reset, garbage: nothing useful to answer
+    responded_ = streaming_ = false;
+    keep_alive_ = parser.get().keep_alive();
+    if (const auto len = parser.content_length(); len && *len > opts.max_body_bytes) {
+      co_await send_error(413, "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n");
+      break;
+    }
+    if (beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {
+      bhttp::response<bhttp::empty_body> cont{bhttp::status::continue_, 11};
+      lowest(stream_).expires_after(opts.write_timeout);
+      auto [cec, cn] = co_await bhttp::async_write(stream_, cont, kAwait);
+      if (cec) break;
+    }
+    lowest(stream_).expires_after(opts.body_timeout);
+    auto [bec, bn] = co_await bhttp::async_read(stream_, buffer_, parser, kAwait);
+    if (bec == bhttp::error::body_limit) {
+      co_await send_error(413, "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n");
+      break;
+    }
+    if (bec) break;
+    lowest(stream_).expires_never();
+    auto msg = parser.release();
+    HttpRequest request = to_request(msg);
+    bool failed = false;
+    try {
+      co_await owner_->handler(request, *this);
+    } catch (const std::exception& e) {
+      spdlog::error("http: handler failed for {} {}: {}", request.method, request.path, e.what());
+      failed = true;
+    }
+    if (failed) {
+      if (!responded_) co_await send_error(500, "Internal server error\n");
+      keep_alive_ = false;
+    }
+    if (!responded_) co_await send_error(500, "No response\n");
+    if (!keep_alive_ || peer_gone_) break;
+    first = false;
+  }
+  // Graceful close: TLS close_notify (bounded), then TCP.
+  if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
+    if (!peer_gone_) {
+      lowest(stream_).expires_after(std::chrono::seconds(2));
+      auto [sec] = co_await stream_.async_shutdown(kAwait);
+      (void)sec;
+    }
+  }
+  error_code ec;
+  lowest(stream_).socket().shutdown(tcp::socket::shutdown_send, ec);
+  lowest(stream_).close();
+}
+
+}  // namespace
+
+asio::awaitable<void> HttpListener::Impl::accept_loop() {
+  auto self = shared_from_this();
+  for (;;) {
+    auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(executor), kAwait);
+    if (ec) {
+      if (stopping || ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+      // EMFILE and friends: back off briefly instead of spinning or dying.
+      spdlog::warn("http: accept failed: {}", ec.message());
+      asio::steady_timer t(executor, std::chrono::milliseconds(100));
+      co_await t.async_wait(kAwait);
+      continue;
+    }
+    if (live.load() >= options.max_connections) {
+      static constexpr std::string_view kBusy =
+          "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      error_code wec;
+      asio::write(socket, asio::buffer(kBusy), wec);
+      socket.close(wec);
+      continue;
+    }
+    error_code nec;
+    socket.set_option(tcp::no_delay(true), nec);
+    ++live;
+    auto conn_ex = socket.get_executor();
+    if (tls) {
+      using S = beast::ssl_stream<beast::tcp_stream>;
+      auto c = std::make_shared<Connection<S>>(self, std::move(socket), *tls);
+      track(c);
+      asio::co_spawn(conn_ex, c->run(), asio::detached);
+    } else {
+      auto c = std::make_shared<Connection<beast::tcp_stream>>(self, std::move(socket));
+      track(c);
+      asio::co_spawn(conn_ex, c->run(), asio::detached);
+    }
+  }
+}
+
+HttpListener::HttpListener(asio::any_io_executor executor, ListenerOptions options, HttpHandler handler)
+    : impl_(std::make_shared<Impl>(executor, std::move(options), std::move(handler))) {}
+
+HttpListener::~HttpListener() {
+  error_code ec;
+  impl_->stopping = true;
+  impl_->acceptor.close(ec);
+}
+
+std::uint16_t HttpListener::start() {
+  auto& o = impl_->options;
+  if (!o.tls_cert.empty() || !o.tls_key.empty()) {
+    if (o.tls_cert.empty() || o.tls_key.empty()) {
+      throw std::runtime_error("TLS needs both --tls-cert and --tls-key");
+    }
+    auto ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
+    ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                     ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+    error_code ec;
+    ctx->use_certificate_chain_file(o.tls_cert, ec);
+    if (ec) throw std::runtime_error("cannot load TLS certificate " + o.tls_cert + ": " + ec.message());
+    ctx->use_private_key_file(o.tls_key, ssl::context::pem, ec);
+    if (ec) throw std::runtime_error("cannot load TLS key " + o.tls_key + ": " + ec.message());
+    impl_->tls = std::move(ctx);
+  }
+  error_code ec;
+  std::string host = o.host;
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host == "localhost") host = "127.0.0.1";
+  const auto address = asio::ip::make_address(host, ec);
+  if (ec) throw std::runtime_error("invalid --host '" + o.host + "': use an IP address such as 127.0.0.1 or ::1");
+  const tcp::endpoint endpoint(address, o.port);
+  auto& acc = impl_->acceptor;
+  acc.open(endpoint.protocol(), ec);
+  if (!ec) acc.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acc.bind(endpoint, ec);
+  if (!ec) acc.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + ec.message() +
+                             " (choose another --port, or stop the process using it)");
+  }
+  const auto port = acc.local_endpoint().port();
+  asio::co_spawn(impl_->executor, impl_->accept_loop(), asio::detached);
+  return port;
+}
+
+void HttpListener::stop(std::chrono::milliseconds grace) {
+  auto impl = impl_;
+  if (impl->stopping.exchange(true)) return;
+  asio::post(impl->executor, [impl, grace] {
+    error_code ec;
+    impl->acceptor.close(ec);
+    for (auto& c : impl->snapshot()) {
+      asio::post(c->conn_executor(), [c] { c->request_stop(); });
+    }
+    impl->grace_timer.expires_after(grace);
+    impl->grace_timer.async_wait([impl](error_code) {
+      for (auto& c : impl->snapshot()) {
+        asio::post(c->conn_executor(), [c] { c->force_close(); });
+      }
+    });
+  });
+}
+
+bool HttpListener::tls() const { return impl_->tls != nullptr; }
+std::size_t HttpListener::connection_count() const { return impl_->live.load(); }
+
+}  // namespace hamcp::mcp::http

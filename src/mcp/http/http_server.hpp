@@ -1,0 +1,70 @@
+#pragma once
+// hamcp's MCP-over-HTTP server: Streamable HTTP (2025-11-25) on `path`, the
+// legacy HTTP+SSE transport (2024-11-05) on `legacy_sse_path`, and /healthz.
+//
+// Sessions never strand a client: ids are signed tokens (see
+// session_registry.hpp) so they survive restarts and are shared by every
+// process using the same data dir; an `initialize` carrying a stale id simply
+// gets a new one; GET without a stream answers 405, never 404.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mcp/http/http_listener.hpp"
+#include "mcp/http/session_registry.hpp"
+#include "mcp/server.hpp"
+
+namespace hamcp::mcp::http {
+
+struct HttpServerOptions {
+  ListenerOptions listener;                 // host, port, TLS, size limits, timeouts
+  std::string path = "/mcp";
+  bool get_stream = true;                   // false: GET on `path` answers 405
+  bool legacy_sse = true;
+  std::string legacy_sse_path = "/sse";
+  std::string legacy_messages_path = "/messages";
+  bool stateless = false;                   // no session ids; a fresh session per request
+  std::filesystem::path data_dir;           // resolved (see data_dir.hpp); holds session.key, revoked
+  std::string auth_token;                   // empty = no bearer token required (never logged)
+  std::vector<std::string> allowed_hosts;   // besides loopback names and the bound address
+  std::vector<std::string> allowed_origins; // besides origins whose host is allowed
+  SessionRegistry::Options sessions;        // idle expiry, memory cap
+  ReplayLimits replay;
+  std::size_t max_requests_per_session = 64;  // concurrent; beyond: 429 + Retry-After
+  std::size_t max_requests_global = 1024;     // concurrent; beyond: 503 + Retry-After
+  std::chrono::milliseconds sse_keepalive{15000};      // comment line on idle streams
+  std::chrono::milliseconds sse_switch_after{10000};  // silent request: switch to SSE to keep alive
+  std::chrono::seconds sweep_interval{60};             // idle in-memory state eviction
+};
+
+class HttpServer {
+ public:
+  // `io_executor` runs the sockets (an io_context, possibly on several
+  // threads); the mcp::Server is only ever called on server.executor().
+  HttpServer(Server& server, asio::any_io_executor io_executor, HttpServerOptions options);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Loads/creates the session key, binds, starts serving. Returns the port.
+  // Throws std::runtime_error with a clear message (port in use, bad TLS files,
+  // unwritable data dir).
+  std::uint16_t start();
+  // Graceful: stop accepting, end streams, let requests finish within `grace`.
+  void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5000));
+
+  std::uint16_t port() const;
+  std::string url() const;  // e.g. http://127.0.0.1:8086/mcp
+  std::size_t sessions_in_memory() const;
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace hamcp::mcp::http

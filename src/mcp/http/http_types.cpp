@@ -1,0 +1,54 @@
+#include "mcp/http/http_types.hpp"
+
+namespace hamcp::mcp::http {
+
+std::optional<std::string_view> HttpRequest::header(std::string_view lower_name) const {
+  for (const auto& [name, value] : headers) {
+    if (name == lower_name) return std::string_view(value);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> HttpRequest::query_param(std::string_view name) const {
+  std::string_view rest = query;
+  while (!rest.empty()) {
+    const auto amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    const auto eq = pair.find('=');
+    if (pair.substr(0, eq) == name) {
+      return eq == std::string_view::npos ? std::string() : std::string(pair.substr(eq + 1));
+    }
+    if (amp == std::string_view::npos) break;
+    rest.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+HttpResponse HttpResponse::json(unsigned status, const json::value& body) {
+  HttpResponse r;
+  r.status = status;
+  r.set("Content-Type", "application/json");
+  r.body = to_wire(body);
+  return r;
+}
+
+HttpResponse HttpResponse::text(unsigned status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.set("Content-Type", "text/plain; charset=utf-8");
+  r.body = std::move(body);
+  return r;
+}
+
+HttpResponse HttpResponse::rpc_error(unsigned status, int code, std::string_view message) {
+  json::object error;
+  error["code"] = code;
+  error["message"] = message;
+  json::object body;
+  body["jsonrpc"] = "2.0";
+  body["error"] = std::move(error);
+  body["id"] = nullptr;
+  return json(status, body);
+}
+
+}  // namespace hamcp::mcp::http

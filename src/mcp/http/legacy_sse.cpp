@@ -1,0 +1,122 @@
+// Legacy HTTP+SSE transport (MCP 2024-11-05), for clients that predate
+// Streamable HTTP: GET <sse path> opens the stream and announces where to POST
+// (event "endpoint"); every answer then arrives on that stream as event
+// "message". The session lives exactly as long as the stream.
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include "mcp/http/server_impl.hpp"
+
+namespace hamcp::mcp::http {
+namespace {
+
+// Replies to POSTed messages go to the session's one stream; the per-exchange
+// close() means nothing here.
+class LegacyReplyChannel final : public Channel {
+ public:
+  explicit LegacyReplyChannel(std::shared_ptr<EventStream> stream) : stream_(std::move(stream)) {}
+  void send(json::value message) override { stream_->push(message); }
+
+ private:
+  std::shared_ptr<EventStream> stream_;
+};
+
+std::string random_session_key() {
+  unsigned char raw[16];
+  random_bytes(raw, sizeof raw);
+  SessionTokenPayload p;
+  std::copy(std::begin(raw), std::end(raw), p.nonce.begin());
+  return p.nonce_hex();
+}
+
+}  // namespace
+
+asio::awaitable<void> HttpServer::Impl::handle_legacy_get(HttpRequest& req, ResponseWriter& w) {
+  {
+    std::lock_guard lock(legacy_mutex);
+    if (legacy.size() >= opts.sessions.max_in_memory) {
+      auto r = HttpResponse::text(503, "Too many legacy SSE sessions; retry shortly\n");
+      r.set("Retry-After", "5");
+      co_await w.send(std::move(r));
+      co_return;
+    }
+  }
+  const std::string key = random_session_key();
+  auto hs = std::make_shared<HttpSession>(key, "2024-11-05", opts.replay);
+  Server* srv = &server;
+  hs->session = co_await run_on(server_ex, [srv, hs, key] {
+    auto s = srv->create_session(key);
+    s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
+    return s;
+  });
+  {
+    std::lock_guard lock(legacy_mutex);
+    legacy.emplace(key, hs);
+  }
+  auto waiter = std::make_shared<Waiter>(w.executor());
+  auto gone = std::make_shared<std::atomic<bool>>(false);
+  w.watch_peer([waiter, gone] {
+    gone->store(true);
+    waiter->notify();
+  });
+  auto stream = hs->standalone;
+  stream->set_waiter(waiter);
+  if (co_await w.begin_stream(sse_head())) {
+    const std::string endpoint = opts.legacy_messages_path + "?sessionId=" + key;
+    const std::string first = sse_event("", "endpoint", endpoint);
+    bool ok = co_await w.write(first);
+    std::uint64_t cursor = 0;
+    while (ok && !gone->load() && !w.stopping()) {
+      auto batch = stream->read_after(cursor);
+      for (auto& ev : batch.events) {
+        const std::string frame = sse_event("", "message", ev.data);
+        ok = co_await w.write(frame);
+        if (!ok) break;
+        cursor = ev.seq;
+      }
+      if (!ok || batch.finished) break;
+      co_await waiter->wait(opts.sse_keepalive);
+      if (stream->last_seq() == cursor && !gone->load() && !w.stopping()) ok = co_await w.write(": keepalive\n\n");
+    }
+    if (ok && !gone->load()) co_await w.end_stream();
+  }
+  stream->set_waiter(nullptr);
+  {
+    std::lock_guard lock(legacy_mutex);
+    legacy.erase(key);
+  }
+  shutdown_session(hs);
+}
+
+asio::awaitable<void> HttpServer::Impl::handle_legacy_post(HttpRequest& req, ResponseWriter& w) {
+  const auto key = req.query_param("sessionId");
+  if (!key || key->empty()) {
+    co_await w.send(HttpResponse::text(400, "Missing sessionId query parameter\n"));
+    co_return;
+  }
+  std::shared_ptr<HttpSession> hs;
+  {
+    std::lock_guard lock(legacy_mutex);
+    if (auto it = legacy.find(*key); it != legacy.end()) hs = it->second;
+  }
+  if (!hs) {
+    co_await w.send(HttpResponse::text(404, "Session not found: open a new stream with GET " + opts.legacy_sse_path + "\n"));
+    co_return;
+  }
+  const auto content_type = req.header("content-type");
+  if (!content_type || media_type(*content_type) != "application/json") {
+    co_await w.send(HttpResponse::text(415, "Unsupported Media Type: Content-Type must be application/json\n"));
+    co_return;
+  }
+  boost::system::error_code ec;
+  json::value message = json::parse(req.body, ec);
+  if (ec || !(message.is_object() || message.is_array())) {
+    co_await w.send(HttpResponse::text(400, "Invalid message: body must be a JSON-RPC message\n"));
+    co_return;
+  }
+  hs->touch();
+  deliver(hs, std::move(message), std::make_shared<LegacyReplyChannel>(hs->standalone));
+  co_await w.send(HttpResponse::text(202, "Accepted"));
+}
+
+}  // namespace hamcp::mcp::http

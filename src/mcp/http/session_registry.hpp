@@ -1,0 +1,124 @@
+#pragma once
+// Streamable HTTP sessions as the transport keeps them.
+//
+// A session id is a signed token (session_token.hpp), so accepting one needs no
+// store: the registry verifies the signature, checks the revocation list and
+// the idle expiry, and either finds the in-memory state or tells the caller to
+// rebuild it from the token. In-memory state (the mcp::Session, SSE replay
+// buffers) is therefore a cache: evicting it under memory pressure or losing it
+// in a restart is harmless.
+//
+// Idle expiry rule: a token is expired when
+//     now - max(created, last use seen by this process) > idle_expiry.
+// Last use is tracked in memory only, so after a restart an id unused since
+// the restart counts from its creation time. With the long default (30 days)
+// that is rare, and an expired id still gets a fresh session on `initialize`.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "mcp/http/event_stream.hpp"
+#include "mcp/http/revocation_list.hpp"
+#include "mcp/http/session_token.hpp"
+#include "mcp/session.hpp"
+
+namespace hamcp::mcp::http {
+
+// Client capability flags <-> the capabilities object of initialize.
+std::uint8_t capability_bits(const json::object& client_capabilities);
+json::object capabilities_from_bits(std::uint8_t bits);
+// The SessionInfo a token describes (for Server::restore_session).
+SessionInfo session_info_from(const SessionTokenPayload& payload);
+
+struct ReplayLimits {
+  std::size_t events_per_stream = 512;
+  std::size_t bytes_per_stream = 8u << 20;
+  std::size_t streams_per_session = 16;  // finished POST streams kept for resumption
+};
+
+// One session's transport state. Fields below `mutex` are guarded by it;
+// `session` is touched on the mcp::Server's executor only.
+struct HttpSession {
+  HttpSession(std::string key, std::string protocol_version, ReplayLimits limits);
+
+  const std::string key;        // nonce hex: registry key and mcp::Session id
+  std::string protocol_version;
+  const std::string instance;   // random prefix of this object's SSE event ids
+  const ReplayLimits limits;
+  std::shared_ptr<Session> session;
+  std::atomic<std::size_t> in_flight{0};
+  const std::shared_ptr<EventStream> standalone;  // stream 0: the GET stream
+
+  // A new stream for one POST's answer, remembered for Last-Event-ID resumption.
+  std::shared_ptr<EventStream> new_stream();
+  // Stream `number` (0 = standalone), if still remembered.
+  std::shared_ptr<EventStream> find_stream(std::uint64_t number);
+  // Ends every stream (session deleted, evicted or server stopping).
+  void finish_all();
+  void touch();
+  std::chrono::steady_clock::time_point last_used();
+  bool busy();  // requests in flight or a GET stream attached
+
+ private:
+  std::mutex mutex_;
+  std::deque<std::shared_ptr<EventStream>> recent_;
+  std::uint64_t next_stream_ = 1;
+  std::chrono::steady_clock::time_point last_used_;
+  friend class SessionRegistry;
+};
+
+class SessionRegistry {
+ public:
+  struct Options {
+    std::chrono::seconds idle_expiry{std::chrono::hours(24 * 30)};
+    std::size_t max_in_memory = 1000;
+    std::chrono::seconds memory_idle{std::chrono::minutes(30)};  // drop idle in-memory state after
+    std::size_t max_last_seen = 200000;
+  };
+  SessionRegistry(const SessionKey& key, std::filesystem::path revocation_file, Options options);
+
+  enum class Status { ok, invalid, revoked, expired };
+  struct Lookup {
+    Status status = Status::invalid;
+    std::optional<SessionTokenPayload> payload;
+    std::shared_ptr<HttpSession> live;  // nullptr with ok: rebuild from payload
+  };
+  // Verifies `token`. On ok records the use (idle expiry) and returns the
+  // in-memory state if there is one.
+  Lookup lookup(std::string_view token);
+  std::string issue(const SessionTokenPayload& payload) const { return codec_.issue(payload); }
+
+  // Adds rebuilt or new state. If another request inserted the same key first,
+  // returns that one (the caller drops its own). `evicted` receives the idle
+  // sessions pushed out by the memory cap (caller shuts them down).
+  std::shared_ptr<HttpSession> insert(std::shared_ptr<HttpSession> session,
+                                      std::vector<std::shared_ptr<HttpSession>>& evicted);
+  // Persists the revocation and forgets the in-memory state (returned, if any).
+  std::shared_ptr<HttpSession> revoke(const SessionTokenPayload& payload);
+  // In-memory state idle for longer than memory_idle; also prunes last-seen.
+  std::vector<std::shared_ptr<HttpSession>> evict_idle();
+  std::vector<std::shared_ptr<HttpSession>> take_all();
+
+  std::size_t size();
+  std::atomic<std::size_t> global_in_flight{0};
+
+ private:
+  bool expired_locked(const SessionTokenPayload& payload, std::int64_t now_unix);
+  SessionTokenCodec codec_;
+  RevocationList revocations_;
+  Options options_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<HttpSession>> live_;
+  std::unordered_map<std::string, std::int64_t> last_seen_;  // key -> unix seconds
+};
+
+}  // namespace hamcp::mcp::http
