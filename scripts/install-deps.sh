@@ -14,6 +14,12 @@ APT_PACKAGES=(
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
+  # Node may come from another .deb (e.g. NodeSource's nodejs, which Provides npm): asking apt for
+  # Debian's npm then fails on conflicts, so an installed node/npm counts as present.
+  case "$p" in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+  esac
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if ((${#missing[@]})); then
