@@ -9,13 +9,17 @@ namespace {
 // Long texts are capped so one pathological name cannot bloat the vocabulary.
 constexpr std::size_t kMaxWordsPerValue = 32;
 
-bool is_phrase_field(Field f) {
+// Weight of a whole-phrase match per field; 0 = not a phrase field. The
+// device name counts less: every entity of a device shares it, and the entity
+// whose own name is the device name ("Coffee Machine", not "Coffee Machine
+// Power") is the one people mean.
+float phrase_weight(Field f) {
   switch (f) {
-    case Field::object_id: case Field::friendly_name: case Field::registry_name:
-    case Field::original_name: case Field::alias: case Field::device:
-      return true;
-    default:
-      return false;
+    case Field::friendly_name: case Field::registry_name: case Field::alias: return 1.0f;
+    case Field::object_id: return 0.95f;
+    case Field::original_name: return 0.9f;
+    case Field::device: return 0.85f;
+    default: return 0.0f;
   }
 }
 
@@ -117,10 +121,10 @@ void IndexStore::upsert(EntityDoc doc) {
       words[toks[i]] |= bit(f);
       if (i + 1 < toks.size()) words[toks[i] + toks[i + 1]] |= bit(f);
     }
-    if (is_phrase_field(f) && !folded.empty()) {
+    if (float w = phrase_weight(f); w > 0 && !folded.empty()) {
       bool dup = std::any_of(phrases.begin(), phrases.end(),
                              [&](const Phrase& p) { return p.text == folded; });
-      if (!dup) phrases.push_back(Phrase{f, value, folded});
+      if (!dup) phrases.push_back(Phrase{f, value, w, folded});
       if (display.empty() && f != Field::object_id) display = folded;
     }
   });
@@ -129,9 +133,10 @@ void IndexStore::upsert(EntityDoc doc) {
     std::u32string area = fold(doc.area_name);
     if (!area.empty() && display.compare(0, area.size(), area) != 0) {
       Field f = Field::friendly_name;
+      std::uint8_t value = 0;
       for (const auto& p : phrases)
-        if (p.text == display) { f = p.field; break; }
-      phrases.push_back(Phrase{f, 0, area + U' ' + display});
+        if (p.text == display) { f = p.field; value = p.value; break; }
+      phrases.push_back(Phrase{f, value, 1.0f, area + U' ' + display});
     }
   }
 

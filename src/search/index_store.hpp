@@ -36,6 +36,7 @@ struct Token {
 struct Phrase {
   Field field;
   std::uint8_t value;   // index among the field's values (aliases)
+  float weight;         // how much a whole-phrase match on this text counts
   std::u32string text;
 };
 

@@ -61,31 +61,53 @@ constexpr std::array<float, kFieldCount> kFieldWeight = {
 };
 
 constexpr float kSynonymCredit = 95.0f;   // "lamp" finding domain "light"
+// A synonym found in a name is weaker evidence than in the domain/device
+// class: "thermostat" -> "climate" should find climate.* before sensors named
+// "Office Climate Temperature".
+constexpr float kSynonymInTextFactor = 0.85f;
+// Added when a query word names the entity's type (domain or device class):
+// "lock" ranks lock.front_door_lock above binary_sensor.front_door_lock_door.
+constexpr float kTypeBonus = 3.0f;
 constexpr float kFuzzyFactor = 0.95f;     // typo matches rank below exact ones
-constexpr float kCoverageWeight = 0.7f;
-constexpr float kPhraseWeight = 0.3f;
-constexpr double kMaxNonExact = 99.0;     // 100 is reserved for an exact entity_id
+constexpr float kCoverageWeight = 0.68f;  // coverage + phrase + type bonus sum to at most 100
+constexpr float kPhraseWeight = 0.29f;
+constexpr double kNonExactScale = 0.99;   // 100 is reserved for an exact entity_id
 constexpr std::size_t kMaxQueryWords = 12;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+constexpr FieldMask kTypeFields = bit(Field::domain) | bit(Field::device_class);
 
 struct MaskBest {
   float weight = 0;
   Field field = Field::object_id;
 };
 
-// Best-weighted field for every field mask, computed once.
-const std::vector<MaskBest>& mask_table() {
-  static const std::vector<MaskBest> table = [] {
-    std::vector<MaskBest> t(1u << kFieldCount);
-    for (std::size_t m = 1; m < t.size(); ++m)
-      for (int f = 0; f < kFieldCount; ++f)
-        if ((m >> f) & 1u && kFieldWeight[f] > t[m].weight) t[m] = {kFieldWeight[f], static_cast<Field>(f)};
-    return t;
-  }();
-  return table;
+std::vector<MaskBest> make_mask_table(bool synonym) {
+  std::vector<MaskBest> t(1u << kFieldCount);
+  for (std::size_t m = 1; m < t.size(); ++m) {
+    for (int f = 0; f < kFieldCount; ++f) {
+      if (!((m >> f) & 1u)) continue;
+      float w = kFieldWeight[f];
+      if (synonym) w = (bit(static_cast<Field>(f)) & kTypeFields) ? 1.0f : w * kSynonymInTextFactor;
+      if (w > t[m].weight) t[m] = {w, static_cast<Field>(f)};
+    }
+  }
+  return t;
+}
+
+// Best-weighted field for every field mask, computed once: for words found
+// as written, and for words found through a synonym group.
+const std::vector<MaskBest>& mask_table(bool synonym) {
+  static const std::vector<MaskBest> direct = make_mask_table(false);
+  static const std::vector<MaskBest> via_synonym = make_mask_table(true);
+  return synonym ? via_synonym : direct;
 }
 
 double round2(double x) { return std::round(x * 100.0) / 100.0; }
+
+double final_score(double coverage, double phrase, double bonus) {
+  return kNonExactScale * std::min(100.0, kCoverageWeight * coverage + kPhraseWeight * phrase + bonus);
+}
 
 bool starts_with(std::u32string_view s, std::u32string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
@@ -98,14 +120,18 @@ bool contains_digit(std::u32string_view s) {
 struct TokenMatch {
   TokenId id;
   float credit;
+  bool synonym;
 };
 
 class MatchSet {
  public:
-  void add(TokenId id, float credit) {
+  void add(TokenId id, float credit, bool synonym = false) {
     auto [it, inserted] = pos_.try_emplace(id, matches_.size());
-    if (inserted) matches_.push_back({id, credit});
-    else matches_[it->second].credit = std::max(matches_[it->second].credit, credit);
+    if (inserted) {
+      matches_.push_back({id, credit, synonym});
+    } else if (credit > matches_[it->second].credit) {
+      matches_[it->second] = {id, credit, synonym};
+    }
   }
   const std::vector<TokenMatch>& matches() const { return matches_; }
 
@@ -116,7 +142,7 @@ class MatchSet {
 
 void add_synonyms(const IndexStore& store, std::u32string_view word, float credit, MatchSet& out) {
   for (const auto& alt : synonyms_of(word))
-    if (const Token* t = store.token(alt)) out.add(static_cast<TokenId>(t - store.tokens().data()), credit);
+    if (const Token* t = store.token(alt)) out.add(static_cast<TokenId>(t - store.tokens().data()), credit, true);
 }
 
 // Vocabulary stage for one query word.
@@ -141,7 +167,7 @@ MatchSet match_word(const IndexStore& store, const std::u32string& q) {
     }
     if (best_word) {
       float credit = static_cast<float>(best) * kFuzzyFactor * (kSynonymCredit / 100.0f);
-      if (const Token* t = store.token(*best_word)) out.add(static_cast<TokenId>(t - tokens.data()), credit);
+      if (const Token* t = store.token(*best_word)) out.add(static_cast<TokenId>(t - tokens.data()), credit, true);
       add_synonyms(store, *best_word, credit, out);
     }
   }
@@ -229,6 +255,7 @@ std::string field_text_with_token(const EntityDoc& doc, Field f, std::u32string_
 struct Candidate {
   Slot slot;
   float coverage;
+  double bonus;      // kTypeBonus when a query word named the entity's type
   double upper;      // upper bound of the final score
   bool exact_id;
 };
@@ -281,7 +308,6 @@ Result run_query(const IndexStore& store, const Query& q) {
 
   const auto& entries = store.entries();
   const auto& tokens = store.tokens();
-  const auto& masks = mask_table();
 
   // Per-candidate, per-word best credit and where it came from.
   std::vector<std::uint32_t> cand_of_slot(entries.size(), kNone);
@@ -289,6 +315,7 @@ Result run_query(const IndexStore& store, const Query& q) {
   std::vector<float> best;
   std::vector<TokenId> best_token;
   std::vector<Field> best_field;
+  std::vector<std::uint8_t> type_hit;  // a query word matched the domain/device class
   auto candidate = [&](Slot s) {
     std::uint32_t& c = cand_of_slot[s];
     if (c == kNone) {
@@ -297,15 +324,18 @@ Result run_query(const IndexStore& store, const Query& q) {
       best.resize(best.size() + n, 0.0f);
       best_token.resize(best_token.size() + n, 0);
       best_field.resize(best_field.size() + n, Field::object_id);
+      type_hit.push_back(0);
     }
     return c;
   };
   auto credit = [&](std::size_t word, const MatchSet& set) {
     for (const TokenMatch& m : set.matches()) {
+      const auto& masks = mask_table(m.synonym);
       for (const Posting& p : tokens[m.id].postings) {
         const MaskBest& mb = masks[p.fields];
         float v = m.credit * mb.weight;
         std::uint32_t c = candidate(p.slot);
+        if (p.fields & kTypeFields) type_hit[c] = 1;
         std::size_t k = static_cast<std::size_t>(c) * n + word;
         if (v > best[k]) {
           best[k] = v;
@@ -357,10 +387,10 @@ Result run_query(const IndexStore& store, const Query& q) {
     float coverage = n ? sum / static_cast<float>(n) : 0.0f;
     double phrase_ub = 0;
     for (const Phrase& p : e.phrases)
-      phrase_ub = std::max(phrase_ub, PhraseScorer::upper_bound(phrase_query.size(), p.text.size()));
-    double upper = is_exact ? 100.0
-                            : std::min(kMaxNonExact, kCoverageWeight * coverage + kPhraseWeight * phrase_ub);
-    cands.push_back({cand_slot[c], coverage, round2(upper), is_exact});
+      phrase_ub = std::max(phrase_ub, p.weight * PhraseScorer::upper_bound(phrase_query.size(), p.text.size()));
+    double bonus = type_hit[c] ? kTypeBonus : 0.0;
+    double upper = is_exact ? 100.0 : final_score(coverage, phrase_ub, bonus);
+    cands.push_back({cand_slot[c], coverage, bonus, round2(upper), is_exact});
   }
 
   Result result;
@@ -386,10 +416,12 @@ Result run_query(const IndexStore& store, const Query& q) {
       } else {
         const Entry& e = entries[c.slot];
         for (std::size_t p = 0; p < e.phrases.size(); ++p) {
-          double s = phrase.similarity(e.phrases[p].text, r.phrase_score);
+          const Phrase& ph = e.phrases[p];
+          if (ph.weight * 100.0 <= r.phrase_score) continue;
+          double s = ph.weight * phrase.similarity(ph.text, r.phrase_score / ph.weight);
           if (s > r.phrase_score) { r.phrase_score = s; r.phrase = static_cast<int>(p); }
         }
-        r.score = round2(std::min(kMaxNonExact, kCoverageWeight * c.coverage + kPhraseWeight * r.phrase_score));
+        r.score = round2(final_score(c.coverage, r.phrase_score, c.bonus));
       }
       if (top.size() < k) {
         top.push_back(r);
@@ -411,7 +443,7 @@ Result run_query(const IndexStore& store, const Query& q) {
     if (c.exact_id) {
       hit.matched_field = field_name(Field::entity_id);
       hit.matched_text = e.doc.entity_id;
-    } else if (r.phrase >= 0 && r.phrase_score >= 90.0) {
+    } else if (r.phrase >= 0 && r.phrase_score >= 85.0) {
       const Phrase& p = e.phrases[static_cast<std::size_t>(r.phrase)];
       hit.matched_field = field_name(p.field);
       hit.matched_text = field_text(e.doc, p.field, p.value);

@@ -31,9 +31,10 @@ double TokenScorer::similarity(std::u32string_view candidate, double cutoff) con
 }
 
 struct PhraseScorer::Impl {
-  explicit Impl(std::u32string_view q) : text(q), ratio(text) {}
+  explicit Impl(std::u32string_view q) : text(q), ratio(text), sorted(text) {}
   std::u32string text;
   rapidfuzz::fuzz::CachedRatio<char32_t> ratio;
+  rapidfuzz::fuzz::CachedTokenSortRatio<char32_t> sorted;
 };
 
 PhraseScorer::PhraseScorer(std::u32string_view query) : impl_(std::make_unique<Impl>(query)) {}
@@ -42,7 +43,9 @@ PhraseScorer::PhraseScorer(PhraseScorer&&) noexcept = default;
 PhraseScorer& PhraseScorer::operator=(PhraseScorer&&) noexcept = default;
 
 double PhraseScorer::similarity(std::u32string_view text, double cutoff) const {
-  return impl_->ratio.similarity(text, cutoff);
+  double plain = impl_->ratio.similarity(text, cutoff);
+  double sorted = impl_->sorted.similarity(text, std::max(cutoff, plain));
+  return std::max(plain, sorted);
 }
 
 double PhraseScorer::upper_bound(size_t query_len, size_t text_len) {

@@ -33,10 +33,12 @@ class PhraseScorer {
   PhraseScorer(PhraseScorer&&) noexcept;
   PhraseScorer& operator=(PhraseScorer&&) noexcept;
 
-  // Indel ratio (rapidfuzz fuzz::ratio); 0 below `cutoff`.
+  // Best of the Indel ratio and the token-sort ratio (word order ignored:
+  // "thermostat kids room" ~ "kids room thermostat"); 0 below `cutoff`.
   double similarity(std::u32string_view text, double cutoff) const;
 
-  // Cheap upper bound of similarity() from the lengths alone, used to skip
+  // Cheap upper bound of similarity() from the lengths alone (token sorting
+  // keeps the lengths), used to skip
   // scoring candidates that cannot reach the current top-k.
   static double upper_bound(size_t query_len, size_t text_len);
 

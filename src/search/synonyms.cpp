@@ -37,7 +37,7 @@ const std::initializer_list<std::initializer_list<const char32_t*>> kGroups = {
     {U"mediaplayer", U"media", U"tv", U"television", U"speaker", U"speakers", U"fernseher",
      U"lautsprecher", U"televisor", U"altavoz", U"enceinte"},
     {U"camera", U"cameras", U"cam", U"kamera", U"camara"},
-    {U"vacuum", U"staubsauger", U"aspirateur", U"aspiradora"},
+    {U"vacuum", U"hoover", U"saugroboter", U"staubsauger", U"aspirateur", U"aspiradora"},
     {U"battery", U"batteries", U"akku", U"batterie", U"bateria"},
     {U"power", U"leistung", U"puissance", U"potencia", U"watt"},
     {U"energy", U"energie", U"energia", U"consumption", U"verbrauch"},
