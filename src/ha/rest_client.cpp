@@ -105,18 +105,26 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
 
   // A sharper diagnosis when the first classification is ambiguous.
   asio::awaitable<HaError> refine(HaError error) {
-    if (!settings.tls && (error.cause == ErrorCause::connection_lost || error.cause == ErrorCause::protocol_error)) {
-      if (co_await port_speaks_tls(settings)) {
-        error.cause = ErrorCause::plain_to_tls_port;
-        error.target = settings.display_url;
-      }
-    } else if (settings.tls && error.cause == ErrorCause::tls_failure) {
-      if (co_await port_speaks_plain_http(settings)) {
-        error.cause = ErrorCause::tls_to_plain_port;
-        error.target = settings.display_url;
+    // No co_await inside conditions: GCC 12 miscompiles some of those.
+    const bool ambiguous_plain =
+        !settings.tls && (error.cause == ErrorCause::connection_lost || error.cause == ErrorCause::protocol_error);
+    const bool ambiguous_tls = settings.tls && error.cause == ErrorCause::tls_failure;
+    HaError out = std::move(error);
+    if (ambiguous_plain) {
+      const bool speaks_tls = co_await port_speaks_tls(settings);
+      if (speaks_tls) {
+        out.cause = ErrorCause::plain_to_tls_port;
+        out.target = settings.display_url;
       }
     }
-    co_return error;
+    if (ambiguous_tls) {
+      const bool speaks_http = co_await port_speaks_plain_http(settings);
+      if (speaks_http) {
+        out.cause = ErrorCause::tls_to_plain_port;
+        out.target = settings.display_url;
+      }
+    }
+    co_return out;
   }
 
   struct Exchanged {

@@ -98,6 +98,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   Clock::time_point last_activity = Clock::now();
   bool stopped = false;
   bool started = false;
+  int auth_failures = 0;
+  static constexpr int kMaxAuthAttempts = 3;
   std::mt19937 rng{std::random_device{}()};
 
   // ---- shared with other threads ----
@@ -291,10 +293,19 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
         spdlog::warn("ha ws: connect failed: {}", error->message());
         ws = std::monostate{};
         set_state(WsState::waiting_to_reconnect, error);
+        if (error->cause == ErrorCause::unauthorized && ++auth_failures >= kMaxAuthAttempts) {
+          // Home Assistant bans an IP after repeated failed logins
+          // (ip_ban_enabled): stop trying a rejected token until told to.
+          spdlog::error("ha ws: token rejected {} times; not retrying until reconnect_now()", auth_failures);
+          co_await sleep(std::chrono::hours(24 * 365));
+          auth_failures = 0;
+          continue;
+        }
         co_await sleep(backoff_delay(failures++));
         continue;
       }
       failures = 0;
+      auth_failures = 0;
       ++generation;
       next_id = 1;
       connect_count.fetch_add(1);
@@ -488,11 +499,16 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     auto self = shared_from_this();
     auto shared_buffer = std::make_shared<beast::flat_buffer>(std::move(buffer));
     const std::uint64_t gen = generation;
-    asio::post(parse_pool, [self, slot, shared_buffer, gen] {
+    std::weak_ptr<Impl> weak = self;
+    auto strand_copy = strand;
+    asio::post(parse_pool, [weak, strand_copy, slot, shared_buffer, gen] {
       std::string_view text(static_cast<const char*>(shared_buffer->data().data()), shared_buffer->size());
-      self->parse_into(*slot, text);
-      asio::post(self->strand, [self, slot, gen] {
-        if (gen != self->generation) return;
+      parse_into(*slot, text);
+      // Hold no strong reference on this thread: the Impl (which owns this
+      // pool) must never be destroyed from inside the pool.
+      asio::post(strand_copy, [weak, slot, gen] {
+        auto self = weak.lock();
+        if (!self || gen != self->generation) return;
         slot->ready = true;
         self->drain();
         if (self->protocol_failure) self->close_socket();
@@ -500,7 +516,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     });
   }
 
-  void parse_into(Slot& slot, std::string_view text) {
+  static void parse_into(Slot& slot, std::string_view text) {
     boost::system::error_code ec;
     slot.value = json::parse(text, ec);
     if (ec) slot.parse_error = ec.message() + " in a frame of " + std::to_string(text.size()) + " bytes";
@@ -776,6 +792,13 @@ std::string WsClient::ha_version() const {
 }
 std::uint64_t WsClient::connects() const { return impl_->connect_count.load(); }
 std::size_t WsClient::active_subscriptions() const { return impl_->subscription_count.load(); }
+
+void WsClient::reconnect_now() {
+  auto impl = impl_;
+  asio::dispatch(impl->strand, [impl] {
+    if (impl->backoff_timer) impl->backoff_timer->cancel();
+  });
+}
 
 void WsClient::drop_connection_for_testing() {
   auto impl = impl_;

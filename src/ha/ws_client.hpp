@@ -73,6 +73,10 @@ class WsClient {
   // Drop the subscription locally and send unsubscribe_events (errors ignored).
   boost::asio::awaitable<void> unsubscribe(std::uint64_t handle);
 
+  // Skip the current reconnect wait, e.g. after the user fixed the token (a
+  // rejected token is tried 3 times, then no more: HA bans IPs that keep failing).
+  void reconnect_now();
+
   // Called on every state change (connected after each (re)connect, etc.).
   void on_state_change(StateHandler handler);
 

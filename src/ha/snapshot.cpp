@@ -1,0 +1,223 @@
+#include "ha/snapshot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fmt/format.h>
+
+namespace hamcp::ha {
+namespace json = boost::json;
+
+std::string format_iso_time(double t) {
+  const auto whole = static_cast<std::time_t>(std::floor(t));
+  auto micros = static_cast<long>(std::llround((t - static_cast<double>(whole)) * 1e6));
+  std::time_t secs = whole;
+  if (micros >= 1000000) {
+    micros -= 1000000;
+    ++secs;
+  }
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}+00:00", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
+}
+
+std::optional<double> parse_iso_time(std::string_view text) {
+  std::string s(text);
+  int y, mo, d, h, mi;
+  double sec = 0;
+  int consumed = 0;
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &consumed) < 6) {
+    return std::nullopt;
+  }
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = 0;
+  double epoch = static_cast<double>(timegm(&tm)) + sec;
+  std::string_view rest = std::string_view(s).substr(static_cast<std::size_t>(consumed));
+  if (!rest.empty() && (rest[0] == '+' || rest[0] == '-')) {
+    int oh = 0, om = 0;
+    if (std::sscanf(std::string(rest.substr(1)).c_str(), "%d:%d", &oh, &om) >= 1) {
+      const double offset = oh * 3600.0 + om * 60.0;
+      epoch += rest[0] == '+' ? -offset : offset;
+    }
+  }
+  return epoch;
+}
+
+json::object EntityState::to_json() const {
+  json::object o;
+  o["entity_id"] = entity_id;
+  o["state"] = state;
+  o["attributes"] = attributes;
+  o["last_changed"] = format_iso_time(last_changed);
+  o["last_reported"] = format_iso_time(last_reported);
+  o["last_updated"] = format_iso_time(last_updated);
+  json::object ctx;
+  ctx["id"] = context_id;
+  ctx["parent_id"] = context_parent_id.empty() ? json::value(nullptr) : json::value(context_parent_id);
+  ctx["user_id"] = context_user_id.empty() ? json::value(nullptr) : json::value(context_user_id);
+  o["context"] = std::move(ctx);
+  return o;
+}
+
+namespace {
+std::string str_or_empty(const json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+double time_or(const json::object& o, std::string_view key, double fallback) {
+  const auto* v = o.if_contains(key);
+  if (!v) return fallback;
+  if (v->is_string()) return parse_iso_time(v->as_string()).value_or(fallback);
+  if (v->is_number()) return v->to_number<double>();
+  return fallback;
+}
+}  // namespace
+
+std::optional<EntityState> EntityState::from_json(const json::value& v) {
+  const auto* o = v.if_object();
+  if (!o) return std::nullopt;
+  EntityState s;
+  s.entity_id = str_or_empty(*o, "entity_id");
+  if (s.entity_id.empty()) return std::nullopt;
+  s.state = str_or_empty(*o, "state");
+  if (const auto* a = o->if_contains("attributes"); a && a->is_object()) s.attributes = a->as_object();
+  s.last_changed = time_or(*o, "last_changed", 0);
+  s.last_updated = time_or(*o, "last_updated", s.last_changed);
+  s.last_reported = time_or(*o, "last_reported", s.last_updated);
+  if (const auto* c = o->if_contains("context"); c && c->is_object()) {
+    s.context_id = str_or_empty(c->as_object(), "id");
+    s.context_parent_id = str_or_empty(c->as_object(), "parent_id");
+    s.context_user_id = str_or_empty(c->as_object(), "user_id");
+  }
+  return s;
+}
+
+// ---------------- StateTable ----------------
+
+namespace {
+std::size_t shard_of(std::string_view id) { return std::hash<std::string_view>{}(id) % StateTable::kShards; }
+const std::shared_ptr<const StateTable::Shard>& empty_shard() {
+  static const auto empty = std::make_shared<const StateTable::Shard>();
+  return empty;
+}
+}  // namespace
+
+StateTable::StateTable() { shards_.fill(empty_shard()); }
+
+EntityStatePtr StateTable::find(std::string_view id) const {
+  const auto& shard = *shards_[shard_of(id)];
+  auto it = shard.find(std::string(id));
+  return it == shard.end() ? nullptr : it->second;
+}
+
+void StateTable::for_each(const std::function<void(const EntityStatePtr&)>& fn) const {
+  for (const auto& shard : shards_) {
+    for (const auto& [id, st] : *shard) fn(st);
+  }
+}
+
+std::vector<std::string> StateTable::entity_ids() const {
+  std::vector<std::string> ids;
+  ids.reserve(size_);
+  for (const auto& shard : shards_) {
+    for (const auto& [id, st] : *shard) ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+StateTableBuilder::StateTableBuilder(const StateTable& base) : table_(base) {}
+
+EntityStatePtr StateTableBuilder::find(std::string_view id) const { return table_.find(id); }
+
+StateTable::Shard& StateTableBuilder::writable(std::size_t index) {
+  if (!owned_[index]) {
+    owned_[index] = std::make_shared<StateTable::Shard>(*table_.shards_[index]);
+    table_.shards_[index] = owned_[index];
+  }
+  return *owned_[index];
+}
+
+void StateTableBuilder::put(EntityStatePtr state) {
+  auto& shard = writable(shard_of(state->entity_id));
+  auto [it, inserted] = shard.insert_or_assign(state->entity_id, std::move(state));
+  if (inserted) ++table_.size_;
+}
+
+bool StateTableBuilder::erase(const std::string& id) {
+  const auto index = shard_of(id);
+  if (!table_.shards_[index]->count(id)) return false;
+  writable(index).erase(id);
+  --table_.size_;
+  return true;
+}
+
+void StateTableBuilder::clear() {
+  table_ = StateTable();
+  owned_ = {};
+}
+
+StateTable StateTableBuilder::build() {
+  owned_ = {};  // later writes to this builder copy again
+  return table_;
+}
+
+// ---------------- registries ----------------
+
+std::string_view to_string(RegistryKind kind) noexcept {
+  switch (kind) {
+    case RegistryKind::entity: return "entity";
+    case RegistryKind::device: return "device";
+    case RegistryKind::area: return "area";
+    case RegistryKind::floor: return "floor";
+    case RegistryKind::label: return "label";
+    case RegistryKind::category: return "category";
+  }
+  return "unknown";
+}
+
+std::string_view registry_key_field(RegistryKind kind) noexcept {
+  switch (kind) {
+    case RegistryKind::entity: return "entity_id";
+    case RegistryKind::device: return "id";
+    case RegistryKind::area: return "area_id";
+    case RegistryKind::floor: return "floor_id";
+    case RegistryKind::label: return "label_id";
+    case RegistryKind::category: return "category_id";
+  }
+  return "id";
+}
+
+const json::object* Registry::find(std::string_view key) const {
+  auto it = index.find(std::string(key));
+  if (it == index.end()) return nullptr;
+  return items[it->second].if_object();
+}
+
+RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available) {
+  auto r = std::make_shared<Registry>();
+  r->items = std::move(items);
+  r->available = available;
+  const std::string_view field = registry_key_field(kind);
+  for (std::size_t i = 0; i < r->items.size(); ++i) {
+    if (const auto* o = r->items[i].if_object()) {
+      if (const auto* k = o->if_contains(field); k && k->is_string()) r->index.emplace(std::string(k->as_string()), i);
+    }
+  }
+  return r;
+}
+
+const Registry& Snapshot::registry(RegistryKind kind) const {
+  static const Registry empty;
+  const auto& r = registries[static_cast<std::size_t>(kind)];
+  return r ? *r : empty;
+}
+
+}  // namespace hamcp::ha
