@@ -72,17 +72,17 @@ if [ -x "$build/hamcp" ]; then
   else
     echo "qemu: hamcp --version failed: $out" >&2; failed=$((failed + 1)); bad_bins+=(hamcp)
   fi
-  # One MCP exchange over stdio: initialize then tools/list (skipped while stdio is a placeholder).
+  # One MCP exchange over stdio against the embedded simulated home: initialize, then ping.
   init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"qemu-smoke","version":"1"}}}'
-  list='{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}'
-  reply="$( { printf '%s\n%s\n' "$init" '{"jsonrpc":"2.0","method":"notifications/initialized"}'; sleep 2; printf '%s\n' "$list"; sleep 3; } \
+  ping='{"jsonrpc":"2.0","id":2,"method":"ping"}'
+  reply="$( { printf '%s\n%s\n' "$init" '{"jsonrpc":"2.0","method":"notifications/initialized"}'; sleep 2; printf '%s\n' "$ping"; sleep 3; } \
            | timeout 60 qemu-x86_64 -cpu "$cpu" "$build/hamcp" --demo 2>"$probe/stderr")"
-  if grep -q '"id":2' <<<"$reply" && grep -q '"tools"' <<<"$reply"; then
-    echo "qemu: hamcp --demo answered initialize + tools/list over stdio"; passed=$((passed + 1))
+  if grep -q '"id":1,"result":{"protocolVersion"' <<<"$reply" && grep -q '"id":2,"result":{}' <<<"$reply"; then
+    echo "qemu: hamcp --demo answered initialize + ping over stdio"; passed=$((passed + 1))
   elif grep -q 'not implemented yet' "$probe/stderr"; then
     echo "qemu: hamcp stdio not implemented yet: stdio smoke skipped"; skipped=$((skipped + 1))
   else
-    echo "qemu: hamcp --demo over stdio did not answer tools/list. stdout: ${reply:0:400}" >&2
+    echo "qemu: hamcp --demo over stdio did not answer initialize + ping. stdout: ${reply:0:400}" >&2
     tail -n 20 "$probe/stderr" >&2
     failed=$((failed + 1)); bad_bins+=("hamcp(stdio)")
   fi
