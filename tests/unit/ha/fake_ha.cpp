@@ -76,6 +76,7 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
   std::size_t big_registry = 0;
   bool refuse_ws = false;
   std::atomic<std::size_t> authed_sessions{0};
+  std::atomic<std::size_t> auth_messages{0};
   std::map<std::string, std::size_t> commands;
   mutable std::mutex commands_mutex;
   int context_counter = 0;
@@ -308,6 +309,7 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       if (ec || !v.is_object()) break;
       auto& o = v.as_object();
       if (!s->authed) {
+        ++auth_messages;
         if (o["type"] == "auth" && o["access_token"].is_string() && o["access_token"].as_string() == options.token) {
           s->authed = true;
           ++authed_sessions;
@@ -452,6 +454,7 @@ void FakeHa::set_refuse_websocket(bool refuse) {
 }
 
 std::size_t FakeHa::websocket_sessions() const { return impl_->authed_sessions.load(); }
+std::size_t FakeHa::auth_attempts() const { return impl_->auth_messages.load(); }
 
 std::size_t FakeHa::command_count(const std::string& type) const {
   std::lock_guard lock(impl_->commands_mutex);

@@ -38,6 +38,7 @@ class FakeHa {
   void set_refuse_websocket(bool refuse);         // decline upgrades (HA without websocket_api)
 
   std::size_t websocket_sessions() const;         // sessions that completed auth
+  std::size_t auth_attempts() const;              // auth messages received (good or bad)
   std::size_t command_count(const std::string& type) const;
   boost::json::value states_json() const;         // as GET /api/states
 

@@ -220,6 +220,10 @@ TEST(WsClient, WrongTokenIsAClearAuthErrorWithoutTheToken) {
   HaError c = command_error(loop, ws, msg("get_config"));
   EXPECT_EQ(c.cause, ErrorCause::unauthorized);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 4s);
+  // A rejected token is not hammered (HA bans IPs after failed logins).
+  std::this_thread::sleep_for(1500ms);
+  EXPECT_EQ(ha.auth_attempts(), 3u);
+  EXPECT_EQ(ws.last_error()->cause, ErrorCause::unauthorized);
 }
 
 TEST(WsClient, RevokedTokenWhileConnected) {
