@@ -1,10 +1,10 @@
 #include "mcp/schema_validator.hpp"
 
+#include <boost/regex.hpp>
 #include <charconv>
 #include <cmath>
 #include <deque>
 #include <optional>
-#include <regex>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -27,7 +27,7 @@ struct SchemaNode {
   std::optional<json::value> const_value;
   std::optional<double> minimum, maximum, exclusive_minimum, exclusive_maximum;
   std::optional<std::size_t> min_length, max_length, min_items, max_items, min_properties, max_properties;
-  std::optional<std::regex> pattern;
+  std::optional<boost::regex> pattern;  // Boost.Regex: no recursion on long input, bounded backtracking
   std::string pattern_source;
   const SchemaNode* items = nullptr;
   std::vector<const SchemaNode*> prefix_items;
@@ -239,8 +239,8 @@ class Compiler {
         if (!value.is_string()) bad_schema(at, "expected a regular expression string");
         node.pattern_source = std::string(value.get_string());
         try {
-          node.pattern.emplace(node.pattern_source, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
+          node.pattern.emplace(node.pattern_source, boost::regex::ECMAScript);
+        } catch (const std::exception& e) {
           bad_schema(at, "invalid regular expression \"" + node.pattern_source + "\": " + e.what());
         }
       } else if (key == "items") {
@@ -428,6 +428,13 @@ class Validator {
   // Returns true when valid. With errors_ == nullptr it stops at the first problem.
   bool check(const SchemaNode& node, const json::value& v, const Path& path) {
     if (node.reject_all) return fail(path, "no value is allowed here");
+    // Recursive schemas ($ref cycles through allOf/anyOf...) must not recurse forever.
+    struct DepthGuard {
+      int& depth;
+      explicit DepthGuard(int& d) : depth(++d) {}
+      ~DepthGuard() { --depth; }
+    } guard(depth_);
+    if (depth_ > kMaxDepth) return fail(path, "value nested too deeply to validate");
     bool ok = true;
     if (node.ref && !check(*node.ref, v, path)) {
       ok = false;
@@ -472,6 +479,7 @@ class Validator {
     if (!node.one_of.empty() && !step(check_one_of(node, v, path))) return false;
     if (node.not_schema) {
       Validator probe(nullptr);
+      probe.depth_ = depth_;
       if (probe.check(*node.not_schema, v, path) && !step(fail(path, "matches a schema it must not match")))
         return false;
     }
@@ -512,8 +520,18 @@ class Validator {
         return fail(path, "expected a string of at most " + std::to_string(*node.max_length) +
                               " characters, got " + std::to_string(n));
     }
-    if (node.pattern && !std::regex_search(s.begin(), s.end(), *node.pattern))
-      return fail(path, "expected a string matching /" + node.pattern_source + "/, got " + describe(json::value(s)));
+    if (node.pattern) {
+      bool matched = false;
+      try {
+        matched = boost::regex_search(s.begin(), s.end(), *node.pattern);
+      } catch (const std::exception&) {
+        // Boost.Regex gives up on catastrophic backtracking instead of hanging.
+        return fail(path, "expected a string matching /" + node.pattern_source +
+                              "/; this value is too complex to check, send a shorter one");
+      }
+      if (!matched)
+        return fail(path, "expected a string matching /" + node.pattern_source + "/, got " + describe(json::value(s)));
+    }
     return true;
   }
 
@@ -584,6 +602,7 @@ class Validator {
   bool check_any_of(const SchemaNode& node, const json::value& v, const Path& path) {
     for (const SchemaNode* sub : node.any_of) {
       Validator probe(nullptr);
+      probe.depth_ = depth_;
       if (probe.check(*sub, v, path)) return true;
     }
     return fail(path, "expected a value matching at least one of the anyOf alternatives (" +
@@ -594,6 +613,7 @@ class Validator {
     std::size_t matches = 0;
     for (const SchemaNode* sub : node.one_of) {
       Validator probe(nullptr);
+      probe.depth_ = depth_;
       if (probe.check(*sub, v, path)) ++matches;
     }
     if (matches == 1) return true;
@@ -611,6 +631,7 @@ class Validator {
     for (std::size_t i = 0; i < subs.size(); ++i) {
       std::vector<std::string> errs;
       Validator collect(&errs);
+      collect.depth_ = depth_;
       collect.check(*subs[i], v, path);
       if (!out.empty()) out += "; ";
       out += "#" + std::to_string(i + 1) + ": " + (errs.empty() ? std::string("?") : errs.front());
@@ -618,7 +639,9 @@ class Validator {
     return out;
   }
 
+  static constexpr int kMaxDepth = 256;
   std::vector<std::string>* errors_;
+  int depth_ = 0;
 };
 
 }  // namespace
@@ -627,6 +650,15 @@ SchemaValidator::SchemaValidator(const json::object& schema) {
   auto storage = std::make_shared<Storage>();
   Compiler compiler(schema, *storage);
   const SchemaNode* root = compiler.compile(json::value(schema), "");
+  // A $ref chain that comes back to itself ({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}})
+  // would recurse without consuming input: reject it now, not at the first call.
+  for (const SchemaNode& node : storage->nodes) {
+    const SchemaNode* at = node.ref;
+    for (std::size_t steps = 0; at; at = at->ref) {
+      if (at == &node || ++steps > storage->nodes.size())
+        throw std::invalid_argument("invalid JSON Schema: $ref cycle that never reaches a real schema");
+    }
+  }
   root_ = std::shared_ptr<const SchemaNode>(storage, root);
   storage_ = storage;
 }

@@ -130,11 +130,13 @@ asio::awaitable<void> StdioTransport::run() {
   bool discarding = false;     // inside an oversize line: drop until its newline
   std::vector<char> chunk(64 * 1024);
 
+  json::parse_options parse_options;
+  parse_options.max_depth = 64;  // Boost.JSON's default of 32 is tight for nested automation configs
   auto handle_line = [&](std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) return;  // blank line
     boost::system::error_code ec;
-    json::value message = json::parse(line, ec);
+    json::value message = json::parse(line, ec, {}, parse_options);
     if (ec) {
       Session::reply_parse_error(*out, ec.message());
       return;

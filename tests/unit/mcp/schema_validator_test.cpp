@@ -1,6 +1,8 @@
 // The JSON Schema subset tool schemas use, and its error messages.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "mcp/schema_validator.hpp"
 
 namespace hamcp::mcp {
@@ -116,7 +118,9 @@ TEST(SchemaValidator, InvalidSchemasThrowAtConstruction) {
   for (const char* bad : {R"({"type":"strin"})", R"({"type":5})", R"({"required":"x"})", R"({"properties":[]})",
                           R"({"minimum":"1"})", R"({"minLength":-1})", R"({"pattern":"("})", R"({"items":5})",
                           R"({"oneOf":[]})", R"({"$ref":"#/$defs/missing"})", R"({"$ref":"http://x/y"})",
-                          R"({"enum":[]})", R"({"uniqueItems":"yes"})", R"({"properties":{"a":5}})"}) {
+                          R"({"enum":[]})", R"({"uniqueItems":"yes"})", R"({"properties":{"a":5}})",
+                          R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"})",
+                          R"({"$ref":"#"})"}) {
     EXPECT_THROW(SchemaValidator(json::parse(bad).as_object()), std::invalid_argument) << bad;
   }
   try {
@@ -124,6 +128,23 @@ TEST(SchemaValidator, InvalidSchemasThrowAtConstruction) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("/properties/limit/type"), std::string::npos) << e.what();
   }
+}
+
+TEST(SchemaValidator, LongStringsAndEvilPatternsNeitherCrashNorHang) {
+  // std::regex overflows the stack on ~100 kB; Boost.Regex does not.
+  std::string long_id = "\"" + std::string(2'000'000, 'a') + ".b\"";
+  EXPECT_EQ(first(R"({"type":"string","pattern":"^[a-z_]+\\.[a-z0-9_]+$"})", long_id), "");
+  std::string evil_input = "\"" + std::string(40, 'a') + "!\"";
+  auto start = std::chrono::steady_clock::now();
+  std::string message = first(R"({"type":"string","pattern":"^(a+)+$"})", evil_input);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_NE(message.find("arguments: expected a string matching /^(a+)+$/"), std::string::npos) << message;
+}
+
+TEST(SchemaValidator, RecursionThroughCombinatorsIsBounded) {
+  // allOf back to the root never consumes input: the depth guard stops it.
+  std::string message = first(R"({"allOf":[{"$ref":"#"}]})", "1");
+  EXPECT_NE(message.find("too deeply"), std::string::npos) << message;
 }
 
 TEST(SchemaValidator, BooleanSchemasAndAnnotationsAreFine) {
