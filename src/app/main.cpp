@@ -66,6 +66,14 @@ int run(int argc, char** argv) {
          [&mcp](double h) { mcp.session_idle_expiry = std::chrono::hours(static_cast<long>(h)); },
          "Hours an idle session stays valid (default 720)")
       ->envname("HAMCP_SESSION_IDLE_HOURS");
+  app.add_option("--allowed-host", mcp.allowed_hosts,
+                 "Extra Host name clients may use with --http (repeatable; '*' = any)")
+      ->envname("MCP_ALLOWED_HOSTS")
+      ->delimiter(',');
+  app.add_option("--allowed-origin", mcp.allowed_origins,
+                 "Extra browser Origin allowed with --http, e.g. https://example.org (repeatable; '*' = any)")
+      ->envname("MCP_ALLOWED_ORIGINS")
+      ->delimiter(',');
   app.add_option("--log-level", mcp.log_level, "stderr log level: debug, info, warn, error")
       ->envname("LOG_LEVEL");
   app.add_flag("--demo", config.demo, "Run against an embedded simulated Home Assistant");

@@ -1,13 +1,136 @@
-// PLACEHOLDER: replaced by the real implementation of serve_http.
+// `hamcp --http`: Streamable HTTP (+ legacy SSE) on the composition root.
+#include <signal.h>
+
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 
 #include "app/commands.hpp"
+#include "app/runtime.hpp"
+#include "mcp/http/access_policy.hpp"
+#include "mcp/http/data_dir.hpp"
+#include "mcp/http/http_server.hpp"
+#include "mcp/http/session_token.hpp"
 
 namespace hamcp::app {
+namespace http = mcp::http;
+
+namespace {
+
+// The bearer token for this bind, per the safe-by-default policy. Returns
+// false (after logging why) when the server must not start.
+bool resolve_auth_token(const McpConfig& mcp, const std::filesystem::path& data_dir, std::string& token) {
+  token = mcp.auth_token;
+  switch (http::auth_requirement(mcp.host, !token.empty(), mcp.allow_unauthenticated_remote)) {
+    case http::AuthRequirement::kOptional:
+      if (!token.empty()) spdlog::info("http: clients must send the configured bearer token");
+      return true;
+    case http::AuthRequirement::kConfiguredToken:
+      spdlog::info("http: {} is not a loopback address; clients must send the configured bearer token", mcp.host);
+      return true;
+    case http::AuthRequirement::kUnauthenticatedRemote:
+      spdlog::warn("http: SERVING {} WITHOUT AUTHENTICATION (--allow-unauthenticated-remote): anyone who can "
+                   "reach this address controls your Home Assistant", mcp.host);
+      return true;
+    case http::AuthRequirement::kGenerateToken: {
+      const auto path = data_dir / "auth-token";
+      auto secret = http::load_or_create_secret(path, [] {
+        unsigned char raw[32];
+        http::random_bytes(raw, sizeof raw);
+        return http::base64url_encode(raw, sizeof raw);
+      });
+      token = secret.contents;
+      while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
+      if (token.empty()) {
+        spdlog::error("http: {} is empty; delete it or pass --auth-token", path.string());
+        return false;
+      }
+      if (secret.created) {
+        // Shown exactly once, on the terminal, never through the logger.
+        std::fprintf(stderr,
+                     "\nhamcp: %s is not a loopback address, so clients must authenticate.\n"
+                     "hamcp: generated bearer token (stored in %s, shown only now):\n\n    %s\n\n"
+                     "hamcp: clients send it as: Authorization: Bearer <token>\n\n",
+                     mcp.host.c_str(), path.string().c_str(), token.c_str());
+      } else {
+        spdlog::info("http: {} is not a loopback address; clients must send the bearer token stored in {}",
+                     mcp.host, path.string());
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 int serve_http(const Config& config) {
-  std::fprintf(stderr, "hamcp: serve_http is not implemented yet\n");
-  return 2;
+  configure_logging(config.mcp.log_level);
+  ::signal(SIGPIPE, SIG_IGN);
+  const McpConfig& mcp = config.mcp;
+
+  http::HttpServerOptions options;
+  try {
+    options.data_dir = http::resolve_data_dir(mcp.data_dir);
+    if (!resolve_auth_token(mcp, options.data_dir, options.auth_token)) return 1;
+  } catch (const std::exception& e) {
+    spdlog::error("http: {}", e.what());
+    return 1;
+  }
+  options.listener.host = mcp.host;
+  options.listener.port = mcp.port;
+  options.listener.tls_cert = mcp.tls_cert;
+  options.listener.tls_key = mcp.tls_key;
+  options.path = mcp.path.empty() || mcp.path.front() != '/' ? "/" + mcp.path : mcp.path;
+  options.stateless = mcp.stateless;
+  options.allowed_hosts = mcp.allowed_hosts;
+  options.allowed_origins = mcp.allowed_origins;
+  options.sessions.idle_expiry = std::chrono::duration_cast<std::chrono::seconds>(mcp.session_idle_expiry);
+
+  Runtime runtime(config);
+  http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);
+  try {
+    server.start();
+  } catch (const std::exception& e) {
+    spdlog::error("http: {}", e.what());
+    return 1;
+  }
+  spdlog::info("hamcp {} serving MCP (Streamable HTTP{}) on {}", HAMCP_VERSION,
+               mcp.stateless ? ", stateless" : "", server.url());
+  if (!mcp.stateless) {
+    spdlog::info("http: legacy SSE clients: {} ; sessions signed with {}/session.key",
+                 server.url().substr(0, server.url().size() - options.path.size()) + options.legacy_sse_path,
+                 options.data_dir.string());
+  }
+
+  // Graceful shutdown: stop accepting, end streams, give requests in progress a
+  // few seconds, then cancel whatever is left.
+  constexpr auto kGrace = std::chrono::seconds(5);
+  boost::asio::signal_set signals(runtime.io(), SIGINT, SIGTERM);
+  boost::asio::steady_timer drain(runtime.io());
+  const auto deadline = std::make_shared<std::chrono::steady_clock::time_point>();
+  std::function<void()> wait_drained = [&] {
+    if (server.connections() == 0 || std::chrono::steady_clock::now() >= *deadline) {
+      runtime.server().shutdown();
+      runtime.io().stop();
+      return;
+    }
+    drain.expires_after(std::chrono::milliseconds(50));
+    drain.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) wait_drained();
+    });
+  };
+  signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
+    if (ec) return;
+    spdlog::info("http: signal {}, shutting down", signal_number);
+    *deadline = std::chrono::steady_clock::now() + kGrace + std::chrono::milliseconds(200);
+    server.stop(kGrace);
+    wait_drained();
+  });
+  runtime.io().run();
+  return 0;
 }
 
 }  // namespace hamcp::app

@@ -231,4 +231,6 @@ std::string HttpServer::url() const {
 
 std::size_t HttpServer::sessions_in_memory() const { return impl_->registry ? impl_->registry->size() : 0; }
 
+std::size_t HttpServer::connections() const { return impl_->listener ? impl_->listener->connection_count() : 0; }
+
 }  // namespace hamcp::mcp::http

@@ -60,6 +60,7 @@ class HttpServer {
   std::uint16_t port() const;
   std::string url() const;  // e.g. http://127.0.0.1:8086/mcp
   std::size_t sessions_in_memory() const;
+  std::size_t connections() const;  // open HTTP connections
 
   struct Impl;
 
