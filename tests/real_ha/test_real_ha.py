@@ -1,0 +1,504 @@
+#!/usr/bin/env python3
+"""hamcp's checks against a real Home Assistant (started by start.sh).
+
+  test_real_ha.py --run-dir RUN [--hamcp BUILD/hamcp] [--unit-ha BUILD/unit_ha] [--no-restart]
+
+Reads HOMEASSISTANT_URL / HOMEASSISTANT_TOKEN from RUN/ha.env. Three groups:
+  ha.*      the real HA behaves as hamcp's HA layer expects (REST + WebSocket
+            facts the client and mirror rely on), proven on the real thing;
+  hamcp.*   the built hamcp binary against the real HA (doctor --json), and the
+            ha-client's gtest cases named RealHa* run with the env set;
+  restart.* HA stops and starts again on the same run dir: clients reconnect.
+Features that need a newer HA (floors, labels, categories: 2024.4; the new
+backup API: 2025.1) are skipped by capability, with the reason printed.
+Closing line: "N passed, N failed, N skipped"; exit 1 on any failure."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import traceback
+import urllib.parse
+from datetime import datetime, timedelta, timezone
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from halib import HaWs, HttpError, WsClosed, http, read_env_file  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Skip(Exception):
+    pass
+
+
+def version_tuple(v: str) -> tuple:
+    parts = []
+    for p in v.split(".")[:3]:
+        digits = "".join(ch for ch in p if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+class Ctx:
+    def __init__(self, run_dir: str, hamcp: str | None, unit_ha: str | None):
+        self.run_dir = run_dir
+        self.hamcp = hamcp
+        self.unit_ha = unit_ha
+        self.reload_env()
+
+    def reload_env(self):
+        env = read_env_file(os.path.join(self.run_dir, "ha.env"))
+        self.url = env["HOMEASSISTANT_URL"]
+        self.token = env["HOMEASSISTANT_TOKEN"]
+        self.version = env["HA_VERSION"]
+
+    def get(self, path: str):
+        return http("GET", self.url + path, token=self.token)[1]
+
+    def post(self, path: str, body=None):
+        return http("POST", self.url + path, token=self.token, json_body=body if body is not None else {})[1]
+
+    def ws(self) -> HaWs:
+        return HaWs(self.url, self.token)
+
+    def needs(self, minimum: str, what: str):
+        if version_tuple(self.version) < version_tuple(minimum):
+            raise Skip(f"{what} needs Home Assistant >= {minimum}; this run has {self.version}")
+
+    def state(self, entity_id: str) -> dict:
+        return self.get(f"/api/states/{entity_id}")
+
+    def set_flag(self, on: bool, entity_id: str = "input_boolean.hamcp_test_flag"):
+        self.post(f"/api/services/input_boolean/turn_{'on' if on else 'off'}", {"entity_id": entity_id})
+
+
+def expect(cond, msg: str):
+    if not cond:
+        raise AssertionError(msg)
+
+
+def wait_until(what: str, probe, timeout: float = 15.0, interval: float = 0.2):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = probe()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+
+
+# ---------------------------------------------------------------- ha.* -----
+
+def t_rest_api_running(c: Ctx):
+    expect(c.get("/api/") == {"message": "API running."}, "GET /api/ did not say API running")
+    st = c.get("/api/core/state")
+    expect(st.get("state") == "RUNNING", f"core state {st}")
+
+
+def t_rest_unauthorized_is_401(c: Ctx):
+    try:
+        http("GET", c.url + "/api/states", token="not-a-valid-token")
+    except HttpError as e:
+        expect(e.status == 401, f"bad token gave HTTP {e.status}, want 401")
+        return
+    raise AssertionError("bad token was accepted")
+
+
+def t_config_matches_test_config(c: Ctx):
+    cfg = c.get("/api/config")
+    expect(cfg["version"] == c.version, f"version {cfg['version']} != env {c.version}")
+    expect(cfg["location_name"] == "hamcp real-HA test", f"location_name {cfg['location_name']!r}")
+    expect(cfg["time_zone"] == "Europe/Amsterdam", f"time_zone {cfg['time_zone']}")
+    expect(cfg["unit_system"]["temperature"] == "°C", f"unit_system {cfg['unit_system']}")
+    for comp in ("api", "websocket_api", "demo", "recorder", "automation", "script", "scene", "template",
+                 "input_boolean", "search", "trace", "lovelace"):
+        expect(comp in cfg["components"], f"component {comp} not loaded")
+
+
+def t_demo_entities_present(c: Ctx):
+    states = c.get("/api/states")
+    domains = {s["entity_id"].split(".")[0] for s in states}
+    expect(len(states) >= 80, f"only {len(states)} entities; the demo should give 100+")
+    for d in ("light", "switch", "sensor", "climate", "cover", "fan", "lock", "media_player",
+              "input_boolean", "input_number", "input_select", "input_text", "automation", "script", "scene"):
+        expect(d in domains, f"no {d} entity")
+    ids = {s["entity_id"] for s in states}
+    for e in ("input_boolean.hamcp_test_flag", "input_select.hamcp_test_mode", "script.hamcp_set_level",
+              "sensor.hamcp_test_level_doubled", "automation.hamcp_flag_on_sets_away"):
+        expect(e in ids, f"{e} missing")
+
+
+def t_services_is_list_of_domain_dicts(c: Ctx):
+    services = c.get("/api/services")
+    expect(isinstance(services, list), "GET /api/services is not a list")
+    by_domain = {s["domain"]: s["services"] for s in services}
+    expect(isinstance(by_domain["light"], dict), "services of a domain are not a dict")
+    expect("turn_on" in by_domain["light"] and "toggle" in by_domain["input_boolean"], "light.turn_on / input_boolean.toggle missing")
+
+
+def t_ws_get_states_matches_rest(c: Ctx):
+    ws = c.ws()
+    try:
+        expect(ws.ha_version == c.version, f"auth_required ha_version {ws.ha_version}")
+        ws_ids = {s["entity_id"] for s in ws.call({"type": "get_states"})}
+    finally:
+        ws.close()
+    rest_ids = {s["entity_id"] for s in c.get("/api/states")}
+    expect(ws_ids == rest_ids, f"WS and REST differ: {sorted(ws_ids ^ rest_ids)[:10]}")
+
+
+def t_ws_subscribe_entities_mirror(c: Ctx):
+    """The mirror's protocol: initial 'a' snapshot then compressed 'c' diffs."""
+    c.set_flag(False)
+    wait_until("flag off", lambda: c.state("input_boolean.hamcp_test_flag")["state"] == "off")
+    ws = c.ws()
+    try:
+        sub = ws.send({"type": "subscribe_entities"})
+        first = ws.next_event(sub, 10)
+        expect(first is not None and "a" in first, f"no initial 'a' snapshot: {str(first)[:200]}")
+        mirror = {eid: v["s"] for eid, v in first["a"].items()}
+        rest = {s["entity_id"]: s["state"] for s in c.get("/api/states")}
+        expect(set(mirror) == set(rest), f"initial snapshot ids differ from /api/states: {sorted(set(mirror) ^ set(rest))[:10]}")
+        expect(mirror["input_boolean.hamcp_test_flag"] == "off", "snapshot flag state")
+        c.post("/api/services/input_boolean/toggle", {"entity_id": "input_boolean.hamcp_test_flag"})
+        deadline = time.monotonic() + 10
+        seen = None
+        while time.monotonic() < deadline and seen is None:
+            ev = ws.next_event(sub, deadline - time.monotonic())
+            if ev is None:
+                break
+            plus = ev.get("c", {}).get("input_boolean.hamcp_test_flag", {}).get("+", {})
+            if "s" in plus:
+                seen = plus
+        expect(seen is not None, "no 'c' diff for the toggled flag within 10s")
+        expect(seen["s"] == "on", f"diff state {seen['s']}")
+        expect("c" in seen and ("lc" in seen or "lu" in seen), f"diff lacks context/timestamps: {seen}")
+        expect(isinstance(seen.get("lc", seen.get("lu")), (int, float)), "timestamps are not float seconds")
+    finally:
+        ws.close()
+    c.set_flag(False)
+
+
+def t_service_call_reflected_and_automation_runs(c: Ctx):
+    c.set_flag(False)
+    wait_until("mode home", lambda: c.state("input_select.hamcp_test_mode")["state"] == "home")
+    changed = c.post("/api/services/input_boolean/toggle", {"entity_id": "input_boolean.hamcp_test_flag"})
+    expect(isinstance(changed, list), "service call did not return the changed states")
+    expect(any(s["entity_id"] == "input_boolean.hamcp_test_flag" and s["state"] == "on" for s in changed),
+           f"changed states lack the flag: {[s['entity_id'] for s in changed]}")
+    expect(c.state("input_boolean.hamcp_test_flag")["state"] == "on", "flag not on")
+    wait_until("automation to set mode away", lambda: c.state("input_select.hamcp_test_mode")["state"] == "away")
+    c.set_flag(False)
+    wait_until("automation to set mode home", lambda: c.state("input_select.hamcp_test_mode")["state"] == "home")
+
+
+def t_ws_call_service_and_errors(c: Ctx):
+    ws = c.ws()
+    try:
+        res = ws.call({"type": "call_service", "domain": "input_number", "service": "set_value",
+                       "target": {"entity_id": "input_number.hamcp_test_level"}, "service_data": {"value": 35}})
+        expect("context" in res, f"call_service result lacks context: {res}")
+        try:
+            ws.call({"type": "call_service", "domain": "nope", "service": "nothing"})
+            raise AssertionError("unknown service did not fail")
+        except RuntimeError as e:
+            expect("not_found" in str(e), f"unknown service error {e}")
+        try:
+            ws.call({"type": "no/such_command"})
+            raise AssertionError("unknown command did not fail")
+        except RuntimeError as e:
+            expect("unknown_command" in str(e), f"unknown command error {e}")
+    finally:
+        ws.close()
+    wait_until("template sensor follows", lambda: c.state("sensor.hamcp_test_level_doubled")["state"] == "70")
+
+
+def t_script_with_fields(c: Ctx):
+    c.post("/api/services/script/hamcp_set_level", {"level": 55})
+    wait_until("script set level", lambda: float(c.state("input_number.hamcp_test_level")["state"]) == 55.0)
+
+
+def t_template_render(c: Ctx):
+    status, body = http("POST", c.url + "/api/template", token=c.token,
+                        json_body={"template": "{{ states('input_select.hamcp_test_mode') }}|{{ 6*7 }}"})
+    expect(body in ("home|42", "away|42", "sleep|42"), f"template rendered {body!r}")
+    try:
+        http("POST", c.url + "/api/template", token=c.token, json_body={"template": "{{ 1 + }}"})
+        raise AssertionError("bad template accepted")
+    except HttpError as e:
+        expect(e.status == 400, f"bad template gave HTTP {e.status}")
+
+
+def t_history_and_logbook(c: Ctx):
+    start = (datetime.now(timezone.utc) - timedelta(hours=1)).isoformat()
+    c.set_flag(True)
+    c.set_flag(False)
+    q = urllib.parse.quote(start)
+
+    def history():
+        h = c.get(f"/api/history/period/{q}?filter_entity_id=input_boolean.hamcp_test_flag")
+        return h and len(h[0]) >= 2 and h
+
+    wait_until("history of the flag", history)
+    book = c.get(f"/api/logbook/{q}?entity=input_boolean.hamcp_test_flag")
+    expect(isinstance(book, list) and book, "logbook empty for the flag")
+
+
+def t_registries(c: Ctx):
+    ws = c.ws()
+    try:
+        ents = ws.call({"type": "config/entity_registry/list"})
+        devs = ws.call({"type": "config/device_registry/list"})
+        areas = ws.call({"type": "config/area_registry/list"})
+    finally:
+        ws.close()
+    expect(len(ents) >= 50, f"entity registry has {len(ents)} entries")
+    expect(any(e["platform"] == "demo" for e in ents), "no demo entity in the registry")
+    expect(len(devs) >= 5, f"device registry has {len(devs)} entries")
+    expect(isinstance(areas, list), "area registry is not a list")
+
+
+def t_search_related(c: Ctx):
+    ws = c.ws()
+    try:
+        rel = ws.call({"type": "search/related", "item_type": "entity", "item_id": "input_select.hamcp_test_mode"})
+    finally:
+        ws.close()
+    expect("automation" in rel, f"search/related does not link the mode to its automations: {rel}")
+
+
+def t_automation_config_round_trip(c: Ctx):
+    cfg = c.get("/api/config/automation/config/hamcp_flag_on_sets_away")
+    expect(cfg.get("alias") == "hamcp flag on sets away", f"automation config {cfg}")
+    try:
+        c.get("/api/config/automation/config/does_not_exist")
+        raise AssertionError("missing automation config returned 200")
+    except HttpError as e:
+        expect(e.status == 404, f"missing automation config gave HTTP {e.status}")
+
+
+def t_floors_labels_categories(c: Ctx):
+    c.needs("2024.4", "floors, labels and categories")
+    ws = c.ws()
+    try:
+        floor = ws.call({"type": "config/floor_registry/create", "name": "hamcp test floor", "level": 1})
+        label = ws.call({"type": "config/label_registry/create", "name": "hamcp test label", "color": "red"})
+        cat = ws.call({"type": "config/category_registry/create", "scope": "automation", "name": "hamcp test cat"})
+        try:
+            floors = ws.call({"type": "config/floor_registry/list"})
+            labels = ws.call({"type": "config/label_registry/list"})
+            cats = ws.call({"type": "config/category_registry/list", "scope": "automation"})
+            expect(any(f["floor_id"] == floor["floor_id"] for f in floors), "created floor not listed")
+            expect(any(lb["label_id"] == label["label_id"] for lb in labels), "created label not listed")
+            expect(any(x["category_id"] == cat["category_id"] for x in cats), "created category not listed")
+            upd = ws.call({"type": "config/entity_registry/update", "entity_id": "input_boolean.hamcp_test_flag",
+                           "labels": [label["label_id"]]})
+            expect(label["label_id"] in upd["entity_entry"]["labels"], "label not applied to the entity")
+        finally:
+            ws.call({"type": "config/entity_registry/update", "entity_id": "input_boolean.hamcp_test_flag", "labels": []})
+            ws.call({"type": "config/floor_registry/delete", "floor_id": floor["floor_id"]})
+            ws.call({"type": "config/label_registry/delete", "label_id": label["label_id"]})
+            ws.call({"type": "config/category_registry/delete", "scope": "automation", "category_id": cat["category_id"]})
+    finally:
+        ws.close()
+
+
+def t_new_backup_api(c: Ctx):
+    c.needs("2025.1", "the new backup API (backup/info with agents)")
+    ws = c.ws()
+    try:
+        info = ws.call({"type": "backup/info"})
+        agents = ws.call({"type": "backup/agents/info"})
+    finally:
+        ws.close()
+    expect("backups" in info, f"backup/info lacks backups: {list(info)}")
+    expect(any(a["agent_id"] == "backup.local" for a in agents.get("agents", [])), f"no local backup agent: {agents}")
+
+
+def t_no_outbound_network_attempts(c: Ctx):
+    """The lane must stay on loopback: HA's log shows no failed reach for a public host."""
+    log = open(os.path.join(c.run_dir, "ha.log"), errors="replace").read()
+    bad = [ln for ln in log.splitlines() if "ClientConnector" in ln or "Cannot connect to host" in ln]
+    expect(not bad, f"HA tried to reach the network: {bad[:3]}")
+
+
+# ------------------------------------------------------------- hamcp.* -----
+
+def hamcp_env(c: Ctx, token: str | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOMEASSISTANT_", "SUPERVISOR_"))}
+    env["HOMEASSISTANT_URL"] = c.url
+    env["HOMEASSISTANT_TOKEN"] = token if token is not None else c.token
+    return env
+
+
+def run_doctor(c: Ctx, token: str | None = None):
+    if not c.hamcp or not os.access(c.hamcp, os.X_OK):
+        raise Skip("no hamcp binary (pass --hamcp or set HAMCP_BUILD_DIR)")
+    p = subprocess.run([c.hamcp, "doctor", "--json"], env=hamcp_env(c, token), capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode == 2 and "not implemented" in p.stderr:
+        raise Skip("this hamcp build has no doctor yet")
+    return p
+
+
+def t_hamcp_doctor_json(c: Ctx):
+    p = run_doctor(c)
+    expect(p.returncode == 0, f"doctor exit {p.returncode}: {p.stdout[-800:]} {p.stderr[-400:]}")
+    rep = json.loads(p.stdout)
+    expect(rep["ok"] is True, "doctor says not ok")
+    steps = {s["id"]: s for s in rep["steps"]}
+    failed = [s["id"] for s in rep["steps"] if s["status"] == "failed"]
+    expect(not failed, f"failed steps {failed}")
+    expect(c.version in steps.get("version", {}).get("summary", ""), f"version step {steps.get('version')}")
+    n = len(c.get("/api/states"))
+    expect(f"{n} entities" in steps.get("entities", {}).get("summary", ""),
+           f"entities step {steps.get('entities')} vs /api/states {n}")
+    expect(c.token not in p.stdout + p.stderr, "doctor printed the token")
+
+
+def t_hamcp_doctor_bad_token(c: Ctx):
+    bad = "bad-token-" + "x" * 30
+    p = run_doctor(c, token=bad)
+    expect(p.returncode == 1, f"doctor with a bad token exit {p.returncode}")
+    rep = json.loads(p.stdout)
+    expect(rep["ok"] is False, "doctor ok with a bad token")
+    failed = [s for s in rep["steps"] if s["status"] == "failed"]
+    expect(failed and any("error" in s for s in failed), "no failed step explains the bad token")
+    expect(bad not in p.stdout + p.stderr, "doctor printed the token")
+
+
+def gtest_cases(binary: str, pattern: str) -> list[str]:
+    p = subprocess.run([binary, f"--gtest_filter={pattern}", "--gtest_list_tests"], capture_output=True,
+                       text=True, timeout=60)
+    cases, suite = [], ""
+    for line in p.stdout.splitlines():
+        if not line.startswith(" "):
+            suite = line.strip()
+        elif line.strip():
+            cases.append(suite + line.strip().split()[0])
+    return cases
+
+
+def t_hamcp_unit_ha_real_ha_cases(c: Ctx):
+    """The ha-client's own tests named RealHa* (client, mirror, reconnect) run
+    against this HA via HOMEASSISTANT_URL / HOMEASSISTANT_TOKEN."""
+    if not c.unit_ha or not os.access(c.unit_ha, os.X_OK):
+        raise Skip("no unit_ha binary (pass --unit-ha or set HAMCP_BUILD_DIR)")
+    cases = gtest_cases(c.unit_ha, "*RealHa*")
+    if not cases:
+        raise Skip("unit_ha has no RealHa* test cases yet")
+    env = hamcp_env(c)
+    env["HAMCP_REAL_HA_RUN_DIR"] = c.run_dir
+    p = subprocess.run([c.unit_ha, "--gtest_filter=" + ":".join(cases), "--gtest_brief=1"], env=env,
+                       capture_output=True, text=True, timeout=600)
+    print(p.stdout[-3000:], end="")
+    expect(p.returncode == 0, f"{len(cases)} RealHa gtest cases: exit {p.returncode}")
+    expect("[  SKIPPED ]" not in p.stdout or "[  PASSED  ]" in p.stdout, "every RealHa case skipped")
+
+
+# ----------------------------------------------------------- restart.* -----
+
+def t_restart_keeps_token_and_ws_reconnects(c: Ctx):
+    """HA restarts on the same run dir: the same URL and token work again, a
+    WebSocket client sees its connection drop and can resubscribe, and state
+    written before the restart is restored."""
+    c.post("/api/services/input_text/set_value", {"entity_id": "input_text.hamcp_test_note", "value": "before restart"})
+    c.set_flag(True, "input_boolean.hamcp_reconnect_flag")
+    old_url, old_token = c.url, c.token
+    ws = c.ws()
+    sub = ws.send({"type": "subscribe_entities", "entity_ids": ["input_boolean.hamcp_reconnect_flag"]})
+    expect(ws.next_event(sub, 10) is not None, "no initial snapshot")
+    # Stop in the background of this test: the socket must be closed by HA, not hang.
+    subprocess.run([os.path.join(HERE, "stop.sh"), c.run_dir], check=True, timeout=120)
+    dropped = False
+    try:
+        while ws.next_event(sub, 15) is not None:
+            pass
+        # next_event returned None: no close within 15 s of the stop
+    except (WsClosed, OSError):
+        dropped = True
+    ws.close()
+    expect(dropped, "WebSocket was not closed by the stopping HA")
+    t0 = time.monotonic()
+    subprocess.run([os.path.join(HERE, "start.sh"), c.run_dir], check=True, timeout=700)
+    print(f"    warm restart: HA RUNNING again {time.monotonic() - t0:.1f}s after start.sh began")
+    c.reload_env()
+    expect((c.url, c.token) == (old_url, old_token), "restart changed URL or token")
+    ws = c.ws()
+    try:
+        sub = ws.send({"type": "subscribe_entities", "entity_ids": ["input_boolean.hamcp_reconnect_flag"]})
+        first = ws.next_event(sub, 10)
+        expect(first and first["a"]["input_boolean.hamcp_reconnect_flag"]["s"] == "on",
+               f"restored flag state after restart: {first}")
+    finally:
+        ws.close()
+    expect(c.state("input_text.hamcp_test_note")["state"] == "before restart", "input_text not restored")
+    c.set_flag(False, "input_boolean.hamcp_reconnect_flag")
+
+
+TESTS = [
+    ("ha.rest_api_running", t_rest_api_running),
+    ("ha.rest_unauthorized_is_401", t_rest_unauthorized_is_401),
+    ("ha.config_matches_test_config", t_config_matches_test_config),
+    ("ha.demo_entities_present", t_demo_entities_present),
+    ("ha.services_is_list_of_domain_dicts", t_services_is_list_of_domain_dicts),
+    ("ha.ws_get_states_matches_rest", t_ws_get_states_matches_rest),
+    ("ha.ws_subscribe_entities_mirror", t_ws_subscribe_entities_mirror),
+    ("ha.service_call_reflected_and_automation_runs", t_service_call_reflected_and_automation_runs),
+    ("ha.ws_call_service_and_errors", t_ws_call_service_and_errors),
+    ("ha.script_with_fields", t_script_with_fields),
+    ("ha.template_render", t_template_render),
+    ("ha.history_and_logbook", t_history_and_logbook),
+    ("ha.registries", t_registries),
+    ("ha.search_related", t_search_related),
+    ("ha.automation_config_round_trip", t_automation_config_round_trip),
+    ("ha.floors_labels_categories", t_floors_labels_categories),
+    ("ha.new_backup_api", t_new_backup_api),
+    ("hamcp.doctor_json", t_hamcp_doctor_json),
+    ("hamcp.doctor_bad_token", t_hamcp_doctor_bad_token),
+    ("hamcp.unit_ha_real_ha_cases", t_hamcp_unit_ha_real_ha_cases),
+    ("restart.keeps_token_and_ws_reconnects", t_restart_keeps_token_and_ws_reconnects),
+    ("ha.no_outbound_network_attempts", t_no_outbound_network_attempts),
+]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run-dir", required=True)
+    ap.add_argument("--hamcp")
+    ap.add_argument("--unit-ha")
+    ap.add_argument("--no-restart", action="store_true", help="skip the restart test")
+    ap.add_argument("-k", help="only tests whose name contains this")
+    a = ap.parse_args()
+    c = Ctx(a.run_dir, a.hamcp, a.unit_ha)
+    print(f"real-HA tests against Home Assistant {c.version} at {c.url}")
+    passed = failed = skipped = 0
+    for name, fn in TESTS:
+        if a.k and a.k not in name:
+            continue
+        t0 = time.monotonic()
+        try:
+            if a.no_restart and name.startswith("restart."):
+                raise Skip("--no-restart")
+            fn(c)
+            passed += 1
+            print(f"PASS {name} ({time.monotonic() - t0:.1f}s)", flush=True)
+        except Skip as e:
+            skipped += 1
+            print(f"SKIP {name}: {e}", flush=True)
+        except Exception as e:  # noqa: BLE001 - a failing test must not stop the others
+            failed += 1
+            print(f"FAIL {name} ({time.monotonic() - t0:.1f}s): {type(e).__name__}: {e}", flush=True)
+            if not isinstance(e, AssertionError):
+                traceback.print_exc(limit=3, file=sys.stdout)
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
