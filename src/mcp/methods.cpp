@@ -1,5 +1,6 @@
 #include "mcp/methods.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "mcp/errors.hpp"
@@ -61,6 +62,37 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+// Levenshtein distance, for "did you mean" on an unknown tool name.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknown_tool_message(const Registry& registry, std::string_view name) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+  for (const auto& t : registry.tools()) {
+    std::size_t d = edit_distance(name, t->tool.name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = t->tool.name;
+    }
+  }
+  std::string message = "Unknown tool: " + std::string(name);
+  if (!best.empty()) message += " (did you mean " + best + "?)";
+  return message + "; tools/list shows the available tools";
+}
+
 }  // namespace
 
 json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size) {
@@ -119,7 +151,7 @@ json::object list_prompts(const Registry& registry, const json::object& params, 
 asio::awaitable<json::value> call_tool(const Registry& registry, json::object params, RequestContext& ctx) {
   std::string name = required_string(params, "name");
   std::shared_ptr<const RegisteredTool> tool = registry.find_tool(name);
-  if (!tool) throw McpError(error_code::invalid_params, "Unknown tool: " + name + " (see tools/list)");
+  if (!tool) throw McpError(error_code::invalid_params, unknown_tool_message(registry, name));
   name = tool->tool.name;  // messages name the tool, even when called by an alias
 
   json::object arguments;

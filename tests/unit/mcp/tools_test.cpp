@@ -128,6 +128,10 @@ TEST(ToolsCall, UnknownToolIsInvalidParams) {
   EXPECT_NE(std::string(r.at("error").as_object().at("message").as_string()).find("nope"), std::string::npos);
   r = h.request(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}})");
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);
+  r = h.request(call("ecoh", "{}"));
+  EXPECT_EQ(error_code_of(r), error_code::invalid_params);
+  EXPECT_NE(std::string(r.at("error").as_object().at("message").as_string()).find("did you mean echo?"), std::string::npos)
+      << r;
 }
 
 TEST(ToolsCall, ValidationFailureIsAnIsErrorResultNamingTheField) {
