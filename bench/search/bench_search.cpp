@@ -1,1 +1,148 @@
-int main(){}
+// Entity search benchmarks on generated homes (sim::generate_home, seed 1):
+//   BM_Build/<n>        index build time; counters: index bytes (estimate), RSS growth
+//   BM_Query/<n>        one query per iteration, rotating over a fixed mix of typical
+//                       queries; counters p50_us / p99_us / max_us over all iterations
+//   BM_QueryFilter/<n>  filter-only listing (domain=light, area=<an area>)
+//   BM_UpsertRename/<n> incremental upsert that changes an entity's name
+//   BM_UpsertState/<n>  incremental upsert that changes only the state
+// Run: build-*/bench/search/bench_search --benchmark_min_time=1
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <unistd.h>
+
+#include "search/entity_index.hpp"
+#include "unit/search/home_docs.hpp"
+
+namespace {
+
+using namespace hamcp;
+using search::EntityDoc;
+using search::EntityIndex;
+
+const std::vector<EntityDoc>& docs_for(std::size_t n) {
+  static std::map<std::size_t, std::vector<EntityDoc>> cache;
+  auto it = cache.find(n);
+  if (it == cache.end()) it = cache.emplace(n, search::testing::docs_from_home(sim::generate_home(n, 1))).first;
+  return it->second;
+}
+
+EntityIndex& index_for(std::size_t n) {
+  static std::map<std::size_t, std::unique_ptr<EntityIndex>> cache;
+  auto it = cache.find(n);
+  if (it == cache.end()) it = cache.emplace(n, std::make_unique<EntityIndex>(docs_for(n))).first;
+  return *it->second;
+}
+
+std::size_t rss_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Typical queries: exact names, rooms, device types, typos, other languages,
+// ids, broad single words. Names that exist in every generated home size.
+const std::vector<std::string> kQueries = {
+    "living room ceiling light", "kitchen temperature",     "bedroom window",
+    "livng room lihgt",          "Küche Licht",             "light",
+    "garage door",               "thermostat",              "motion",
+    "office desk plug",          "basement robot vacuum",   "wohnzimmer",
+    "battery",                   "bathroom humidity",       "front door lock",
+    "schlafzimmer heizung",      "guest mode",              "sensor.living_room_radiator_battery",
+    "kids room blinds",          "smoke detector",
+};
+
+void BM_Build(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto& docs = docs_for(n);
+  std::size_t bytes = 0, rss = 0;
+  for (auto _ : state) {
+    std::size_t before = rss_bytes();
+    EntityIndex idx(docs);
+    rss = rss_bytes() - std::min(before, rss_bytes());
+    bytes = idx.stats().approx_bytes;
+    benchmark::DoNotOptimize(idx.size());
+  }
+  state.counters["index_MiB"] = static_cast<double>(bytes) / (1024.0 * 1024.0);
+  state.counters["rss_growth_MiB"] = static_cast<double>(rss) / (1024.0 * 1024.0);
+  state.counters["entities"] = static_cast<double>(n);
+}
+
+void report_percentiles(benchmark::State& state, std::vector<double>& us) {
+  if (us.empty()) return;
+  std::sort(us.begin(), us.end());
+  auto at = [&](double q) { return us[std::min(us.size() - 1, static_cast<std::size_t>(q * us.size()))]; };
+  state.counters["p50_us"] = at(0.50);
+  state.counters["p99_us"] = at(0.99);
+  state.counters["max_us"] = us.back();
+}
+
+void BM_Query(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  EntityIndex& idx = index_for(n);
+  std::vector<double> us;
+  us.reserve(1 << 16);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    search::Query q;
+    q.text = kQueries[i++ % kQueries.size()];
+    q.limit = 10;
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = idx.query(q);
+    auto t1 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(r.total);
+    if (us.size() < (1u << 16)) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+  }
+  report_percentiles(state, us);
+}
+
+void BM_QueryFilter(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  EntityIndex& idx = index_for(n);
+  const std::string area = docs_for(n).front().area_name;
+  for (auto _ : state) {
+    search::Query q;
+    q.domain = "light";
+    q.area = area;
+    q.limit = 20;
+    benchmark::DoNotOptimize(idx.query(q).total);
+  }
+}
+
+void BM_UpsertRename(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  EntityIndex idx(docs_for(n));
+  EntityDoc d = docs_for(n)[n / 2];
+  const std::string base = d.friendly_name;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    d.friendly_name = base + (i++ % 2 ? " Renamed" : "");
+    idx.upsert(d);
+  }
+}
+
+void BM_UpsertState(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  EntityIndex idx(docs_for(n));
+  EntityDoc d = docs_for(n)[n / 2];
+  std::size_t i = 0;
+  for (auto _ : state) {
+    d.state = i++ % 2 ? "on" : "off";
+    idx.upsert(d);
+  }
+}
+
+BENCHMARK(BM_Build)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Query)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_QueryFilter)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_UpsertRename)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_UpsertState)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

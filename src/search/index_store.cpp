@@ -48,6 +48,19 @@ std::size_t doc_bytes(const EntityDoc& d) {
 
 }  // namespace
 
+Phrase::Phrase(Field f, std::uint8_t v, float w, const std::u32string& text) : field(f), value(v), weight(w) {
+  if (std::all_of(text.begin(), text.end(), [](char32_t c) { return c < 0x80; }))
+    ascii.assign(text.begin(), text.end());
+  else
+    wide = text;
+}
+
+bool Phrase::equals(std::u32string_view text) const {
+  if (ascii.empty()) return wide == text;
+  return ascii.size() == text.size() && std::equal(ascii.begin(), ascii.end(), text.begin(),
+                                                   [](char a, char32_t b) { return static_cast<char32_t>(a) == b; });
+}
+
 std::string_view domain_or_derived(const EntityDoc& doc) {
   return doc.domain.empty() ? domain_of(doc.entity_id) : std::string_view(doc.domain);
 }
@@ -123,7 +136,7 @@ void IndexStore::upsert(EntityDoc doc) {
     }
     if (float w = phrase_weight(f); w > 0 && !folded.empty()) {
       bool dup = std::any_of(phrases.begin(), phrases.end(),
-                             [&](const Phrase& p) { return p.text == folded; });
+                             [&](const Phrase& p) { return p.equals(folded); });
       if (!dup) phrases.push_back(Phrase{f, value, w, folded});
       if (display.empty() && f != Field::object_id) display = folded;
     }
@@ -135,7 +148,7 @@ void IndexStore::upsert(EntityDoc doc) {
       Field f = Field::friendly_name;
       std::uint8_t value = 0;
       for (const auto& p : phrases)
-        if (p.text == display) { f = p.field; value = p.value; break; }
+        if (p.equals(display)) { f = p.field; value = p.value; break; }
       phrases.push_back(Phrase{f, value, 1.0f, area + U' ' + display});
     }
   }
@@ -222,7 +235,7 @@ IndexStats IndexStore::stats() const {
   for (const auto& e : entries_) {
     if (!e.live) continue;
     bytes += doc_bytes(e.doc) + heap_bytes(e.tokens) + heap_bytes(e.phrases);
-    for (const auto& p : e.phrases) bytes += heap_bytes(p.text);
+    for (const auto& p : e.phrases) bytes += heap_bytes(p.ascii) + heap_bytes(p.wide);
     bytes += heap_bytes(e.domain_key) + heap_bytes(e.state_key) + heap_bytes(e.device_class_key);
     for (const auto* keys : {&e.area_keys, &e.floor_keys, &e.label_keys}) {
       bytes += heap_bytes(*keys);

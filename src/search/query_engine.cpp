@@ -387,7 +387,7 @@ Result run_query(const IndexStore& store, const Query& q) {
     float coverage = n ? sum / static_cast<float>(n) : 0.0f;
     double phrase_ub = 0;
     for (const Phrase& p : e.phrases)
-      phrase_ub = std::max(phrase_ub, p.weight * PhraseScorer::upper_bound(phrase_query.size(), p.text.size()));
+      phrase_ub = std::max(phrase_ub, p.weight * PhraseScorer::upper_bound(phrase_query.size(), p.size()));
     double bonus = type_hit[c] ? kTypeBonus : 0.0;
     double upper = is_exact ? 100.0 : final_score(coverage, phrase_ub, bonus);
     cands.push_back({cand_slot[c], coverage, bonus, round2(upper), is_exact});
@@ -417,8 +417,11 @@ Result run_query(const IndexStore& store, const Query& q) {
         const Entry& e = entries[c.slot];
         for (std::size_t p = 0; p < e.phrases.size(); ++p) {
           const Phrase& ph = e.phrases[p];
-          if (ph.weight * 100.0 <= r.phrase_score) continue;
-          double s = ph.weight * phrase.similarity(ph.text, r.phrase_score / ph.weight);
+          // Skip phrases whose length alone rules out beating the best so far.
+          if (ph.weight * PhraseScorer::upper_bound(phrase_query.size(), ph.size()) <= r.phrase_score) continue;
+          double cutoff = r.phrase_score / ph.weight;
+          double s = ph.weight * (ph.ascii.empty() ? phrase.similarity(ph.wide, cutoff)
+                                                   : phrase.similarity(ph.ascii, cutoff));
           if (s > r.phrase_score) { r.phrase_score = s; r.phrase = static_cast<int>(p); }
         }
         r.score = round2(final_score(c.coverage, r.phrase_score, c.bonus));

@@ -31,8 +31,10 @@ double TokenScorer::similarity(std::u32string_view candidate, double cutoff) con
 }
 
 struct PhraseScorer::Impl {
-  explicit Impl(std::u32string_view q) : text(q), ratio(text), sorted(text) {}
+  explicit Impl(std::u32string_view q)
+      : text(q), multi_word(text.find(U' ') != std::u32string::npos), ratio(text), sorted(text) {}
   std::u32string text;
+  bool multi_word;
   rapidfuzz::fuzz::CachedRatio<char32_t> ratio;
   rapidfuzz::fuzz::CachedTokenSortRatio<char32_t> sorted;
 };
@@ -42,10 +44,26 @@ PhraseScorer::~PhraseScorer() = default;
 PhraseScorer::PhraseScorer(PhraseScorer&&) noexcept = default;
 PhraseScorer& PhraseScorer::operator=(PhraseScorer&&) noexcept = default;
 
-double PhraseScorer::similarity(std::u32string_view text, double cutoff) const {
-  double plain = impl_->ratio.similarity(text, cutoff);
-  double sorted = impl_->sorted.similarity(text, std::max(cutoff, plain));
+namespace {
+template <typename Impl, typename Text>
+double phrase_similarity(const Impl& impl, const Text& text, double cutoff) {
+  if (text.size() == impl.text.size() && std::equal(text.begin(), text.end(), impl.text.begin(),
+                                                    [](auto a, char32_t b) { return static_cast<char32_t>(a) == b; }))
+    return 100.0;
+  double plain = impl.ratio.similarity(text, cutoff);
+  // Word order only matters when both sides have several words.
+  bool several = impl.multi_word && std::find(text.begin(), text.end(), ' ') != text.end();
+  double sorted = several ? impl.sorted.similarity(text, std::max(cutoff, plain)) : 0.0;
   return std::max(plain, sorted);
+}
+}  // namespace
+
+double PhraseScorer::similarity(std::u32string_view text, double cutoff) const {
+  return phrase_similarity(*impl_, text, cutoff);
+}
+
+double PhraseScorer::similarity(std::string_view ascii_text, double cutoff) const {
+  return phrase_similarity(*impl_, ascii_text, cutoff);
 }
 
 double PhraseScorer::upper_bound(size_t query_len, size_t text_len) {

@@ -36,6 +36,8 @@ class PhraseScorer {
   // Best of the Indel ratio and the token-sort ratio (word order ignored:
   // "thermostat kids room" ~ "kids room thermostat"); 0 below `cutoff`.
   double similarity(std::u32string_view text, double cutoff) const;
+  // Same for pure-ASCII text (stored compactly by the index).
+  double similarity(std::string_view ascii_text, double cutoff) const;
 
   // Cheap upper bound of similarity() from the lengths alone (token sorting
   // keeps the lengths), used to skip
