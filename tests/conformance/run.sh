@@ -128,6 +128,25 @@ else
   echo "conformance[fixture pending, informative]:"; summarize "$pdir" 2>/dev/null | sed 's/^/  /'
 fi
 
+# 1b. the same suite against the ASan+UBSan build of the fixture server, when the asan lane built
+#     it: real client traffic through the transports under the sanitizers. Any sanitizer report in
+#     the server's output fails the lane.
+asan_fixture="${HAMCP_ASAN_BUILD_DIR:-$root/build-ci-asan}/tests/conformance/mcp_fixture_server"
+if [ -z "${CONFORMANCE_SCENARIO:-}" ] && [ -x "$asan_fixture" ]; then
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+  aport="$(start_server "$workdir/fixture-asan.log" "$asan_fixture" --host 127.0.0.1 --port 0)"
+  run_suite fixture-asan "http://127.0.0.1:$aport/mcp" "$EXPECTED_ACTIVE" --suite active || status=1
+  apid="${pids[-1]}"
+  kill -TERM "$apid" 2>/dev/null; wait "$apid" 2>/dev/null
+  if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$workdir/fixture-asan.log"; then
+    echo "conformance[fixture-asan]: sanitizer report from the server:" >&2
+    grep -A 30 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$workdir/fixture-asan.log" | head -80 >&2
+    failed=$((failed + 1)); status=1
+  else
+    echo "conformance[fixture-asan]: no sanitizer reports from the server"
+  fi
+fi
+
 # 2. the real hamcp, fixture-free scenarios
 if [ -z "${CONFORMANCE_SCENARIO:-}" ]; then
   mkdir -p "$workdir/hamcp-data"
