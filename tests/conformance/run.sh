@@ -13,6 +13,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# Test traffic stays on loopback even if the environment names an HTTP proxy.
+export NO_PROXY="127.0.0.1,localhost,::1" no_proxy="127.0.0.1,localhost,::1"
 build="${HAMCP_BUILD_DIR:-$root/build-ci}"
 out="${CONFORMANCE_OUT:-$build/conformance-results}"
 EXPECTED_ACTIVE=30
