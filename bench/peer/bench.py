@@ -171,36 +171,75 @@ async def throughput(url: str, server: str, clients: int, seconds: float, ents: 
 
 async def seed_scenario(spec, parallel: int = 20) -> dict:
     """5. The first seed document: parallel searches while the server is SIGKILLed and restarted.
-    The same client session continues; counts failed calls after the restart and whether the client
-    had to re-initialize (it never does by itself: a lost session stays lost)."""
+    Speaks Streamable HTTP directly (httpx) so that what is measured is the server: the SDK's
+    client tears its whole session down when a connection drops mid-stream, which would hide
+    whether the server still honours the session. One initialize, one session id, never re-sent."""
+    import httpx
+
     srv = HttpServer(spec)
     srv.start()
     result = {"parallel": parallel}
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    next_id = iter(range(1, 1_000_000))
+
+    def parse(resp: httpx.Response) -> dict:
+        if resp.headers.get("content-type", "").startswith("text/event-stream"):
+            for line in resp.text.splitlines():
+                if line.startswith("data:") and line[5:].strip():
+                    msg = json.loads(line[5:])
+                    if "id" in msg:
+                        return msg
+            return {}
+        return resp.json()
+
     try:
-        async with http_session(srv.url) as s:
+        async with httpx.AsyncClient(timeout=60) as http:
+            init = {"jsonrpc": "2.0", "id": next(next_id), "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "hamcp-bench", "version": "1"}}}
+            r = await http.post(srv.url, json=init, headers=headers)
+            sid = r.headers.get("mcp-session-id")
+            parse(r)
+            h = dict(headers, **({"Mcp-Session-Id": sid} if sid else {}))
+            h["MCP-Protocol-Version"] = "2025-06-18"
+            await http.post(srv.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=h)
             queries = ["kitchen light", "bedroom", "temperature", "door", "garage"]
 
-            async def batch():
-                res = await asyncio.gather(*(timed_call(s, "ha_search", args_for(
-                    spec.name, "ha_search", {"query": queries[i % len(queries)], "limit": 5}))
-                    for i in range(parallel)))
-                return [r for r in res if not r[1]]
+            async def call(i: int) -> str | None:
+                body = {"jsonrpc": "2.0", "id": next(next_id), "method": "tools/call", "params": {
+                    "name": "ha_search", "arguments": args_for(spec.name, "ha_search",
+                                                               {"query": queries[i % len(queries)], "limit": 5})}}
+                try:
+                    resp = await http.post(srv.url, json=body, headers=h)
+                    if resp.status_code != 200:
+                        return f"HTTP {resp.status_code}: {resp.text[:120]}"
+                    msg = parse(resp)
+                    if "error" in msg:
+                        return f"JSON-RPC error {msg['error']}"
+                    if msg.get("result", {}).get("isError"):
+                        return "isError result"
+                    return None
+                except httpx.HTTPError as e:
+                    return f"{type(e).__name__}"
+
+            async def batch() -> list[str]:
+                return [e for e in await asyncio.gather(*(call(i) for i in range(parallel))) if e]
 
             before = await batch()
-            killer = asyncio.create_task(asyncio.sleep(0.05))
             in_flight = asyncio.create_task(batch())
-            await killer
+            await asyncio.sleep(0.02)
             srv.kill()
             restart_s = srv.start()
             during = await in_flight
             after = await batch()
             result.update({
+                "session_id_issued": bool(sid),
                 "failed_before": len(before), "failed_during_restart": len(during),
-                "failed_after_restart": len(after), "restart_seconds": restart_s,
-                # The same ClientSession is used throughout and never re-initialized: a call that
-                # fails after the restart is a client the server has stranded.
+                "failed_after_restart": len(after), "restart_seconds": round(restart_s, 3),
+                # The same session id is used throughout and initialize is never re-sent: a call
+                # that fails after the restart is a client the server has stranded.
                 "session_survived": len(after) == 0,
-                "after_errors": sorted({str(r[2])[:200] for r in after})[:3],
+                "after_errors": sorted(set(after))[:3],
             })
     except Exception as e:  # noqa: BLE001
         result["error"] = repr(e)[:300]

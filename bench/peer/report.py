@@ -99,15 +99,17 @@ def render(results: dict, out: Path, command: str) -> str:
                 p50.append(s.get("p50"))
             lines.append(f"| {sz['entities']} | {call} | {cells[0]} | {cells[1]} | {ratio(*p50)} |")
     lines += ["", f"## 4. Throughput, `ha_search` closed loop ({sizes[0]['entities'] if sizes else '?'} entities)", "",
-              "| clients | hamcp calls/s (errors, p99 ms) | ha-mcp calls/s (errors, p99 ms) | ratio |", "|---|---|---|---|"]
+              "| clients | hamcp calls/s (errors, p99 ms) | ha-mcp calls/s (errors, p99 ms) | ratio (higher = hamcp faster) |", "|---|---|---|---|"]
     tp = {n: get(first, n, "throughput") or [] for n in SERVERS}
-    for i, t in enumerate(tp["hamcp"]):
-        p = tp["ha-mcp"][i] if i < len(tp["ha-mcp"]) else None
-        fmt = lambda x: "—" if not x else f"{x['calls_per_s']:.1f} ({x['errors']}, {ms(get(x, 'latency', 'p99'))})"  # noqa: E731
-        lines.append(f"| {t['clients']} | {fmt(t)} | {fmt(p)} | {ratio(get(p, 'calls_per_s'), t['calls_per_s']) if p else '—'} (ha-mcp/hamcp) |")
+    by_clients = {n: {t["clients"]: t for t in tp[n]} for n in SERVERS}
+    fmt = lambda x: "—" if not x else f"{x['calls_per_s']:.1f} ({x['errors']}, {ms(get(x, 'latency', 'p99'))})"  # noqa: E731
+    for c in sorted(set(by_clients["hamcp"]) | set(by_clients["ha-mcp"])):
+        t, p = by_clients["hamcp"].get(c), by_clients["ha-mcp"].get(c)
+        lines.append(f"| {c} | {fmt(t)} | {fmt(p)} | {ratio(get(t, 'calls_per_s'), get(p, 'calls_per_s'))} |")
     lines += ["", "## 5. Seed scenario: 20 parallel searches, server SIGKILLed and restarted", "",
               "| | hamcp | ha-mcp |", "|---|---|---|"]
-    for key in ["failed_before", "failed_during_restart", "failed_after_restart", "session_survived", "restart_seconds", "error"]:
+    for key in ["session_id_issued", "failed_before", "failed_during_restart", "failed_after_restart",
+                "session_survived", "restart_seconds", "after_errors", "error"]:
         vals = [get(first, n, "seed_scenario", key) for n in SERVERS]
         if any(v is not None for v in vals):
             lines.append(f"| {key} | {vals[0] if vals[0] is not None else '—'} | {vals[1] if vals[1] is not None else '—'} |")
@@ -117,10 +119,11 @@ def render(results: dict, out: Path, command: str) -> str:
         lines.append(f"| tools/list {key} | {get(first, 'hamcp', 'catalogue', key, default='—')} | {get(first, 'ha-mcp', 'catalogue', key, default='—')} |")
     lines += ["", "| question | hamcp bytes | ha-mcp bytes |", "|---|---|---|"]
     hr, pr = get(first, "hamcp", "responses") or [], get(first, "ha-mcp", "responses") or []
-    for i, q in enumerate(hr):
+    show = lambda r: ("failed: " + (r.get("error") or "")[:80]) if r and not r.get("ok") else str(get(r, "bytes", default="—"))  # noqa: E731
+    for i in range(max(len(hr), len(pr))):
+        q = hr[i] if i < len(hr) else {}
         p = pr[i] if i < len(pr) else {}
-        show = lambda r: ("failed: " + (r.get("error") or "")[:80]) if r and not r.get("ok") else str(get(r, "bytes", default="—"))  # noqa: E731
-        lines.append(f"| {q['question']} | {show(q)} | {show(p)} |")
+        lines.append(f"| {q.get('question') or p.get('question')} | {show(q)} | {show(p)} |")
     lines += ["", "## 7. Search quality on the labelled query set (tests/unit/search/queries.tsv, generated 1k home)", "",
               "| | hamcp | ha-mcp |", "|---|---|---|"]
     for key in ["queries", "recall_at_1", "recall_at_5", "mrr", "failed_calls"]:
