@@ -28,6 +28,10 @@ from servers import HttpServer, SimHome, rss_kib, server_specs
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 QUERIES = ROOT / "tests/unit/search/queries.tsv"
+# Bounds that keep a full run finite even when a server is very slow on a big home.
+CASE_BUDGET_S = 90.0     # per latency case
+MIN_SAMPLES = 3
+MIXED_BUDGET_S = 300.0   # for the 1,000 mixed calls
 
 
 # --- statistics ---------------------------------------------------------------------------------
@@ -123,7 +127,10 @@ async def latencies(session, server: str, ents: dict, iters: int) -> dict:
     out = {}
     for name, (tool, args) in cases.items():
         times, failures, last_error = [], 0, None
-        for _ in range(iters):
+        budget_end = time.monotonic() + CASE_BUDGET_S
+        for i in range(iters):
+            if i >= MIN_SAMPLES and time.monotonic() > budget_end:
+                break  # a slow server gets fewer samples, never an unbounded run
             dt, ok, res = await timed_call(session, tool, args_for(server, tool, args))
             times.append(dt)
             if not ok:
@@ -134,14 +141,18 @@ async def latencies(session, server: str, ents: dict, iters: int) -> dict:
 
 
 async def mixed_calls(session, server: str, ents: dict, count: int) -> int:
-    """2. drive `count` mixed calls (for RSS after load); returns the failure count."""
+    """2. drive `count` mixed calls (for RSS after load), bounded by MIXED_BUDGET_S."""
     questions = representative_questions(ents)
-    failures = 0
+    failures, done = 0, 0
+    budget_end = time.monotonic() + MIXED_BUDGET_S
     for i in range(count):
+        if time.monotonic() > budget_end:
+            break
         _, tool, args = questions[i % len(questions)]
         _, ok, _ = await timed_call(session, tool, args_for(server, tool, args))
         failures += 0 if ok else 1
-    return failures
+        done += 1
+    return {"calls": done, "failures": failures}
 
 
 async def throughput(url: str, server: str, clients: int, seconds: float, ents: dict) -> dict:
@@ -317,7 +328,7 @@ async def bench_size(specs, sim: SimHome, size: int, cfg) -> dict:
                         print(f"[{size}] {name}: search quality", flush=True)
                         r["quality"] = await search_quality(s, name, home)
                 print(f"[{size}] {name}: {cfg.mixed} mixed calls", flush=True)
-                r["mixed_failures"] = await mixed_calls(s, name, ents, cfg.mixed)
+                r["mixed"] = await mixed_calls(s, name, ents, cfg.mixed)
                 r["rss_after_mixed"] = srv.memory()
             if size == cfg.sizes[0]:
                 r["throughput"] = []

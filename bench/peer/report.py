@@ -80,7 +80,8 @@ def render(results: dict, out: Path, command: str) -> str:
         for name in SERVERS:
             r = get(sz, "servers", name) or {}
             cells.append(f"{mib(get(r, 'rss_after_start', 'rss_kib'))} / {mib(get(r, 'rss_after_mixed', 'rss_kib'))} / "
-                         f"{mib(get(r, 'rss_peak', 'peak_kib'))}{fail_note(r)}")
+                         f"{mib(get(r, 'rss_peak', 'peak_kib'))} ({get(r, 'mixed', 'calls', default=0)} calls, "
+                         f"{get(r, 'mixed', 'failures', default=0)} failed){fail_note(r)}")
         lines.append(f"| {sz['entities']} | {cells[0]} | {cells[1]} | "
                      f"{ratio(get(sz, 'servers', 'hamcp', 'rss_peak', 'peak_kib'), get(sz, 'servers', 'ha-mcp', 'rss_peak', 'peak_kib'))} |")
     lines += ["", "## 3. Tool latency over HTTP (p50 / p99 ms, failures)", "",
