@@ -330,6 +330,18 @@ asio::awaitable<void> SimServer::Impl::http_session(tcp::socket socket) {
     stream.expires_after(std::chrono::seconds(300));
     boost::system::error_code ec;
     co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec && ec.category() == make_error_code(http::error::bad_target).category() && ec != http::error::end_of_stream &&
+        ec != http::error::partial_message) {
+      // Unparseable request: answer like aiohttp, then close.
+      http::response<http::string_body> bad{http::status::bad_request, 11};
+      bad.set(http::field::server, kServerHeader);
+      bad.set(http::field::content_type, "text/plain; charset=utf-8");
+      bad.body() = "400: Bad Request";
+      bad.keep_alive(false);
+      bad.prepare_payload();
+      co_await http::async_write(stream, bad, asio::redirect_error(asio::use_awaitable, ec));
+      break;
+    }
     if (ec) break;
     http::request<http::string_body> req = parser.release();
     std::string target(req.target());
