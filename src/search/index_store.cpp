@@ -61,6 +61,19 @@ bool Phrase::equals(std::u32string_view text) const {
                                                    [](char a, char32_t b) { return static_cast<char32_t>(a) == b; });
 }
 
+int char_class(char32_t c) {
+  if (c >= U'a' && c <= U'z') return static_cast<int>(c - U'a');
+  if (c >= U'0' && c <= U'9') return 26;
+  if (c == U' ') return 27;
+  return 28;
+}
+
+std::uint32_t char_class_mask(std::u32string_view text) {
+  std::uint32_t m = 0;
+  for (char32_t c : text) m |= 1u << char_class(c);
+  return m;
+}
+
 std::string_view domain_or_derived(const EntityDoc& doc) {
   return doc.domain.empty() ? domain_of(doc.entity_id) : std::string_view(doc.domain);
 }
@@ -74,6 +87,23 @@ std::optional<Slot> IndexStore::slot_of(std::string_view entity_id) const {
   auto it = by_id_.find(std::string(entity_id));
   if (it == by_id_.end()) return std::nullopt;
   return it->second;
+}
+
+const std::vector<std::uint32_t>& IndexStore::id_ranks() const {
+  if (!ranks_valid_.load(std::memory_order_acquire)) {
+    std::lock_guard lock(rank_mutex_);
+    if (!ranks_valid_.load(std::memory_order_relaxed)) {
+      std::vector<Slot> order;
+      order.reserve(by_id_.size());
+      for (const auto& [id, slot] : by_id_) order.push_back(slot);
+      std::sort(order.begin(), order.end(),
+                [&](Slot a, Slot b) { return entries_[a].doc.entity_id < entries_[b].doc.entity_id; });
+      ranks_.assign(entries_.size(), 0);
+      for (std::uint32_t i = 0; i < order.size(); ++i) ranks_[order[i]] = i;
+      ranks_valid_.store(true, std::memory_order_release);
+    }
+  }
+  return ranks_;
 }
 
 const Entry* IndexStore::find(std::string_view entity_id) const {
@@ -184,10 +214,13 @@ void IndexStore::upsert(EntityDoc doc) {
     } else {
       slot = static_cast<Slot>(entries_.size());
       entries_.emplace_back();
+      summaries_.emplace_back();
     }
     for (const auto& [t, mask] : entry.tokens) add_posting(t, slot, mask);
     by_id_.emplace(entry.doc.entity_id, slot);
+    ranks_valid_.store(false, std::memory_order_release);  // writers hold the exclusive lock
     entries_[slot] = std::move(entry);
+    summarise(slot);
     return;
   }
 
@@ -213,6 +246,25 @@ void IndexStore::upsert(EntityDoc doc) {
   }
   for (TokenId t : dropped) remove_posting(t, slot);
   entries_[slot] = std::move(entry);
+  summarise(slot);
+}
+
+void IndexStore::summarise(Slot s) {
+  const Entry& e = entries_[s];
+  SlotSummary sum;
+  sum.live = e.live;
+  sum.skipped_by_default = e.doc.hidden || e.doc.disabled;
+  sum.phrase_count = static_cast<std::uint8_t>(std::min<std::size_t>(e.phrases.size(), 255));
+  for (std::size_t i = 0; i < e.phrases.size() && i < SlotSummary::kMaxPhrases; ++i) {
+    sum.phrase_len[i] = static_cast<std::uint16_t>(std::min<std::size_t>(e.phrases[i].size(), 65535));
+    sum.phrase_weight[i] = e.phrases[i].weight;
+    const Phrase& p = e.phrases[i];
+    std::uint32_t m = 0;
+    if (p.ascii.empty()) m = char_class_mask(p.wide);
+    else for (char c : p.ascii) m |= 1u << char_class(static_cast<char32_t>(c));
+    sum.phrase_chars[i] = m;
+  }
+  summaries_[s] = sum;
 }
 
 bool IndexStore::remove(std::string_view entity_id) {
@@ -221,8 +273,10 @@ bool IndexStore::remove(std::string_view entity_id) {
   Slot slot = it->second;
   for (const auto& [t, mask] : entries_[slot].tokens) remove_posting(t, slot);
   entries_[slot] = Entry{};
+  summaries_[slot] = SlotSummary{};
   free_slots_.push_back(slot);
   by_id_.erase(it);
+  ranks_valid_.store(false, std::memory_order_release);
   return true;
 }
 
@@ -230,7 +284,7 @@ IndexStats IndexStore::stats() const {
   IndexStats s;
   s.entities = by_id_.size();
   s.tokens = token_ids_.size();
-  std::size_t bytes = heap_bytes(entries_) + heap_bytes(tokens_) + heap_bytes(free_slots_) +
+  std::size_t bytes = heap_bytes(entries_) + heap_bytes(summaries_) + heap_bytes(tokens_) + heap_bytes(free_slots_) +
                       heap_bytes(free_tokens_);
   for (const auto& e : entries_) {
     if (!e.live) continue;

@@ -1,7 +1,9 @@
 #pragma once
 // Internal, not thread-safe storage behind EntityIndex: documents, the token
 // vocabulary and its posting lists. EntityIndex serialises access.
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +48,24 @@ struct Phrase {
   bool equals(std::u32string_view text) const;
 };
 
+// What the candidate stage needs per slot, kept in one dense array so scanning
+// tens of thousands of candidates does not chase pointers into every Entry.
+struct SlotSummary {
+  static constexpr std::size_t kMaxPhrases = 6;
+  bool live = false;
+  bool skipped_by_default = false;  // hidden or disabled
+  std::uint8_t phrase_count = 0;    // > kMaxPhrases: use the Entry itself
+  std::uint16_t phrase_len[kMaxPhrases] = {};
+  float phrase_weight[kMaxPhrases] = {};
+  std::uint32_t phrase_chars[kMaxPhrases] = {};  // char_class_mask() of each phrase
+};
+
+// Which character classes a text contains: bits 0-25 a-z, 26 digits, 27
+// space, 28 anything else. Two texts can only share characters of shared
+// classes, which bounds their longest common subsequence cheaply.
+std::uint32_t char_class_mask(std::u32string_view text);
+int char_class(char32_t c);
+
 struct Entry {
   EntityDoc doc;
   bool live = false;
@@ -66,8 +86,14 @@ class IndexStore {
 
   const std::vector<Entry>& entries() const { return entries_; }
   const std::vector<Token>& tokens() const { return tokens_; }
+  const std::vector<SlotSummary>& summaries() const { return summaries_; }
   const Token* token(std::u32string_view text) const;
   std::optional<Slot> slot_of(std::string_view entity_id) const;
+  // Position of each slot's entity_id in ascending entity_id order, so ties
+  // are broken by comparing integers instead of strings. Recomputed lazily
+  // (once, under its own mutex) after entities were added or removed; safe to
+  // call from concurrent queries.
+  const std::vector<std::uint32_t>& id_ranks() const;
 
  private:
   TokenId intern(const std::u32string& text);
@@ -75,12 +101,18 @@ class IndexStore {
   void remove_posting(TokenId t, Slot s);
   void release_token(TokenId t);
 
+  void summarise(Slot s);
+
   std::vector<Entry> entries_;
+  std::vector<SlotSummary> summaries_;  // parallel to entries_
   std::vector<Slot> free_slots_;
   std::unordered_map<std::string, Slot> by_id_;
   std::vector<Token> tokens_;
   std::vector<TokenId> free_tokens_;
   std::unordered_map<std::u32string, TokenId> token_ids_;
+  mutable std::mutex rank_mutex_;
+  mutable std::atomic<bool> ranks_valid_{false};
+  mutable std::vector<std::uint32_t> ranks_;
 };
 
 // Query execution over a store (query_engine.cpp).

@@ -9,6 +9,7 @@
 //     still reach the requested page (offset + limit).
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -211,6 +212,13 @@ struct Filters {
     return std::find(keys.begin(), keys.end(), k) != keys.end();
   }
 
+  bool any_key() const { return domain || area || floor || label || state || device_class; }
+
+  // The part of pass() answerable from the dense summary.
+  bool pass_summary(const SlotSummary& s) const {
+    return s.live && (include_hidden || !s.skipped_by_default);
+  }
+
   bool pass(const Entry& e) const {
     if (!e.live) return false;
     if (!include_hidden && (e.doc.hidden || e.doc.disabled)) return false;
@@ -275,7 +283,9 @@ Result list_by_filters(const IndexStore& store, const Query& q, const Filters& f
   r.total = matches.size();
   const std::size_t begin = std::min(q.offset, matches.size());
   const std::size_t end = begin + std::min(q.limit, matches.size() - begin);
-  auto by_id = [](const Entry* a, const Entry* b) { return a->doc.entity_id < b->doc.entity_id; };
+  const auto& rank = store.id_ranks();
+  const Entry* base = store.entries().data();
+  auto by_id = [&](const Entry* a, const Entry* b) { return rank[a - base] < rank[b - base]; };
   std::partial_sort(matches.begin(), matches.begin() + static_cast<std::ptrdiff_t>(end), matches.end(), by_id);
   for (std::size_t i = begin; i < end; ++i) r.hits.push_back(Hit{matches[i]->doc.entity_id, 0.0, "", ""});
   r.has_more = q.offset + r.hits.size() < r.total;
@@ -372,8 +382,12 @@ Result run_query(const IndexStore& store, const Query& q) {
   // Candidate stage: coverage, then upper bounds for pruning.
   const std::size_t need = (n + 1) / 2;
   std::vector<Candidate> cands;
+  const auto& summaries = store.summaries();
+  std::array<std::size_t, 29> query_class_count{};
+  for (char32_t ch : phrase_query) ++query_class_count[static_cast<std::size_t>(char_class(ch))];
+  const std::uint32_t query_classes = char_class_mask(phrase_query);
+  const bool check_keys = filters.any_key();
   for (std::uint32_t c = 0; c < cand_slot.size(); ++c) {
-    const Entry& e = entries[cand_slot[c]];
     bool is_exact = exact == cand_slot[c];
     std::size_t matched = 0;
     float sum = 0;
@@ -383,11 +397,24 @@ Result run_query(const IndexStore& store, const Query& q) {
       sum += v;
     }
     if (!is_exact && (matched < need || n == 0)) continue;
-    if (!filters.pass(e)) continue;
+    const SlotSummary& summary = summaries[cand_slot[c]];
+    if (!filters.pass_summary(summary)) continue;
+    if (check_keys && !filters.pass(entries[cand_slot[c]])) continue;
     float coverage = n ? sum / static_cast<float>(n) : 0.0f;
     double phrase_ub = 0;
-    for (const Phrase& p : e.phrases)
-      phrase_ub = std::max(phrase_ub, p.weight * PhraseScorer::upper_bound(phrase_query.size(), p.size()));
+    if (summary.phrase_count <= SlotSummary::kMaxPhrases) {
+      for (std::size_t p = 0; p < summary.phrase_count; ++p) {
+        // Only query characters of classes the phrase contains can be common.
+        std::size_t shared = 0;
+        for (std::uint32_t m = summary.phrase_chars[p] & query_classes; m; m &= m - 1)
+          shared += query_class_count[static_cast<std::size_t>(std::countr_zero(m))];
+        phrase_ub = std::max(phrase_ub, summary.phrase_weight[p] *
+                                            PhraseScorer::upper_bound(phrase_query.size(), summary.phrase_len[p], shared));
+      }
+    } else {
+      for (const Phrase& p : entries[cand_slot[c]].phrases)
+        phrase_ub = std::max(phrase_ub, p.weight * PhraseScorer::upper_bound(phrase_query.size(), p.size()));
+    }
     double bonus = type_hit[c] ? kTypeBonus : 0.0;
     double upper = is_exact ? 100.0 : final_score(coverage, phrase_ub, bonus);
     cands.push_back({cand_slot[c], coverage, bonus, round2(upper), is_exact});
@@ -397,28 +424,44 @@ Result run_query(const IndexStore& store, const Query& q) {
   result.total = cands.size();
   const std::size_t k = q.limit > std::numeric_limits<std::size_t>::max() - q.offset ? cands.size()
                                                                                      : q.offset + q.limit;
+  const auto& rank = store.id_ranks();
   auto better = [&](const Ranked& a, const Ranked& b) {
     if (a.score != b.score) return a.score > b.score;
-    return entries[cands[a.cand].slot].doc.entity_id < entries[cands[b.cand].slot].doc.entity_id;
+    return rank[cands[a.cand].slot] < rank[cands[b.cand].slot];
   };
   std::vector<Ranked> top;  // heap: front is the worst of the kept ones
   if (k > 0) {
     std::vector<std::uint32_t> order(cands.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return cands[a].upper > cands[b].upper; });
+    // Upper bound desc, then entity_id asc: a candidate whose bound only ties
+    // the current k-th score cannot win the tie either, so the scan can stop
+    // (broad queries such as "battery" produce thousands of exact ties).
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      if (cands[a].upper != cands[b].upper) return cands[a].upper > cands[b].upper;
+      return rank[cands[a].slot] < rank[cands[b].slot];
+    });
     PhraseScorer phrase(phrase_query);
+    std::vector<std::pair<double, std::size_t>> phrase_order;
     for (std::uint32_t ci : order) {
       const Candidate& c = cands[ci];
-      if (top.size() == k && c.upper < top.front().score) break;  // nothing later can enter the page
+      if (top.size() == k) {  // nothing later can enter the page
+        const Ranked& worst = top.front();
+        if (c.upper < worst.score || (c.upper == worst.score && rank[c.slot] > rank[cands[worst.cand].slot])) break;
+      }
       Ranked r{0, ci};
       if (c.exact_id) {
         r.score = 100.0;
       } else {
         const Entry& e = entries[c.slot];
-        for (std::size_t p = 0; p < e.phrases.size(); ++p) {
+        // Most promising phrases first (by length bound), so the rest can be
+        // skipped once their bound cannot beat the best so far.
+        phrase_order.clear();
+        for (std::size_t p = 0; p < e.phrases.size(); ++p)
+          phrase_order.emplace_back(e.phrases[p].weight * PhraseScorer::upper_bound(phrase_query.size(), e.phrases[p].size()), p);
+        std::sort(phrase_order.begin(), phrase_order.end(), std::greater<>());
+        for (const auto& [bound, p] : phrase_order) {
           const Phrase& ph = e.phrases[p];
-          // Skip phrases whose length alone rules out beating the best so far.
-          if (ph.weight * PhraseScorer::upper_bound(phrase_query.size(), ph.size()) <= r.phrase_score) continue;
+          if (bound <= r.phrase_score) break;
           double cutoff = r.phrase_score / ph.weight;
           double s = ph.weight * (ph.ascii.empty() ? phrase.similarity(ph.wide, cutoff)
                                                    : phrase.similarity(ph.ascii, cutoff));

@@ -73,4 +73,10 @@ double PhraseScorer::upper_bound(size_t query_len, size_t text_len) {
          static_cast<double>(query_len + text_len);
 }
 
+double PhraseScorer::upper_bound(size_t query_len, size_t text_len, size_t shared_chars) {
+  if (query_len + text_len == 0) return 100.0;
+  return 200.0 * static_cast<double>(std::min({query_len, text_len, shared_chars})) /
+         static_cast<double>(query_len + text_len);
+}
+
 }  // namespace hamcp::search

@@ -43,6 +43,8 @@ class PhraseScorer {
   // keeps the lengths), used to skip
   // scoring candidates that cannot reach the current top-k.
   static double upper_bound(size_t query_len, size_t text_len);
+  // Same, knowing at most `shared_chars` query characters can occur in the text.
+  static double upper_bound(size_t query_len, size_t text_len, size_t shared_chars);
 
  private:
   struct Impl;
