@@ -126,6 +126,25 @@ class Connection final : public ConnectionBase,
     co_await send(std::move(r));
   }
 
+  // After refusing a request whose body we did not read: stop sending, then
+  // read and discard for a moment, so closing does not reset the connection
+  // (a reset can destroy the error response before the client reads it).
+  asio::awaitable<void> linger_close() {
+    error_code ec;
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+      lowest(stream_).socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
+    std::array<char, 16384> sink;
+    std::size_t total = 0;
+    lowest(stream_).expires_after(std::chrono::seconds(2));
+    while (total < (64u << 20)) {
+      auto [rec, n] = co_await stream_.async_read_some(asio::buffer(sink), kAwait);
+      if (rec) break;
+      total += n;
+    }
+    lowest(stream_).close();
+  }
+
   std::shared_ptr<HttpListener::Impl> owner_;
   Stream stream_;
   beast::flat_buffer buffer_;
@@ -254,16 +273,27 @@ asio::awaitable<void> Connection<Stream>::run() {
     idle_ = true;
     auto [hec, hn] = co_await bhttp::async_read_header(stream_, buffer_, parser, kAwait);
     idle_ = false;
+    if (hec == bhttp::error::body_limit) {  // Content-Length above the limit, seen with the header
+      const std::string text = "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n";
+      co_await send_error(413, text);
+      co_await linger_close();
+      co_return;
+    }
     if (hec == bhttp::error::header_limit) {
       co_await send_error(431, "Request header fields too large\n");
       break;
     }
-    if (hec) break;  // EOF, timeout, reset, garbage: nothing useful to answer
+    if (hec) {  // EOF, timeout, reset, garbage: nothing useful to answer
+      spdlog::debug("http: connection closed while reading a request header: {}", hec.message());
+      break;
+    }
     responded_ = streaming_ = false;
     keep_alive_ = parser.get().keep_alive();
     if (const auto len = parser.content_length(); len && *len > opts.max_body_bytes) {
-      co_await send_error(413, "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n");
-      break;
+      const std::string text = "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n";
+      co_await send_error(413, text);
+      co_await linger_close();
+      co_return;
     }
     if (beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {
       bhttp::response<bhttp::empty_body> cont{bhttp::status::continue_, 11};
@@ -274,10 +304,15 @@ asio::awaitable<void> Connection<Stream>::run() {
     lowest(stream_).expires_after(opts.body_timeout);
     auto [bec, bn] = co_await bhttp::async_read(stream_, buffer_, parser, kAwait);
     if (bec == bhttp::error::body_limit) {
-      co_await send_error(413, "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n");
+      const std::string text = "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n";
+      co_await send_error(413, text);
+      co_await linger_close();
+      co_return;
+    }
+    if (bec) {
+      spdlog::debug("http: connection closed while reading a request body: {}", bec.message());
       break;
     }
-    if (bec) break;
     lowest(stream_).expires_never();
     auto msg = parser.release();
     HttpRequest request = to_request(msg);
@@ -339,11 +374,11 @@ asio::awaitable<void> HttpListener::Impl::accept_loop() {
       using S = beast::ssl_stream<beast::tcp_stream>;
       auto c = std::make_shared<Connection<S>>(self, std::move(socket), *tls);
       track(c);
-      asio::co_spawn(conn_ex, c->run(), asio::detached);
+      asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);  // the lambda keeps c alive
     } else {
       auto c = std::make_shared<Connection<beast::tcp_stream>>(self, std::move(socket));
       track(c);
-      asio::co_spawn(conn_ex, c->run(), asio::detached);
+      asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);
     }
   }
 }

@@ -44,11 +44,13 @@ asio::awaitable<void> HttpServer::Impl::handle_legacy_get(HttpRequest& req, Resp
   const std::string key = random_session_key();
   auto hs = std::make_shared<HttpSession>(key, "2024-11-05", opts.replay);
   Server* srv = &server;
-  hs->session = co_await run_on(server_ex, [srv, hs, key] {
+  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
+  auto on_server = [srv, hs, key] {
     auto s = srv->create_session(key);
     s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
     return s;
-  });
+  };
+  hs->session = co_await run_on(server_ex, std::move(on_server));
   {
     std::lock_guard lock(legacy_mutex);
     legacy.emplace(key, hs);

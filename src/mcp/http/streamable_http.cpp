@@ -67,11 +67,13 @@ void HttpServer::Impl::deliver(const std::shared_ptr<HttpSession>& hs, json::val
 asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::create_session(std::string key) {
   auto hs = std::make_shared<HttpSession>(key, std::string(kLatestProtocolVersion), opts.replay);
   Server* srv = &server;
-  hs->session = co_await run_on(server_ex, [srv, hs, key] {
+  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
+  auto on_server = [srv, hs, key] {
     auto s = srv->create_session(key);
     s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
     return s;
-  });
+  };
+  hs->session = co_await run_on(server_ex, std::move(on_server));
   co_return hs;
 }
 
@@ -84,11 +86,13 @@ asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::materialize(cons
   auto hs = std::make_shared<HttpSession>(key, payload.protocol_version, opts.replay);
   Server* srv = &server;
   SessionInfo info = session_info_from(payload);
-  hs->session = co_await run_on(server_ex, [srv, hs, key, info = std::move(info)]() mutable {
+  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
+  auto on_server = [srv, hs, key, info = std::move(info)]() mutable {
     auto s = srv->restore_session(key, std::move(info));
     s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
     return s;
-  });
+  };
+  hs->session = co_await run_on(server_ex, std::move(on_server));
   std::vector<std::shared_ptr<HttpSession>> evicted;
   auto winner = registry->insert(hs, evicted);
   if (winner != hs) shutdown_session(hs);  // another request rebuilt it first
@@ -503,12 +507,14 @@ asio::awaitable<void> HttpServer::Impl::handle_stateless_post(HttpRequest& req, 
   std::string version(req.header("mcp-protocol-version").value_or(kAssumedProtocolVersion));
   auto hs = std::make_shared<HttpSession>(std::string(), version, opts.replay);
   Server* srv = &server;
-  hs->session = co_await run_on(server_ex, [srv, is_initialize, version] {
+  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
+  auto on_server = [srv, is_initialize, version] {
     if (is_initialize) return srv->create_session();
     SessionInfo info;
     info.protocol_version = version;
     return srv->restore_session({}, std::move(info));
-  });
+  };
+  hs->session = co_await run_on(server_ex, std::move(on_server));
   if (!has_requests) {
     deliver(hs, std::move(message), std::make_shared<NullChannel>());
     HttpResponse accepted;
