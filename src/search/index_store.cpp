@@ -150,7 +150,27 @@ void IndexStore::release_token(TokenId t) {
   free_tokens_.push_back(t);
 }
 
+namespace {
+// True when a and b index identically (only state/flags may differ).
+bool same_indexed_text(const EntityDoc& a, const EntityDoc& b) {
+  return a.entity_id == b.entity_id && a.domain == b.domain && a.friendly_name == b.friendly_name &&
+         a.registry_name == b.registry_name && a.original_name == b.original_name && a.aliases == b.aliases &&
+         a.area_id == b.area_id && a.area_name == b.area_name && a.area_aliases == b.area_aliases &&
+         a.floor_id == b.floor_id && a.floor_name == b.floor_name && a.device_name == b.device_name &&
+         a.manufacturer == b.manufacturer && a.model == b.model && a.labels == b.labels &&
+         a.device_class == b.device_class;
+}
+}  // namespace
+
 void IndexStore::upsert(EntityDoc doc) {
+  // The common mirror update is a state change: no re-tokenising needed.
+  if (auto it = by_id_.find(doc.entity_id); it != by_id_.end() && same_indexed_text(entries_[it->second].doc, doc)) {
+    Entry& e = entries_[it->second];
+    e.state_key = fold_key(doc.state);
+    e.doc = std::move(doc);
+    summarise(it->second);
+    return;
+  }
   // Tokenise every field: words plus joined neighbour pairs ("bed light" also
   // yields "bedlight") so either spelling finds the other.
   std::map<std::u32string, FieldMask> words;

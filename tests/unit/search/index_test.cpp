@@ -170,6 +170,50 @@ TEST(EntityIndex, Filters) {
   EXPECT_EQ(idx.query(q).total, 0u);
 }
 
+TEST(EntityIndex, FilterListingUsesEveryFilterKind) {
+  auto home = small_home();
+  home[7].labels = {"Security"};
+  home[4].labels = {"Security", "Climate Watch"};
+  EntityIndex idx(std::move(home));
+  Query q = text("");
+  q.domain = "binary_sensor";  // two-word domain
+  EXPECT_EQ(ids(idx.query(q)), std::vector<std::string>{"binary_sensor.front_door"});
+  q.domain = "Binary Sensor";
+  EXPECT_EQ(idx.query(q).total, 1u);
+  q = text("");
+  q.label = "security";
+  EXPECT_EQ(ids(idx.query(q)), (std::vector<std::string>{"binary_sensor.front_door", "sensor.bedroom_temperature"}));
+  q.domain = "sensor";
+  EXPECT_EQ(ids(idx.query(q)), std::vector<std::string>{"sensor.bedroom_temperature"});
+  q = text("");
+  q.label = "no such label";
+  EXPECT_EQ(idx.query(q).total, 0u);
+  q = text("");
+  q.domain = "vacuum";
+  EXPECT_EQ(idx.query(q).total, 0u);
+  q = text("");
+  q.device_class = "temperature";
+  q.area = "bedroom";
+  EXPECT_EQ(ids(idx.query(q)), std::vector<std::string>{"sensor.bedroom_temperature"});
+}
+
+TEST(EntityIndex, StateOnlyUpsertKeepsFlagsCurrent) {
+  EntityIndex idx(small_home());
+  auto d = *idx.find("light.bed_light");
+  d.state = "off";
+  d.hidden = true;  // same texts, different flags: must still be honoured
+  idx.upsert(d);
+  for (const auto& h : idx.query(text("bed light")).hits) EXPECT_NE(h.entity_id, "light.bed_light");
+  Query q = text("");
+  q.state = "off";
+  q.include_hidden = true;
+  EXPECT_EQ(ids(idx.query(q)), std::vector<std::string>{"light.bed_light"});
+  d.hidden = false;
+  idx.upsert(d);
+  EXPECT_EQ(ids(idx.query(text("bed light")))[0], "light.bed_light");
+  EXPECT_EQ(idx.find("light.bed_light")->state, "off");
+}
+
 TEST(EntityIndex, PaginationIsConsistent) {
   std::vector<EntityDoc> docs;
   for (int i = 0; i < 25; ++i) docs.push_back(doc("light.lamp_" + std::to_string(100 + i), "Lamp " + std::to_string(100 + i)));
