@@ -3,6 +3,12 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "ha/ha_client.hpp"
+#include "search/entity_index.hpp"
+#include "sim/sim_server.hpp"
+#include "tools/entity_tools.hpp"
+#include "tools/search_feed.hpp"
+
 namespace hamcp::app {
 
 namespace {
@@ -39,6 +45,43 @@ void configure_logging(std::string_view level) {
 Runtime::Runtime(const Config& config)
     : config_(config), server_(io_.get_executor(), make_server_options(config)) {
   register_tool_families(server_, config_);
+  connect_home();
+}
+
+Runtime::~Runtime() {
+  // Tool handlers (owned by server_, destroyed after ha_) share tools_env_:
+  // unhook it from the HA client first.
+  if (tools_env_) tools_env_->detach();
+  if (ha_) ha_->stop();
+  if (demo_sim_) demo_sim_->stop();
+}
+
+void Runtime::connect_home() {
+  ha::ConnectionInput input;
+  input.url = config_.ha.url;
+  input.token = config_.ha.token;
+  input.ca_file = config_.ha.ca_file;
+  input.insecure_tls = config_.ha.insecure_tls;
+  input.timeout = config_.ha.timeout;
+  if (config_.demo) {
+    demo_sim_ = std::make_unique<sim::SimServer>(sim::demo_home(), sim::SimServerOptions{"127.0.0.1", 0, "hamcp-demo"});
+    try {
+      demo_sim_->start();
+      input.url = demo_sim_->url();
+      input.token = demo_sim_->token();
+      spdlog::info("demo: simulated Home Assistant on {}", input.url);
+    } catch (const std::exception& e) {
+      spdlog::error("demo: cannot start the simulated home: {}", e.what());
+    }
+  } else {
+    ha::fill_from_environment(input);  // SUPERVISOR_TOKEN in an add-on
+  }
+  ha_ = ha::HaClient::from_input(io_.get_executor(), input);
+  index_ = std::make_unique<search::EntityIndex>();
+  search_feed_ = std::make_unique<tools::SearchFeed>(*ha_, *index_);
+  tools_env_ = std::make_shared<tools::ToolEnv>(*ha_, *index_);
+  tools::register_entity_tools(server_.registry(), tools_env_);
+  ha_->start();
 }
 
 }  // namespace hamcp::app

@@ -5,10 +5,16 @@
 // Transports are added by the subcommands.
 
 #include <boost/asio/io_context.hpp>
+#include <memory>
 #include <string_view>
 
 #include "app/config.hpp"
 #include "mcp/server.hpp"
+
+namespace hamcp::sim { class SimServer; }
+namespace hamcp::ha { class HaClient; }
+namespace hamcp::search { class EntityIndex; }
+namespace hamcp::tools { class SearchFeed; class ToolEnv; }
 
 namespace hamcp::app {
 
@@ -26,17 +32,31 @@ void configure_logging(std::string_view level);
 class Runtime {
  public:
   explicit Runtime(const Config& config);
+  ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
   boost::asio::io_context& io() { return io_; }
   mcp::Server& server() { return server_; }
   const Config& config() const { return config_; }
+  ha::HaClient* ha() { return ha_.get(); }
 
  private:
+  // Home Assistant connection + search index + the entity tools (owner: tools).
+  // Never blocks or throws: an unreachable HA still gives a server whose tools
+  // answer with the diagnosis. --demo points the client at an in-process sim.
+  void connect_home();
+
   const Config& config_;
   boost::asio::io_context io_{1};  // concurrency hint 1: one thread runs everything
   mcp::Server server_;
+  // Declared after io_/server_: destroyed first (the HA client stops before
+  // the io_context goes away).
+  std::unique_ptr<sim::SimServer> demo_sim_;
+  std::unique_ptr<ha::HaClient> ha_;
+  std::unique_ptr<search::EntityIndex> index_;
+  std::unique_ptr<tools::SearchFeed> search_feed_;
+  std::shared_ptr<tools::ToolEnv> tools_env_;
 };
 
 }  // namespace hamcp::app

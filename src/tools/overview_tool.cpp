@@ -1,0 +1,163 @@
+// ha_get_overview: the home at a glance, deterministic (sorted, never
+// sampled) and sized by detail level. Also serves ha_get_system_version.
+#include <algorithm>
+#include <map>
+
+#include "tools/entity_docs.hpp"
+#include "tools/entity_tools.hpp"
+#include "tools/entity_view.hpp"
+#include "tools/tool_error.hpp"
+
+namespace hamcp::tools {
+
+namespace {
+
+struct DomainInfo {
+  std::size_t count = 0;
+  std::map<std::string, std::size_t> states;
+  std::vector<ha::EntityStatePtr> entities;
+};
+
+boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
+  ha::SnapshotPtr snap = co_await env.snapshot();
+  const std::string detail = args.str("detail", "minimal");
+  if (detail != "minimal" && detail != "standard" && detail != "full")
+    throw ToolException(bad_argument("detail", "must be minimal, standard or full", "Use detail=\"standard\"."));
+  const bool list_entities = detail != "minimal";
+  const auto per_domain = static_cast<std::size_t>(
+      std::clamp<std::int64_t>(args.integer("limit", detail == "full" ? 50 : 10), 1, 1000));
+  const std::vector<std::string> domains_filter = args.list("domains");
+  const std::string area_filter = args.str("area");
+
+  std::map<std::string, DomainInfo> domains;
+  std::map<std::string, std::size_t> area_counts;  // area_id -> entities
+  const auto& entity_reg = snap->registry(ha::RegistryKind::entity);
+  const auto& area_reg = snap->registry(ha::RegistryKind::area);
+  std::string area_id_filter;
+  if (!area_filter.empty()) {
+    for (const auto& a : area_reg.items) {
+      const json::object* ao = a.if_object();
+      if (str_of(ao, "area_id") == area_filter || str_of(ao, "name") == area_filter) area_id_filter = str_of(ao, "area_id");
+    }
+    if (area_id_filter.empty())
+      throw ToolException(ToolError{"area_not_found", "No area '" + area_filter + "'.",
+                                    "Call ha_get_overview without area to see the area list.", {}});
+  }
+
+  std::vector<ha::EntityStatePtr> all;
+  all.reserve(snap->states.size());
+  snap->states.for_each([&](const ha::EntityStatePtr& st) { all.push_back(st); });
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a->entity_id < b->entity_id; });
+  for (const auto& st : all) {
+    const std::string domain = st->entity_id.substr(0, st->entity_id.find('.'));
+    const json::object* entry = entity_reg.find(st->entity_id);
+    const std::string area = entry ? place_of(*snap, entry).area_id : std::string();
+    if (!area_id_filter.empty() && area != area_id_filter) continue;
+    ++area_counts[area];
+    if (!domains_filter.empty() && std::find(domains_filter.begin(), domains_filter.end(), domain) == domains_filter.end())
+      continue;
+    DomainInfo& d = domains[domain];
+    ++d.count;
+    ++d.states[st->state];
+    if (list_entities && d.entities.size() < per_domain) d.entities.push_back(st);
+  }
+
+  json::object body;
+  json::object home;
+  if (snap->config) {
+    home.emplace("name", str_of(snap->config.get(), "location_name"));
+    home.emplace("time_zone", str_of(snap->config.get(), "time_zone"));
+  }
+  home.emplace("version", snap->ha_version);
+  home.emplace("entities", snap->states.size());
+  home.emplace("mirror", ha::to_string(env.ha.status().state));
+  body.emplace("home", std::move(home));
+
+  json::array areas;
+  for (const auto& a : area_reg.items) {
+    const json::object* ao = a.if_object();
+    const std::string id = str_of(ao, "area_id");
+    if (!area_id_filter.empty() && id != area_id_filter) continue;
+    json::object area;
+    area.emplace("area_id", id);
+    area.emplace("name", str_of(ao, "name"));
+    if (std::string floor = str_of(ao, "floor_id"); !floor.empty()) {
+      std::string fname = str_of(snap->registry(ha::RegistryKind::floor).find(floor), "name");
+      area.emplace("floor", fname.empty() ? floor : fname);
+    }
+    auto it = area_counts.find(id);
+    area.emplace("entities", it == area_counts.end() ? 0 : it->second);
+    areas.emplace_back(std::move(area));
+  }
+  std::sort(areas.begin(), areas.end(), [](const json::value& a, const json::value& b) {
+    return a.at("name").as_string() < b.at("name").as_string();
+  });
+  body.emplace("areas", std::move(areas));
+
+  // Domains: counts + the most common states; entities (standard/full) fill
+  // the byte budget in domain order and stop with a truncation notice.
+  PageWriter budget(env.options.response_budget > json_size(body) ? env.options.response_budget - json_size(body) : 1);
+  json::object out_domains;
+  std::size_t listed = 0, total_listable = 0;
+  ViewOptions vo;
+  vo.place = detail == "full";
+  vo.times = detail == "full";
+  for (auto& [name, d] : domains) {
+    json::object dom;
+    dom.emplace("count", d.count);
+    std::vector<std::pair<std::string, std::size_t>> states(d.states.begin(), d.states.end());
+    std::stable_sort(states.begin(), states.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    const bool numeric_domain = name == "sensor" || name == "number" || name == "input_number";
+    if (!numeric_domain || states.size() <= 5) {
+      json::object hist;
+      for (std::size_t i = 0; i < states.size() && i < 5; ++i) hist.emplace(states[i].first, states[i].second);
+      dom.emplace("states", std::move(hist));
+    }
+    if (list_entities) {
+      total_listable += d.entities.size();
+      json::array ents;
+      for (const auto& st : d.entities) {
+        json::object v = entity_view(*snap, *st, vo);
+        if (!budget.add(json::value(v))) break;
+        ents.emplace_back(std::move(v));
+        ++listed;
+      }
+      const std::size_t shown = ents.size();
+      dom.emplace("entities", std::move(ents));
+      if (d.count > shown) dom.emplace("more", d.count - shown);
+    }
+    out_domains.emplace(name, std::move(dom));
+  }
+  body.emplace("domains", std::move(out_domains));
+  if (budget.budget_cut()) {
+    body.emplace("truncated", true);
+    body.emplace("notice", "Response size limit reached after " + std::to_string(listed) + " of " +
+                               std::to_string(total_listable) +
+                               " entities; pass domains=[...] or area to see the rest, or use ha_search.");
+  }
+  co_return ok(std::move(body));
+}
+
+}  // namespace
+
+ToolSpec make_overview_spec() {
+  ToolSpec s;
+  s.name = "ha_get_overview";
+  s.title = "Home overview";
+  s.description =
+      "The home at a glance: HA version, areas, entity counts and common states per domain. detail=standard "
+      "lists entities per domain (limit each), full adds area and times.";
+  s.input_schema = R"J({"type":"object","properties":{
+"detail":{"enum":["minimal","standard","full"],"default":"minimal"},
+"domains":{"type":"array","items":{"type":"string"}},"area":{"type":"string"},
+"limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Entities listed per domain"}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"home":{"type":"object"},"areas":{"type":"array"},"domains":{"type":"object"}}})J";
+  s.annotations = read_only();
+  s.aliases = {"ha_get_system_version"};
+  s.legacy_args = {{"detail_level", "detail"}};
+  s.hidden_args = {"include_state", "offset"};
+  s.run = run_overview;
+  return s;
+}
+
+}  // namespace hamcp::tools

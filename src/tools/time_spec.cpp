@@ -1,0 +1,67 @@
+#include "tools/time_spec.hpp"
+
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+
+#include "ha/snapshot.hpp"
+
+namespace hamcp::tools {
+
+double now_epoch_seconds() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+std::optional<double> parse_duration(std::string_view text) {
+  double total = 0;
+  std::size_t i = 0;
+  bool any = false;
+  while (i < text.size()) {
+    std::size_t start = i;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+    if (i == start || i >= text.size()) return std::nullopt;  // number without unit
+    const double n = std::strtod(std::string(text.substr(start, i - start)).c_str(), nullptr);
+    double unit = 0;
+    switch (std::tolower(static_cast<unsigned char>(text[i]))) {
+      case 's': unit = 1; break;
+      case 'm': unit = 60; break;
+      case 'h': unit = 3600; break;
+      case 'd': unit = 86400; break;
+      case 'w': unit = 7 * 86400; break;
+      default: return std::nullopt;
+    }
+    ++i;
+    total += n * unit;
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return total;
+}
+
+std::variant<double, std::string> parse_time_spec(std::string_view text, double now) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  if (text.empty()) return std::string("empty time; use e.g. \"24h\" (24 hours ago), \"7d\" or an ISO time");
+  if (text == "now") return now;
+  std::string_view rel = text;
+  if (rel.front() == '-') rel.remove_prefix(1);
+  if (auto d = parse_duration(rel)) return now - *d;
+  // ISO date or date-time.
+  if (text.size() >= 10 && text[4] == '-' && text[7] == '-') {
+    std::string iso(text);
+    if (iso.size() == 10) iso += "T00:00:00";
+    if (iso.back() == 'Z' || iso.back() == 'z') iso.back() = '+', iso += "00:00";
+    if (auto t = ha::parse_iso_time(iso)) return *t;
+  }
+  // Epoch seconds.
+  char* end = nullptr;
+  const std::string s(text);
+  const double epoch = std::strtod(s.c_str(), &end);
+  if (end && *end == '\0' && epoch > 1e8) return epoch;
+  return "cannot read \"" + s +
+         "\" as a time; use a relative time like \"24h\", \"30m\", \"7d\" (that long ago) or ISO "
+         "8601 like \"2026-01-01T08:00:00+01:00\"";
+}
+
+}  // namespace hamcp::tools

@@ -1,0 +1,46 @@
+#pragma once
+// What every entity tool needs: the HA client (mirror + writes), the search
+// index, the state watch (wait-for-change) and the operation log. One per
+// server; shared by the handlers.
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <memory>
+
+#include "ha/ha_client.hpp"
+#include "search/entity_index.hpp"
+#include "tools/operations.hpp"
+#include "tools/response.hpp"
+#include "tools/state_watch.hpp"
+
+namespace hamcp::tools {
+
+struct EntityToolsOptions {
+  std::size_t response_budget = kDefaultResponseBudget;  // bytes of structuredContent
+  std::chrono::milliseconds default_wait{10000};         // ha_call_service wait timeout
+  std::chrono::milliseconds max_wait{60000};
+  std::chrono::milliseconds first_sync_wait{3000};       // how long a read waits for the first sync
+  std::size_t bulk_parallelism = 16;                     // ha_bulk_control calls in flight
+};
+
+class ToolEnv {
+ public:
+  ToolEnv(ha::HaClient& ha, search::EntityIndex& index, EntityToolsOptions options = {});
+
+  ha::HaClient& ha;
+  search::EntityIndex& index;
+  EntityToolsOptions options;
+  StateWatch watch;
+  OperationStore ops;
+
+  // A synced snapshot for reads. If the mirror has never synced it waits up to
+  // first_sync_wait, then throws ToolException with HA's diagnosis
+  // (explanation + fix) so every read tool reports the same reason.
+  boost::asio::awaitable<ha::SnapshotPtr> snapshot();
+
+  // Stop listening to the HA client (before it is destroyed; handlers may keep
+  // this object alive longer).
+  void detach() { watch.detach(); }
+};
+
+}  // namespace hamcp::tools

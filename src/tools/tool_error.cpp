@@ -1,0 +1,82 @@
+#include "tools/tool_error.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include "search/entity_index.hpp"
+
+namespace hamcp::tools {
+
+json::object ToolError::to_json() const {
+  json::object e;
+  e.reserve(3 + extra.size());
+  e.emplace("code", code);
+  e.emplace("message", message);
+  if (!suggestion.empty()) e.emplace("suggestion", suggestion);
+  for (const auto& kv : extra) e.emplace(kv.key(), kv.value());
+  json::object wrapper;
+  wrapper.emplace("error", std::move(e));
+  return wrapper;
+}
+
+mcp::ToolResult ToolError::result() const {
+  json::object body = to_json();
+  mcp::ToolResult r = mcp::ToolResult::error(json::serialize(body));
+  r.structured_content = std::move(body);
+  return r;
+}
+
+ToolError from_ha_error(const ha::HaError& error) {
+  ToolError e;
+  e.code = "ha_" + std::string(ha::to_string(error.cause));
+  e.message = error.explanation();
+  // When HA itself refused the request its words are the most useful part.
+  if ((error.cause == ha::ErrorCause::command_failed || error.cause == ha::ErrorCause::bad_request) &&
+      !error.detail.empty())
+    e.message += " Home Assistant said: " + error.detail;
+  e.suggestion = error.fix();
+  if (!error.ha_code.empty()) e.extra.emplace("ha_code", error.ha_code);
+  if (error.retryable()) e.extra.emplace("retryable", true);
+  return e;
+}
+
+ToolError bad_argument(std::string_view field, std::string_view problem, std::string_view fix) {
+  return ToolError{"invalid_argument", "arguments." + std::string(field) + ": " + std::string(problem),
+                   std::string(fix), {}};
+}
+
+json::array nearest_entities(const search::EntityIndex& index, std::string_view text, std::size_t limit) {
+  search::Query q;
+  // "light.kitchn" -> "light kitchn": the index tokenises ids itself, but a
+  // domain prefix that is itself mistyped must not veto the object id.
+  q.text = std::string(text);
+  q.limit = limit;
+  q.include_hidden = true;
+  json::array out;
+  for (const auto& hit : index.query(q).hits) out.emplace_back(hit.entity_id);
+  if (out.empty()) {
+    std::string loose(text);
+    for (char& c : loose)
+      if (c == '.' || c == '_') c = ' ';
+    q.text = loose;
+    for (const auto& hit : index.query(q).hits) out.emplace_back(hit.entity_id);
+  }
+  return out;
+}
+
+ToolError unknown_entity(const search::EntityIndex& index, std::string_view entity_id, std::string_view field) {
+  ToolError e;
+  e.code = "entity_not_found";
+  e.message = "No entity " + std::string(entity_id) + " in Home Assistant.";
+  json::array near = nearest_entities(index, entity_id);
+  if (!near.empty()) {
+    e.suggestion = "Did you mean " + std::string(near.front().as_string()) +
+                   "? Use an id from suggestions, or ha_search to find the entity.";
+    e.extra.emplace("suggestions", std::move(near));
+  } else {
+    e.suggestion = "Use ha_search to find the entity's exact id.";
+  }
+  e.extra.emplace("field", field);
+  return e;
+}
+
+}  // namespace hamcp::tools
