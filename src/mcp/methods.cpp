@@ -172,7 +172,8 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
   std::string failure;
   try {
     json::object handler_args = std::move(arguments_value.get_object());
-    outcome = co_await tool->tool.handler(std::move(handler_args), ctx);
+    auto running = tool->tool.handler(std::move(handler_args), ctx);  // named: GCC 12 coroutine temporaries
+    outcome = co_await std::move(running);
   } catch (const McpError&) {
     throw;  // the handler asked for a JSON-RPC error
   } catch (const std::exception& e) {
@@ -206,7 +207,8 @@ asio::awaitable<json::value> read_resource(const Registry& registry, json::objec
   std::string uri = required_string(params, "uri");
   json::array contents;
   if (auto resource = registry.find_resource(uri)) {
-    contents = co_await resource->reader(uri, ctx);
+    auto reading = resource->reader(uri, ctx);
+    contents = co_await std::move(reading);
   } else {
     std::shared_ptr<const RegisteredTemplate> matched;
     std::map<std::string, std::string> variables;
@@ -221,7 +223,8 @@ asio::awaitable<json::value> read_resource(const Registry& registry, json::objec
       data.emplace("uri", uri);
       throw McpError(error_code::resource_not_found, "Resource not found: " + uri, json::value(std::move(data)));
     }
-    contents = co_await matched->tmpl.reader(uri, std::move(variables), ctx);
+    auto reading = matched->tmpl.reader(uri, std::move(variables), ctx);
+    contents = co_await std::move(reading);
   }
   json::object result;
   result.emplace("contents", std::move(contents));
@@ -246,7 +249,8 @@ asio::awaitable<json::value> get_prompt(const Registry& registry, json::object p
     if (arg.required && !arguments.count(arg.name))
       throw McpError(error_code::invalid_params,
                      "Invalid params: prompt " + name + " needs argument \"" + arg.name + "\"");
-  json::object result = co_await prompt->getter(std::move(arguments), ctx);
+  auto getting = prompt->getter(std::move(arguments), ctx);
+  json::object result = co_await std::move(getting);
   co_return json::value(std::move(result));
 }
 
@@ -270,7 +274,8 @@ asio::awaitable<json::value> complete(const Registry& registry, json::object par
       for (const auto& [key, value] : args->get_object())
         if (value.is_string()) request.context_arguments.emplace(std::string(key), std::string(value.get_string()));
   }
-  Completion completion = co_await registry.completion()(std::move(request), ctx);
+  auto completing = registry.completion()(std::move(request), ctx);
+  Completion completion = co_await std::move(completing);
   json::array values;
   const std::size_t n = std::min<std::size_t>(completion.values.size(), 100);
   values.reserve(n);

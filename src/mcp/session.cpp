@@ -357,14 +357,16 @@ asio::awaitable<json::value> run_request(const Registry& registry, std::string m
   std::string internal;
   json::value result;
   try {
+    asio::awaitable<json::value> work;  // named before co_await (GCC 12 coroutine temporaries)
     if (method == "tools/call")
-      result = co_await methods::call_tool(registry, std::move(params), *ctx);
+      work = methods::call_tool(registry, std::move(params), *ctx);
     else if (method == "resources/read")
-      result = co_await methods::read_resource(registry, std::move(params), *ctx);
+      work = methods::read_resource(registry, std::move(params), *ctx);
     else if (method == "prompts/get")
-      result = co_await methods::get_prompt(registry, std::move(params), *ctx);
+      work = methods::get_prompt(registry, std::move(params), *ctx);
     else
-      result = co_await methods::complete(registry, std::move(params), *ctx);
+      work = methods::complete(registry, std::move(params), *ctx);
+    result = co_await std::move(work);
   } catch (const McpError& e) {
     failure.emplace(e);
   } catch (const std::exception& e) {
