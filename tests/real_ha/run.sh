@@ -5,8 +5,9 @@
 #   tests/real_ha/run.sh
 #
 # Environment:
-#   HAMCP_BUILD_DIR          build dir with hamcp and unit_ha (scripts/test.sh sets it);
-#                            without it the hamcp.* tests are skipped with the reason
+#   HAMCP_BUILD_DIR          build dir with hamcp, unit_ha and real_ha_ha_layer_check
+#                            (scripts/test.sh sets it); without them the hamcp.* tests
+#                            are skipped with the reason
 #   HAMCP_REAL_HA_RUNTIME    auto (default) | trixie (HA 2026.2.3, Python 3.13) | py311 (HA 2024.3.3)
 #   HAMCP_REAL_HA_CACHE      install cache (default /var/cache/hamcp-real-ha)
 #   HAMCP_REAL_HA_KEEP=1     keep the run dir (logs, HA's storage) after the run
@@ -49,6 +50,7 @@ args=(--run-dir "$run_dir")
 if [ -n "${HAMCP_BUILD_DIR:-}" ]; then
   [ -x "$HAMCP_BUILD_DIR/hamcp" ] && args+=(--hamcp "$HAMCP_BUILD_DIR/hamcp")
   [ -x "$HAMCP_BUILD_DIR/unit_ha" ] && args+=(--unit-ha "$HAMCP_BUILD_DIR/unit_ha")
+  [ -x "$HAMCP_BUILD_DIR/real_ha_ha_layer_check" ] && args+=(--ha-layer-check "$HAMCP_BUILD_DIR/real_ha_ha_layer_check")
 fi
 t=$SECONDS
 python3 "$here/test_real_ha.py" "${args[@]}"
