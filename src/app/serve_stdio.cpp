@@ -1,6 +1,7 @@
 // `hamcp` (default): MCP over stdin/stdout.
 #include <signal.h>
 #include <cstring>
+#include <memory>
 #include <unistd.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -28,7 +29,15 @@ int serve_stdio(const Config& config) {
   Runtime runtime(config);
   mcp::StdioOptions options;
   options.output_fd = protocol_out;
-  mcp::StdioTransport transport(runtime.server(), options);
+  std::unique_ptr<mcp::StdioTransport> transport_holder;
+  try {
+    transport_holder = std::make_unique<mcp::StdioTransport>(runtime.server(), options);
+  } catch (const std::exception& e) {  // e.g. stdin is closed
+    spdlog::error("stdio: cannot use stdin/stdout: {}", e.what());
+    ::close(protocol_out);
+    return 1;
+  }
+  mcp::StdioTransport& transport = *transport_holder;
   ::close(protocol_out);
 
   boost::asio::signal_set signals(runtime.io(), SIGINT, SIGTERM);

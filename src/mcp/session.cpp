@@ -182,8 +182,16 @@ void Session::shutdown() {
   subscriptions_.clear();
 }
 
+namespace {
+struct DiscardChannel final : Channel {
+  void send(json::value) override {}
+  bool is_open() const override { return false; }
+};
+}  // namespace
+
 void Session::deliver(json::value message, std::shared_ptr<Channel> reply) {
   last_activity_ = std::chrono::steady_clock::now();
+  if (!reply) reply = std::make_shared<DiscardChannel>();  // the caller wants no answer
   if (json::array* batch_items = message.if_array()) {
     if (batch_items->empty()) {
       if (reply->is_open())
