@@ -39,7 +39,7 @@ std::size_t doc_bytes(const EntityDoc& d) {
                                &d.floor_name, &d.device_id, &d.device_name, &d.manufacturer,
                                &d.model, &d.device_class, &d.state})
     n += heap_bytes(*s);
-  for (const auto* v : {&d.aliases, &d.area_aliases, &d.labels}) {
+  for (const auto* v : {&d.aliases, &d.area_aliases, &d.floor_aliases, &d.labels}) {
     n += heap_bytes(*v);
     for (const auto& s : *v) n += heap_bytes(s);
   }
@@ -156,7 +156,8 @@ bool same_indexed_text(const EntityDoc& a, const EntityDoc& b) {
   return a.entity_id == b.entity_id && a.domain == b.domain && a.friendly_name == b.friendly_name &&
          a.registry_name == b.registry_name && a.original_name == b.original_name && a.aliases == b.aliases &&
          a.area_id == b.area_id && a.area_name == b.area_name && a.area_aliases == b.area_aliases &&
-         a.floor_id == b.floor_id && a.floor_name == b.floor_name && a.device_name == b.device_name &&
+         a.floor_id == b.floor_id && a.floor_name == b.floor_name && a.floor_aliases == b.floor_aliases &&
+         a.device_name == b.device_name &&
          a.manufacturer == b.manufacturer && a.model == b.model && a.labels == b.labels &&
          a.device_class == b.device_class;
 }
@@ -222,6 +223,7 @@ void IndexStore::upsert(EntityDoc doc) {
   for (const auto& a : doc.area_aliases) add_key(entry.area_keys, a);
   add_key(entry.floor_keys, doc.floor_id);
   add_key(entry.floor_keys, doc.floor_name);
+  for (const auto& a : doc.floor_aliases) add_key(entry.floor_keys, a);
   for (const auto& l : doc.labels) add_key(entry.label_keys, l);
   entry.doc = std::move(doc);
 

@@ -141,6 +141,7 @@ void for_each_field_text(const EntityDoc& doc, Fn&& fn) {
   one(Field::area, doc.area_name);
   many(Field::area, doc.area_aliases, 1);
   one(Field::floor, doc.floor_name);
+  many(Field::floor, doc.floor_aliases, 1);
   one(Field::device, doc.device_name);
   one(Field::manufacturer, doc.manufacturer);
   one(Field::model, doc.model);

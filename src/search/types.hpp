@@ -20,6 +20,7 @@ struct EntityDoc {
   std::vector<std::string> area_aliases;
   std::string floor_id;
   std::string floor_name;
+  std::vector<std::string> floor_aliases;
   std::string device_id;
   std::string device_name;          // name_by_user, else name
   std::string manufacturer;
@@ -40,7 +41,7 @@ enum class Field : unsigned char {
   original_name,
   alias,
   area,           // area name and area aliases
-  floor,
+  floor,          // floor name and floor aliases
   device,         // device name
   manufacturer,
   model,
@@ -56,7 +57,7 @@ struct Query {
   std::string text;                          // free text; empty = list by filters
   std::optional<std::string> domain;         // exact filters (case/diacritic-insensitive)
   std::optional<std::string> area;           // area id, name or alias
-  std::optional<std::string> floor;          // floor id or name
+  std::optional<std::string> floor;          // floor id, name or alias
   std::optional<std::string> label;          // label name
   std::optional<std::string> state;
   std::optional<std::string> device_class;

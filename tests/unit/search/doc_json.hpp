@@ -34,6 +34,7 @@ inline boost::json::object doc_to_json(const EntityDoc& d) {
   put_list("area_aliases", d.area_aliases);
   put("floor_id", d.floor_id);
   put("floor_name", d.floor_name);
+  put_list("floor_aliases", d.floor_aliases);
   put("device_id", d.device_id);
   put("device_name", d.device_name);
   put("manufacturer", d.manufacturer);
@@ -67,6 +68,7 @@ inline EntityDoc doc_from_json(const boost::json::object& o) {
   get_list("area_aliases", d.area_aliases);
   get("floor_id", d.floor_id);
   get("floor_name", d.floor_name);
+  get_list("floor_aliases", d.floor_aliases);
   get("device_id", d.device_id);
   get("device_name", d.device_name);
   get("manufacturer", d.manufacturer);

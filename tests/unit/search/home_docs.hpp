@@ -69,6 +69,7 @@ inline std::vector<EntityDoc> docs_from_home(const sim::Home& home) {
           if (auto f = floors.find(*a->second->floor_id); f != floors.end()) {
             d.floor_id = f->second->floor_id;
             d.floor_name = f->second->name;
+            d.floor_aliases = f->second->aliases;
           }
         }
       }

@@ -128,8 +128,9 @@ TEST(EntityIndex, ReportsMatchedField) {
 
 TEST(EntityIndex, Filters) {
   auto home = small_home();
-  home[4].floor_name = "Upstairs";
-  home[4].floor_id = "upstairs";
+  home[4].floor_name = "First Floor";
+  home[4].floor_id = "first_floor";
+  home[4].floor_aliases = {"Upstairs"};
   home[4].labels = {"Climate Watch"};
   home[0].state = "off";
   EntityIndex idx(std::move(home));
@@ -146,8 +147,12 @@ TEST(EntityIndex, Filters) {
   q.area = "kuche";
   EXPECT_EQ(ids(idx.query(q)), std::vector<std::string>{"light.kuche_licht"});
   q = text("");
-  q.floor = "UPSTAIRS";
+  q.floor = "UPSTAIRS";  // alias
   EXPECT_EQ(ids(idx.query(q)), std::vector<std::string>{"sensor.bedroom_temperature"});
+  q.floor = "first_floor";  // id
+  EXPECT_EQ(idx.query(q).total, 1u);
+  q.floor = "First Floor";  // name
+  EXPECT_EQ(idx.query(q).total, 1u);
   q = text("");
   q.label = "climate watch";
   EXPECT_EQ(ids(idx.query(q)), std::vector<std::string>{"sensor.bedroom_temperature"});
