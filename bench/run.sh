@@ -29,7 +29,7 @@ start() {  # start LOG CMD... -> echoes "PID PORT"
   local pid=$! port=""
   pids+=("$pid")
   for _ in $(seq 1 100); do
-    port="$(grep -aoE 'http://127\.0\.0\.1:[0-9]+' "$log" | head -n1 | sed 's/.*://' || true)"
+    port="$(grep -aoE 'http://127\.0\.0\.1:[0-9]+/mcp' "$log" | head -n1 | sed -E 's%.*:([0-9]+)/mcp%\1%' || true)"
     [ -n "$port" ] && [ "$port" != 0 ] && break
     sleep 0.1
   done

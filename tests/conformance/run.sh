@@ -55,7 +55,7 @@ start_server() {
   pids+=("$pid")
   local port=""
   for _ in $(seq 1 100); do
-    port="$(grep -aoE 'http://127\.0\.0\.1:[0-9]+' "$log" | head -n1 | sed 's/.*://' || true)"
+    port="$(grep -aoE 'http://127\.0\.0\.1:[0-9]+/mcp' "$log" | head -n1 | sed -E 's%.*:([0-9]+)/mcp%\1%' || true)"
     [ -n "$port" ] && [ "$port" != 0 ] && break
     kill -0 "$pid" 2>/dev/null || { echo "server exited early: $*" >&2; cat "$log" >&2; return 1; }
     sleep 0.1

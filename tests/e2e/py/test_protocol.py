@@ -35,14 +35,14 @@ def anyio_backend():
 
 
 def start_http(args: list[str], timeout: float = 15.0) -> tuple[subprocess.Popen, str]:
-    """Starts a server process; returns it and its URL once it printed http://127.0.0.1:PORT."""
+    """Starts a server process; returns it and its URL once it printed http://127.0.0.1:PORT/mcp."""
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         log.seek(0)
         out = log.read().decode(errors="replace")
-        m = re.search(r"http://127\.0\.0\.1:(\d+)", out)
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", out)
         if m and m.group(1) != "0":
             return proc, f"http://127.0.0.1:{m.group(1)}/mcp"
         if proc.poll() is not None:

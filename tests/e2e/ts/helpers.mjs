@@ -25,7 +25,8 @@ export function tempDir(prefix) {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-// Starts an HTTP server process and resolves once it printed http://127.0.0.1:PORT.
+// Starts an HTTP server process and resolves once it printed http://127.0.0.1:PORT/mcp (hamcp
+// --demo prints its simulated HA's URL first, so the /mcp suffix matters).
 export function startHttpServer(bin, args, { timeoutMs = 15000 } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -36,7 +37,7 @@ export function startHttpServer(bin, args, { timeoutMs = 15000 } = {}) {
     }, timeoutMs);
     const onData = (chunk) => {
       output += chunk.toString();
-      const m = output.match(/http:\/\/127\.0\.0\.1:(\d+)/);
+      const m = output.match(/http:\/\/127\.0\.0\.1:(\d+)\/mcp/);
       if (m && m[1] !== '0') {
         clearTimeout(timer);
         child.stdout.off('data', onData);
