@@ -255,7 +255,8 @@ asio::awaitable<DoctorReport> run_doctor_checks(ConnectionInput input, DoctorOpt
     auto& step = run.add("rest", "REST API + token");
     const auto start = Clock::now();
     try {
-      json::value v = co_await rest.get_json("/api/");
+      const std::string api_path = "/api/";
+      json::value v = co_await rest.get_json(api_path);
       step.millis = ms_since(start);
       step.status = StepStatus::ok;
       std::string msg = "API running";
@@ -278,7 +279,8 @@ asio::awaitable<DoctorReport> run_doctor_checks(ConnectionInput input, DoctorOpt
   } else {
     auto& step = run.add("core_state", "Core state");
     try {
-      Response r = co_await rest.get("/api/core/state");
+      const std::string core_path = "/api/core/state";
+      Response r = co_await rest.get(core_path);
       if (r.status == 404) {
         step.status = StepStatus::skipped;
         step.summary = "not reported by this Home Assistant version";
@@ -342,7 +344,8 @@ asio::awaitable<DoctorReport> run_doctor_checks(ConnectionInput input, DoctorOpt
       step.summary = "version " + ha_version;
     } else if (!run.blocked) {
       try {
-        json::value cfg = co_await rest.get_json("/api/config");
+        const std::string config_path = "/api/config";
+        json::value cfg = co_await rest.get_json(config_path);
         if (const auto* v = cfg.as_object().if_contains("version"); v && v->is_string()) {
           step.status = StepStatus::ok;
           step.summary = "version " + std::string(v->as_string());
@@ -362,7 +365,8 @@ asio::awaitable<DoctorReport> run_doctor_checks(ConnectionInput input, DoctorOpt
     auto& step = run.add("entities", "Entities");
     const auto start = Clock::now();
     try {
-      json::value states = co_await rest.get_json("/api/states");
+      const std::string states_path = "/api/states";
+      json::value states = co_await rest.get_json(states_path);
       step.millis = ms_since(start);
       const std::size_t n = states.is_array() ? states.as_array().size() : 0;
       step.status = n > 0 ? StepStatus::ok : StepStatus::warning;
@@ -384,7 +388,8 @@ asio::awaitable<DoctorReport> run_doctor_checks(ConnectionInput input, DoctorOpt
     try {
       for (int i = 0; i < options.latency_samples; ++i) {
         const auto start = Clock::now();
-        co_await rest.get("/api/");
+        const std::string api_path = "/api/";
+        co_await rest.get(api_path);
         rest_ms.push_back(ms_since(start));
       }
       std::sort(rest_ms.begin(), rest_ms.end());

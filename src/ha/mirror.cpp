@@ -381,8 +381,12 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     entities["type"] = "subscribe_entities";
     bool entities_supported = true;
     try {
-      co_await ws.subscribe(std::move(entities),
-                            [self](const json::value& ev, bool first) { if (auto m = self.lock()) m->on_entities_event(ev, first); });
+      // GCC 12: no non-trivial temporaries (lambda -> std::function) inside co_await.
+      WsClient::EventHandler on_entities = [self](const json::value& ev, bool first) {
+        if (auto m = self.lock()) m->on_entities_event(ev, first);
+      };
+      auto op = ws.subscribe(std::move(entities), std::move(on_entities));
+      co_await std::move(op);
       publish(ChangeSet{}, [](Snapshot& s) { s.capabilities.subscribe_entities = true; });
     } catch (const HaException& e) {
       if (!unsupported(e.error())) throw;
@@ -394,30 +398,40 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
       json::object sc;
       sc["type"] = "subscribe_events";
       sc["event_type"] = "state_changed";
-      co_await ws.subscribe(std::move(sc), [self](const json::value& ev, bool) { if (auto m = self.lock()) m->on_state_changed(ev); });
+      WsClient::EventHandler on_changed = [self](const json::value& ev, bool) {
+        if (auto m = self.lock()) m->on_state_changed(ev);
+      };
+      auto op = ws.subscribe(std::move(sc), std::move(on_changed));
+      co_await std::move(op);
     }
     for (RegistryKind kind : kAllRegistries) {
       json::object sub;
       sub["type"] = "subscribe_events";
       sub["event_type"] = std::string(to_string(kind)) + "_registry_updated";
-      co_await ws.subscribe(std::move(sub), [self, kind](const json::value&, bool) {
+      WsClient::EventHandler on_registry = [self, kind](const json::value&, bool) {
         if (auto m = self.lock()) m->mark_dirty([kind](Impl& mm) { mm.registry_dirty[static_cast<std::size_t>(kind)] = true; });
-      });
+      };
+      auto op = ws.subscribe(std::move(sub), std::move(on_registry));
+      co_await std::move(op);
     }
     for (const char* type : {"service_registered", "service_removed"}) {
       json::object sub;
       sub["type"] = "subscribe_events";
       sub["event_type"] = type;
-      co_await ws.subscribe(std::move(sub), [self](const json::value&, bool) {
+      WsClient::EventHandler on_services = [self](const json::value&, bool) {
         if (auto m = self.lock()) m->mark_dirty([](Impl& mm) { mm.services_dirty = true; });
-      });
+      };
+      auto op = ws.subscribe(std::move(sub), std::move(on_services));
+      co_await std::move(op);
     }
     json::object core;
     core["type"] = "subscribe_events";
     core["event_type"] = "core_config_updated";
-    co_await ws.subscribe(std::move(core), [self](const json::value&, bool) {
+    WsClient::EventHandler on_config = [self](const json::value&, bool) {
       if (auto m = self.lock()) m->mark_dirty([](Impl& mm) { mm.config_dirty = true; });
-    });
+    };
+    auto op = ws.subscribe(std::move(core), std::move(on_config));
+    co_await std::move(op);
   }
 
   // Called on the WS strand; flags are strand-owned, so hop first.
@@ -534,19 +548,20 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   }
 
   asio::awaitable<void> poll_once() {
+    const std::string states_path = "/api/states", config_path = "/api/config", services_path = "/api/services";
     try {
-      json::value states = co_await rest.get_json("/api/states");
+      json::value states = co_await rest.get_json(states_path);
       if (ws_up) co_return;
       const bool first = load()->config == nullptr;
       if (first) {
-        json::value cfg = co_await rest.get_json("/api/config");
+        json::value cfg = co_await rest.get_json(config_path);
         auto c = std::make_shared<const json::object>(cfg.is_object() ? cfg.as_object() : json::object{});
         ChangeSet cs;
         cs.config_changed = true;
         publish(std::move(cs), [&](Snapshot& s) { s.config = c; });
       }
       if (!load()->services) {
-        json::value svc = co_await rest.get_json("/api/services");
+        json::value svc = co_await rest.get_json(services_path);
         // REST gives [{domain, services}]; the snapshot keeps WS's {domain: services}.
         json::object by_domain;
         if (svc.is_array()) {

@@ -252,7 +252,8 @@ RestClient::~RestClient() = default;
 
 asio::awaitable<Response> RestClient::get(std::string path, RequestOptions options) {
   auto impl = impl_;
-  co_return co_await impl->request(http::verb::get, std::move(path), std::nullopt, options);
+  std::optional<std::string> no_body;
+  co_return co_await impl->request(http::verb::get, std::move(path), std::move(no_body), options);
 }
 
 asio::awaitable<Response> RestClient::post(std::string path, boost::json::value body, RequestOptions options) {
@@ -263,7 +264,8 @@ asio::awaitable<Response> RestClient::post(std::string path, boost::json::value 
 
 asio::awaitable<Response> RestClient::del(std::string path, RequestOptions options) {
   auto impl = impl_;
-  co_return co_await impl->request(http::verb::delete_, std::move(path), std::nullopt, options);
+  std::optional<std::string> no_body;
+  co_return co_await impl->request(http::verb::delete_, std::move(path), std::move(no_body), options);
 }
 
 namespace {
@@ -281,7 +283,8 @@ boost::json::value to_json_or_throw(const Response& r, const ConnectionSettings&
 
 asio::awaitable<boost::json::value> RestClient::get_json(std::string path, RequestOptions options) {
   auto impl = impl_;
-  Response r = co_await impl->request(http::verb::get, path, std::nullopt, options);
+  std::optional<std::string> no_body;
+  Response r = co_await impl->request(http::verb::get, path, std::move(no_body), options);
   co_return to_json_or_throw(r, impl->settings, path);
 }
 

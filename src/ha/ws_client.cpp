@@ -83,7 +83,9 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   asio::thread_pool parse_pool{1};
 
   // ---- strand-only state ----
-  std::variant<std::monostate, std::unique_ptr<PlainWs>, std::unique_ptr<SecureWs>> ws;
+  // shared_ptr: the writer keeps the stream of its connection alive until its
+  // pending write completes, even after run() has moved on.
+  std::variant<std::monostate, std::shared_ptr<PlainWs>, std::shared_ptr<SecureWs>> ws;
   std::uint64_t generation = 0;  // bumps on every connection
   std::uint64_t next_id = 1;
   std::unordered_map<std::uint64_t, std::shared_ptr<Waiter>> pending;
@@ -238,14 +240,14 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   asio::awaitable<void> connect_once() {
     if (settings.tls) {
       if (!ssl_ctx) ssl_ctx = make_ssl_context(settings);
-      auto stream = std::make_unique<SecureWs>(strand, *ssl_ctx);
+      auto stream = std::make_shared<SecureWs>(strand, *ssl_ctx);
       co_await connect_tcp(beast::get_lowest_layer(*stream), settings);
       co_await tls_handshake(stream->next_layer(), settings);
       configure(*stream);
       co_await handshake_and_auth(*stream);
       ws = std::move(stream);
     } else {
-      auto stream = std::make_unique<PlainWs>(strand);
+      auto stream = std::make_shared<PlainWs>(strand);
       co_await connect_tcp(beast::get_lowest_layer(*stream), settings);
       configure(*stream);
       co_await handshake_and_auth(*stream);
@@ -255,8 +257,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
 
   void close_socket() {
     boost::system::error_code ec;
-    if (auto* p = std::get_if<std::unique_ptr<PlainWs>>(&ws)) beast::get_lowest_layer(**p).socket().close(ec);
-    if (auto* s = std::get_if<std::unique_ptr<SecureWs>>(&ws)) beast::get_lowest_layer(**s).socket().close(ec);
+    if (auto* p = std::get_if<std::shared_ptr<PlainWs>>(&ws)) beast::get_lowest_layer(**p).socket().close(ec);
+    if (auto* s = std::get_if<std::shared_ptr<SecureWs>>(&ws)) beast::get_lowest_layer(**s).socket().close(ec);
   }
 
   void fail_all_pending(const HaError& error) {
@@ -370,6 +372,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
 
   asio::awaitable<void> writer(std::uint64_t gen) {
     auto self = shared_from_this();
+    auto stream_hold = ws;  // this connection's stream outlives our pending write
     outbox_signal = std::make_unique<asio::steady_timer>(strand);
     while (gen == generation && !stopped) {
       if (outbox.empty()) {
@@ -381,10 +384,10 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       std::string text = std::move(outbox.front());
       outbox.pop_front();
       boost::system::error_code ec;
-      if (auto* p = std::get_if<std::unique_ptr<PlainWs>>(&ws)) {
+      if (auto* p = std::get_if<std::shared_ptr<PlainWs>>(&stream_hold)) {
         (*p)->text(true);
         co_await (*p)->async_write(asio::buffer(text), asio::redirect_error(asio::use_awaitable, ec));
-      } else if (auto* s = std::get_if<std::unique_ptr<SecureWs>>(&ws)) {
+      } else if (auto* s = std::get_if<std::shared_ptr<SecureWs>>(&stream_hold)) {
         (*s)->text(true);
         co_await (*s)->async_write(asio::buffer(text), asio::redirect_error(asio::use_awaitable, ec));
       } else {
@@ -462,9 +465,10 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     heartbeat_failed = false;
     protocol_failure.reset();
     boost::system::error_code ec;
-    if (auto* p = std::get_if<std::unique_ptr<PlainWs>>(&ws)) {
+    auto stream_hold = ws;
+    if (auto* p = std::get_if<std::shared_ptr<PlainWs>>(&stream_hold)) {
       ec = co_await read_frames(**p, gen);
-    } else if (auto* s = std::get_if<std::unique_ptr<SecureWs>>(&ws)) {
+    } else if (auto* s = std::get_if<std::shared_ptr<SecureWs>>(&stream_hold)) {
       ec = co_await read_frames(**s, gen);
     }
     if (protocol_failure) {
@@ -626,6 +630,14 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       if (stopped) {
         throw HaException(make_error(ErrorCause::not_connected, settings.ws_url(), "client stopped"));
       }
+      {
+        // A permanent failure (bad token, bad certificate...) will not fix
+        // itself while we wait: say so at once.
+        std::lock_guard lock(status_mutex);
+        if (state_value == WsState::waiting_to_reconnect && last_error_value && !last_error_value->retryable()) {
+          throw HaException(*last_error_value);
+        }
+      }
       if (Clock::now() >= deadline) {
         HaError e = make_error(ErrorCause::not_connected, settings.ws_url());
         std::lock_guard lock(status_mutex);
@@ -759,18 +771,23 @@ void WsClient::stop() {
 asio::awaitable<json::value> WsClient::command(json::object message, std::optional<std::chrono::milliseconds> timeout) {
   auto impl = impl_;
   const auto t = timeout.value_or(impl->options.command_timeout);
-  co_return co_await asio::co_spawn(impl->strand, impl->do_command(std::move(message), t), asio::use_awaitable);
+  auto op = impl->do_command(std::move(message), t);
+  auto spawned = asio::co_spawn(impl->strand, std::move(op), asio::use_awaitable);
+  co_return co_await std::move(spawned);
 }
 
 asio::awaitable<std::uint64_t> WsClient::subscribe(json::object message, EventHandler handler) {
   auto impl = impl_;
-  co_return co_await asio::co_spawn(impl->strand, impl->do_subscribe(std::move(message), std::move(handler)),
-                                    asio::use_awaitable);
+  auto op = impl->do_subscribe(std::move(message), std::move(handler));
+  auto spawned = asio::co_spawn(impl->strand, std::move(op), asio::use_awaitable);
+  co_return co_await std::move(spawned);
 }
 
 asio::awaitable<void> WsClient::unsubscribe(std::uint64_t handle) {
   auto impl = impl_;
-  co_await asio::co_spawn(impl->strand, impl->do_unsubscribe(handle), asio::use_awaitable);
+  auto op = impl->do_unsubscribe(handle);
+  auto spawned = asio::co_spawn(impl->strand, std::move(op), asio::use_awaitable);
+  co_await std::move(spawned);
 }
 
 void WsClient::on_state_change(StateHandler handler) {

@@ -39,7 +39,7 @@ TEST(ConnectionConfig, HttpsDefaultPortAndProxyPrefix) {
 }
 
 TEST(ConnectionConfig, Ipv6Literal) {
-  const auto& s = std::get<ConnectionSettings>(parse("http://[::1]:8123"));
+  const auto s = std::get<ConnectionSettings>(parse("http://[::1]:8123"));
   EXPECT_EQ(s.host, "::1");
   EXPECT_EQ(s.host_header, "[::1]:8123");
 }
@@ -76,7 +76,7 @@ TEST(ConnectionConfig, ExplicitUrlWinsOverSupervisor) {
   ConnectionInput in;
   in.url = "http://127.0.0.1:8123";
   in.supervisor_token = "sv";
-  const auto& s = std::get<ConnectionSettings>(make_connection_settings(in));
+  const auto s = std::get<ConnectionSettings>(make_connection_settings(in));
   EXPECT_FALSE(s.supervisor);
   EXPECT_EQ(s.host, "127.0.0.1");
 }
