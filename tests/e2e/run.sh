@@ -36,7 +36,7 @@ if [ "$only" != py ]; then
   echo "e2e[ts]: node --test (TypeScript SDK $(sed -n 's/.*"@modelcontextprotocol\/sdk": "\(.*\)".*/\1/p' "$here/package.json"))"
   log="$(mktemp)"
   ( cd "$here" && PATH="$node_bin:$PATH" node --test --test-concurrency=1 --test-timeout=120000 \
-      --test-reporter=spec ts/ ) 2>&1 | tee "$log"
+      --test-reporter=spec ts/*.test.mjs ) 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   # node's spec reporter closes with "ℹ pass N", "ℹ fail N", "ℹ skipped N"
   p=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log" | tail -1); f=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log" | tail -1)
