@@ -20,9 +20,21 @@ std::string lower(std::string s) {
 }
 
 // Registry entry or ToolException (unknown id -> suggestions; state-only
-// entity -> explain why it cannot be edited).
-const json::object& require_entry(const ToolEnv& env, const ha::Snapshot& snap, const std::string& id) {
-  if (const json::object* e = snap.registry(ha::RegistryKind::entity).find(id)) return *e;
+// entity -> explain why it cannot be edited). The mirror refreshes registries
+// a moment after a change (e.g. right after a rename), so an id the snapshot
+// does not know yet is checked with HA directly before giving up.
+boost::asio::awaitable<json::object> require_entry(ToolEnv& env, const ha::Snapshot& snap, const std::string& id) {
+  if (const json::object* e = snap.registry(ha::RegistryKind::entity).find(id)) co_return *e;
+  std::optional<json::object> fresh;
+  try {
+    json::object msg;
+    msg.emplace("type", "config/entity_registry/get");
+    msg.emplace("entity_id", id);
+    json::value r = co_await env.ha.command(std::move(msg));
+    if (r.is_object()) fresh = r.get_object();
+  } catch (const ha::HaException&) {
+  }
+  if (fresh) co_return *fresh;
   if (snap.states.find(id))
     throw ToolException(ToolError{
         "entity_not_in_registry",
@@ -138,7 +150,7 @@ json::array resolve_labels(const ha::Snapshot& snap, const std::vector<std::stri
 boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr snap = co_await env.snapshot();
   const std::string id = args.str("entity_id");
-  require_entry(env, *snap, id);
+  co_await require_entry(env, *snap, id);
 
   json::object msg;
   msg.emplace("type", "config/entity_registry/update");
@@ -230,7 +242,7 @@ boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env,
 boost::asio::awaitable<mcp::ToolResult> run_remove_entity(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr snap = co_await env.snapshot();
   const std::string id = args.str("entity_id");
-  require_entry(env, *snap, id);
+  co_await require_entry(env, *snap, id);
   json::object msg;
   msg.emplace("type", "config/entity_registry/remove");
   msg.emplace("entity_id", id);

@@ -169,6 +169,7 @@ ToolSpec make_history_spec() {
   s.output_schema = R"J({"type":"object","properties":{"source":{"type":"string"},"entities":{"type":"array"}}})J";
   s.annotations = read_only();
   s.annotations.open_world_hint = true;  // read from Home Assistant's recorder
+  s.aliases = {"ha_get_statistics"};
   s.legacy_args = {{"entity_ids", "entity_id"}, {"statistic_ids", "entity_id"}, {"start_time", "start"},
                    {"end_time", "end"},         {"statistic_types", "types"},   {"hours_back", "start"}};
   s.hidden_args = {"minimal_response", "significant_changes_only"};

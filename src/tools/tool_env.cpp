@@ -9,10 +9,19 @@ ToolEnv::ToolEnv(ha::HaClient& ha_client, search::EntityIndex& idx, EntityToolsO
 
 boost::asio::awaitable<ha::SnapshotPtr> ToolEnv::snapshot() {
   ha::SnapshotPtr snap = ha.snapshot();
-  if (snap && snap->version > 0) co_return snap;
+  // Once fully synced, the mirror's data is the answer even while it
+  // reconnects. Before that, states may be in but registries and services not
+  // yet: wait (bounded) for the first full sync instead of answering from half
+  // a picture.
+  if (ever_synced_.load() && snap && snap->version > 0) co_return snap;
+  const ha::MirrorState state = ha.status().state;
+  if (state == ha::MirrorState::synced || (state == ha::MirrorState::degraded && snap && snap->version > 0)) {
+    ever_synced_.store(true);
+    co_return snap;
+  }
   if (ha.configured()) {
     const auto wait = options.first_sync_wait;
-    co_await ha.wait_synced(wait);
+    if (co_await ha.wait_synced(wait)) ever_synced_.store(true);
     snap = ha.snapshot();
     if (snap && snap->version > 0) co_return snap;
   }

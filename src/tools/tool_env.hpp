@@ -4,6 +4,7 @@
 // server; shared by the handlers.
 
 #include <boost/asio/awaitable.hpp>
+#include <atomic>
 #include <chrono>
 #include <memory>
 
@@ -41,6 +42,9 @@ class ToolEnv {
   // Stop listening to the HA client (before it is destroyed; handlers may keep
   // this object alive longer).
   void detach() { watch.detach(); }
+
+ private:
+  std::atomic<bool> ever_synced_{false};
 };
 
 }  // namespace hamcp::tools

@@ -1,0 +1,74 @@
+// Measures the entity tool family's share of hamcp's tools/list in tokens
+// (o200k_base, via gpt-tokenizer), from a running hamcp (`hamcp --demo` over
+// stdio, raw JSON-RPC). Budget: <= 4,000 tokens for the whole family.
+//
+//   HAMCP_BIN=build/hamcp node bench/tools/catalog_tokens.mjs [--json]
+// Exit 1 when the family exceeds the budget.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+
+const BUDGET = 4000;
+const FAMILY = [
+  'ha_search', 'ha_get_overview', 'ha_get_state', 'ha_call_service', 'ha_bulk_control',
+  'ha_get_operation_status', 'ha_list_services', 'ha_call_event', 'ha_get_entity', 'ha_set_entity',
+  'ha_remove_entity', 'ha_eval_template', 'ha_get_history', 'ha_get_logs',
+];
+const bin = process.env.HAMCP_BIN;
+if (!bin) {
+  console.error('HAMCP_BIN is not set');
+  process.exit(2);
+}
+
+async function listTools() {
+  const child = spawn(bin, ['--demo'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const rl = createInterface({ input: child.stdout });
+  const waiters = new Map();
+  rl.on('line', (line) => {
+    const msg = JSON.parse(line);
+    if (msg.id !== undefined && waiters.has(msg.id)) waiters.get(msg.id)(msg);
+  });
+  const request = (id, method, params) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${method} timed out`)), 15000);
+      waiters.set(id, (m) => { clearTimeout(timer); resolve(m); });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  await request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'catalog-tokens', version: '1' } });
+  child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+  const tools = [];
+  let cursor;
+  let id = 2;
+  do {
+    const r = await request(id++, 'tools/list', cursor ? { cursor } : {});
+    tools.push(...r.result.tools);
+    cursor = r.result.nextCursor;
+  } while (cursor);
+  child.stdin.end();
+  child.kill('SIGTERM');
+  return tools;
+}
+
+const tools = await listTools();
+const rows = [];
+let total = 0;
+for (const name of FAMILY) {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    console.error(`missing tool ${name} in tools/list`);
+    process.exit(1);
+  }
+  // A client puts the tool definition into the model's context as JSON.
+  const tokens = encode(JSON.stringify(tool)).length;
+  rows.push({ name, tokens });
+  total += tokens;
+}
+const all = encode(JSON.stringify(tools)).length;
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ tokenizer: 'o200k_base', budget: BUDGET, family_tokens: total, all_tools_tokens: all, tools: rows }));
+} else {
+  for (const r of rows) console.log(`${r.name.padEnd(26)} ${String(r.tokens).padStart(5)}`);
+  console.log(`${'entity family total'.padEnd(26)} ${String(total).padStart(5)}  (budget ${BUDGET})`);
+  console.log(`${'whole tools/list'.padEnd(26)} ${String(all).padStart(5)}  (${tools.length} tools)`);
+}
+process.exit(total <= BUDGET ? 0 : 1);

@@ -1,0 +1,130 @@
+#pragma once
+// The entity tools against an in-process simulated Home Assistant (demo home),
+// called through the MCP Session API over an in-memory channel. Everything
+// (MCP core, HA client, mirror) runs on the harness' single io_context; the
+// sim serves from its own thread on 127.0.0.1, port 0.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "ha/ha_client.hpp"
+#include "search/entity_index.hpp"
+#include "sim/sim_server.hpp"
+#include "tools/entity_tools.hpp"
+#include "tools/search_feed.hpp"
+#include "unit/mcp/mcp_harness.hpp"
+
+namespace hamcp::tools::testing {
+
+namespace json = boost::json;
+using mcp::testing::Harness;
+
+struct CallResult {
+  json::object response;   // the JSON-RPC response
+  json::object result;     // response.result
+  bool is_error = false;
+  json::object structured;  // structuredContent (empty if none)
+  std::string text;         // concatenated text content
+  const json::object& error() const { return structured.at("error").as_object(); }
+  std::string code() const {
+    const json::value* e = structured.if_contains("error");
+    return e ? std::string(e->at("code").as_string()) : std::string();
+  }
+};
+
+class ToolsTest : public ::testing::Test {
+ protected:
+  // `url` empty: start the demo sim and connect to it.
+  void start(EntityToolsOptions options = {}, std::string url = {}, std::string token = "unit-token") {
+    ha::ConnectionInput input;
+    if (url.empty()) {
+      sim = std::make_unique<sim::SimServer>(sim::demo_home(), sim::SimServerOptions{"127.0.0.1", 0, token});
+      sim->start();
+      url = sim->url();
+    }
+    input.url = url;
+    input.token = token;
+    input.timeout = std::chrono::milliseconds(3000);
+    ha::HaClientOptions ho;
+    ho.ws.connect_wait = std::chrono::milliseconds(500);
+    ho.ws.reconnect_initial = std::chrono::milliseconds(100);
+    ha = ha::HaClient::from_input(h.io.get_executor(), input, ho);
+    index = std::make_unique<search::EntityIndex>();
+    feed = std::make_unique<SearchFeed>(*ha, *index);
+    env = std::make_shared<ToolEnv>(*ha, *index, options);
+    register_entity_tools(h.server.registry(), env);
+    ha->start();
+    h.initialize();
+    if (sim) {
+      ASSERT_TRUE(h.run_until([&] { return ha->status().state == ha::MirrorState::synced && index->size() > 0; },
+                              std::chrono::milliseconds(10000)))
+          << "mirror never synced with the sim";
+    }
+  }
+
+  void TearDown() override {
+    if (env) env->detach();
+    feed.reset();
+    if (ha) ha->stop();
+    h.run_for(std::chrono::milliseconds(20));
+    h.session->shutdown();
+    h.run_for(std::chrono::milliseconds(5));
+    ha.reset();
+    if (sim) sim->stop();
+  }
+
+  CallResult call(const std::string& name, const std::string& args_json = "{}",
+                  std::chrono::milliseconds budget = std::chrono::milliseconds(15000)) {
+    json::object req;
+    req["jsonrpc"] = "2.0";
+    req["id"] = ++next_id;
+    req["method"] = "tools/call";
+    json::object params;
+    params["name"] = name;
+    params["arguments"] = json::parse(args_json);
+    req["params"] = std::move(params);
+    auto channel = std::make_shared<mcp::testing::MemoryChannel>();
+    h.session->deliver(json::value(std::move(req)), channel);
+    h.run_until([&] { return channel->closed > 0; }, budget);
+    CallResult r;
+    auto responses = channel->responses();
+    EXPECT_EQ(responses.size(), 1u) << name << " " << args_json;
+    if (responses.empty()) return r;
+    r.response = responses.front();
+    if (!r.response.contains("result")) {
+      ADD_FAILURE() << "JSON-RPC error: " << json::serialize(r.response);
+      return r;
+    }
+    r.result = r.response.at("result").as_object();
+    r.is_error = mcp::testing::is_error_result(r.response);
+    if (const json::value* s = r.result.if_contains("structuredContent")) r.structured = s->as_object();
+    r.text = mcp::testing::text_of(r.response);
+    return r;
+  }
+
+  // Runs the io loop until pred() or the budget passes.
+  template <class Pred>
+  bool eventually(Pred pred, std::chrono::milliseconds budget = std::chrono::milliseconds(5000)) {
+    return h.run_until(pred, budget);
+  }
+
+  json::object list_tools() { return h.request(R"({"jsonrpc":"2.0","id":"list","method":"tools/list"})"); }
+
+  Harness h;
+  std::unique_ptr<sim::SimServer> sim;
+  std::unique_ptr<ha::HaClient> ha;
+  std::unique_ptr<search::EntityIndex> index;
+  std::unique_ptr<SearchFeed> feed;
+  std::shared_ptr<ToolEnv> env;
+  int next_id = 100;
+};
+
+inline std::vector<std::string> ids_of(const json::array& items) {
+  std::vector<std::string> out;
+  for (const auto& i : items) out.emplace_back(i.at("entity_id").as_string());
+  return out;
+}
+
+}  // namespace hamcp::tools::testing
