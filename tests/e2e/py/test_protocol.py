@@ -16,7 +16,7 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamablehttp_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 
 FIXTURE_BIN = os.environ["FIXTURE_BIN"]
@@ -86,7 +86,7 @@ async def open_session(kind: str, url: str | None, recorder: Recorder | None = N
             async with ClientSession(read, write, logging_callback=callback) as session:
                 yield session
     else:
-        async with streamablehttp_client(url) as (read, write, _get_id):
+        async with streamable_http_client(url) as (read, write, _get_id):
             async with ClientSession(read, write, logging_callback=callback) as session:
                 yield session
 
@@ -268,7 +268,7 @@ async def test_hamcp_http_demo():
                 pytest.skip("hamcp --http is not implemented yet")
             raise
         try:
-            async with streamablehttp_client(url) as (read, write, get_id):
+            async with streamable_http_client(url) as (read, write, get_id):
                 async with ClientSession(read, write) as s:
                     init = await s.initialize()
                     assert init.serverInfo.name == "hamcp"
