@@ -73,7 +73,7 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   home.emplace("mirror", ha::to_string(env.ha.status().state));
   body.emplace("home", std::move(home));
 
-  json::array areas;
+  std::vector<json::object> area_list;
   for (const auto& a : area_reg.items) {
     const json::object* ao = a.if_object();
     const std::string id = str_of(ao, "area_id");
@@ -87,12 +87,23 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
     }
     auto it = area_counts.find(id);
     area.emplace("entities", it == area_counts.end() ? 0 : it->second);
-    areas.emplace_back(std::move(area));
+    area_list.push_back(std::move(area));
   }
-  std::sort(areas.begin(), areas.end(), [](const json::value& a, const json::value& b) {
+  std::sort(area_list.begin(), area_list.end(), [](const json::object& a, const json::object& b) {
     return a.at("name").as_string() < b.at("name").as_string();
   });
-  body.emplace("areas", std::move(areas));
+  // Areas get at most a third of the budget; a huge home lists the rest via area filters.
+  PageWriter area_page(env.options.response_budget / 3);
+  for (auto& a : area_list)
+    if (!area_page.add(std::move(a))) break;
+  const std::size_t areas_shown = area_page.count();
+  body.emplace("areas", area_page.take());
+  if (area_page.budget_cut()) {
+    body.emplace("areas_total", area_list.size());
+    body.emplace("areas_notice", "Only the first " + std::to_string(areas_shown) + " of " +
+                                     std::to_string(area_list.size()) +
+                                     " areas (by name) fit; pass area=<name> or use ha_search with area.");
+  }
 
   // Domains: counts + the most common states; entities (standard/full) fill
   // the byte budget in domain order and stop with a truncation notice.
