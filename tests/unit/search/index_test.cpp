@@ -345,6 +345,20 @@ TEST(EntityIndex, IncrementalEqualsRebuild) {
   EXPECT_EQ(inc.stats().postings, fresh.stats().postings);
 }
 
+TEST(EntityIndex, BuildReplacesContentAndKeepsLastDuplicate) {
+  EntityIndex idx(small_home());
+  std::vector<EntityDoc> next;
+  next.push_back(doc("light.a", "Alpha Lamp"));
+  next.push_back(doc("light.a", "Beta Lamp"));
+  next.push_back(doc("", "No Id"));
+  idx.build(std::move(next));
+  EXPECT_EQ(idx.size(), 1u);
+  EXPECT_FALSE(idx.find("light.bed_light").has_value());
+  EXPECT_EQ(idx.find("light.a")->friendly_name, "Beta Lamp");
+  EXPECT_TRUE(idx.query(text("alpha")).hits.empty());
+  EXPECT_EQ(ids(idx.query(text("beta lamp")))[0], "light.a");
+}
+
 TEST(EntityIndex, ConcurrentQueriesAndUpdates) {
   EntityIndex idx(small_home());
   std::atomic<bool> failed{false};
