@@ -44,7 +44,8 @@ TRIXIE_KEY="trixie-root-v3"
 # Python environment for pip inside the chroot: only what pip needs.
 chroot_env=(env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8
   PIP_CERT=/etc/ssl/certs/host-ca.crt SSL_CERT_FILE=/etc/ssl/certs/host-ca.crt
-  PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=180 PIP_NO_CACHE_DIR=1)
+  PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=180
+  PIP_CACHE_DIR=/var/cache/hamcp-pip)  # kept in the root: a changed lock reuses built wheels
 
 lock_hash() { sha256sum "$1" | cut -c1-12; }
 
@@ -83,6 +84,8 @@ build_trixie_root() {
   mkdir -p "$root.partial/run/hamcp" && chmod 1777 "$root.partial/tmp"
   mv "$root.partial" "$root"
   touch "$root/.hamcp-ready"
+  # Roots of older package lists are dead weight (1-2 GB each).
+  find "$cache" -maxdepth 1 -name 'trixie-root-v*' ! -name "$TRIXIE_KEY" -exec rm -rf {} + 2>/dev/null || true
   log "Debian 13 root ready in $((SECONDS - t0))s"
   echo "$root"
 }
@@ -108,6 +111,7 @@ install_trixie() {
     " >&2 || { log "pip install in the Debian 13 root failed"; return 1; }
     rm -f "$root/tmp/hamcp-lock.txt"
     touch "$root$venv/.hamcp-ready"
+    find "$root/opt" -maxdepth 1 -name 'ha-*' ! -name "$key" -exec rm -rf {} + 2>/dev/null || true
     log "Home Assistant $TRIXIE_HA installed in $((SECONDS - t0))s"
   fi
   write_runtime trixie "$TRIXIE_HA" "$root" "$venv"
@@ -127,6 +131,7 @@ install_py311() {
     PIP_FIND_LINKS= "$venv/bin/pip" install -q --no-deps -r "$PY311_LOCK" >&2
     "$venv/bin/pip" check >&2
     touch "$venv/.hamcp-ready"
+    find "$cache" -maxdepth 1 -name 'venv-py3.11-ha-*' ! -name "$(basename "$venv")" -exec rm -rf {} + 2>/dev/null || true
     log "Home Assistant $PY311_HA installed in $((SECONDS - t0))s"
   fi
   write_runtime py311 "$PY311_HA" "" "$venv"
