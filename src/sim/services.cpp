@@ -203,6 +203,20 @@ void light_on(Run& r, const StoredState& s, const json::object& d) {
     const auto& arr = v->get_array();
     c.hs = std::array<double, 2>{num(arr[0]), num(arr[1])};
   }
+  if (auto* v = d.if_contains("color_name"); v && v->is_string()) {
+    // A few of the CSS3 names HA accepts; unknown names are rejected like HA's vol.In.
+    static const std::map<std::string, std::array<int, 3>, std::less<>> names = {
+        {"red", {255, 0, 0}},        {"green", {0, 128, 0}},     {"blue", {0, 0, 255}},     {"white", {255, 255, 255}},
+        {"yellow", {255, 255, 0}},   {"orange", {255, 165, 0}},  {"purple", {128, 0, 128}}, {"pink", {255, 192, 203}},
+        {"cyan", {0, 255, 255}},     {"magenta", {255, 0, 255}}, {"lime", {0, 255, 0}},     {"gold", {255, 215, 0}},
+        {"turquoise", {64, 224, 208}}, {"violet", {238, 130, 238}}, {"warmwhite", {255, 244, 229}}};
+    std::string name(v->get_string());
+    std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+    name.erase(std::remove(name.begin(), name.end(), ' '), name.end());
+    auto it = names.find(name);
+    if (it == names.end()) throw invalid("Invalid color name @ data['color_name']");
+    c.rgb = it->second;
+  }
   if (auto* v = d.if_contains("color_temp_kelvin")) c.color_temp_kelvin = static_cast<int>(num(*v));
   if (auto* v = d.if_contains("kelvin")) c.color_temp_kelvin = static_cast<int>(num(*v));
   if (auto* v = d.if_contains("effect"); v && v->is_string()) c.effect = std::string(v->get_string());

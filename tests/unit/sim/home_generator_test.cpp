@@ -17,14 +17,24 @@ void expect_consistent(const Home& h) {
   for (const auto& f : h.floors) floors.insert(f.floor_id);
   for (const auto& l : h.labels) labels.insert(l.label_id);
   for (const auto& a : h.areas)
-    if (a.floor_id) EXPECT_TRUE(floors.count(*a.floor_id)) << a.area_id;
+    if (a.floor_id) {
+      EXPECT_TRUE(floors.count(*a.floor_id)) << a.area_id;
+    }
   for (const auto& d : h.devices)
-    if (d.area_id) EXPECT_TRUE(areas.count(*d.area_id)) << d.name;
+    if (d.area_id) {
+      EXPECT_TRUE(areas.count(*d.area_id)) << d.name;
+    }
   for (const auto& e : h.entities) {
-    if (e.device_id) EXPECT_TRUE(devices.count(*e.device_id)) << e.entity_id;
-    if (e.area_id) EXPECT_TRUE(areas.count(*e.area_id)) << e.entity_id;
+    if (e.device_id) {
+      EXPECT_TRUE(devices.count(*e.device_id)) << e.entity_id;
+    }
+    if (e.area_id) {
+      EXPECT_TRUE(areas.count(*e.area_id)) << e.entity_id;
+    }
     for (const auto& l : e.labels) EXPECT_TRUE(labels.count(l)) << e.entity_id << " label " << l;
-    if (!e.disabled_by) EXPECT_TRUE(ids.count(e.entity_id)) << "registry entry without state " << e.entity_id;
+    if (!e.disabled_by) {
+      EXPECT_TRUE(ids.count(e.entity_id)) << "registry entry without state " << e.entity_id;
+    }
   }
   for (const auto& s : h.states) {
     EXPECT_EQ(s.entity_id.find(' '), std::string::npos);
@@ -69,7 +79,9 @@ TEST(DemoHome, LightsCarryHaAttributes) {
     if (domain_of(s.entity_id) != "light") continue;
     ASSERT_TRUE(s.attributes.contains("supported_color_modes")) << s.entity_id;
     ASSERT_TRUE(s.attributes.contains("color_mode")) << s.entity_id;
-    if (s.state == "off") EXPECT_TRUE(s.attributes.at("brightness").is_null()) << s.entity_id;
+    if (s.state == "off") {
+      EXPECT_TRUE(s.attributes.at("brightness").is_null()) << s.entity_id;
+    }
     if (s.state == "on" && s.attributes.at("color_mode") == "xy") {
       ++color;
       EXPECT_TRUE(s.attributes.at("rgb_color").is_array());
@@ -127,7 +139,9 @@ TEST(GeneratedHome, LooksLikeARealHome) {
   EXPECT_GT(manufacturers.size(), 15u);
   // device-based friendly names start with the room name
   for (const auto& s : h.states)
-    if (s.entity_id == "light.living_room_ceiling_light") EXPECT_EQ(s.attributes.at("friendly_name"), "Living Room Ceiling Light");
+    if (s.entity_id == "light.living_room_ceiling_light") {
+      EXPECT_EQ(s.attributes.at("friendly_name"), "Living Room Ceiling Light");
+    }
 }
 
 TEST(GeneratedHome, HundredThousandEntitiesHaveUniqueReadableNames) {

@@ -109,7 +109,9 @@ TEST_F(ServicesTest, TargetsExpandAreasFloorsLabelsDevicesAndAll) {
 
   auto out = call("light", "turn_off", {}, {{"entity_id", "all"}});
   for (const auto& s : store.all())
-    if (domain_of(s->entity_id) == "light") EXPECT_EQ(s->state, "off") << s->entity_id;
+    if (domain_of(s->entity_id) == "light") {
+      EXPECT_EQ(s->state, "off") << s->entity_id;
+    }
   EXPECT_GT(out.changed.size(), 5u);
 
   // legacy: targets inside service data
