@@ -2,6 +2,8 @@
 // sampled) and sized by detail level. Also serves ha_get_system_version.
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "tools/entity_docs.hpp"
 #include "tools/entity_tools.hpp"
@@ -14,9 +16,19 @@ namespace {
 
 struct DomainInfo {
   std::size_t count = 0;
-  std::map<std::string, std::size_t> states;
-  std::vector<ha::EntityStatePtr> entities;
+  // Distinct states, capped: numeric sensors have a value per entity and a
+  // full histogram of 100k values would cost more than the rest together.
+  std::unordered_map<std::string_view, std::size_t> states;
+  bool states_capped = false;
+  std::vector<ha::EntityStatePtr> entities;  // standard/full only
 };
+constexpr std::size_t kMaxDistinctStates = 32;
+
+std::string_view sv_of(const json::object* o, std::string_view key) {
+  if (!o) return {};
+  const json::value* v = o->if_contains(key);
+  return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
+}
 
 boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr snap = co_await env.snapshot();
@@ -29,8 +41,9 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   const std::vector<std::string> domains_filter = args.list("domains");
   const std::string area_filter = args.str("area");
 
-  std::map<std::string, DomainInfo> domains;
-  std::map<std::string, std::size_t> area_counts;  // area_id -> entities
+  // Views into the snapshot's JSON: `snap` keeps it alive for the whole call.
+  std::map<std::string_view, DomainInfo> domains;
+  std::unordered_map<std::string_view, std::size_t> area_counts;  // area_id -> entities
   const auto& entity_reg = snap->registry(ha::RegistryKind::entity);
   const auto& area_reg = snap->registry(ha::RegistryKind::area);
   std::string area_id_filter;
@@ -43,23 +56,40 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
       throw ToolException(ToolError{"area_not_found", "No area '" + area_filter + "'.",
                                     "Call ha_get_overview without area to see the area list.", {}});
   }
+  // Device -> area once per call, instead of registry lookups per entity.
+  std::unordered_map<std::string_view, std::string_view> device_area;
+  for (const auto& d : snap->registry(ha::RegistryKind::device).items) {
+    const json::object* o = d.if_object();
+    std::string_view id = sv_of(o, "id"), area = sv_of(o, "area_id");
+    if (!id.empty() && !area.empty()) device_area.emplace(id, area);
+  }
 
-  std::vector<ha::EntityStatePtr> all;
-  all.reserve(snap->states.size());
-  snap->states.for_each([&](const ha::EntityStatePtr& st) { all.push_back(st); });
-  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a->entity_id < b->entity_id; });
-  for (const auto& st : all) {
-    const std::string domain = st->entity_id.substr(0, st->entity_id.find('.'));
-    const json::object* entry = entity_reg.find(st->entity_id);
-    const std::string area = entry ? place_of(*snap, entry).area_id : std::string();
-    if (!area_id_filter.empty() && area != area_id_filter) continue;
+  snap->states.for_each([&](const ha::EntityStatePtr& st) {
+    const std::string_view id = st->entity_id;
+    const std::string_view domain = id.substr(0, id.find('.'));
+    std::string_view area;
+    if (const json::object* entry = entity_reg.find(id)) {
+      area = sv_of(entry, "area_id");
+      if (area.empty())
+        if (auto it = device_area.find(sv_of(entry, "device_id")); it != device_area.end()) area = it->second;
+    }
+    if (!area_id_filter.empty() && area != area_id_filter) return;
     ++area_counts[area];
     if (!domains_filter.empty() && std::find(domains_filter.begin(), domains_filter.end(), domain) == domains_filter.end())
-      continue;
+      return;
     DomainInfo& d = domains[domain];
     ++d.count;
-    ++d.states[st->state];
-    if (list_entities && d.entities.size() < per_domain) d.entities.push_back(st);
+    if (auto it = d.states.find(st->state); it != d.states.end()) ++it->second;
+    else if (d.states.size() < kMaxDistinctStates) d.states.emplace(st->state, 1);
+    else d.states_capped = true;
+    if (list_entities) d.entities.push_back(st);
+  });
+  // Deterministic: entities by id, the first `limit` per domain.
+  for (auto& [name, d] : domains) {
+    auto by_id = [](const ha::EntityStatePtr& a, const ha::EntityStatePtr& b) { return a->entity_id < b->entity_id; };
+    const std::size_t keep = std::min(per_domain, d.entities.size());
+    std::partial_sort(d.entities.begin(), d.entities.begin() + static_cast<std::ptrdiff_t>(keep), d.entities.end(), by_id);
+    d.entities.resize(keep);
   }
 
   json::object body;
@@ -85,7 +115,7 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
       std::string fname = str_of(snap->registry(ha::RegistryKind::floor).find(floor), "name");
       area.emplace("floor", fname.empty() ? floor : fname);
     }
-    auto it = area_counts.find(id);
+    auto it = area_counts.find(std::string_view(id));
     area.emplace("entities", it == area_counts.end() ? 0 : it->second);
     area_list.push_back(std::move(area));
   }
@@ -116,10 +146,12 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   for (auto& [name, d] : domains) {
     json::object dom;
     dom.emplace("count", d.count);
-    std::vector<std::pair<std::string, std::size_t>> states(d.states.begin(), d.states.end());
-    std::stable_sort(states.begin(), states.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::vector<std::pair<std::string_view, std::size_t>> states(d.states.begin(), d.states.end());
+    // Most common first; ties by name, so the output never depends on hash order.
+    std::sort(states.begin(), states.end(),
+              [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
     const bool numeric_domain = name == "sensor" || name == "number" || name == "input_number";
-    if (!numeric_domain || states.size() <= 5) {
+    if (!d.states_capped && (!numeric_domain || states.size() <= 5)) {
       json::object hist;
       for (std::size_t i = 0; i < states.size() && i < 5; ++i) hist.emplace(states[i].first, states[i].second);
       dom.emplace("states", std::move(hist));
@@ -137,7 +169,7 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
       dom.emplace("entities", std::move(ents));
       if (d.count > shown) dom.emplace("more", d.count - shown);
     }
-    out_domains.emplace(name, std::move(dom));
+    out_domains.emplace(std::string(name), std::move(dom));
   }
   body.emplace("domains", std::move(out_domains));
   if (budget.budget_cut()) {
