@@ -634,7 +634,11 @@ class Validator {
       collect.depth_ = depth_;
       collect.check(*subs[i], v, path);
       if (!out.empty()) out += "; ";
-      out += "#" + std::to_string(i + 1) + ": " + (errs.empty() ? std::string("?") : errs.front());
+      // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) on the chained operator+ form.
+      out += '#';
+      out += std::to_string(i + 1);
+      out += ": ";
+      out += errs.empty() ? std::string("?") : errs.front();
     }
     return out;
   }
