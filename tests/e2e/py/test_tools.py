@@ -1,0 +1,139 @@
+"""Entity tools (owner: tools helper) through the official MCP Python SDK against `hamcp --demo`
+over stdio and Streamable HTTP: search, state, service call with confirmation, errors with
+suggestions, schema violations, 6.x aliases, and 50 concurrent searches on one session."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+HAMCP_BIN = os.environ.get("HAMCP_BIN", "")
+pytestmark = [pytest.mark.anyio, pytest.mark.skipif(not HAMCP_BIN, reason="HAMCP_BIN not set")]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def demo_http_url():
+    data = tempfile.TemporaryDirectory()
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(
+        [HAMCP_BIN, "--http", "--demo", "--host", "127.0.0.1", "--port", "0", "--data-dir", data.name],
+        stdout=log, stderr=subprocess.STDOUT)
+    url = None
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and url is None:
+        log.seek(0)
+        m = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", log.read().decode(errors="replace"))
+        if m:
+            url = m.group(1)
+        elif proc.poll() is not None:
+            break
+        else:
+            time.sleep(0.05)
+    if url is None:
+        proc.kill()
+        pytest.fail("hamcp --http --demo did not report its URL")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    data.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def open_session(kind: str, url: str | None):
+    if kind == "stdio":
+        async with stdio_client(StdioServerParameters(command=HAMCP_BIN, args=["--demo"])) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield session
+    else:
+        async with streamable_http_client(url) as (read, write, _get_id):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield session
+
+
+@pytest.fixture(params=["stdio", "http"])
+def kind(request):
+    return request.param
+
+
+@pytest.fixture
+def url(kind, request):
+    return request.getfixturevalue("demo_http_url") if kind == "http" else None
+
+
+def error_of(result) -> dict:
+    return json.loads(result.content[0].text)["error"]
+
+
+async def test_search_state_and_control(kind, url):
+    async with open_session(kind, url) as s:
+        r = await s.call_tool("ha_search", {"query": "kitchen ceiling light", "limit": 3})
+        assert not r.isError, r.content[0].text
+        assert r.structuredContent["results"][0]["entity_id"] == "light.kitchen_ceiling_light"
+        r = await s.call_tool("ha_get_state", {"entity_id": "light.kitchen_ceiling_light"})
+        assert r.structuredContent["entity_id"] == "light.kitchen_ceiling_light"
+        r = await s.call_tool("ha_call_service", {"domain": "light", "service": "toggle",
+                                                  "entity_id": "light.kitchen_ceiling_light"})
+        assert not r.isError, r.content[0].text
+        assert r.structuredContent["status"] == "confirmed"
+        op = r.structuredContent["operation_id"]
+        r = await s.call_tool("ha_get_operation_status", {"operation_id": op})
+        assert r.structuredContent["status"] == "confirmed"
+
+
+async def test_errors_suggestions_and_aliases(kind, url):
+    async with open_session(kind, url) as s:
+        r = await s.call_tool("ha_get_state", {"entity_id": "light.kitchn_ceiling"})
+        assert r.isError
+        err = error_of(r)
+        assert err["code"] == "entity_not_found"
+        assert err["suggestions"][0] == "light.kitchen_ceiling_light"
+        assert err["suggestion"]
+        r = await s.call_tool("ha_search", {"limit": 0})
+        assert r.isError and "arguments.limit" in r.content[0].text
+        listed = {t.name for t in (await s.list_tools()).tools}
+        assert "ha_search" in listed and "ha_search_entities" not in listed
+        r = await s.call_tool("ha_search_entities", {"query": "porch", "domain_filter": "light"})
+        assert not r.isError, r.content[0].text
+        assert all(x["entity_id"].startswith("light.") for x in r.structuredContent["results"])
+
+
+async def test_fifty_concurrent_searches(kind, url):
+    async with open_session(kind, url) as s:
+        failures = 0
+        words = ["kitchen", "light", "temperature", "door", "motion", "bedroom", "heating", "lock", "tv", "garden"]
+
+        async def one(i: int):
+            nonlocal failures
+            try:
+                r = await s.call_tool("ha_search", {"query": words[i % len(words)]})
+                if r.isError or not r.structuredContent["results"]:
+                    failures += 1
+            except Exception:  # noqa: BLE001 - any failure counts
+                failures += 1
+
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                for i in range(50):
+                    tg.start_soon(one, i)
+        assert failures == 0
