@@ -250,3 +250,52 @@ TEST_F(Sse, LegacyPostErrors) {
 
 }  // namespace
 }  // namespace hamcp::test
+
+namespace hamcp::test {
+namespace {
+
+TEST_F(Sse, AcceptOnlyEventStreamGetsSseEvenForALoneResponse) {
+  const std::string sid = open_session(port());
+  HeaderList h = post_headers(sid);
+  h[1].second = "text/event-stream";
+  SseStream s(port(), "POST", "/mcp", h, list_body(4));
+  ASSERT_EQ(s.status(), 200u);
+  EXPECT_EQ(s.header("content-type"), "text/event-stream");
+  bool answered = false;
+  while (auto ev = s.next()) answered = answered || is_response_to(*ev, 4);
+  EXPECT_TRUE(answered);
+}
+
+TEST_F(Sse, AcceptOnlyJsonGetsTheFinalResponseAsJson) {
+  const std::string sid = open_session(port());
+  HeaderList h = post_headers(sid);
+  h[1].second = "application/json";
+  auto r = http_request(port(), "POST", "/mcp", h, call_body(8, "wait", R"({"ms":10,"notes":2})"));
+  ASSERT_EQ(r.status, 200u);
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  EXPECT_EQ(parse_object(r.body).at("id"), 8);
+}
+
+TEST(SseShutdown, StopEndsStreamsAndLetsRequestsInProgressFinish) {
+  TempDir dir;
+  TestHttpServer server(dir.path());
+  const std::string sid = open_session(server.port());
+  SseStream get(server.port(), "GET", "/mcp", {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}});
+  ASSERT_EQ(get.status(), 200u);
+  ASSERT_TRUE(get.next());  // priming
+  HttpReply slow;
+  std::thread request([&] {
+    slow = http_request(server.port(), "POST", "/mcp", post_headers(sid), call_body(3, "wait", R"({"ms":300})"));
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  server.http().stop(std::chrono::milliseconds(3000));
+  EXPECT_FALSE(get.next(std::chrono::milliseconds(2000)));
+  EXPECT_TRUE(get.ended());  // ended cleanly, not cut off
+  request.join();
+  EXPECT_EQ(slow.status, 200u);  // the request in progress finished within the grace period
+  // No new connections are accepted.
+  EXPECT_EQ(http_request(server.port(), "GET", "/healthz", {}, {}, std::chrono::milliseconds(1000)).status, 0u);
+}
+
+}  // namespace
+}  // namespace hamcp::test
