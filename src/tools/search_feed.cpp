@@ -1,10 +1,23 @@
 #include "tools/search_feed.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "tools/entity_docs.hpp"
 
 namespace hamcp::tools {
+
+namespace {
+bool same_doc(const search::EntityDoc& a, const search::EntityDoc& b) {
+  return a.entity_id == b.entity_id && a.domain == b.domain && a.friendly_name == b.friendly_name &&
+         a.registry_name == b.registry_name && a.original_name == b.original_name && a.aliases == b.aliases &&
+         a.area_id == b.area_id && a.area_name == b.area_name && a.area_aliases == b.area_aliases &&
+         a.floor_id == b.floor_id && a.floor_name == b.floor_name && a.device_id == b.device_id &&
+         a.device_name == b.device_name && a.manufacturer == b.manufacturer && a.model == b.model &&
+         a.labels == b.labels && a.device_class == b.device_class && a.state == b.state && a.hidden == b.hidden &&
+         a.disabled == b.disabled;
+}
+}  // namespace
 
 SearchFeed::SearchFeed(ha::HaClient& ha, search::EntityIndex& index) : ha_(ha), index_(index) {
   listener_ = ha_.add_change_listener(
@@ -27,17 +40,38 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
   if (snapshot->version <= version_.load() && version_.load() != 0) return;
   const bool registry_moved = std::any_of(changes.registries_changed.begin(), changes.registries_changed.end(),
                                           [](ha::RegistryKind k) { return k != ha::RegistryKind::category; });
-  if (changes.full_resync || registry_moved) {
-    index_.build(make_all_docs(*snapshot));
+  if (changes.full_resync || index_.size() == 0) {
+    std::vector<search::EntityDoc> docs = make_all_docs(*snapshot);
+    indexed_.clear();
+    for (const auto& d : docs) indexed_.insert(d.entity_id);
+    index_.build(std::move(docs));
+  } else if (registry_moved) {
+    // A registry list was refetched (one rename/area/label edit refetches
+    // all of it): rebuild the documents, but touch the index only where a
+    // document really changed, so a big home does not stall on every edit.
+    std::vector<search::EntityDoc> docs = make_all_docs(*snapshot);
+    std::unordered_set<std::string> now;
+    now.reserve(docs.size());
+    for (auto& d : docs) {
+      now.insert(d.entity_id);
+      std::optional<search::EntityDoc> old = index_.find(d.entity_id);
+      if (!old || !same_doc(*old, d)) index_.upsert(std::move(d));
+    }
+    for (const auto& id : indexed_)
+      if (!now.count(id)) index_.remove(id);
+    indexed_ = std::move(now);
   } else {
-    for (const auto& id : changes.states_added) index_.upsert(make_entity_doc(*snapshot, id));
+    for (const auto& id : changes.states_added) {
+      indexed_.insert(id);
+      index_.upsert(make_entity_doc(*snapshot, id));
+    }
     for (const auto& id : changes.states_changed) index_.upsert(make_entity_doc(*snapshot, id));
     for (const auto& id : changes.states_removed) {
       // A registry entry without a state (disabled entity) stays findable.
       if (snapshot->registry(ha::RegistryKind::entity).find(id))
         index_.upsert(make_entity_doc(*snapshot, id));
-      else
-        index_.remove(id);
+      else if (index_.remove(id))
+        indexed_.erase(id);
     }
   }
   version_.store(snapshot->version);
