@@ -1,12 +1,11 @@
 // `hamcp sim`: the simulated Home Assistant alone, for tests, benchmarks and
 // trying hamcp without a real instance. Prints the bound URL to stderr and one
 // JSON line {"url": …} to stdout (scripts read the port of a --port 0 bind).
+#include <pthread.h>
+
 #include <csignal>
 #include <cstdio>
-#include <thread>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <boost/json.hpp>
 
 #include "app/commands.hpp"
@@ -26,6 +25,13 @@ int run_sim(const SimConfig& config) {
   options.port = config.port;
   options.token = config.token;
   sim::SimServer server(std::move(home), options);
+  // SIGINT/SIGTERM are blocked before the server thread starts (it inherits
+  // the mask) and taken synchronously below, so a stop is always clean.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
     server.start();
   } catch (const std::exception& e) {
@@ -38,17 +44,10 @@ int run_sim(const SimConfig& config) {
   std::fprintf(stdout, "%s\n", line.c_str());
   std::fflush(stdout);
 
-  // Stop cleanly on SIGINT/SIGTERM.
-  boost::asio::io_context signals_ioc;
-  boost::asio::signal_set signals(signals_ioc, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& ec, int) {
-    if (!ec) server.stop();
-  });
-  std::thread signal_thread([&] { signals_ioc.run(); });
-  server.wait();
-  signals_ioc.stop();
-  signal_thread.join();
-  std::fprintf(stderr, "hamcp sim: stopped\n");
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  server.stop();
+  std::fprintf(stderr, "hamcp sim: stopped (%s)\n", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
   return 0;
 }
 
