@@ -2,6 +2,7 @@
 // sampled) and sized by detail level. Also serves ha_get_system_version.
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 
@@ -30,6 +31,47 @@ std::string_view sv_of(const json::object* o, std::string_view key) {
   return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
 }
 
+// entity_id -> area_id (own area, else the device's), derived from the entity
+// and device registries. Registries change rarely while states change all the
+// time, so this is computed once per registry pair and reused: reading area
+// ids out of 100k cold JSON objects per call is what made overviews slow.
+struct AreaMap {
+  ha::RegistryPtr entities, devices;  // held: identity check without pointer reuse
+  std::unordered_map<std::string, std::string> area_of;
+};
+
+std::shared_ptr<const AreaMap> area_map_for(const ha::Snapshot& snap) {
+  static std::mutex mutex;
+  static std::shared_ptr<const AreaMap> cached;
+  const ha::RegistryPtr& ents = snap.registries[static_cast<std::size_t>(ha::RegistryKind::entity)];
+  const ha::RegistryPtr& devs = snap.registries[static_cast<std::size_t>(ha::RegistryKind::device)];
+  {
+    std::lock_guard lock(mutex);
+    if (cached && cached->entities == ents && cached->devices == devs) return cached;
+  }
+  auto fresh = std::make_shared<AreaMap>();
+  fresh->entities = ents;
+  fresh->devices = devs;
+  std::unordered_map<std::string_view, std::string_view> device_area;
+  for (const auto& d : snap.registry(ha::RegistryKind::device).items) {
+    const json::object* o = d.if_object();
+    std::string_view id = sv_of(o, "id"), area = sv_of(o, "area_id");
+    if (!id.empty() && !area.empty()) device_area.emplace(id, area);
+  }
+  const auto& items = snap.registry(ha::RegistryKind::entity).items;
+  fresh->area_of.reserve(items.size());
+  for (const auto& e : items) {
+    const json::object* o = e.if_object();
+    std::string_view id = sv_of(o, "entity_id"), area = sv_of(o, "area_id");
+    if (area.empty())
+      if (auto it = device_area.find(sv_of(o, "device_id")); it != device_area.end()) area = it->second;
+    if (!id.empty() && !area.empty()) fresh->area_of.emplace(std::string(id), std::string(area));
+  }
+  std::lock_guard lock(mutex);
+  cached = fresh;
+  return fresh;
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr snap = co_await env.snapshot();
   const std::string detail = args.str("detail", "minimal");
@@ -44,7 +86,6 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   // Views into the snapshot's JSON: `snap` keeps it alive for the whole call.
   std::map<std::string_view, DomainInfo> domains;
   std::unordered_map<std::string_view, std::size_t> area_counts;  // area_id -> entities
-  const auto& entity_reg = snap->registry(ha::RegistryKind::entity);
   const auto& area_reg = snap->registry(ha::RegistryKind::area);
   std::string area_id_filter;
   if (!area_filter.empty()) {
@@ -56,23 +97,13 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
       throw ToolException(ToolError{"area_not_found", "No area '" + area_filter + "'.",
                                     "Call ha_get_overview without area to see the area list.", {}});
   }
-  // Device -> area once per call, instead of registry lookups per entity.
-  std::unordered_map<std::string_view, std::string_view> device_area;
-  for (const auto& d : snap->registry(ha::RegistryKind::device).items) {
-    const json::object* o = d.if_object();
-    std::string_view id = sv_of(o, "id"), area = sv_of(o, "area_id");
-    if (!id.empty() && !area.empty()) device_area.emplace(id, area);
-  }
+  std::shared_ptr<const AreaMap> areas_of = area_map_for(*snap);
 
   snap->states.for_each([&](const ha::EntityStatePtr& st) {
     const std::string_view id = st->entity_id;
     const std::string_view domain = id.substr(0, id.find('.'));
     std::string_view area;
-    if (const json::object* entry = entity_reg.find(id)) {
-      area = sv_of(entry, "area_id");
-      if (area.empty())
-        if (auto it = device_area.find(sv_of(entry, "device_id")); it != device_area.end()) area = it->second;
-    }
+    if (auto it = areas_of->area_of.find(st->entity_id); it != areas_of->area_of.end()) area = it->second;
     if (!area_id_filter.empty() && area != area_id_filter) return;
     ++area_counts[area];
     if (!domains_filter.empty() && std::find(domains_filter.begin(), domains_filter.end(), domain) == domains_filter.end())
