@@ -57,8 +57,8 @@ echo
 echo "## stdio (client spawns the server; initialize -> tools/list)"
 echo
 echo '```'
-"$build/bench/bench_stdio_roundtrip" --runs 20 --warm 1000 -- "$hamcp" --demo
-"$build/bench/bench_stdio_roundtrip" --runs 20 --warm 1000 -- "$fixture" --stdio --e2e
+echo "hamcp --demo: $("$build/bench/bench_stdio_roundtrip" --runs 20 --warm 1000 -- "$hamcp" --demo)"
+echo "fixture --stdio: $("$build/bench/bench_stdio_roundtrip" --runs 20 --warm 1000 -- "$fixture" --stdio --e2e)"
 echo '```'
 echo
 
