@@ -169,18 +169,22 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
     return a;
   }
 
-  std::string big_registry_result(std::uint64_t id) const {
-    std::string out = R"({"id":)" + std::to_string(id) + R"(,"type":"result","success":true,"result":[)";
+  std::string big_registry_body;  // built once when the size is set
+
+  void build_big_registry() {
+    std::string out = "[";
     const std::string pad(900, 'x');
-    std::size_t n = 0;
-    while (out.size() < big_registry) {
+    for (std::size_t n = 0; out.size() < big_registry; ++n) {
       if (n) out += ',';
       out += R"({"entity_id":"sensor.big_)" + std::to_string(n) + R"(","id":"r)" + std::to_string(n) +
              R"(","platform":"fake","pad":")" + pad + R"("})";
-      ++n;
     }
-    out += "]}";
-    return out;
+    out += "]";
+    big_registry_body = std::move(out);
+  }
+
+  std::string big_registry_result(std::uint64_t id) const {
+    return R"({"id":)" + std::to_string(id) + R"(,"type":"result","success":true,"result":)" + big_registry_body + "}";
   }
 
   void handle(const std::shared_ptr<Session>& s, const json::object& msg) {
@@ -446,7 +450,10 @@ void FakeHa::stall_command(const std::string& type) {
 }
 
 void FakeHa::set_big_entity_registry_bytes(std::size_t bytes) {
-  impl_->on_thread([&] { impl_->big_registry = bytes; });
+  impl_->on_thread([&] {
+    impl_->big_registry = bytes;
+    impl_->build_big_registry();
+  });
 }
 
 void FakeHa::set_refuse_websocket(bool refuse) {

@@ -258,14 +258,14 @@ TEST(WsClient, HundredMegabyteFrameWhilePingsComplete) {
   ClientLoop loop;
   auto opts = fast_options();
   opts.heartbeat_interval = 100ms;
-  opts.heartbeat_timeout = 10s;  // generous: under ASan the server itself needs seconds to build 100 MB
+  opts.heartbeat_timeout = 60s;  // generous: under ASan a busy server needs seconds to send 100 MB
   WsClient ws(loop.executor(), settings_for(ha.url(), ha.token()), opts);
   ws.start();
   ASSERT_TRUE(wait_until([&] { return ws.state() == WsState::connected; }));
   std::atomic<bool> big_done{false};
   std::atomic<std::size_t> entries{0};
   std::atomic<bool> big_failed{false};
-  asio::co_spawn(loop.executor(), ws.command(msg("config/entity_registry/list"), 60s),
+  asio::co_spawn(loop.executor(), ws.command(msg("config/entity_registry/list"), 120s),
                  [&](std::exception_ptr e, json::value v) {
                    if (e) big_failed = true;
                    else entries = v.as_array().size();
@@ -273,12 +273,14 @@ TEST(WsClient, HundredMegabyteFrameWhilePingsComplete) {
                  });
   // Pings keep completing while the frame is transferred and parsed.
   int pings_ok = 0;
-  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  // A ping sent meanwhile is queued behind the frame on the server, so its
+  // timeout must cover the frame's transfer (slow under ASan on a busy machine).
+  const auto deadline = std::chrono::steady_clock::now() + 120s;
   while (!big_done && std::chrono::steady_clock::now() < deadline) {
-    loop.run(ws.command(msg("ping"), 30s), 40s);
+    loop.run(ws.command(msg("ping"), 100s), 110s);
     ++pings_ok;
   }
-  ASSERT_TRUE(wait_until([&] { return big_done.load(); }, 60s));
+  ASSERT_TRUE(wait_until([&] { return big_done.load(); }, 120s));
   EXPECT_FALSE(big_failed.load());
   EXPECT_GT(entries.load(), 100000u);
   EXPECT_GE(pings_ok, 1);
