@@ -5,7 +5,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-bin="${HAMCP_BIN:-$root/build/hamcp}"
+# HAMCP_BIN wins; scripts/test.sh provides HAMCP_BUILD_DIR; else build/hamcp.
+bin="${HAMCP_BIN:-${HAMCP_BUILD_DIR:-$root/build}/hamcp}"
 [[ "$bin" = /* ]] || bin="$root/$bin"
 if [[ ! -x "$bin" ]]; then
   echo "fidelity: $bin is not an executable (build hamcp first or set HAMCP_BIN)" >&2
@@ -26,4 +27,14 @@ for _ in $(seq 1 100); do
 done
 url="$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).url)' "$out")"
 echo "fidelity: hamcp sim at $url" >&2
-SIM_URL="$url" SIM_TOKEN="$token" node --test --test-concurrency=1 --test-timeout=60000 ./*.test.mjs
+tap="$(mktemp)"
+trap 'kill "$sim_pid" 2>/dev/null || true; wait "$sim_pid" 2>/dev/null || true; rm -f "$out" "$tap"' EXIT
+rc=0
+SIM_URL="$url" SIM_TOKEN="$token" node --test --test-reporter=tap --test-concurrency=1 --test-timeout=60000 \
+  ./*.test.mjs | tee "$tap" || rc=$?
+# The summary line scripts/test.sh counts.
+pass="$(awk '/^# pass /{print $3}' "$tap" | tail -1)"
+fail="$(awk '/^# fail /{print $3}' "$tap" | tail -1)"
+skip="$(awk '/^# skipped /{print $3}' "$tap" | tail -1)"
+echo "fidelity: ${pass:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
+exit "$rc"
