@@ -16,6 +16,7 @@
 #   fidelity      tests/fidelity/run.sh      (simulated HA vs the real HA's behaviour)
 #   fuzz          tests/fuzz/run.sh          (libFuzzer, bounded time)
 #   real_ha       tests/real_ha/run.sh       (a real Home Assistant)
+#   peer-smoke    bench/peer/run.sh --smoke  (side-by-side benchmark vs ha-mcp, 1k entities, few iterations)
 # A lane whose run.sh does not exist is reported as "absent" and does not fail the run.
 #
 # Contract for a lane's run.sh: exit 0 = pass; print a closing line "N passed, N failed"
@@ -28,7 +29,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL_LANES=(unit baseline-cpu qemu asan conformance e2e fidelity fuzz real_ha)
+ALL_LANES=(unit baseline-cpu qemu asan conformance e2e fidelity fuzz real_ha peer-smoke)
 lanes_arg=""
 install_deps=1
 while [ $# -gt 0 ]; do
@@ -136,6 +137,12 @@ lane_script() {  # lane_script DIR: runs tests/DIR/run.sh, building the Release 
   bash "$root/tests/$1/run.sh"
 }
 
+lane_peer_smoke() {  # the side-by-side benchmark against ha-mcp, smoke size (proves the script works)
+  set -e
+  [ -x "$HAMCP_BUILD_DIR/hamcp" ] || { configure "$HAMCP_BUILD_DIR"; ninja -C "$HAMCP_BUILD_DIR" -j"$JOBS"; }
+  HAMCP_BIN="$HAMCP_BUILD_DIR/hamcp" HAMCP_PEER_OUT="$logdir/peer-smoke" bash "$root/bench/peer/run.sh" --smoke
+}
+
 # --- main ------------------------------------------------------------------------------------
 t0=$(date +%s)
 echo "test.sh: lanes: ${selected[*]}"
@@ -154,6 +161,7 @@ for lane in "${selected[@]}"; do
     baseline-cpu) run_lane baseline-cpu lane_baseline_cpu ;;
     qemu) run_lane qemu lane_qemu ;;
     asan) run_lane asan lane_asan ;;
+    peer-smoke) run_lane peer-smoke lane_peer_smoke ;;
     *)
       if [ -f "$root/tests/$lane/run.sh" ]; then run_lane "$lane" lane_script "$lane"
       else record_absent "$lane"; fi ;;

@@ -31,7 +31,7 @@ QUERIES = ROOT / "tests/unit/search/queries.tsv"
 # Bounds that keep a full run finite even when a server is very slow on a big home.
 CASE_BUDGET_S = 90.0     # per latency case
 MIN_SAMPLES = 3
-MIXED_BUDGET_S = 300.0   # for the 1,000 mixed calls
+MIXED_BUDGET_S = 180.0   # for the 1,000 mixed calls
 
 
 # --- statistics ---------------------------------------------------------------------------------

@@ -69,7 +69,9 @@ else
 fi
 node "$here/tokens.mjs" "$out/results.json"
 "$cache/driver-venv/bin/python" "$here/report.py" "$out/results.json" "$out" "$cmd"
-if [ "$smoke" = 0 ]; then
+if [ "$smoke" = 1 ]; then
+  "$cache/driver-venv/bin/python" "$here/check_smoke.py" "$out/results.json"
+else
   mkdir -p "$here/plots"
   cp "$out"/*.png "$here/plots/"
   sed 's#](\([a-z_]*\.png\))#](peer/plots/\1)#g' "$out/REPORT.md" > "$root/bench/REPORT.md"
