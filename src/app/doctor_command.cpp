@@ -3,7 +3,6 @@
 // when one failed. The token is never printed.
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
 #include <boost/json/serialize.hpp>
 #include <cstdio>
 #include <exception>
@@ -26,13 +25,23 @@ int run_doctor(const Config& config) {
   options.step_timeout = std::min(config.ha.timeout, std::chrono::milliseconds(15000));
 
   boost::asio::io_context ioc;
-  auto future = boost::asio::co_spawn(ioc, ha::run_doctor_checks(input, options), boost::asio::use_future);
-  ioc.run();
+  // Stop the loop as soon as the checks are done: idle keep-alive connections and their
+  // timers (up to the HA timeout, 30 s by default) must not hold the report back.
   ha::DoctorReport report;
-  try {
-    report = future.get();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "hamcp doctor: internal error: %s\n", e.what());
+  std::exception_ptr failure;
+  boost::asio::co_spawn(ioc, ha::run_doctor_checks(input, options),
+                        [&](std::exception_ptr e, ha::DoctorReport r) {
+                          failure = e;
+                          if (!e) report = std::move(r);
+                          ioc.stop();
+                        });
+  ioc.run();
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hamcp doctor: internal error: %s\n", e.what());
+    }
     return 2;
   }
   const std::string out =
