@@ -486,6 +486,87 @@ def t_hamcp_ha_layer_service(c: Ctx):
     run_ha_layer_check(c, "service")
 
 
+class McpStdio:
+    """A minimal MCP client over hamcp's stdio (stdlib only): the entity tools against real HA."""
+
+    def __init__(self, c: Ctx):
+        if not c.hamcp or not os.access(c.hamcp, os.X_OK):
+            raise Skip("no hamcp binary (pass --hamcp or set HAMCP_BUILD_DIR)")
+        self.p = subprocess.Popen([c.hamcp], env=hamcp_env(c), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.next_id = 0
+        init = self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                           "clientInfo": {"name": "real-ha-test", "version": "1"}})
+        expect("serverInfo" in init, f"initialize: {init}")
+        self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+
+    def request(self, method: str, params: dict) -> dict:
+        self.next_id += 1
+        self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n")
+        self.p.stdin.flush()
+        while True:
+            line = self.p.stdout.readline()
+            expect(line, f"hamcp closed stdout during {method}")
+            msg = json.loads(line)
+            if msg.get("id") == self.next_id:
+                expect("error" not in msg, f"{method}: {msg.get('error')}")
+                return msg["result"]
+
+    def tool(self, name: str, args: dict, ok: bool = True) -> dict:
+        r = self.request("tools/call", {"name": name, "arguments": args})
+        expect(bool(r.get("isError")) != ok, f"{name}({args}) isError={r.get('isError')}: {json.dumps(r)[:600]}")
+        return r.get("structuredContent") or json.loads(r["content"][0]["text"])
+
+    def close(self):
+        self.p.stdin.close()
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+
+
+def t_hamcp_entity_tools(c: Ctx):
+    """hamcp's entity tools, through MCP over stdio, against this real HA: search, state, overview,
+    a service call confirmed with wait, history, logs, template, services, registry get/set."""
+    states = c.get("/api/states")
+    light = next(s["entity_id"] for s in states if s["entity_id"].startswith("light."))
+    flag = "input_boolean.hamcp_test_flag"
+    m = McpStdio(c)
+    try:
+        names = {t["name"] for t in m.request("tools/list", {})["tools"]}
+        expect({"ha_search", "ha_get_state", "ha_call_service"} <= names, f"tools/list: {sorted(names)}")
+        friendly = c.state(light)["attributes"].get("friendly_name", light)
+        found = m.tool("ha_search", {"query": friendly, "limit": 5})
+        expect(light in json.dumps(found), f"ha_search {friendly!r} did not find {light}: {json.dumps(found)[:400]}")
+        st = m.tool("ha_get_state", {"entity_id": light})
+        expect(c.state(light)["state"] in json.dumps(st), f"ha_get_state {light}: {json.dumps(st)[:300]}")
+        m.tool("ha_get_overview", {})
+        before = c.state(flag)["state"]
+        want = "off" if before == "on" else "on"
+        m.tool("ha_call_service", {"domain": "input_boolean", "service": "toggle", "entity_id": flag, "wait": True})
+        expect(c.state(flag)["state"] == want, f"{flag} is {c.state(flag)['state']} after toggle, wanted {want}")
+        m.tool("ha_bulk_control", {"operations": [{"entity_id": flag, "action": "turn_on"},
+                                                   {"entity_id": light, "action": "turn_on"}]})
+        expect(c.state(flag)["state"] == "on" and c.state(light)["state"] == "on", "ha_bulk_control did not turn both on")
+        want = "on"
+        m.tool("ha_call_event", {"event_type": "hamcp_real_ha_test_event", "event_data": {"k": 1}})
+        m.tool("ha_get_history", {"entity_ids": [flag], "start_time": "1h"})
+        m.tool("ha_get_logs", {"source": "logbook", "limit": 5})
+        t = m.tool("ha_eval_template", {"template": "{{ states('" + flag + "') }}"})
+        expect(want in json.dumps(t), f"ha_eval_template: {t}")
+        m.tool("ha_list_services", {"domain": "light"})
+        m.tool("ha_get_entity", {"entity_id": flag})
+        m.tool("ha_set_entity", {"entity_id": flag, "name": "hamcp renamed flag"})
+        expect(wait_until("registry name", lambda: c.state(flag)["attributes"].get("friendly_name") == "hamcp renamed flag"),
+               "ha_set_entity name not applied")
+        m.tool("ha_set_entity", {"entity_id": flag, "name": None})
+        err = m.tool("ha_get_state", {"entity_id": "light.no_such_lamp_xyz"}, ok=False)
+        expect("suggestion" in json.dumps(err), f"unknown entity error has no suggestion: {err}")
+    finally:
+        m.close()
+        c.set_flag(False, flag)
+
+
 # ----------------------------------------------------------- restart.* -----
 
 def t_restart_ha_layer_reconnects(c: Ctx):
@@ -560,6 +641,7 @@ TESTS = [
     ("hamcp.unit_ha_real_ha_cases", t_hamcp_unit_ha_real_ha_cases),
     ("hamcp.ha_layer_mirror", t_hamcp_ha_layer_mirror),
     ("hamcp.ha_layer_service", t_hamcp_ha_layer_service),
+    ("hamcp.entity_tools", t_hamcp_entity_tools),
     ("restart.ha_layer_reconnects", t_restart_ha_layer_reconnects),
     ("restart.keeps_token_and_ws_reconnects", t_restart_keeps_token_and_ws_reconnects),
     ("ha.no_outbound_network_attempts", t_no_outbound_network_attempts),
