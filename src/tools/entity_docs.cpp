@@ -92,6 +92,8 @@ search::EntityDoc make_entity_doc(const ha::Snapshot& snap, std::string_view ent
     d.device_name = p.device_name;
     if (!p.area_id.empty())
       d.area_aliases = strings_of(snap.registry(ha::RegistryKind::area).find(p.area_id), "aliases");
+    if (!p.floor_id.empty())  // "upstairs", "attic": floor aliases people use for rooms
+      d.floor_aliases = strings_of(snap.registry(ha::RegistryKind::floor).find(p.floor_id), "aliases");
     if (!p.device_id.empty()) {
       const json::object* device = snap.registry(ha::RegistryKind::device).find(p.device_id);
       d.manufacturer = str_of(device, "manufacturer");

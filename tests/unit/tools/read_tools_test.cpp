@@ -30,6 +30,19 @@ TEST_F(ToolsTest, SearchFindsByNameAliasAreaAndTypos) {
   EXPECT_TRUE(r.structured.contains("hint"));
 }
 
+TEST_F(ToolsTest, SearchFindsRoomsByTheirFloorsAlias) {
+  start();
+  // "Cellar" is only an alias of the Basement floor (no name, area or alias says it): the hit
+  // must come through the floor's alias.
+  CallResult r = call("ha_search", R"({"query":"cellar"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const auto& results = r.structured.at("results").as_array();
+  ASSERT_FALSE(results.empty()) << r.text;
+  const auto& top = results[0].as_object();
+  ASSERT_TRUE(top.contains("match")) << r.text;
+  EXPECT_EQ(top.at("match").as_string(), "floor: Cellar") << r.text;
+}
+
 TEST_F(ToolsTest, SearchFiltersPaginationFieldsAndGroups) {
   start();
   CallResult all = call("ha_search", R"({"domain":"light","limit":100})");
