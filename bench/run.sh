@@ -20,14 +20,15 @@ hamcp="$build/hamcp"
 fixture="$build/tests/conformance/mcp_fixture_server"
 load="$build/bench/bench_http_load"
 work="$(mktemp -d)"
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+# start() runs in a subshell (process substitution): it records pids in a file for the cleanup.
+: >"$work/pids"
+trap 'while read -r p; do kill "$p" 2>/dev/null || true; done <"$work/pids"; sleep 1; rm -rf "$work"' EXIT
 
 start() {  # start LOG CMD... -> echoes "PID PORT"
   local log="$1"; shift
   "$@" >"$log" 2>&1 &
   local pid=$! port=""
-  pids+=("$pid")
+  echo "$pid" >>"$work/pids"
   for _ in $(seq 1 100); do
     port="$(grep -aoE 'http://127\.0\.0\.1:[0-9]+/mcp' "$log" | head -n1 | sed -E 's%.*:([0-9]+)/mcp%\1%' || true)"
     [ -n "$port" ] && [ "$port" != 0 ] && break

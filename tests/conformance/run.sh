@@ -37,11 +37,18 @@ fi
 ninja -C "$build" -j"${HAMCP_JOBS:-2}" mcp_fixture_server hamcp >/dev/null
 fixture="$build/tests/conformance/mcp_fixture_server"
 
-pids=()
 workdir="$(mktemp -d)"
+# start_server runs inside $(...), a subshell: it records each server's pid in this file so the
+# cleanup (in the main shell) can stop every server it started.
+pidfile="$workdir/pids"
+: >"$pidfile"
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  local p
+  while read -r p; do kill "$p" 2>/dev/null || true; done <"$pidfile"
+  while read -r p; do
+    for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$p" 2>/dev/null || true
+  done <"$pidfile"
   rm -rf "$workdir"
 }
 trap cleanup EXIT
@@ -52,7 +59,7 @@ start_server() {
   local log="$1"; shift
   "$@" >"$log" 2>&1 &
   local pid=$!
-  pids+=("$pid")
+  echo "$pid" >>"$pidfile"
   local port=""
   for _ in $(seq 1 100); do
     port="$(grep -aoE 'http://127\.0\.0\.1:[0-9]+/mcp' "$log" | head -n1 | sed -E 's%.*:([0-9]+)/mcp%\1%' || true)"
@@ -138,8 +145,9 @@ if [ -z "${CONFORMANCE_SCENARIO:-}" ] && [ -x "$asan_fixture" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   aport="$(start_server "$workdir/fixture-asan.log" "$asan_fixture" --host 127.0.0.1 --port 0)"
   run_suite fixture-asan "http://127.0.0.1:$aport/mcp" "$EXPECTED_ACTIVE" --suite active || status=1
-  apid="${pids[-1]}"
-  kill -TERM "$apid" 2>/dev/null; wait "$apid" 2>/dev/null
+  apid="$(tail -n 1 "$pidfile")"
+  kill -TERM "$apid" 2>/dev/null
+  for _ in $(seq 1 100); do kill -0 "$apid" 2>/dev/null || break; sleep 0.1; done   # exit reports leaks
   if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$workdir/fixture-asan.log"; then
     echo "conformance[fixture-asan]: sanitizer report from the server:" >&2
     grep -A 30 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$workdir/fixture-asan.log" | head -80 >&2
