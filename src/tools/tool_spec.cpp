@@ -72,8 +72,10 @@ std::optional<ToolError> normalise(json::object& args, const Prepared& p, const 
   for (const auto& [old_name, new_name] : p.legacy) {
     auto it = args.find(old_name);
     if (it == args.end()) continue;
-    if (!args.contains(new_name)) args[new_name] = it->value();
+    // Copy before inserting: operator[] may rehash the object and free what `it` points at.
+    json::value moved = std::move(it->value());
     args.erase(old_name);
+    if (!args.contains(new_name)) args[new_name] = std::move(moved);
   }
   for (const auto& kv : args) {
     const std::string key(kv.key());
