@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <variant>
 
 #include "mcp/http/server_impl.hpp"
 
@@ -24,6 +25,17 @@ bool is_initialize(const json::value& v) {
 }
 
 HttpResponse session_not_found() { return HttpResponse::rpc_error(404, -32001, "Session not found"); }
+
+// GET and DELETE need a live session: 400 without the header, 404 for an id that does not check
+// out; otherwise the lookup.
+std::variant<SessionRegistry::Lookup, HttpResponse> require_live_session(HttpRequest& req,
+                                                                         SessionRegistry& registry) {
+  const auto sid = req.header("mcp-session-id");
+  if (!sid) return HttpResponse::rpc_error(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+  auto found = registry.lookup(*sid);
+  if (found.status != SessionRegistry::Status::ok) return session_not_found();
+  return found;
+}
 
 HttpResponse retry_after(unsigned status, std::string_view message) {
   auto r = HttpResponse::rpc_error(status, -32000, message);
@@ -414,16 +426,12 @@ asio::awaitable<void> HttpServer::Impl::handle_get(HttpRequest& req, ResponseWri
     co_await w.send(std::move(*bad));
     co_return;
   }
-  const auto sid = req.header("mcp-session-id");
-  if (!sid) {
-    co_await w.send(HttpResponse::rpc_error(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
+  auto checked = require_live_session(req, *registry);
+  if (auto* reject = std::get_if<HttpResponse>(&checked)) {
+    co_await w.send(std::move(*reject));
     co_return;
   }
-  auto found = registry->lookup(*sid);
-  if (found.status != SessionRegistry::Status::ok) {
-    co_await w.send(session_not_found());
-    co_return;
-  }
+  auto& found = std::get<SessionRegistry::Lookup>(checked);
   auto hs = co_await materialize(*found.payload, found.live);
 
   // Resumption: Last-Event-ID names the stream and the last event received.
@@ -467,16 +475,12 @@ asio::awaitable<void> HttpServer::Impl::handle_delete(HttpRequest& req, Response
     co_await w.send(std::move(r));
     co_return;
   }
-  const auto sid = req.header("mcp-session-id");
-  if (!sid) {
-    co_await w.send(HttpResponse::rpc_error(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
+  auto checked = require_live_session(req, *registry);
+  if (auto* reject = std::get_if<HttpResponse>(&checked)) {
+    co_await w.send(std::move(*reject));
     co_return;
   }
-  auto found = registry->lookup(*sid);
-  if (found.status != SessionRegistry::Status::ok) {
-    co_await w.send(session_not_found());
-    co_return;
-  }
+  auto& found = std::get<SessionRegistry::Lookup>(checked);
   bool recorded = true;
   try {
     shutdown_session(registry->revoke(*found.payload));
