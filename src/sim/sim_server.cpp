@@ -469,17 +469,30 @@ void SimServer::stop() {
     if (!impl_->running) return;
   }
   Impl* impl = impl_.get();
-  asio::post(impl->ioc, [impl] {
+  // Wait for the close to run on the io thread: ioc.stop() below discards queued
+  // handlers, and an acceptor left open makes the next start() fail "Already open"
+  // (seen under qemu, where the io thread is slow to pick the handler up).
+  auto closed = std::make_shared<std::promise<void>>();
+  auto closed_future = closed->get_future();
+  asio::post(impl->ioc, [impl, closed] {
     boost::system::error_code ec;
     impl->acceptor.close(ec);
     impl->close_all(false, false);
+    closed->set_value();
   });
+  closed_future.wait_for(std::chrono::seconds(5));
   // Let the sessions see their sockets closed and finish (bounded).
   for (int i = 0; i < 200 && (impl->active.load() > 0 || impl->websockets.load() > 0); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   impl->work.reset();
   impl->ioc.stop();
   if (impl->thread.joinable()) impl->thread.join();
+  {
+    // The io thread is gone, so touching the acceptor here is race-free; this
+    // covers the case where the posted close above did not run in time.
+    boost::system::error_code ec;
+    impl->acceptor.close(ec);
+  }
   {
     std::lock_guard lock(impl->state_mutex);
     impl->running = false;
