@@ -18,6 +18,7 @@ import platform
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -29,12 +30,23 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 QUERIES = ROOT / "tests/unit/search/queries.tsv"
 # Bounds that keep a full run finite even when a server is very slow on a big home.
-CASE_BUDGET_S = 90.0     # per latency case
+CASE_BUDGET_S = 30.0     # per latency case and run
 MIN_SAMPLES = 3
-MIXED_BUDGET_S = 180.0   # for the 1,000 mixed calls
+MIXED_BUDGET_S = 90.0    # for the 1,000 mixed calls of one run
+THROUGHPUT_GRACE_S = 5.0  # a call still running this long after the deadline is abandoned
 
 
 # --- statistics ---------------------------------------------------------------------------------
+
+def over_runs(values: list) -> dict:
+    """Median (min-max) of one figure taken once per repeated run; None values (a failed run)
+    are left out and counted."""
+    got = [v for v in values if v is not None]
+    if not got:
+        return {"n": 0, "failed_runs": len(values)}
+    return {"n": len(got), "median": statistics.median(got), "min": min(got), "max": max(got),
+            "runs": values, "failed_runs": len(values) - len(got)}
+
 
 def summary(values: list[float]) -> dict:
     if not values:
@@ -156,28 +168,50 @@ async def mixed_calls(session, server: str, ents: dict, count: int) -> int:
 
 
 async def throughput(url: str, server: str, clients: int, seconds: float, ents: dict) -> dict:
-    """4. closed loop: `clients` sessions each calling ha_search for `seconds`."""
-    deadline = time.monotonic() + seconds
-    ok_count, errors, lat = 0, 0, []
+    """4. closed loop: `clients` sessions each calling ha_search for `seconds`. Only calls that
+    complete by the deadline count; a call still running at the deadline gets THROUGHPUT_GRACE_S
+    more and is then abandoned through the SDK's read timeout (counted as unfinished, not as an
+    error), so a slow server cannot stretch a run far past its duration."""
+    args = args_for(server, "ha_search", {"query": "bedroom lamp", "limit": 5})
+    ok_count, errors, unfinished, lat = 0, 0, 0, []
+    started = asyncio.Event()
+    ready = 0
+    t0 = deadline = 0.0
+
+    def one_more_ready():
+        nonlocal ready, t0, deadline
+        ready += 1
+        if ready == clients:  # start the clock once every session is open (or has failed)
+            t0 = time.monotonic()
+            deadline = t0 + seconds
+            started.set()
 
     async def one_client():
-        nonlocal ok_count, errors
+        nonlocal ok_count, errors, unfinished
+        counted = False
         try:
             async with http_session(url) as s:
+                counted = True
+                one_more_ready()
+                await started.wait()  # every session is open before the clock starts
                 while time.monotonic() < deadline:
-                    dt, ok, _ = await timed_call(s, "ha_search", args_for(server, "ha_search",
-                                                                          {"query": "bedroom lamp", "limit": 5}))
+                    left = deadline + THROUGHPUT_GRACE_S - time.monotonic()
+                    dt, ok, _ = await timed_call(s, "ha_search", args, timeout=left)
+                    if time.monotonic() > deadline:
+                        unfinished += 1
+                        break
                     lat.append(dt)
                     ok_count += ok
                     errors += not ok
         except Exception:  # noqa: BLE001 - a client that cannot connect counts as an error
             errors += 1
+            if not counted:
+                one_more_ready()
 
-    t0 = time.monotonic()
-    await asyncio.wait_for(asyncio.gather(*(one_client() for _ in range(clients))), seconds + 120)
-    elapsed = time.monotonic() - t0
-    return {"clients": clients, "seconds": elapsed, "ok": ok_count, "errors": errors,
-            "calls_per_s": ok_count / elapsed if elapsed else 0, "latency": summary(lat)}
+    await asyncio.wait_for(asyncio.gather(*(one_client() for _ in range(clients))), seconds + 180)
+    return {"clients": clients, "seconds": seconds, "ok": ok_count, "errors": errors,
+            "unfinished_at_deadline": unfinished, "calls_per_s": ok_count / seconds,
+            "latency": summary(lat)}
 
 
 async def seed_scenario(spec, parallel: int = 20) -> dict:
@@ -236,20 +270,49 @@ async def seed_scenario(spec, parallel: int = 20) -> dict:
             async def batch() -> list[str]:
                 return [e for e in await asyncio.gather(*(call(i) for i in range(parallel))) if e]
 
+            # Warm-up batch, then `parallel` workers search in a closed loop; the server is
+            # SIGKILLed 1 s in and restarted at once; the workers carry on with the same session
+            # id (never re-initializing) until 2 s after the server is back. A call that fails
+            # once the restarted server is listening is a client the server has stranded.
             before = await batch()
-            in_flight = asyncio.create_task(batch())
-            await asyncio.sleep(0.02)
+            calls: list[tuple[float, str | None]] = []  # (sent at, error or None)
+            restarted_at: float | None = None
+            hard_end = time.monotonic() + 90.0
+
+            def running() -> bool:
+                now = time.monotonic()
+                return now < hard_end and (restarted_at is None or now < restarted_at + 2.0)
+
+            async def worker(i: int) -> None:
+                while running():
+                    sent = time.monotonic()
+                    err = await call(i)
+                    calls.append((sent, err))
+                    if err:
+                        await asyncio.sleep(0.05)  # bounded retry rate while the server is down
+
+            workers = [asyncio.create_task(worker(i)) for i in range(parallel)]
+            await asyncio.sleep(1.0)
+            killed_at = time.monotonic()
             srv.kill()
-            restart_s = srv.start()
-            during = await in_flight
-            after = await batch()
+            restart_s = await asyncio.to_thread(srv.start)
+            restarted_at = time.monotonic()
+            await asyncio.gather(*workers)
+            in_flight_at_kill = [e for t, e in calls if t < killed_at and e]
+            during = [e for t, e in calls if killed_at <= t < restarted_at and e]
+            after = [e for t, e in calls if t >= restarted_at and e]
+            ok_after = sum(1 for t, e in calls if t >= restarted_at and not e)
             result.update({
                 "session_id_issued": bool(sid),
-                "failed_before": len(before), "failed_during_restart": len(during),
-                "failed_after_restart": len(after), "restart_seconds": round(restart_s, 3),
-                # The same session id is used throughout and initialize is never re-sent: a call
-                # that fails after the restart is a client the server has stranded.
-                "session_survived": len(after) == 0,
+                "failed_before": len(before),
+                "calls_total": len(calls),
+                "failed_in_flight_at_kill": len(in_flight_at_kill),
+                "failed_during_restart": len(during),
+                "failed_after_restart": len(after),
+                "ok_after_restart": ok_after,
+                "restart_seconds": round(restart_s, 3),
+                # The same session id is used throughout and initialize is never re-sent.
+                "session_survived": ok_after > 0 and len(after) == 0,
                 "after_errors": sorted(set(after))[:3],
             })
     except Exception as e:  # noqa: BLE001
@@ -304,45 +367,122 @@ async def response_sizes(session, server: str, ents: dict) -> list[dict]:
 
 # --- orchestration --------------------------------------------------------------------------------
 
+async def first_call(session, server: str) -> dict:
+    """The first ha_search after start, timed on its own: for hamcp it includes waiting for the
+    mirror's initial sync, for ha-mcp its first download of the states. Kept out of the latency
+    runs so that those show steady state."""
+    dt, ok, res = await timed_call(session, "ha_search", args_for(server, "ha_search",
+                                                                   {"query": "kitchen light", "limit": 10}))
+    return {"seconds": dt, "ok": ok, "error": None if ok else str(res)[:300]}
+
+
+def combine_runs(runs: list[dict], size: int, cfg) -> dict:
+    """Per-server result for one home size: every figure as median (min-max) over the runs,
+    plus the raw runs."""
+    out: dict = {"runs": runs}
+    pick = lambda *path: [get_path(r, *path) for r in runs]  # noqa: E731
+    out["http_start_seconds"] = over_runs(pick("http_start_seconds"))
+    out["first_call_seconds"] = over_runs([r["first_call"]["seconds"] if get_path(r, "first_call", "ok") else None
+                                           for r in runs])
+    for key, field in [("rss_after_start", "rss_kib"), ("rss_after_first_call", "rss_kib"),
+                       ("rss_after_mixed", "rss_kib"), ("rss_peak", "peak_kib")]:
+        out[key] = over_runs(pick(key, field))
+    out["mixed"] = {"calls": over_runs(pick("mixed", "calls")), "failures": sum(v or 0 for v in pick("mixed", "failures"))}
+    cases = {}
+    for case in ["search", "overview", "state", "call_service"]:
+        cases[case] = {"p50": over_runs(pick("latency", case, "seconds", "p50")),
+                       "p99": over_runs(pick("latency", case, "seconds", "p99")),
+                       "samples": sum(v or 0 for v in pick("latency", case, "seconds", "n")),
+                       "failures": sum(v or 0 for v in pick("latency", case, "failures")),
+                       "last_error": next((e for e in pick("latency", case, "last_error") if e), None)}
+    out["latency"] = cases
+    errors = [r["error"] for r in runs if r.get("error")]
+    if errors:
+        out["error"] = errors[-1]
+        out["failed_runs"] = len(errors)
+    return out
+
+
+def get_path(d, *path):
+    for p in path:
+        if not isinstance(d, dict) or p not in d:
+            return None
+        d = d[p]
+    return d
+
+
+async def one_run(spec, server: str, ents: dict, cfg, extras: bool, size: int) -> dict:
+    """One repetition on a fresh HTTP server: start, first call, steady-state latencies,
+    mixed calls, memory at each step. `extras` adds the once-per-home measures."""
+    r: dict = {}
+    srv = HttpServer(spec)
+    try:
+        r["http_start_seconds"] = srv.start()
+        async with http_session(srv.url) as s:
+            await s.list_tools()
+            r["rss_after_start"] = srv.memory()
+            r["first_call"] = await first_call(s, server)
+            r["rss_after_first_call"] = srv.memory()
+            r["latency"] = await latencies(s, server, ents, cfg.iters)
+            if extras:
+                r["catalogue"] = await catalogue(s)
+                r["responses"] = await response_sizes(s, server, ents)
+                if size == 1000:
+                    print(f"[{size}] {server}: search quality", flush=True)
+                    r["quality"] = await search_quality(s, server, "gen")
+            r["mixed"] = await mixed_calls(s, server, ents, cfg.mixed)
+            r["rss_after_mixed"] = srv.memory()
+        if extras:
+            r["throughput"] = []
+            for c in cfg.clients:
+                tp_runs = []
+                for k in range(cfg.repeats):
+                    print(f"[{size}] {server}: throughput x{c} run {k + 1}/{cfg.repeats}", flush=True)
+                    tp_runs.append(await throughput(srv.url, server, c, cfg.duration, ents))
+                r["throughput"].append({
+                    "clients": c, "runs": tp_runs,
+                    "calls_per_s": over_runs([t["calls_per_s"] for t in tp_runs]),
+                    "p99": over_runs([get_path(t, "latency", "p99") for t in tp_runs]),
+                    "errors": sum(t["errors"] for t in tp_runs),
+                    "unfinished_at_deadline": sum(t["unfinished_at_deadline"] for t in tp_runs)})
+    except Exception as e:  # noqa: BLE001 - a failing server is a result
+        r["error"] = repr(e)[:500]
+    finally:
+        r["rss_peak"] = srv.memory()
+        srv.stop()
+    return r
+
+
 async def bench_size(specs, sim: SimHome, size: int, cfg) -> dict:
     ents = sample_entities(sim)
     per_server = {}
     for name, spec in specs.items():
-        r: dict = {}
-        print(f"[{size}] {name}: cold start", flush=True)
-        r["cold_start"] = await cold_start(spec, cfg.runs)
-        srv = HttpServer(spec)
-        try:
-            r["http_start_seconds"] = srv.start()
-            async with http_session(srv.url) as s:
-                await s.list_tools()
-                r["rss_after_start"] = srv.memory()
-                print(f"[{size}] {name}: latencies", flush=True)
-                r["latency"] = await latencies(s, name, ents, cfg.iters)
-                if size == cfg.sizes[0]:
-                    cat = await catalogue(s)
-                    r["catalogue"] = cat
-                    r["responses"] = await response_sizes(s, name, ents)
-                    home = "gen" if size == 1000 else None
-                    if home:
-                        print(f"[{size}] {name}: search quality", flush=True)
-                        r["quality"] = await search_quality(s, name, home)
-                print(f"[{size}] {name}: {cfg.mixed} mixed calls", flush=True)
-                r["mixed"] = await mixed_calls(s, name, ents, cfg.mixed)
-                r["rss_after_mixed"] = srv.memory()
-            if size == cfg.sizes[0]:
-                r["throughput"] = []
-                for c in cfg.clients:
-                    print(f"[{size}] {name}: throughput x{c}", flush=True)
-                    r["throughput"].append(await throughput(srv.url, name, c, cfg.duration, ents))
-        except Exception as e:  # noqa: BLE001 - a failing server is a result
-            r["error"] = repr(e)[:500]
-        finally:
-            r["rss_peak"] = srv.memory()
-            srv.stop()
+        print(f"[{size}] {name}: cold start x{cfg.runs}", flush=True)
+        cold = await cold_start(spec, cfg.runs)
+        runs = []
+        for k in range(cfg.repeats):
+            print(f"[{size}] {name}: run {k + 1}/{cfg.repeats}", flush=True)
+            runs.append(await one_run(spec, name, ents, cfg, extras=(k == 0 and size == cfg.sizes[0]), size=size))
+        r = combine_runs(runs, size, cfg)
+        r["cold_start"] = cold
+        for key in ["catalogue", "responses", "quality", "throughput"]:
+            if key in runs[0]:
+                r[key] = runs[0].pop(key)
         if size == cfg.sizes[0]:
-            print(f"[{size}] {name}: seed scenario", flush=True)
-            r["seed_scenario"] = await seed_scenario(spec)
+            seeds = []
+            for k in range(cfg.repeats):
+                print(f"[{size}] {name}: seed scenario {k + 1}/{cfg.repeats}", flush=True)
+                seeds.append(await seed_scenario(spec))
+            r["seed_scenario"] = {"runs": seeds}
+            for key in ["failed_before", "calls_total", "failed_in_flight_at_kill", "failed_during_restart",
+                        "failed_after_restart", "ok_after_restart", "restart_seconds"]:
+                r["seed_scenario"][key] = over_runs([sd.get(key) for sd in seeds])
+            for key in ["session_id_issued", "session_survived"]:
+                vals = [sd.get(key) for sd in seeds]
+                r["seed_scenario"][key] = vals[0] if len(set(map(str, vals))) == 1 else vals
+            errs = [sd.get("error") for sd in seeds if sd.get("error")]
+            if errs:
+                r["seed_scenario"]["error"] = errs[-1]
         per_server[name] = r
     return {"entities": int(ents["count"]), "servers": per_server}
 
@@ -364,17 +504,38 @@ async def main() -> None:
     ap.add_argument("--peer-version", default="unavailable")
     ap.add_argument("--out", required=True)
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--sizes", dest="sizes_only", default="", help="e.g. 1000,10000 (default: all)")
+    ap.add_argument("--repeats", dest="repeats_override", type=int, default=0)
     cfg = ap.parse_args()
     if cfg.smoke:
-        cfg.sizes, cfg.runs, cfg.iters, cfg.mixed, cfg.clients, cfg.duration = [1000], 2, 5, 30, [1, 4], 3.0
+        cfg.sizes, cfg.runs, cfg.repeats, cfg.iters, cfg.mixed, cfg.clients, cfg.duration = \
+            [1000], 2, 2, 5, 30, [1, 4], 3.0
     else:
-        cfg.sizes, cfg.runs, cfg.iters, cfg.mixed, cfg.clients, cfg.duration = \
-            [1000, 10000, 100000], 5, 50, 1000, [1, 16, 64], 60.0
+        cfg.sizes, cfg.runs, cfg.repeats, cfg.iters, cfg.mixed, cfg.clients, cfg.duration = \
+            [1000, 10000, 100000], 5, 3, 50, 1000, [1, 16, 64], 60.0
+    if cfg.sizes_only:
+        cfg.sizes = [int(x) for x in cfg.sizes_only.split(",")]
+    if cfg.repeats_override:
+        cfg.repeats = cfg.repeats_override
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     hamcp_version = subprocess.run([cfg.hamcp, "--version"], capture_output=True, text=True).stdout.strip()
-    results = {"machine": machine(), "smoke": cfg.smoke, "hamcp_version": hamcp_version,
+    results = {"machine": machine(), "smoke": cfg.smoke, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+               "config": {"repeats": cfg.repeats, "cold_start_runs": cfg.runs, "iters": cfg.iters,
+                          "mixed": cfg.mixed, "clients": cfg.clients, "duration_s": cfg.duration,
+                          "case_budget_s": CASE_BUDGET_S, "mixed_budget_s": MIXED_BUDGET_S}, "hamcp_version": hamcp_version,
                "peer_version": cfg.peer_version, "sizes": []}
+    # Load of the machine while the run goes on: the report says whether it was idle.
+    load_samples: list[float] = []
+    stop_sampling = threading.Event()
+
+    def sample_load():
+        while not stop_sampling.wait(10):
+            load_samples.append(os.getloadavg()[0])
+
+    sampler = threading.Thread(target=sample_load, daemon=True)
+    sampler.start()
+    results["load_average_at_start"] = os.getloadavg()
     for size in cfg.sizes:
         sim = SimHome(cfg.hamcp, size, 42)
         try:
@@ -384,6 +545,12 @@ async def main() -> None:
         finally:
             sim.stop()
         (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
+    results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    results["load_average_at_end"] = os.getloadavg()
+    stop_sampling.set()
+    results["load_1min_during_run"] = over_runs(load_samples) if load_samples else {"n": 0}
+    results["load_1min_during_run"].pop("runs", None)
+    (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
     print(f"bench: wrote {out / 'results.json'}")
 
 

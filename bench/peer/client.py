@@ -77,11 +77,14 @@ def entity_ids_in_order(value: Any) -> list[str]:
     return seen
 
 
-async def timed_call(session: ClientSession, tool: str, args: dict) -> tuple[float, bool, Any]:
-    """(seconds, ok, result). ok is False for isError results and for exceptions."""
+async def timed_call(session: ClientSession, tool: str, args: dict,
+                     timeout: float | None = None) -> tuple[float, bool, Any]:
+    """(seconds, ok, result). ok is False for isError results and for exceptions (a timeout is
+    the SDK's own read timeout, which leaves the session usable)."""
     t0 = time.perf_counter()
     try:
-        result = await session.call_tool(tool, args)
+        limit = timedelta(seconds=timeout) if timeout is not None else None
+        result = await session.call_tool(tool, args, read_timeout_seconds=limit)
         return time.perf_counter() - t0, not result.isError, result
     except Exception as e:  # noqa: BLE001 - a failed call is a measurement, not a crash
         return time.perf_counter() - t0, False, e
