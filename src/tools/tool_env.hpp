@@ -11,6 +11,7 @@
 #include "ha/ha_client.hpp"
 #include "search/entity_index.hpp"
 #include "tools/operations.hpp"
+#include "tools/overview_feed.hpp"
 #include "tools/response.hpp"
 #include "tools/state_watch.hpp"
 
@@ -33,6 +34,7 @@ class ToolEnv {
   EntityToolsOptions options;
   StateWatch watch;
   OperationStore ops;
+  OverviewFeed overview;  // ha_get_overview aggregates, kept current from the mirror
 
   // A synced snapshot for reads. If the mirror has never synced it waits up to
   // first_sync_wait, then throws ToolException with HA's diagnosis
@@ -41,7 +43,10 @@ class ToolEnv {
 
   // Stop listening to the HA client (before it is destroyed; handlers may keep
   // this object alive longer).
-  void detach() { watch.detach(); }
+  void detach() {
+    watch.detach();
+    overview.detach();
+  }
 
  private:
   std::atomic<bool> ever_synced_{false};
