@@ -3,12 +3,12 @@
 // when one failed. The token is never printed.
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/json/serialize.hpp>
 #include <cstdio>
 #include <exception>
 
 #include "app/commands.hpp"
 #include "ha/doctor.hpp"
+#include "mcp/json_text.hpp"
 
 namespace hamcp::app {
 
@@ -45,7 +45,7 @@ int run_doctor(const Config& config) {
     return 2;
   }
   const std::string out =
-      config.doctor_json ? boost::json::serialize(report.to_json()) + "\n" : report.to_text();
+      config.doctor_json ? mcp::json_text(report.to_json()) + "\n" : report.to_text();
   std::fwrite(out.data(), 1, out.size(), stdout);
   return report.ok() ? 0 : 1;
 }

@@ -6,12 +6,15 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json.hpp>
 
+#include "mcp/json_text.hpp"
+
 namespace hamcp::mcp {
 
 namespace json = boost::json;
 namespace asio = boost::asio;
 
-// Compact serialisation used on every wire (stdout, HTTP bodies, SSE data).
-inline std::string to_wire(const json::value& message) { return json::serialize(message); }
+// Compact serialisation used on every wire (stdout, HTTP bodies, SSE data);
+// doubles in plain decimal (see json_text.hpp).
+inline std::string to_wire(const json::value& message) { return json_text(message); }
 
 }  // namespace hamcp::mcp

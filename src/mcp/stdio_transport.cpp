@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "mcp/errors.hpp"
+#include "mcp/json_text.hpp"
 
 namespace hamcp::mcp {
 namespace {
@@ -34,7 +35,7 @@ class OutputChannel final : public Channel, public std::enable_shared_from_this<
 
   void send(json::value message) override {
     if (broken_) return;
-    pending_ += json::serialize(message);
+    append_json_text(pending_, message);
     pending_ += '\n';
     if (!writing_) write_next();
   }

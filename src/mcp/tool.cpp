@@ -1,4 +1,5 @@
 #include "mcp/tool.hpp"
+#include "mcp/json_text.hpp"
 
 namespace hamcp::mcp {
 
@@ -72,7 +73,7 @@ ToolResult ToolResult::text(std::string_view text) {
 
 ToolResult ToolResult::structured(json::object value) {
   ToolResult result;
-  result.content.emplace_back(content::text(json::serialize(value)));
+  result.content.emplace_back(content::text(json_text(value)));
   result.structured_content = std::move(value);
   return result;
 }

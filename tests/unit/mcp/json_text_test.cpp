@@ -1,0 +1,56 @@
+// The wire writer: plain decimal doubles (as Home Assistant writes them), and
+// otherwise the same text as boost::json::serialize, which it must parse back to.
+#include "mcp/json_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <limits>
+
+namespace hamcp::mcp {
+namespace {
+
+namespace json = boost::json;
+
+TEST(JsonText, DoublesArePlainDecimalsNotScientific) {
+  EXPECT_EQ(json_text(json::parse(R"({"t":22.4,"min":5.0,"step":0.5,"neg":-3.25})")),
+            R"({"t":22.4,"min":5.0,"step":0.5,"neg":-3.25})");
+  // boost::json::serialize would write 2.24E1 and 5E0 here.
+  EXPECT_NE(json::serialize(json::value(22.4)), "22.4");
+}
+
+TEST(JsonText, IntegersStayIntegers) {
+  EXPECT_EQ(json_text(json::parse(R"([0,-7,401,18446744073709551615])")), "[0,-7,401,18446744073709551615]");
+}
+
+TEST(JsonText, ShortestRoundTripForAwkwardDoubles) {
+  for (double d : {0.1, 1.0 / 3.0, 1e21, 1e-7, 123456789.125, -0.0, 5e-324, 1.7976931348623157e308}) {
+    std::string text = json_text(json::value(d));
+    EXPECT_EQ(json::parse(text).as_double(), d) << text;
+  }
+}
+
+TEST(JsonText, NonFiniteBecomesNull) {
+  EXPECT_EQ(json_text(json::value(std::numeric_limits<double>::infinity())), "null");
+  EXPECT_EQ(json_text(json::value(std::numeric_limits<double>::quiet_NaN())), "null");
+}
+
+TEST(JsonText, StringsEscapedLikeBoost) {
+  json::value v = json::parse(R"({"a\"b":"line\nnext\ttab \\ \u0001 Küche ✓","e":""})");
+  EXPECT_EQ(json_text(v), json::serialize(v));
+  EXPECT_EQ(json::parse(json_text(v)), v);
+}
+
+TEST(JsonText, NestedStructuresMatchBoostApartFromDoubles) {
+  json::value v = json::parse(R"({"x":[1,true,null,{"y":[],"z":{}}],"s":"t","b":false})");
+  EXPECT_EQ(json_text(v), json::serialize(v));
+}
+
+TEST(JsonText, AppendsToExistingText) {
+  std::string out = "data: ";
+  append_json_text(out, json::parse(R"({"v":1.5})"));
+  EXPECT_EQ(out, R"(data: {"v":1.5})");
+}
+
+}  // namespace
+}  // namespace hamcp::mcp
