@@ -9,6 +9,9 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 #include <map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <mutex>
 #include <spdlog/spdlog.h>
 
@@ -71,11 +74,12 @@ void apply_context(EntityState& s, const json::value& c) {
 double num(const json::value& v) { return v.is_number() ? v.to_number<double>() : 0.0; }
 
 // subscribe_entities "a" entry: {"s","a","c","lc","lu"?}
-EntityState expand_compressed(const std::string& entity_id, const json::object& c) {
+// Consumes c's attributes (moved, not copied: same memory resource).
+EntityState expand_compressed(const std::string& entity_id, json::object& c) {
   EntityState s;
   s.entity_id = entity_id;
   s.state = str(c, "s");
-  if (const auto* a = c.if_contains("a"); a && a->is_object()) s.attributes = a->as_object();
+  if (auto* a = c.if_contains("a"); a && a->is_object()) s.attributes = std::move(a->as_object());
   if (const auto* ctx = c.if_contains("c")) apply_context(s, *ctx);
   if (const auto* lc = c.if_contains("lc")) s.last_changed = num(*lc);
   s.last_updated = s.last_changed;
@@ -161,6 +165,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   bool refresh_scheduled = false;
   std::atomic<bool> stopped{false};
   std::optional<Clock::time_point> last_poll;
+  std::optional<Clock::time_point> connected_at;  // for the one "synced in N ms" log line
 
   Impl(asio::any_io_executor ex, std::shared_ptr<WsClient> w, std::shared_ptr<RestClient> r, MirrorOptions o)
       : executor(ex), strand(asio::make_strand(ex)), ws_owner(std::move(w)), rest_owner(std::move(r)),
@@ -208,27 +213,45 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     status_value.ha_version = ws.ha_version();
   }
 
+  // A sync frees the frame texts and DOMs of the initial states and the
+  // registry lists (hundreds of MB on a big home). glibc keeps freed memory in
+  // its arenas; hand it back so the steady-state RSS is what the mirror holds.
+  static void return_freed_memory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+  }
+
   void update_synced() {
     if (ws_up && states_ready && rest_ready) {
       set_status(MirrorState::synced, "websocket", "live: subscribed to state and registry changes", std::nullopt);
+      if (connected_at) {
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - *connected_at).count();
+        spdlog::info("ha mirror: synced {} entities in {} ms", load()->states.size(), ms);
+        connected_at.reset();
+        return_freed_memory();
+      }
     }
   }
 
   // ---------------- states ----------------
 
-  void on_entities_event(const json::value& event, bool first) {
-    const auto* ev = event.if_object();
+  // Consumes event (the initial one holds every entity: its attributes are moved
+  // into the states, and each entity's DOM is freed as soon as it is converted).
+  void on_entities_event(json::value& event, bool first) {
+    auto* ev = event.if_object();
     if (!ev) return;
     ChangeSet cs;
     cs.full_resync = first;
     publish_states([&](StateTableBuilder& b) {
       if (first) b.clear();
-      if (const auto* a = ev->if_contains("a"); a && a->is_object()) {
-        for (const auto& kv : a->as_object()) {
+      if (auto* a = ev->if_contains("a"); a && a->is_object()) {
+        for (auto& kv : a->as_object()) {
           if (!kv.value().is_object()) continue;
           std::string id(kv.key());
           const bool existed = !first && b.find(id) != nullptr;
           b.put(std::make_shared<const EntityState>(expand_compressed(id, kv.value().as_object())));
+          kv.value() = nullptr;  // free what is left of this entity's DOM now
           if (!first) (existed ? cs.states_changed : cs.states_added).push_back(std::move(id));
         }
       }
@@ -313,7 +336,14 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
 
   // ---------------- registries, config, services ----------------
 
-  asio::awaitable<void> fetch_registry(RegistryKind kind) {
+  struct FetchedRegistry {
+    RegistryKind kind;
+    RegistryPtr registry;
+    bool available = true;
+  };
+
+  // Fetch one registry list without publishing it.
+  asio::awaitable<FetchedRegistry> load_registry(RegistryKind kind) {
     json::array items;
     bool available = true;
     try {
@@ -340,20 +370,38 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
       available = false;  // e.g. floors/labels/categories before HA 2024.4
       items.clear();
     }
-    ChangeSet cs;
-    cs.registries_changed.push_back(kind);
     auto reg = Registry::make(kind, std::move(items), available);
-    publish(std::move(cs), [&](Snapshot& s) {
-      s.registries[static_cast<std::size_t>(kind)] = reg;
-      s.capabilities.registries[static_cast<std::size_t>(kind)] = available;
-    });
+    co_return FetchedRegistry{kind, std::move(reg), available};
   }
 
-  asio::awaitable<void> fetch_config() {
+  static void install(Snapshot& s, const FetchedRegistry& f) {
+    s.registries[static_cast<std::size_t>(f.kind)] = f.registry;
+    s.capabilities.registries[static_cast<std::size_t>(f.kind)] = f.available;
+  }
+
+  asio::awaitable<void> fetch_registry(RegistryKind kind) {
+    FetchedRegistry f = co_await load_registry(kind);
+    ChangeSet cs;
+    cs.registries_changed.push_back(kind);
+    publish(std::move(cs), [&](Snapshot& s) { install(s, f); });
+  }
+
+  asio::awaitable<std::shared_ptr<const json::object>> load_config() {
     json::object cmd;
     cmd["type"] = "get_config";
     json::value r = co_await ws.command(std::move(cmd), options.command_timeout);
-    auto cfg = std::make_shared<const json::object>(r.is_object() ? r.as_object() : json::object{});
+    co_return std::make_shared<const json::object>(r.is_object() ? std::move(r.as_object()) : json::object{});
+  }
+
+  asio::awaitable<std::shared_ptr<const json::object>> load_services() {
+    json::object cmd;
+    cmd["type"] = "get_services";
+    json::value r = co_await ws.command(std::move(cmd), options.command_timeout);
+    co_return std::make_shared<const json::object>(r.is_object() ? std::move(r.as_object()) : json::object{});
+  }
+
+  asio::awaitable<void> fetch_config() {
+    auto cfg = co_await load_config();
     ChangeSet cs;
     cs.config_changed = true;
     publish(std::move(cs), [&](Snapshot& s) {
@@ -363,10 +411,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   }
 
   asio::awaitable<void> fetch_services() {
-    json::object cmd;
-    cmd["type"] = "get_services";
-    json::value r = co_await ws.command(std::move(cmd), options.command_timeout);
-    auto svc = std::make_shared<const json::object>(r.is_object() ? r.as_object() : json::object{});
+    auto svc = co_await load_services();
     ChangeSet cs;
     cs.services_changed = true;
     publish(std::move(cs), [&](Snapshot& s) { s.services = svc; });
@@ -382,7 +427,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     bool entities_supported = true;
     try {
       // GCC 12: no non-trivial temporaries (lambda -> std::function) inside co_await.
-      WsClient::EventHandler on_entities = [self](const json::value& ev, bool first) {
+      WsClient::EventHandler on_entities = [self](json::value& ev, bool first) {
         if (auto m = self.lock()) m->on_entities_event(ev, first);
       };
       auto op = ws.subscribe(std::move(entities), std::move(on_entities));
@@ -482,10 +527,30 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
         replace_all_states(states, true);
         states_ready = true;
       }
-      co_await fetch_config();
-      co_await fetch_services();
-      for (RegistryKind kind : kAllRegistries) co_await fetch_registry(kind);
-      publish(ChangeSet{}, [](Snapshot& s) { s.capabilities.websocket = true; });
+      // Fetch config, services and every registry, then publish them as one
+      // update: each publication makes listeners (the search index) rebuild
+      // their view of every entity, which on a 100k-entity home costs seconds
+      // and hundreds of MB of churn per registry.
+      auto cfg = co_await load_config();
+      auto svc = co_await load_services();
+      std::vector<FetchedRegistry> regs;
+      for (RegistryKind kind : kAllRegistries) {
+        FetchedRegistry f = co_await load_registry(kind);
+        regs.push_back(std::move(f));
+      }
+      ChangeSet cs;
+      cs.full_resync = true;
+      cs.config_changed = true;
+      cs.services_changed = true;
+      for (const auto& f : regs) cs.registries_changed.push_back(f.kind);
+      publish(std::move(cs), [&](Snapshot& s) {
+        s.config = cfg;
+        s.ha_version = ws.ha_version();
+        s.services = svc;
+        for (const auto& f : regs) install(s, f);
+        s.capabilities.websocket = true;
+      });
+      regs.clear();
       if (epoch != sync_epoch) co_return;  // a newer connection took over
       rest_ready = true;
       update_synced();
@@ -504,6 +569,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
       if (self->stopped) return;
       if (st == WsState::connected) {
         self->ws_up = true;
+        self->connected_at = Clock::now();
         self->states_ready = self->legacy_states ? false : self->states_ready;
         self->rest_ready = false;
         ++self->sync_epoch;

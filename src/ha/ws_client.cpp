@@ -489,6 +489,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     if (size < options.offload_parse_bytes) {
       std::string_view text(static_cast<const char*>(buffer.data().data()), size);
       parse_into(*slot, text);
+      release(buffer);
       slot->ready = true;
       if (!dispatch_queue.empty() && !slot->parse_error) {
         // A big frame is still being parsed: answers to commands must not wait
@@ -505,9 +506,13 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     const std::uint64_t gen = generation;
     std::weak_ptr<Impl> weak = self;
     auto strand_copy = strand;
-    asio::post(parse_pool, [weak, strand_copy, slot, shared_buffer, gen] {
+    asio::post(parse_pool, [weak, strand_copy, slot, shared_buffer, gen]() mutable {
       std::string_view text(static_cast<const char*>(shared_buffer->data().data()), shared_buffer->size());
       parse_into(*slot, text);
+      // The frame text is no longer needed: free it before the DOM is
+      // dispatched and converted, so text, DOM and converted copies never
+      // all sit in memory at once.
+      shared_buffer.reset();
       // Hold no strong reference on this thread: the Impl (which owns this
       // pool) must never be destroyed from inside the pool.
       asio::post(strand_copy, [weak, slot, gen] {
@@ -518,6 +523,11 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
         if (self->protocol_failure) self->close_socket();
       });
     });
+  }
+
+  static void release(beast::flat_buffer& buffer) {
+    buffer.clear();
+    buffer.shrink_to_fit();
   }
 
   static void parse_into(Slot& slot, std::string_view text) {
@@ -561,15 +571,17 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
         return;
       }
       if (slot->value.is_array()) {
-        for (const auto& m : slot->value.as_array()) dispatch_message(m);
+        for (auto& m : slot->value.as_array()) dispatch_message(m);
       } else {
         dispatch_message(slot->value);
       }
     }
   }
 
-  void dispatch_message(const json::value& m) {
-    const auto* o = m.if_object();
+  // Consumes m: command results and events are moved out, not copied (a
+  // registry list or the initial states of a big home is tens of MB).
+  void dispatch_message(json::value& m) {
+    auto* o = m.if_object();
     if (!o) return;
     const auto* type = o->if_contains("type");
     const auto* idv = o->if_contains("id");
@@ -585,8 +597,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       if (sub == subscriptions.end()) return;
       const bool first = sub->second.first;
       sub->second.first = false;
-      static const json::value empty;
-      const auto* ev = o->if_contains("event");
+      json::value empty;
+      auto* ev = o->if_contains("event");
       try {
         sub->second.handler(ev ? *ev : empty, first);
       } catch (const std::exception& e) {
@@ -604,8 +616,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     } else {
       const auto* success = o->if_contains("success");
       if (success && success->is_bool() && success->as_bool()) {
-        const auto* r = o->if_contains("result");
-        w->result = r ? *r : json::value(nullptr);
+        auto* r = o->if_contains("result");
+        w->result = r ? std::move(*r) : json::value(nullptr);
       } else {
         HaError err = make_error(ErrorCause::command_failed, settings.display_url);
         if (const auto* e = o->if_contains("error"); e && e->is_object()) {

@@ -15,8 +15,14 @@ EntityIndex::~EntityIndex() = default;
 void EntityIndex::build(std::vector<EntityDoc> docs) {
   // Built without the lock so queries keep running on the old content.
   auto fresh = std::make_unique<IndexStore>();
-  for (auto& d : docs)
+  fresh->reserve(docs.size());
+  for (auto& d : docs) {
     if (!d.entity_id.empty()) fresh->upsert(std::move(d));
+    d = EntityDoc{};  // free each source doc as it is indexed, not all at the end
+  }
+  docs.clear();
+  docs.shrink_to_fit();
+  fresh->shrink_to_fit();
   std::unique_lock lock(mutex_);
   store_.swap(fresh);
   lock.unlock();

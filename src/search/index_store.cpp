@@ -128,6 +128,20 @@ TokenId IndexStore::intern(const std::u32string& text) {
   return id;
 }
 
+void IndexStore::reserve(std::size_t n) {
+  entries_.reserve(n);
+  summaries_.reserve(n);
+  by_id_.reserve(n);
+}
+
+void IndexStore::shrink_to_fit() {
+  entries_.shrink_to_fit();
+  summaries_.shrink_to_fit();
+  tokens_.shrink_to_fit();
+  for (auto& t : tokens_) t.postings.shrink_to_fit();
+  for (auto& e : entries_) e.phrases.shrink_to_fit();
+}
+
 void IndexStore::add_posting(TokenId t, Slot s, FieldMask m) {
   auto& p = tokens_[t].postings;
   auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot < b; });
