@@ -165,7 +165,11 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   bool refresh_scheduled = false;
   std::atomic<bool> stopped{false};
   std::optional<Clock::time_point> last_poll;
-  std::optional<Clock::time_point> connected_at;  // for the one "synced in N ms" log line
+  std::optional<Clock::time_point> connected_at;
+  // Initial states held for the running sync (see hold_initial_states).
+  std::mutex stage_mutex;
+  bool staging = false;
+  std::optional<StateTable> staged;  // for the one "synced in N ms" log line
 
   Impl(asio::any_io_executor ex, std::shared_ptr<WsClient> w, std::shared_ptr<RestClient> r, MirrorOptions o)
       : executor(ex), strand(asio::make_strand(ex)), ws_owner(std::move(w)), rest_owner(std::move(r)),
@@ -243,41 +247,94 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     if (!ev) return;
     ChangeSet cs;
     cs.full_resync = first;
+    if (first && hold_initial_states(*ev)) return;
     publish_states([&](StateTableBuilder& b) {
       if (first) b.clear();
-      if (auto* a = ev->if_contains("a"); a && a->is_object()) {
-        for (auto& kv : a->as_object()) {
-          if (!kv.value().is_object()) continue;
-          std::string id(kv.key());
-          const bool existed = !first && b.find(id) != nullptr;
-          b.put(std::make_shared<const EntityState>(expand_compressed(id, kv.value().as_object())));
-          kv.value() = nullptr;  // free what is left of this entity's DOM now
-          if (!first) (existed ? cs.states_changed : cs.states_added).push_back(std::move(id));
-        }
-      }
-      if (const auto* c = ev->if_contains("c"); c && c->is_object()) {
-        for (const auto& kv : c->as_object()) {
-          if (!kv.value().is_object()) continue;
-          auto old = b.find(kv.key());
-          if (!old) continue;
-          auto updated = std::make_shared<EntityState>(*old);
-          apply_compressed_diff(*updated, kv.value().as_object());
-          b.put(std::move(updated));
-          cs.states_changed.emplace_back(kv.key());
-        }
-      }
-      if (const auto* r = ev->if_contains("r"); r && r->is_array()) {
-        for (const auto& id : r->as_array()) {
-          if (id.is_string() && b.erase(std::string(id.as_string()))) cs.states_removed.emplace_back(id.as_string());
-        }
-      }
+      apply_entities(b, *ev, first, cs);
     }, std::move(cs));
-    if (first) {
-      asio::post(strand, [self = shared_from_this()] {
-        self->states_ready = true;
-        self->update_synced();
-      });
+    if (first) mark_states_ready();
+  }
+
+  void mark_states_ready() {
+    asio::post(strand, [self = shared_from_this()] {
+      self->states_ready = true;
+      self->update_synced();
+    });
+  }
+
+  void apply_entities(StateTableBuilder& b, json::object& ev, bool first, ChangeSet& cs) {
+    if (auto* a = ev.if_contains("a"); a && a->is_object()) {
+      for (auto& kv : a->as_object()) {
+        if (!kv.value().is_object()) continue;
+        std::string id(kv.key());
+        const bool existed = !first && b.find(id) != nullptr;
+        b.put(std::make_shared<const EntityState>(expand_compressed(id, kv.value().as_object())));
+        kv.value() = nullptr;  // free what is left of this entity's DOM now
+        if (!first) (existed ? cs.states_changed : cs.states_added).push_back(std::move(id));
+      }
     }
+    if (const auto* c = ev.if_contains("c"); c && c->is_object()) {
+      for (const auto& kv : c->as_object()) {
+        if (!kv.value().is_object()) continue;
+        auto old = b.find(kv.key());
+        if (!old) continue;
+        auto updated = std::make_shared<EntityState>(*old);
+        apply_compressed_diff(*updated, kv.value().as_object());
+        b.put(std::move(updated));
+        cs.states_changed.emplace_back(kv.key());
+      }
+    }
+    if (const auto* r = ev.if_contains("r"); r && r->is_array()) {
+      for (const auto& id : r->as_array()) {
+        if (id.is_string() && b.erase(std::string(id.as_string()))) cs.states_removed.emplace_back(id.as_string());
+      }
+    }
+  }
+
+  // While a sync fetches config, services and registries, the initial states
+  // wait for it and are published in the same update: listeners (the search
+  // index) then build their view of every entity once, not once for states
+  // and again for registries (each a full rebuild next to the old view: on a
+  // 100k-entity home that is seconds and ~100 MB of peak). Returns false when
+  // no sync is waiting: publish as usual.
+  bool hold_initial_states(json::object& ev) {
+    {
+      std::lock_guard lock(stage_mutex);
+      if (!staging) return false;
+    }
+    StateTable empty;
+    StateTableBuilder b(empty);
+    ChangeSet ignored;
+    apply_entities(b, ev, true, ignored);
+    StateTable table = b.build();
+    {
+      std::lock_guard lock(stage_mutex);
+      if (!staging) {
+        // The sync finished meanwhile: publish now.
+        ChangeSet cs;
+        cs.full_resync = true;
+        publish(std::move(cs), [&](Snapshot& snap) { snap.states = std::move(table); });
+        mark_states_ready();
+        return true;
+      }
+      staged = std::move(table);
+    }
+    mark_states_ready();
+    return true;
+  }
+
+  void begin_staging() {
+    std::lock_guard lock(stage_mutex);
+    staging = true;
+    staged.reset();
+  }
+
+  std::optional<StateTable> end_staging() {
+    std::lock_guard lock(stage_mutex);
+    staging = false;
+    std::optional<StateTable> out = std::move(staged);
+    staged.reset();
+    return out;
   }
 
   // Legacy HA (< 2022.4): state_changed events.
@@ -513,6 +570,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
 
   asio::awaitable<void> sync(std::uint64_t epoch) {
     auto self = shared_from_this();
+    if (!legacy_states) begin_staging();
     try {
       if (!subscribed && !subscribing) {
         subscribing = true;
@@ -538,6 +596,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
         FetchedRegistry f = co_await load_registry(kind);
         regs.push_back(std::move(f));
       }
+      std::optional<StateTable> states = end_staging();
       ChangeSet cs;
       cs.full_resync = true;
       cs.config_changed = true;
@@ -549,6 +608,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
         s.services = svc;
         for (const auto& f : regs) install(s, f);
         s.capabilities.websocket = true;
+        if (states) s.states = std::move(*states);
       });
       regs.clear();
       if (epoch != sync_epoch) co_return;  // a newer connection took over
@@ -556,6 +616,12 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
       update_synced();
     } catch (const HaException& e) {
       subscribing = false;
+      if (std::optional<StateTable> states = end_staging()) {
+        // The states themselves arrived fine: show them.
+        ChangeSet cs;
+        cs.full_resync = true;
+        publish(std::move(cs), [&](Snapshot& snap) { snap.states = std::move(*states); });
+      }
       spdlog::warn("ha mirror: sync failed: {}", e.error().message());
       if (epoch == sync_epoch) {
         set_status(MirrorState::connecting, "websocket", "sync failed, waiting for reconnect", e.error());
