@@ -4,10 +4,13 @@
 // in-process sim and mirrored over the real WebSocket client.
 //
 //   bench_tools [entity counts...]      default: 1000 10000 100000
-// Bounded: 20 queries x 10 rounds per size; sync wait <= 180 s.
+// Bounded: 20 queries x 10 rounds per size; sync wait <= 180 s; overview:
+// 1 + 5 x 30 calls per size. HAMCP_BENCH_OVERVIEW_ONLY=1 skips everything
+// but the overview section.
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "search/entity_index.hpp"
 #include "sim/sim_server.hpp"
 #include "tools/entity_tools.hpp"
+#include "tools/overview_data.hpp"
 #include "tools/search_feed.hpp"
 
 using namespace hamcp;
@@ -77,6 +81,71 @@ const char* kQueries[] = {"kitchen light", "temperature", "motion", "door", "bed
                           "heating", "window", "garage", "humidity", "power", "battery", "tv", "speaker",
                           "vacuum", "lock", "blind", "fan", "office", "kitchn lihgt"};
 
+bool overview_only() {
+  const char* v = std::getenv("HAMCP_BENCH_OVERVIEW_ONLY");
+  return v && std::string(v) == "1";
+}
+
+std::size_t structured_bytes(const Sink& sink) {
+  if (sink.sent.empty()) return 0;
+  const json::value* r = sink.sent.back().as_object().if_contains("result");
+  const json::value* s = r ? r->as_object().if_contains("structuredContent") : nullptr;
+  return s ? json::serialize(*s).size() : 0;
+}
+
+// ha_get_overview: the first call (builds the aggregates), then 30 calls per
+// variant; and, for reference on the same machine and load, the from-scratch
+// walk over every state that each call used to do.
+std::size_t bench_overview(boost::asio::io_context& io, mcp::Session& session, ha::HaClient& ha, int& id,
+                           std::size_t entities) {
+  std::size_t errors = 0;
+  Call first = call(io, session, id++, "ha_get_overview", "{}");
+  errors += first.error;
+  std::printf("|   %zu | ha_get_overview {} first call (builds aggregates) | %.2f ms |\n", entities, first.ms);
+  std::string area;
+  for (const auto& a : ha.snapshot()->registry(ha::RegistryKind::area).items) {
+    area = std::string(a.at("name").as_string());
+    break;
+  }
+  const std::string variants[] = {R"({})", R"({"detail":"standard"})", R"({"detail":"full"})",
+                                  R"({"detail":"standard","area":")" + area + "\"}",
+                                  R"({"detail":"full","domains":["light"],"limit":1000})"};
+  for (const auto& args : variants) {
+    std::vector<double> t;
+    std::size_t bytes = 0, sbytes = 0;
+    for (int i = 0; i < 30; ++i) {
+      json::object req{{"jsonrpc", "2.0"}, {"id", id++}, {"method", "tools/call"}};
+      req["params"] = json::object{{"name", "ha_get_overview"}, {"arguments", json::parse(args)}};
+      auto sink = std::make_shared<Sink>();
+      const auto t0 = Clock::now();
+      session.deliver(json::value(std::move(req)), sink);
+      run_until(io, [&] { return sink->closed; }, std::chrono::seconds(30));
+      t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+      if (sink->sent.empty()) {
+        ++errors;
+        continue;
+      }
+      bytes = json::serialize(sink->sent.back()).size();
+      sbytes = structured_bytes(*sink);
+    }
+    std::printf("|   %zu | ha_get_overview %s | p50 %.2f ms | p99 %.2f ms | %zu bytes wire, %zu structured |\n",
+                entities, args.c_str(), pct(t, 50), pct(t, 99), bytes, sbytes);
+  }
+  std::vector<double> walk;
+  tools::overview::Query q;
+  q.list_entities = true;
+  for (int i = 0; i < 5; ++i) {
+    const auto t0 = Clock::now();
+    tools::overview::Summary s = tools::overview::summarize_from_scratch(ha.snapshot(), q);
+    walk.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    if (s.domains.empty()) ++errors;
+  }
+  std::printf("|   %zu | reference: from-scratch walk of every state (the old per-call cost) | p50 %.2f ms |\n",
+              entities, pct(walk, 50));
+  std::fflush(stdout);
+  return errors;
+}
+
 int bench(std::size_t entities) {
   sim::SimServer sim(sim::generate_home(entities, 1), sim::SimServerOptions{"127.0.0.1", 0, "bench"});
   sim.start();
@@ -116,6 +185,15 @@ int bench(std::size_t entities) {
   int id = 1;
   std::vector<double> times;
   std::size_t errors = 0;
+  errors += bench_overview(io, *session, *ha, id, entities);
+  if (overview_only()) {
+    env->detach();
+    ha->stop();
+    run_until(io, [] { return false; }, std::chrono::milliseconds(20));
+    session->shutdown();
+    sim.stop();
+    return errors == 0 ? 0 : 1;
+  }
   for (int round = 0; round < 10; ++round)
     for (const char* q : kQueries) {
       Call c = call(io, *session, id++, "ha_search", std::string(R"({"query":")") + q + R"(","limit":10})");

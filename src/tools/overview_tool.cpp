@@ -3,6 +3,8 @@
 // numbers come from OverviewFeed (overview_feed.hpp), kept current from the
 // mirror, so a call does not walk the home. Also serves ha_get_system_version.
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,42 @@ namespace {
 // Room kept for the truncation members ("truncated", "notice") so adding them
 // never pushes a response over its budget.
 constexpr std::size_t kNoticeReserve = 256;
+
+struct AreaRow {
+  std::string area_id, name, floor;  // floor: its name, else its id
+};
+struct AreaRows : std::vector<AreaRow> {
+  ha::RegistryPtr areas, floors;  // held: identity check without pointer reuse
+};
+
+// The area list sorted by name, rebuilt only when the area or floor registry
+// is refetched.
+std::shared_ptr<const AreaRows> area_rows_for(const ha::Snapshot& snap) {
+  static std::mutex mutex;
+  static std::shared_ptr<const AreaRows> cached;
+  const ha::RegistryPtr& areas = snap.registries[static_cast<std::size_t>(ha::RegistryKind::area)];
+  const ha::RegistryPtr& floors = snap.registries[static_cast<std::size_t>(ha::RegistryKind::floor)];
+  {
+    std::lock_guard lock(mutex);
+    if (cached && cached->areas == areas && cached->floors == floors) return cached;
+  }
+  auto fresh = std::make_shared<AreaRows>();
+  fresh->areas = areas;
+  fresh->floors = floors;
+  for (const auto& a : snap.registry(ha::RegistryKind::area).items) {
+    const json::object* ao = a.if_object();
+    AreaRow row{str_of(ao, "area_id"), str_of(ao, "name"), {}};
+    if (std::string floor = str_of(ao, "floor_id"); !floor.empty()) {
+      std::string fname = str_of(snap.registry(ha::RegistryKind::floor).find(floor), "name");
+      row.floor = fname.empty() ? floor : fname;
+    }
+    fresh->push_back(std::move(row));
+  }
+  std::stable_sort(fresh->begin(), fresh->end(), [](const AreaRow& a, const AreaRow& b) { return a.name < b.name; });
+  std::lock_guard lock(mutex);
+  cached = fresh;
+  return fresh;
+}
 
 boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr latest = co_await env.snapshot();
@@ -50,7 +88,6 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   // Aggregates kept current from the mirror: O(domains + areas) per call.
   overview::Summary sum = env.overview.summarize(latest, query);
   const ha::SnapshotPtr snap = sum.snapshot ? sum.snapshot : latest;
-  const auto& area_reg = snap->registry(ha::RegistryKind::area);
 
   json::object body;
   json::object home;
@@ -63,38 +100,32 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   home.emplace("mirror", ha::to_string(env.ha.status().state));
   body.emplace("home", std::move(home));
 
-  std::vector<json::object> area_list;
-  for (const auto& a : area_reg.items) {
-    const json::object* ao = a.if_object();
-    const std::string id = str_of(ao, "area_id");
-    if (!query.area_id.empty() && id != query.area_id) continue;
-    json::object area;
-    area.emplace("area_id", id);
-    area.emplace("name", str_of(ao, "name"));
-    if (std::string floor = str_of(ao, "floor_id"); !floor.empty()) {
-      std::string fname = str_of(snap->registry(ha::RegistryKind::floor).find(floor), "name");
-      area.emplace("floor", fname.empty() ? floor : fname);
-    }
-    auto it = sum.area_counts.find(id);
-    area.emplace("entities", it == sum.area_counts.end() ? 0 : it->second);
-    area_list.push_back(std::move(area));
-  }
-  std::sort(area_list.begin(), area_list.end(), [](const json::object& a, const json::object& b) {
-    return a.at("name").as_string() < b.at("name").as_string();
-  });
-  // Areas get at most a third of the budget; a huge home lists the rest via area filters.
+  // Areas sorted by name (cached per area/floor registry), rendered only
+  // until their share of the budget is spent: a home with thousands of areas
+  // costs no more than one with fifty.
+  std::shared_ptr<const AreaRows> rows = area_rows_for(*snap);
+  std::size_t areas_total = 0;
   PageWriter area_page(budget_bytes / 3);
-  for (auto& a : area_list)
-    if (!area_page.add(std::move(a))) break;
+  for (const AreaRow& row : *rows) {
+    if (!query.area_id.empty() && row.area_id != query.area_id) continue;
+    ++areas_total;
+    if (area_page.budget_cut()) continue;  // keep counting for areas_total
+    json::object area;
+    area.emplace("area_id", row.area_id);
+    area.emplace("name", row.name);
+    if (!row.floor.empty()) area.emplace("floor", row.floor);
+    auto it = sum.area_counts.find(row.area_id);
+    area.emplace("entities", it == sum.area_counts.end() ? 0 : it->second);
+    area_page.add(std::move(area));
+  }
   const std::size_t areas_shown = area_page.count();
   body.emplace("areas", area_page.take());
   if (area_page.budget_cut()) {
-    body.emplace("areas_total", area_list.size());
+    body.emplace("areas_total", areas_total);
     body.emplace("areas_notice", "Only the first " + std::to_string(areas_shown) + " of " +
-                                     std::to_string(area_list.size()) +
+                                     std::to_string(areas_total) +
                                      " areas (by name) fit; pass area=<name> or use ha_search with area.");
   }
-
   // Domains: counts + the most common states, each entry sized with room for
   // its "more" count so the entity listing below gets only what is left.
   auto remaining = [&](std::size_t used) { return budget_bytes > used + kNoticeReserve ? budget_bytes - used - kNoticeReserve : 0; };
