@@ -23,7 +23,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from client import entity_ids_in_order, http_session, result_bytes, result_json, stdio_session, timed_call
+from client import (entity_ids_in_order, http_session, result_bytes, result_bytes_with_structured, result_json,
+                    stdio_session, timed_call)
 from servers import HttpServer, SimHome, rss_kib, server_specs
 
 HERE = Path(__file__).resolve().parent
@@ -361,6 +362,9 @@ async def response_sizes(session, server: str, ents: dict) -> list[dict]:
         dt, ok, res = await timed_call(session, tool, args_for(server, tool, args))
         out.append({"question": label, "tool": tool, "ok": ok, "seconds": dt,
                     "bytes": result_bytes(res) if ok else None,
+                    "bytes_with_structured": result_bytes_with_structured(res) if ok else None,
+                    # How many entities the answer names: fewer bytes for an empty answer is no win.
+                    "entities_named": len(entity_ids_in_order(result_json(res))) if ok else None,
                     "error": None if ok else str(getattr(res, "content", res))[:300]})
     return out
 

@@ -35,11 +35,18 @@ async def http_session(url: str) -> AsyncIterator[ClientSession]:
 
 
 def result_bytes(result: Any) -> int:
-    """Size of what the model reads: the serialised content blocks plus structuredContent."""
+    """Size of the content blocks, serialised: what a client hands the model (when a server also
+    sends structuredContent it duplicates the text block, per the spec's compatibility advice)."""
+    body = {"content": [c.model_dump(exclude_none=True) for c in result.content]}
+    return len(json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def result_bytes_with_structured(result: Any) -> int:
+    """Everything on the wire for the result: content blocks plus structuredContent."""
     body = {"content": [c.model_dump(exclude_none=True) for c in result.content]}
     if result.structuredContent is not None:
         body["structuredContent"] = result.structuredContent
-    return len(json.dumps(body, separators=(",", ":")).encode())
+    return len(json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def result_json(result: Any) -> Any:

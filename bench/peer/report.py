@@ -176,13 +176,28 @@ def render(results: dict, out: Path, command: str) -> str:
               "| | hamcp | ha-mcp |", "|---|---|---|"]
     for key in ["tools", "bytes", "tokens"]:
         lines.append(f"| tools/list {key} | {get(first, 'hamcp', 'catalogue', key, default='—')} | {get(first, 'ha-mcp', 'catalogue', key, default='—')} |")
-    lines += ["", "| question | hamcp bytes | ha-mcp bytes |", "|---|---|---|"]
+    lines += ["", "Response bytes for the same 10 questions: the content blocks a client hands the model "
+              "(UTF-8, compact JSON), and in brackets everything on the wire including structuredContent "
+              "(both servers send both, as the MCP spec advises for compatibility). For searches, the number of "
+              "entities the answer names: fewer bytes for an empty answer is no win.", "",
+              "| question | hamcp bytes | ha-mcp bytes | ratio |", "|---|---|---|---|"]
     hr, pr = get(first, "hamcp", "responses") or [], get(first, "ha-mcp", "responses") or []
-    show = lambda r: ("failed: " + (r.get("error") or "")[:80]) if r and not r.get("ok") else str(get(r, "bytes", default="—"))  # noqa: E731
+
+    def show(r):
+        if r and not r.get("ok"):
+            return "failed: " + (r.get("error") or "")[:80]
+        b, w = get(r, "bytes"), get(r, "bytes_with_structured")
+        if b is None:
+            return "—"
+        text = f"{b} ({w})" if w and w != b else str(b)
+        n = get(r, "entities_named")
+        return text + (f", {n} entities" if n is not None and r.get("tool") == "ha_search" else "")
+
     for i in range(max(len(hr), len(pr))):
         q = hr[i] if i < len(hr) else {}
         p = pr[i] if i < len(pr) else {}
-        lines.append(f"| {q.get('question') or p.get('question')} | {show(q)} | {show(p)} |")
+        okb = lambda r: get(r, "bytes") if r and r.get("ok") else None  # noqa: E731
+        lines.append(f"| {q.get('question') or p.get('question')} | {show(q)} | {show(p)} | {ratio(okb(q), okb(p))} |")
     lines += ["", "## 8. Search quality on the labelled query set (tests/unit/search/queries.tsv, generated 1k home)", "",
               "| | hamcp | ha-mcp |", "|---|---|---|"]
     for key in ["queries", "recall_at_1", "recall_at_5", "mrr", "failed_calls"]:
