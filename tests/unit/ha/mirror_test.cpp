@@ -113,6 +113,40 @@ TEST(Mirror, ServiceCallIsReflectedAndListenersSeeTheChange) {
   EXPECT_TRUE(versions_increase);
 }
 
+// Each published update makes listeners (the search index) rebuild their view
+// of every entity: the initial sync must publish states, config, services and
+// all registries as one full_resync update, not one per piece.
+TEST(Mirror, InitialSyncIsOneFullUpdateWithStatesAndRegistries) {
+  FakeHa::Options opts;
+  opts.extra_sensors = 50;
+  FakeHa ha(opts);
+  ClientLoop loop;
+  auto client = make_client(loop, ha.url(), ha.token());
+  std::mutex m;
+  int full_updates = 0;
+  std::size_t states_seen = 0, registries_seen = 0, entity_registry_items = 0;
+  bool config_seen = false, services_seen = false;
+  client->add_change_listener([&](const ChangeSet& cs, const SnapshotPtr& snap) {
+    std::lock_guard l(m);
+    if (!cs.full_resync) return;
+    ++full_updates;
+    states_seen = snap->states.size();
+    registries_seen = cs.registries_changed.size();
+    entity_registry_items = snap->registry(RegistryKind::entity).items.size();
+    config_seen = cs.config_changed && snap->config;
+    services_seen = cs.services_changed && snap->services;
+  });
+  client->start();
+  ASSERT_TRUE(loop.run(client->wait_synced(10s)));
+  std::lock_guard l(m);
+  EXPECT_EQ(full_updates, 1);
+  EXPECT_EQ(states_seen, ha.states_json().as_array().size());
+  EXPECT_EQ(registries_seen, kRegistryKinds);
+  EXPECT_GT(entity_registry_items, 0u);
+  EXPECT_TRUE(config_seen);
+  EXPECT_TRUE(services_seen);
+}
+
 TEST(Mirror, EntityRemovalAndAddition) {
   FakeHa ha;
   ClientLoop loop;
