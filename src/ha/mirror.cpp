@@ -248,6 +248,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     ChangeSet cs;
     cs.full_resync = first;
     if (first && hold_initial_states(*ev)) return;
+    if (!first && apply_to_held_states(*ev)) return;
     publish_states([&](StateTableBuilder& b) {
       if (first) b.clear();
       apply_entities(b, *ev, first, cs);
@@ -320,6 +321,18 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
       staged = std::move(table);
     }
     mark_states_ready();
+    return true;
+  }
+
+  // Changes that arrive while the initial states are held go into them, so
+  // the sync publishes the current states, not those of the first event.
+  bool apply_to_held_states(json::object& ev) {
+    std::lock_guard lock(stage_mutex);
+    if (!staging || !staged) return false;
+    StateTableBuilder b(*staged);
+    ChangeSet ignored;
+    apply_entities(b, ev, false, ignored);
+    staged = b.build();
     return true;
   }
 

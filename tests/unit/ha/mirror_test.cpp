@@ -147,6 +147,23 @@ TEST(Mirror, InitialSyncIsOneFullUpdateWithStatesAndRegistries) {
   EXPECT_TRUE(services_seen);
 }
 
+// The initial states are held until the sync has fetched the registries; a
+// change arriving meanwhile must land in them, not be lost.
+TEST(Mirror, StateChangeDuringSyncIsNotLost) {
+  FakeHa ha;
+  ha.stall_command("config/floor_registry/list");  // the sync waits here, then times out
+  ClientLoop loop;
+  HaClientOptions options = fast_options();
+  options.mirror.command_timeout = 1500ms;
+  auto client = make_client(loop, ha.url(), ha.token(), options);
+  client->start();
+  ASSERT_TRUE(wait_until([&] { return ha.command_count("config/floor_registry/list") >= 1; }));
+  ha.set_state("light.bedroom", "on");
+  // Published when the stalled sync gives up (the states themselves are fine).
+  ASSERT_TRUE(wait_until([&] { return state_of(*client, "light.bedroom") != "<missing>"; }));
+  EXPECT_EQ(state_of(*client, "light.bedroom"), "on");
+}
+
 TEST(Mirror, EntityRemovalAndAddition) {
   FakeHa ha;
   ClientLoop loop;
