@@ -86,6 +86,18 @@ bool overview_only() {
   return v && std::string(v) == "1";
 }
 
+// VmRSS of this process in MB (Linux), 0 if unknown.
+double rss_mb() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  double kb = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %lf kB", &kb) == 1) break;
+  std::fclose(f);
+  return kb / 1024.0;
+}
+
 std::size_t structured_bytes(const Sink& sink) {
   if (sink.sent.empty()) return 0;
   const json::value* r = sink.sent.back().as_object().if_contains("result");
@@ -99,9 +111,11 @@ std::size_t structured_bytes(const Sink& sink) {
 std::size_t bench_overview(boost::asio::io_context& io, mcp::Session& session, ha::HaClient& ha, int& id,
                            std::size_t entities) {
   std::size_t errors = 0;
+  const double rss_before = rss_mb();
   Call first = call(io, session, id++, "ha_get_overview", "{}");
   errors += first.error;
-  std::printf("|   %zu | ha_get_overview {} first call (builds aggregates) | %.2f ms |\n", entities, first.ms);
+  std::printf("|   %zu | ha_get_overview {} first call (builds aggregates) | %.2f ms | RSS %.1f -> %.1f MB |\n",
+              entities, first.ms, rss_before, rss_mb());
   std::string area;
   for (const auto& a : ha.snapshot()->registry(ha::RegistryKind::area).items) {
     area = std::string(a.at("name").as_string());

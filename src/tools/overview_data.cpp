@@ -109,8 +109,9 @@ std::shared_ptr<const AreaMap> AreaMap::build(const ha::Snapshot& snap) {
       if (auto it = device_area.find(sv_of(o, "device_id")); it != device_area.end()) area = it->second;
     if (!id.empty() && !area.empty()) fresh->area_of.emplace(std::string(id), std::string(area));
   }
-  for (const auto& [id, area] : fresh->area_of) fresh->members[area].push_back(id);
-  for (auto& [area, ids] : fresh->members) std::sort(ids.begin(), ids.end());
+  for (const auto& [id, area] : fresh->area_of) fresh->members[area].push_back(&id);
+  for (auto& [area, ids] : fresh->members)
+    std::sort(ids.begin(), ids.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
   return fresh;
 }
 
@@ -250,8 +251,8 @@ Summary OverviewAggregates::summarize(const Query& query) const {
     // An area holds a small part of the home: walk just its members.
     Walk walk{query, {}};
     if (auto m = areas_->members.find(query.area_id); m != areas_->members.end())
-      for (const auto& id : m->second)
-        if (ha::EntityStatePtr st = snap_->states.find(id)) walk.add(*st);
+      for (const std::string* id : m->second)
+        if (ha::EntityStatePtr st = snap_->states.find(*id)) walk.add(*st);
     out.domains = walk.finish();
     if (auto c = area_counts_.find(query.area_id); c != area_counts_.end()) out.area_counts.emplace(*c);
     return out;

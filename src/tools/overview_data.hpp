@@ -57,7 +57,9 @@ std::string_view domain_of(std::string_view entity_id);
 struct AreaMap {
   ha::RegistryPtr entities, devices;  // held: identity check without pointer reuse
   std::unordered_map<std::string, std::string> area_of;
-  std::unordered_map<std::string, std::vector<std::string>> members;  // area_id -> sorted entity ids
+  // area_id -> its entity ids, sorted; pointers to area_of's keys (stable in an
+  // unordered_map), so the reverse index costs no second copy of every id.
+  std::unordered_map<std::string, std::vector<const std::string*>> members;
   static std::shared_ptr<const AreaMap> build(const ha::Snapshot& snap);
   bool matches(const ha::Snapshot& snap) const;
   std::string_view area(const std::string& entity_id) const;
