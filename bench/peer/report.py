@@ -93,6 +93,12 @@ def render(results: dict, out: Path, command: str) -> str:
         f"server gets fewer samples, at least 3); throughput runs are {num(cfg.get('duration_s'))} s each.",
         "- Ratio = hamcp / ha-mcp of the medians (below 1: hamcp needs less time or memory).",
         "",
+    ]
+    notes = out / "notes.md" if (out / "notes.md").exists() else Path(__file__).with_name("notes.md")
+    if not results["smoke"] and notes.exists():
+        # Hand-written reading of the published run (bench/peer/notes.md): what the figures mean.
+        lines += [notes.read_text().rstrip(), ""]
+    lines += [
         "## 1. Cold start to first tools/list (stdio), ms",
         "",
         "| entities | hamcp | ha-mcp | ratio |",
@@ -158,8 +164,10 @@ def render(results: dict, out: Path, command: str) -> str:
                 continue
             cells += [stat(t["calls_per_s"], lambda x: f"{x:.1f}"), stat(t["p99"]), f"{t['errors']} / {t['unfinished_at_deadline']}"]
         h, p = by_clients["hamcp"].get(c), by_clients["ha-mcp"].get(c)
-        lines.append(f"| {c} | {' | '.join(cells)} | "
-                     f"{ratio(get(h, 'calls_per_s', 'median'), get(p, 'calls_per_s', 'median'))} |")
+        hm, pm = get(h, "calls_per_s", "median"), get(p, "calls_per_s", "median")
+        # A peer that completed nothing in the window has no finite ratio; say so.
+        rt = f"∞ (ha-mcp completed no call in the median run)" if hm and p and pm == 0 else ratio(hm, pm)
+        lines.append(f"| {c} | {' | '.join(cells)} | {rt} |")
     lines += ["", "## 6. Seed scenario: parallel searches while the server is SIGKILLed and restarted", "",
               "20 workers search in a closed loop on one session (one `initialize`, never repeated); the server is "
               "SIGKILLed 1 s in and restarted at once; the workers go on until 2 s after it listens again. "
@@ -208,34 +216,51 @@ def render(results: dict, out: Path, command: str) -> str:
     return "\n".join(lines)
 
 
+def series(stats: list, scale: float):
+    """Medians with min/max error bars from over_runs() dicts (None or empty: a gap)."""
+    nan = float("nan")
+    med = [s["median"] * scale if s and s.get("n") else nan for s in stats]
+    lo = [(s["median"] - s["min"]) * scale if s and s.get("n") else 0 for s in stats]
+    hi = [(s["max"] - s["median"]) * scale if s and s.get("n") else 0 for s in stats]
+    return med, [lo, hi]
+
+
 def plots(results: dict, out: Path) -> None:
+    """Medians over the repeated runs, bars from min to max."""
     sizes = results["sizes"]
     xs = [sz["entities"] for sz in sizes]
     fig, ax = plt.subplots(figsize=(6, 4))
     for name in SERVERS:
-        for call, style in [("search", "-o"), ("state", "--s")]:
-            ys = [get(sz, "servers", name, "latency", call, "p50", "median") for sz in sizes]
-            if any(y is not None for y in ys):
-                ax.plot(xs, [y * 1000 if y is not None else float("nan") for y in ys], style, label=f"{name} {call}")
+        for call, fmt in [("search", "-o"), ("state", "--s")]:
+            stats = [get(sz, "servers", name, "latency", call, "p50") for sz in sizes]
+            if any(s and s.get("n") for s in stats):
+                med, err = series(stats, 1000)
+                ax.errorbar(xs, med, yerr=err, fmt=fmt, capsize=3, label=f"{name} {call}")
     ax.set(xscale="log", yscale="log", xlabel="entities", ylabel="p50 latency (ms)", title="Latency vs home size")
     ax.legend()
     fig.tight_layout()
     fig.savefig(out / "latency_vs_size.png", dpi=100)
     fig, ax = plt.subplots(figsize=(6, 4))
     for name in SERVERS:
-        ys = [get(sz, "servers", name, "rss_peak", "median") for sz in sizes]
-        if any(ys):
-            ax.plot(xs, [y / 1024 if y else float("nan") for y in ys], "-o", label=name)
-    ax.set(xscale="log", xlabel="entities", ylabel="peak RSS (MiB)", title="Memory vs home size")
+        stats = [get(sz, "servers", name, "rss_peak") for sz in sizes]
+        if any(s and s.get("n") for s in stats):
+            med, err = series(stats, 1 / 1024)
+            ax.errorbar(xs, med, yerr=err, fmt="-o", capsize=3, label=f"{name} peak")
+        stats = [get(sz, "servers", name, "rss_after_first_call") for sz in sizes]
+        if any(s and s.get("n") for s in stats):
+            med, err = series(stats, 1 / 1024)
+            ax.errorbar(xs, med, yerr=err, fmt=":^", capsize=3, label=f"{name} after first call")
+    ax.set(xscale="log", xlabel="entities", ylabel="RSS (MiB)", title="Memory vs home size")
     ax.legend()
     fig.tight_layout()
     fig.savefig(out / "rss_vs_size.png", dpi=100)
     fig, ax = plt.subplots(figsize=(6, 4))
     for name in SERVERS:
-        tp = get(sizes[0], "servers", name, "throughput") or [] if sizes else []
+        tp = (get(sizes[0], "servers", name, "throughput") or []) if sizes else []
         if tp:
-            ax.plot([t["clients"] for t in tp], [get(t, "calls_per_s", "median") or float("nan") for t in tp], "-o", label=name)
-    ax.set(xlabel="concurrent clients", ylabel="ha_search calls/s", title="Throughput vs concurrency")
+            med, err = series([t["calls_per_s"] for t in tp], 1)
+            ax.errorbar([t["clients"] for t in tp], med, yerr=err, fmt="-o", capsize=3, label=name)
+    ax.set(xscale="log", xlabel="concurrent clients", ylabel="ha_search calls/s", title="Throughput vs concurrency")
     ax.legend()
     fig.tight_layout()
     fig.savefig(out / "throughput.png", dpi=100)
