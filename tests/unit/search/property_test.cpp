@@ -16,7 +16,7 @@ namespace hamcp::search {
 namespace {
 
 std::vector<EntityDoc> generated_home() {
-  std::ifstream in(std::filesystem::path(__FILE__).parent_path() / "fixtures" / "generated_1000_seed42.jsonl");
+  std::ifstream in(std::filesystem::path(HAMCP_SEARCH_TEST_DIR) / "fixtures" / "generated_1000_seed42.jsonl");
   return testing::read_docs_jsonl(in);
 }
 

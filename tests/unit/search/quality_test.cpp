@@ -24,7 +24,7 @@ constexpr double kMinRecall1 = 0.95;
 constexpr double kMinRecall5 = 0.99;
 constexpr double kMinMrr = 0.97;
 
-const std::filesystem::path kDir = std::filesystem::path(__FILE__).parent_path();
+const std::filesystem::path kDir = HAMCP_SEARCH_TEST_DIR;
 
 struct Labelled {
   std::string home, category, text;
