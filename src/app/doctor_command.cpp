@@ -8,7 +8,7 @@
 
 #include "app/commands.hpp"
 #include "ha/doctor.hpp"
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 namespace hamcp::app {
 
@@ -45,7 +45,7 @@ int run_doctor(const Config& config) {
     return 2;
   }
   const std::string out =
-      config.doctor_json ? mcp::json_text(report.to_json()) + "\n" : report.to_text();
+      config.doctor_json ? json_text(report.to_json()) + "\n" : report.to_text();
   std::fwrite(out.data(), 1, out.size(), stdout);
   return report.ok() ? 0 : 1;
 }

@@ -6,7 +6,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json.hpp>
 
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 namespace hamcp::mcp {
 

@@ -14,7 +14,7 @@
 #include <system_error>
 
 #include "mcp/errors.hpp"
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 namespace hamcp::mcp {
 namespace {

@@ -1,5 +1,5 @@
 #include "mcp/tool.hpp"
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 namespace hamcp::mcp {
 

@@ -1,16 +1,17 @@
 #pragma once
-// JSON text the way Home Assistant (Python's json) writes it: floats in
-// shortest round-trip form with a decimal point ("21.5", "0.0", "100.0"),
-// not Boost.JSON 1.81's exponent form ("2.15E1"). Used for everything the
-// simulator sends.
+// The simulator writes JSON the way Home Assistant (Python's json) does: floats
+// in shortest round-trip form with a decimal point ("21.5", "100.0"), never
+// Boost.JSON 1.81's exponent form ("2.15E1"). Same writer as hamcp's own wire.
 
 #include <string>
 
 #include <boost/json/value.hpp>
 
+#include "json/json_text.hpp"
+
 namespace hamcp::sim {
 
-void append_json(std::string& out, const boost::json::value& v);
-std::string to_json(const boost::json::value& v);
+inline void append_json(std::string& out, const boost::json::value& v) { append_json_text(out, v); }
+inline std::string to_json(const boost::json::value& v) { return json_text(v); }
 
 }  // namespace hamcp::sim

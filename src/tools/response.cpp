@@ -1,5 +1,5 @@
 #include "tools/response.hpp"
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 namespace hamcp::tools {
 
@@ -53,7 +53,7 @@ std::vector<std::string> string_list(const json::value* v) {
 
 std::size_t json_size(const json::value& v) {
   // serialize() is the simplest exact measure; items are small (one entity).
-  return mcp::json_text(v).size();
+  return json_text(v).size();
 }
 
 bool PageWriter::add(json::value item) {

@@ -3,7 +3,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "search/entity_index.hpp"
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 namespace hamcp::tools {
 
@@ -21,7 +21,7 @@ json::object ToolError::to_json() const {
 
 mcp::ToolResult ToolError::result() const {
   json::object body = to_json();
-  mcp::ToolResult r = mcp::ToolResult::error(mcp::json_text(body));
+  mcp::ToolResult r = mcp::ToolResult::error(json_text(body));
   r.structured_content = std::move(body);
   return r;
 }

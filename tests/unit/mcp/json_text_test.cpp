@@ -1,13 +1,13 @@
 // The wire writer: plain decimal doubles (as Home Assistant writes them), and
 // otherwise the same text as boost::json::serialize, which it must parse back to.
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 #include <limits>
 
-namespace hamcp::mcp {
+namespace hamcp {
 namespace {
 
 namespace json = boost::json;
@@ -53,4 +53,4 @@ TEST(JsonText, AppendsToExistingText) {
 }
 
 }  // namespace
-}  // namespace hamcp::mcp
+}  // namespace hamcp

@@ -1,10 +1,10 @@
-#include "mcp/json_text.hpp"
+#include "json/json_text.hpp"
 
 #include <boost/json.hpp>
 #include <charconv>
 #include <cmath>
 
-namespace hamcp::mcp {
+namespace hamcp {
 namespace {
 
 namespace json = boost::json;
@@ -102,4 +102,4 @@ std::string json_text(const json::value& value) {
   return out;
 }
 
-}  // namespace hamcp::mcp
+}  // namespace hamcp

@@ -1,6 +1,6 @@
 #pragma once
 // Compact JSON text for every wire hamcp writes (stdout, HTTP bodies, SSE data,
-// tool text content). Boost.JSON 1.81 writes doubles in scientific notation
+// tool text content) and for everything the simulated Home Assistant sends. Boost.JSON 1.81 writes doubles in scientific notation
 // ("current_temperature":2.24E1, "min_temp":5E0): valid JSON, but a model
 // reads it worse and it costs tokens. This writer prints the shortest form that
 // round-trips (std::to_chars), the way Home Assistant itself (Python) does:
@@ -9,9 +9,9 @@
 #include <boost/json/value.hpp>
 #include <string>
 
-namespace hamcp::mcp {
+namespace hamcp {
 
 void append_json_text(std::string& out, const boost::json::value& value);
 std::string json_text(const boost::json::value& value);
 
-}  // namespace hamcp::mcp
+}  // namespace hamcp
