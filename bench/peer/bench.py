@@ -177,14 +177,13 @@ async def throughput(url: str, server: str, clients: int, seconds: float, ents: 
     ok_count, errors, unfinished, lat = 0, 0, 0, []
     started = asyncio.Event()
     ready = 0
-    t0 = deadline = 0.0
+    deadline = 0.0
 
     def one_more_ready():
-        nonlocal ready, t0, deadline
+        nonlocal ready, deadline
         ready += 1
         if ready == clients:  # start the clock once every session is open (or has failed)
-            t0 = time.monotonic()
-            deadline = t0 + seconds
+            deadline = time.monotonic() + seconds
             started.set()
 
     async def one_client():
@@ -380,7 +379,7 @@ async def first_call(session, server: str) -> dict:
     return {"seconds": dt, "ok": ok, "error": None if ok else str(res)[:300]}
 
 
-def combine_runs(runs: list[dict], size: int, cfg) -> dict:
+def combine_runs(runs: list[dict]) -> dict:
     """Per-server result for one home size: every figure as median (min-max) over the runs,
     plus the raw runs."""
     out: dict = {"runs": runs}
@@ -467,7 +466,7 @@ async def bench_size(specs, sim: SimHome, size: int, cfg) -> dict:
         for k in range(cfg.repeats):
             print(f"[{size}] {name}: run {k + 1}/{cfg.repeats}", flush=True)
             runs.append(await one_run(spec, name, ents, cfg, extras=(k == 0 and size == cfg.sizes[0]), size=size))
-        r = combine_runs(runs, size, cfg)
+        r = combine_runs(runs)
         r["cold_start"] = cold
         for key in ["catalogue", "responses", "quality", "throughput"]:
             if key in runs[0]:

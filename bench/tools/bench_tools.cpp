@@ -199,15 +199,16 @@ int bench(std::size_t entities) {
   int id = 1;
   std::vector<double> times;
   std::size_t errors = 0;
-  errors += bench_overview(io, *session, *ha, id, entities);
-  if (overview_only()) {
+  auto finish = [&] {
     env->detach();
     ha->stop();
     run_until(io, [] { return false; }, std::chrono::milliseconds(20));
     session->shutdown();
     sim.stop();
     return errors == 0 ? 0 : 1;
-  }
+  };
+  errors += bench_overview(io, *session, *ha, id, entities);
+  if (overview_only()) return finish();
   for (int round = 0; round < 10; ++round)
     for (const char* q : kQueries) {
       Call c = call(io, *session, id++, "ha_search", std::string(R"({"query":")") + q + R"(","limit":10})");
@@ -237,12 +238,7 @@ int bench(std::size_t entities) {
     std::printf("|   %zu | %s %s | p50 %.2f ms | %zu bytes%s |\n", entities, tool, args, pct(t, 50), c.bytes,
                 c.error ? " (isError)" : "");
   }
-  env->detach();
-  ha->stop();
-  run_until(io, [] { return false; }, std::chrono::milliseconds(20));
-  session->shutdown();
-  sim.stop();
-  return errors == 0 ? 0 : 1;
+  return finish();
 }
 
 }  // namespace
