@@ -10,7 +10,8 @@
 #   unit          Release build (ninja, ccache) + ctest (unit tests and every ctest-registered test)
 #   baseline-cpu  objdump scan of our objects for instructions newer than SSE2 (+ its self-test)
 #   qemu          the Release unit_* binaries under `qemu-x86_64 -cpu Conroe` (a 2006 CPU: no SSE4/AVX)
-#   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON, own build dir) + ctest
+#   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON, own build dir) + ctest + tests/stress (lifecycle stress)
+#   tsan          ThreadSanitizer build of hamcp (-DHAMCP_TSAN=ON, own build dir) + tests/stress
 #   conformance   tests/conformance/run.sh   (official MCP conformance suite)
 #   e2e           tests/e2e/run.sh           (official TypeScript and Python client SDKs)
 #   fidelity      tests/fidelity/run.sh      (simulated HA vs the real HA's behaviour)
@@ -29,7 +30,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL_LANES=(unit baseline-cpu qemu asan conformance e2e fidelity fuzz real_ha peer-smoke)
+ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke)
 lanes_arg=""
 install_deps=1
 while [ $# -gt 0 ]; do
@@ -55,6 +56,7 @@ JOBS="${HAMCP_JOBS:-2}"   # the machines have 2 cores; never more
 export HAMCP_ROOT="$root"
 export HAMCP_BUILD_DIR="${HAMCP_BUILD_DIR:-$root/build-ci}"
 export HAMCP_ASAN_BUILD_DIR="${HAMCP_ASAN_BUILD_DIR:-$root/build-ci-asan}"
+export HAMCP_TSAN_BUILD_DIR="${HAMCP_TSAN_BUILD_DIR:-$root/build-ci-tsan}"
 export CCACHE_BASEDIR="$root"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
 logdir="$root/build-ci-logs"
@@ -128,7 +130,23 @@ lane_asan() {
   ninja -C "$HAMCP_ASAN_BUILD_DIR" -j"$JOBS"
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-  ctest --test-dir "$HAMCP_ASAN_BUILD_DIR" -j"$JOBS" --output-on-failure --timeout 600 --no-tests=error
+  local ctest_log="$logdir/asan-ctest.log"
+  ctest --test-dir "$HAMCP_ASAN_BUILD_DIR" -j"$JOBS" --output-on-failure --timeout 600 --no-tests=error | tee "$ctest_log"
+  local unit_total
+  unit_total="$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$ctest_log" | tail -1)"
+  # The simulated HA runs from the Release binary when there is one: reports must name hamcp.
+  local sim_bin="$HAMCP_BUILD_DIR/hamcp"
+  [ -x "$sim_bin" ] || sim_bin="$HAMCP_ASAN_BUILD_DIR/hamcp"
+  "$root/tests/stress/run.sh" "$HAMCP_ASAN_BUILD_DIR/hamcp" "$sim_bin"
+  echo "asan: $(( ${unit_total:-0} + 1 )) passed, 0 failed"  # ctest's tests + the lifecycle stress
+}
+
+lane_tsan() {  # only the hamcp binary is built with TSan: the stress drives it as a client would
+  set -e
+  configure "$HAMCP_TSAN_BUILD_DIR" -DHAMCP_TSAN=ON -DHAMCP_BUILD_BENCH=OFF -DHAMCP_BUILD_TESTS=OFF
+  ninja -C "$HAMCP_TSAN_BUILD_DIR" -j"$JOBS" hamcp
+  [ -x "$HAMCP_BUILD_DIR/hamcp" ] || { configure "$HAMCP_BUILD_DIR"; ninja -C "$HAMCP_BUILD_DIR" -j"$JOBS" hamcp; }
+  "$root/tests/stress/run.sh" "$HAMCP_TSAN_BUILD_DIR/hamcp" "$HAMCP_BUILD_DIR/hamcp"
 }
 
 lane_script() {  # lane_script DIR: runs tests/DIR/run.sh, building the Release tree first
@@ -161,6 +179,7 @@ for lane in "${selected[@]}"; do
     baseline-cpu) run_lane baseline-cpu lane_baseline_cpu ;;
     qemu) run_lane qemu lane_qemu ;;
     asan) run_lane asan lane_asan ;;
+    tsan) run_lane tsan lane_tsan ;;
     peer-smoke) run_lane peer-smoke lane_peer_smoke ;;
     *)
       if [ -f "$root/tests/$lane/run.sh" ]; then run_lane "$lane" lane_script "$lane"

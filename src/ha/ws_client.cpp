@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "common/isolated_await.hpp"
 #include "ha/detail/transport.hpp"
 
 namespace hamcp::ha {
@@ -784,22 +785,23 @@ asio::awaitable<json::value> WsClient::command(json::object message, std::option
   auto impl = impl_;
   const auto t = timeout.value_or(impl->options.command_timeout);
   auto op = impl->do_command(std::move(message), t);
-  auto spawned = asio::co_spawn(impl->strand, std::move(op), asio::use_awaitable);
-  co_return co_await std::move(spawned);
+  // Never co_spawn(strand, op, use_awaitable) here: see common/isolated_await.hpp.
+  auto isolated = common::isolated_await<json::value>(impl->strand, std::move(op));
+  co_return co_await std::move(isolated);
 }
 
 asio::awaitable<std::uint64_t> WsClient::subscribe(json::object message, EventHandler handler) {
   auto impl = impl_;
   auto op = impl->do_subscribe(std::move(message), std::move(handler));
-  auto spawned = asio::co_spawn(impl->strand, std::move(op), asio::use_awaitable);
-  co_return co_await std::move(spawned);
+  auto isolated = common::isolated_await<std::uint64_t>(impl->strand, std::move(op));
+  co_return co_await std::move(isolated);
 }
 
 asio::awaitable<void> WsClient::unsubscribe(std::uint64_t handle) {
   auto impl = impl_;
   auto op = impl->do_unsubscribe(handle);
-  auto spawned = asio::co_spawn(impl->strand, std::move(op), asio::use_awaitable);
-  co_await std::move(spawned);
+  auto isolated = common::isolated_await<void>(impl->strand, std::move(op));
+  co_await std::move(isolated);
 }
 
 void WsClient::on_state_change(StateHandler handler) {

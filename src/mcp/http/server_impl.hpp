@@ -14,27 +14,33 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "common/isolated_await.hpp"
 #include "mcp/http/access_policy.hpp"
 #include "mcp/http/event_stream.hpp"
 #include "mcp/http/http_server.hpp"
 
 namespace hamcp::mcp::http {
 
+template <class F>
+asio::awaitable<std::invoke_result_t<F&>> call_as_coroutine(F f) {
+  if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+    f();
+    co_return;
+  } else {
+    co_return f();
+  }
+}
+
 // Runs `f` on `ex` (the mcp::Server's executor) and resumes the caller with its
-// result: the one way transport code touches Server and Session objects.
+// result: the one way transport code touches Server and Session objects. `f`
+// must own what it uses (captures by value): a cancelled caller stops waiting
+// and `f` still runs (common/isolated_await.hpp says why).
 template <class F>
 asio::awaitable<std::invoke_result_t<F&>> run_on(asio::any_io_executor ex, F f) {
   using R = std::invoke_result_t<F&>;
-  if constexpr (std::is_void_v<R>) {
-    auto task = [f = std::move(f)]() mutable -> asio::awaitable<void> {
-      f();
-      co_return;
-    };
-    co_await asio::co_spawn(ex, std::move(task), asio::use_awaitable);
-  } else {
-    auto task = [f = std::move(f)]() mutable -> asio::awaitable<R> { co_return f(); };
-    co_return co_await asio::co_spawn(ex, std::move(task), asio::use_awaitable);
-  }
+  auto work = call_as_coroutine(std::move(f));
+  auto isolated = common::isolated_await<R>(ex, std::move(work));
+  co_return co_await std::move(isolated);
 }
 
 // The reply channel of one POST: messages go into its EventStream; close()
