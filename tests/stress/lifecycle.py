@@ -124,6 +124,17 @@ def wait_http(port, path, headers, limit=60.0):
     raise RuntimeError(f"server on port {port} did not answer {path} within {limit}s")
 
 
+def vm_rss_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 class Stats:
     def __init__(self):
         self.counts = {}
@@ -131,6 +142,7 @@ class Stats:
         self.probe_ok = 0
         self.probe_refused = 0
         self.probe_failed = []
+        self.rss_kib = []
 
     def count(self, key, n=1):
         self.counts[key] = self.counts.get(key, 0) + n
@@ -336,6 +348,7 @@ class Stress:
                 self.stats.probe_failed.append(f"{type(e).__name__}: {e}")
                 conn.abort()
                 conn, sid = await open_session(self.port)
+            self.stats.rss_kib.append(vm_rss_kib(self.s.mcp.pid))
             await asyncio.sleep(0.05)
         await conn.close()
 
@@ -406,7 +419,8 @@ def main():
         ms = sorted(stats.probe_ms) or [0.0]
         p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
         print(f"lifecycle: {args.seconds:.0f}s, {args.workers} workers, seed {args.seed}; probe: {probes} calls, "
-              f"{stats.probe_ok} ok, {stats.probe_refused} refused, p50 {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms")
+              f"{stats.probe_ok} ok, {stats.probe_refused} refused, p50 {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms; "
+              f"hamcp RSS peak {max(stats.rss_kib or [0]) / 1024:.1f} MiB, last {(stats.rss_kib or [0])[-1] / 1024:.1f} MiB")
         print("lifecycle: " + ", ".join(f"{k}={v}" for k, v in sorted(stats.counts.items())))
     for f in failures:
         print(f"lifecycle: FAIL: {f}", file=sys.stderr)

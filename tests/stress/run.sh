@@ -18,4 +18,4 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0:halt_on_err
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0:second_deadlock_stack=1:history_size=4}"
 HAMCP_STRESS_BIN="$bin" HAMCP_STRESS_SIM_BIN="$sim_bin" exec python3 "$here/lifecycle.py" \
-  --seconds "${STRESS_SECONDS:-60}" --seed "${STRESS_SEED:-1}"
+  --seconds "${STRESS_SECONDS:-60}" --seed "${STRESS_SEED:-1}" --workers "${STRESS_WORKERS:-24}"
