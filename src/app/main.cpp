@@ -2,10 +2,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+
 #include "app/commands.hpp"
+#include "app/numeric_flags.hpp"
 
 namespace hamcp::app {
 namespace {
+
+// A range-checked number, or CLI11's error (printed with the usage hint, exit 106).
+double checked(const NumericFlag& flag, const std::string& text) {
+  try {
+    return parse_numeric_flag(flag, text);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
+}
 
 void add_ha_options(CLI::App& cmd, HaConfig& ha) {
   cmd.add_option("--ha-url", ha.url, "Home Assistant base URL, e.g. http://localhost:8123")
@@ -17,12 +29,12 @@ void add_ha_options(CLI::App& cmd, HaConfig& ha) {
   cmd.add_flag("--ha-insecure-tls", ha.insecure_tls,
                "Do not verify Home Assistant's TLS certificate (not recommended)")
       ->envname("HOMEASSISTANT_INSECURE_TLS");
-  auto* timeout = cmd.add_option_function<double>(
+  auto* timeout = cmd.add_option_function<std::string>(
       "--ha-timeout",
-      [&ha](double seconds) {
-        ha.timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+      [&ha](const std::string& text) {
+        ha.timeout = seconds_to_duration(checked(kHaTimeoutFlag, text));
       },
-      "Seconds to wait for one Home Assistant request (default 30)");
+      "Seconds to wait for one Home Assistant request, 0.1-3600 (default 30)");
   timeout->envname("HA_TIMEOUT");
 }
 
@@ -61,10 +73,12 @@ int run(int argc, char** argv) {
   app.add_flag("--stateless", mcp.stateless, "Streamable HTTP without sessions");
   app.add_option("--tls-cert", mcp.tls_cert, "PEM certificate: serve HTTPS")->envname("MCP_TLS_CERT");
   app.add_option("--tls-key", mcp.tls_key, "PEM private key for --tls-cert")->envname("MCP_TLS_KEY");
-  app.add_option_function<double>(
+  app.add_option_function<std::string>(
          "--session-idle-hours",
-         [&mcp](double h) { mcp.session_idle_expiry = std::chrono::hours(static_cast<long>(h)); },
-         "Hours an idle session stays valid (default 720)")
+         [&mcp](const std::string& text) {
+           mcp.session_idle_expiry = hours_to_duration(checked(kSessionIdleHoursFlag, text));
+         },
+         "Hours an idle session stays valid, 0.01-87600, fractions allowed (default 720)")
       ->envname("HAMCP_SESSION_IDLE_HOURS");
   app.add_option("--allowed-host", mcp.allowed_hosts,
                  "Extra Host name clients may use with --http (repeatable; '*' = any)")
@@ -82,7 +96,14 @@ int run(int argc, char** argv) {
   sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");
   sim->add_option("--port", config.sim.port, "Port to bind (0 = pick one and print it)");
   sim->add_option("--token", config.sim.token, "Access token clients must present");
-  sim->add_option("--entities", config.sim.entities, "Generate a home of N entities (0 = demo home)");
+  sim->add_option_function<std::string>(
+      "--entities",
+      [&config](const std::string& text) {
+        const double n = checked(kSimEntitiesFlag, text);
+        if (n != std::floor(n)) throw CLI::ValidationError("--entities must be a whole number, got \"" + text + "\"");
+        config.sim.entities = static_cast<std::size_t>(n);
+      },
+      "Generate a home of N entities, 0-1000000 (0 = demo home)");
   sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
 
   CLI::App* doctor = app.add_subcommand("doctor", "Check the connection to Home Assistant, step by step");
