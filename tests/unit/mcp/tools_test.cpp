@@ -134,6 +134,48 @@ TEST(ToolsCall, UnknownToolIsInvalidParams) {
       << r;
 }
 
+// A 4 MB unknown name used to be compared by edit distance against every tool
+// (3.2 s of one I/O thread) and echoed back whole. Names longer than any tool
+// name can be get a short error at once.
+TEST(ToolsCall, HugeUnknownToolNameGetsAShortErrorWithoutSuggestions) {
+  Harness h;
+  h.server.registry().add_tool(simple_tool("echo", echo_handler()));
+  h.initialize();
+  const std::string huge(4u * 1024 * 1024, 'e');
+  auto r = h.request(call(huge, "{}"));
+  EXPECT_EQ(error_code_of(r), error_code::invalid_params);
+  const std::string message(r.at("error").as_object().at("message").as_string());
+  EXPECT_LT(message.size(), 400u) << "the name must not be echoed whole";
+  EXPECT_NE(message.find("at most 128 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find("4194304 bytes"), std::string::npos) << message;
+  EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
+}
+
+TEST(ToolsCall, LongUnknownToolNameStillGetsASuggestionAndAShortEcho) {
+  Harness h;
+  const std::string name(120, 'a');
+  h.server.registry().add_tool(simple_tool(name, echo_handler()));
+  h.initialize();
+  std::string typo = name;
+  typo[60] = 'b';
+  auto r = h.request(call(typo, "{}"));
+  const std::string message(r.at("error").as_object().at("message").as_string());
+  EXPECT_NE(message.find("did you mean " + name + "?"), std::string::npos) << message;
+  EXPECT_NE(message.find("(120 bytes)"), std::string::npos) << "echo cut to 64 bytes: " << message;
+}
+
+TEST(ToolsCall, HugeUnknownPromptAndResourceAreNotEchoedWhole) {
+  Harness h;
+  h.initialize();
+  const std::string huge(1024 * 1024, 'p');
+  auto r = h.request(R"({"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":")" + huge + R"("}})");
+  ASSERT_TRUE(r.contains("error")) << "prompts/get must fail";
+  EXPECT_LT(json::serialize(r).size(), 400u);
+  r = h.request(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"x:)" + huge + R"("}})");
+  ASSERT_TRUE(r.contains("error")) << "resources/read must fail";
+  EXPECT_LT(json::serialize(r).size(), 2600u);
+}
+
 TEST(ToolsCall, ValidationFailureIsAnIsErrorResultNamingTheField) {
   Harness h;
   bool ran = false;
