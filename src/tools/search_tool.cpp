@@ -136,7 +136,7 @@ ToolSpec make_search_spec() {
       "Find entities by words (names, aliases, areas, devices, labels; typo-tolerant) and/or exact filters. "
       "Returns entity_id, name, state, area, score. Use this before acting on anything.";
   s.input_schema = R"J({"type":"object","properties":{
-"query":{"type":"string","description":"Words, e.g. 'kitchen lights'. Empty: list by filters"},
+"query":{"type":"string","maxLength":1000,"description":"Words, e.g. 'kitchen lights'. Empty: list by filters"},
 "domain":{"type":"string"},"area":{"type":"string","description":"Area id or name"},"floor":{"type":"string"},
 "label":{"type":"string"},"state":{"type":"string"},"device_class":{"type":"string"},
 "limit":{"type":"integer","minimum":1,"maximum":100,"default":10},"offset":{"type":"integer","minimum":0,"maximum":1000000000},

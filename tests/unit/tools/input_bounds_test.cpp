@@ -97,5 +97,18 @@ TEST_F(ToolsTest, HugeUnknownIdsAndArgumentNamesGetShortErrors) {
   EXPECT_LT(r.text.size(), 1000u) << "the argument name must not be echoed whole";
 }
 
+// Before: one 4 MB word was fuzzy-matched against the index for 1.8 s of the
+// I/O thread. Queries are words; 1000 characters is plenty.
+TEST_F(ToolsTest, HugeSearchQueryIsRefusedBeforeAnyMatching) {
+  start();
+  const std::string huge(1024 * 1024, 'k');
+  CallResult r = call("ha_search", R"({"query":")" + huge + R"("})");
+  ASSERT_TRUE(r.is_error) << r.text.substr(0, 200);
+  EXPECT_NE(r.text.find("arguments.query"), std::string::npos) << r.text.substr(0, 300);
+  EXPECT_LT(r.text.size(), 1000u);
+  CallResult fine = call("ha_search", R"({"query":"kitchen"})");
+  EXPECT_FALSE(fine.is_error) << fine.text.substr(0, 200);
+}
+
 }  // namespace
 }  // namespace hamcp::tools::testing
