@@ -2,8 +2,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cmath>
-
 #include "app/commands.hpp"
 #include "app/numeric_flags.hpp"
 
@@ -14,6 +12,14 @@ namespace {
 double checked(const NumericFlag& flag, const std::string& text) {
   try {
     return parse_numeric_flag(flag, text);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
+}
+
+std::uint64_t checked_whole(const NumericFlag& flag, const std::string& text) {
+  try {
+    return parse_whole_flag(flag, text);
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError(e.what());
   }
@@ -59,7 +65,9 @@ int run(int argc, char** argv) {
   app.add_flag("--http", mcp.http, "Serve Streamable HTTP (and the legacy SSE endpoints)");
   app.add_option("--host", mcp.host, "Address to bind with --http (default 127.0.0.1)")
       ->envname("MCP_HOST");
-  app.add_option("--port", mcp.port, "Port to bind with --http (default 8086)")
+  app.add_option_function<std::string>(
+         "--port", [&mcp](const std::string& text) { mcp.port = static_cast<std::uint16_t>(checked_whole(kPortFlag, text)); },
+         "Port to bind with --http, 0-65535 (default 8086)")
       ->envname("MCP_PORT");
   app.add_option("--path", mcp.path, "MCP endpoint path with --http (default /mcp)")
       ->envname("MCP_PATH");
@@ -94,15 +102,15 @@ int run(int argc, char** argv) {
 
   CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
   sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");
-  sim->add_option("--port", config.sim.port, "Port to bind (0 = pick one and print it)");
+  sim->add_option_function<std::string>(
+      "--port", [&config](const std::string& text) {
+        config.sim.port = static_cast<std::uint16_t>(checked_whole(kSimPortFlag, text));
+      },
+      "Port to bind, 0-65535 (0 = pick one and print it)");
   sim->add_option("--token", config.sim.token, "Access token clients must present");
   sim->add_option_function<std::string>(
       "--entities",
-      [&config](const std::string& text) {
-        const double n = checked(kSimEntitiesFlag, text);
-        if (n != std::floor(n)) throw CLI::ValidationError("--entities must be a whole number, got \"" + text + "\"");
-        config.sim.entities = static_cast<std::size_t>(n);
-      },
+      [&config](const std::string& text) { config.sim.entities = checked_whole(kSimEntitiesFlag, text); },
       "Generate a home of N entities, 0-1000000 (0 = demo home)");
   sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
 

@@ -13,7 +13,7 @@ std::string range_message(const NumericFlag& f, std::string_view text) {
   if (!f.env.empty()) who += fmt::format(" (or {})", f.env);
   std::string shown(text.substr(0, 40));
   if (text.size() > 40) shown += "…";
-  return fmt::format("{} must be a number of {} from {} to {}, got \"{}\"; e.g. {} {}", who, f.unit, f.min, f.max,
+  return fmt::format("{} must be {} from {} to {}, got \"{}\"; e.g. {} {}", who, f.what, f.min, f.max,
                      shown, f.flag, f.example);
 }
 
@@ -30,6 +30,12 @@ double parse_numeric_flag(const NumericFlag& flag, std::string_view text) {
       value > flag.max)
     throw std::invalid_argument(range_message(flag, text));
   return value;
+}
+
+std::uint64_t parse_whole_flag(const NumericFlag& flag, std::string_view text) {
+  const double value = parse_numeric_flag(flag, text);
+  if (value != std::floor(value)) throw std::invalid_argument(range_message(flag, text));
+  return static_cast<std::uint64_t>(value);  // in [min, max], both far below 2^53
 }
 
 std::chrono::milliseconds seconds_to_duration(double seconds) {

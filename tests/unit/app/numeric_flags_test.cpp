@@ -36,6 +36,17 @@ TEST(NumericFlags, RejectsWhatNoSaneValueIsNamingFlagRangeAndFix) {
     EXPECT_NE(message.find("--ha-timeout (or HA_TIMEOUT)"), std::string::npos) << message;
   }
   EXPECT_FALSE(error_for(kSimEntitiesFlag, "1e12").empty());
+  for (const char* bad : {"70000", "-1", "80.5", "nan"}) {
+    try {
+      parse_whole_flag(kPortFlag, bad);
+      ADD_FAILURE() << "--port " << bad << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("--port (or MCP_PORT) must be a port number from 0 to 65535"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_EQ(parse_whole_flag(kPortFlag, "8086"), 8086u);
 }
 
 TEST(NumericFlags, FractionsAreHonoured) {
@@ -60,6 +71,8 @@ TEST(NumericFlags, CommandLineAndEnvironmentAreChecked) {
   EXPECT_EQ(run_with({"hamcp", "--session-idle-hours", "-1", "doctor", "--ha-url", unreachable}), validation);
   EXPECT_EQ(run_with({"hamcp", "doctor", "--ha-timeout", "1e30", "--ha-url", unreachable}), validation);
   EXPECT_EQ(run_with({"hamcp", "sim", "--entities", "1e30"}), validation);
+  EXPECT_EQ(run_with({"hamcp", "sim", "--entities", "2.5"}), validation);
+  EXPECT_EQ(run_with({"hamcp", "sim", "--port", "70000"}), validation);
   ::setenv("HAMCP_SESSION_IDLE_HOURS", "inf", 1);
   EXPECT_EQ(run_with({"hamcp", "doctor", "--ha-url", unreachable}), validation);
   ::unsetenv("HAMCP_SESSION_IDLE_HOURS");
