@@ -4,6 +4,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <sys/socket.h>
+
 #include <atomic>
 #include <thread>
 
@@ -26,6 +28,9 @@ class EchoingHa {
   }
   ~EchoingHa() {
     stop_ = true;
+    // A connection hamcp opened but has not written to yet (its io_context is
+    // not running now) would block read() forever: shut it down under it.
+    if (const int fd = serving_fd_.load(); fd >= 0) ::shutdown(fd, SHUT_RDWR);
     boost::system::error_code ec;
     tcp::socket poke(io_);
     poke.connect(acceptor_.local_endpoint(), ec);  // wakes accept()
@@ -40,10 +45,15 @@ class EchoingHa {
       boost::system::error_code ec;
       acceptor_.accept(socket, ec);
       if (ec || stop_) return;
+      serving_fd_ = socket.native_handle();
+      if (stop_) return;  // the destructor may have looked before the store
       beast::flat_buffer buffer;
       http::request<http::string_body> req;
       http::read(socket, buffer, req, ec);
-      if (ec) continue;
+      if (ec) {
+        serving_fd_ = -1;
+        continue;
+      }
       const std::string auth(req[http::field::authorization]);
       http::response<http::string_body> res{http::status::ok, 11};
       res.set(http::field::content_type, "text/plain");
@@ -52,12 +62,14 @@ class EchoingHa {
       res.prepare_payload();
       http::write(socket, res, ec);
       socket.shutdown(tcp::socket::shutdown_both, ec);
+      serving_fd_ = -1;
     }
   }
 
   asio::io_context io_;
   tcp::acceptor acceptor_;
   std::atomic<bool> stop_{false};
+  std::atomic<int> serving_fd_{-1};
   std::thread thread_;
 };
 
