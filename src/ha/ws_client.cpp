@@ -23,9 +23,9 @@
 #include <unordered_map>
 #include <variant>
 
+#include "ha/detail/transport.hpp"
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/repeat_limiter.hpp"
-#include "ha/detail/transport.hpp"
 
 namespace hamcp::ha {
 
