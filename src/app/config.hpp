@@ -32,7 +32,7 @@ struct McpConfig {
   bool stateless = false;      // --stateless: no session ids at all
   std::string tls_cert;        // --tls-cert / --tls-key: serve HTTPS
   std::string tls_key;
-  std::chrono::hours session_idle_expiry{24 * 30};
+  std::chrono::seconds session_idle_expiry{std::chrono::hours(24 * 30)};  // seconds: fractional hours count
   std::vector<std::string> allowed_hosts;    // MCP_ALLOWED_HOSTS: Host names besides loopback/bound
   std::vector<std::string> allowed_origins;  // MCP_ALLOWED_ORIGINS: browser origins besides loopback  // long by default: sessions must not get lost
   std::string log_level = "info";  // LOG_LEVEL (stderr only)

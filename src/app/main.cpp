@@ -3,9 +3,27 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.hpp"
+#include "app/numeric_flags.hpp"
 
 namespace hamcp::app {
 namespace {
+
+// A range-checked number, or CLI11's error (printed with the usage hint, exit 106).
+double checked(const NumericFlag& flag, const std::string& text) {
+  try {
+    return parse_numeric_flag(flag, text);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
+}
+
+std::uint64_t checked_whole(const NumericFlag& flag, const std::string& text) {
+  try {
+    return parse_whole_flag(flag, text);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
+}
 
 void add_ha_options(CLI::App& cmd, HaConfig& ha) {
   cmd.add_option("--ha-url", ha.url, "Home Assistant base URL, e.g. http://localhost:8123")
@@ -17,12 +35,12 @@ void add_ha_options(CLI::App& cmd, HaConfig& ha) {
   cmd.add_flag("--ha-insecure-tls", ha.insecure_tls,
                "Do not verify Home Assistant's TLS certificate (not recommended)")
       ->envname("HOMEASSISTANT_INSECURE_TLS");
-  auto* timeout = cmd.add_option_function<double>(
+  auto* timeout = cmd.add_option_function<std::string>(
       "--ha-timeout",
-      [&ha](double seconds) {
-        ha.timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+      [&ha](const std::string& text) {
+        ha.timeout = seconds_to_duration(checked(kHaTimeoutFlag, text));
       },
-      "Seconds to wait for one Home Assistant request (default 30)");
+      "Seconds to wait for one Home Assistant request, 0.1-3600 (default 30)");
   timeout->envname("HA_TIMEOUT");
 }
 
@@ -47,7 +65,9 @@ int run(int argc, char** argv) {
   app.add_flag("--http", mcp.http, "Serve Streamable HTTP (and the legacy SSE endpoints)");
   app.add_option("--host", mcp.host, "Address to bind with --http (default 127.0.0.1)")
       ->envname("MCP_HOST");
-  app.add_option("--port", mcp.port, "Port to bind with --http (default 8086)")
+  app.add_option_function<std::string>(
+         "--port", [&mcp](const std::string& text) { mcp.port = static_cast<std::uint16_t>(checked_whole(kPortFlag, text)); },
+         "Port to bind with --http, 0-65535 (default 8086)")
       ->envname("MCP_PORT");
   app.add_option("--path", mcp.path, "MCP endpoint path with --http (default /mcp)")
       ->envname("MCP_PATH");
@@ -61,10 +81,12 @@ int run(int argc, char** argv) {
   app.add_flag("--stateless", mcp.stateless, "Streamable HTTP without sessions");
   app.add_option("--tls-cert", mcp.tls_cert, "PEM certificate: serve HTTPS")->envname("MCP_TLS_CERT");
   app.add_option("--tls-key", mcp.tls_key, "PEM private key for --tls-cert")->envname("MCP_TLS_KEY");
-  app.add_option_function<double>(
+  app.add_option_function<std::string>(
          "--session-idle-hours",
-         [&mcp](double h) { mcp.session_idle_expiry = std::chrono::hours(static_cast<long>(h)); },
-         "Hours an idle session stays valid (default 720)")
+         [&mcp](const std::string& text) {
+           mcp.session_idle_expiry = hours_to_duration(checked(kSessionIdleHoursFlag, text));
+         },
+         "Hours an idle session stays valid, 0.01-87600, fractions allowed (default 720)")
       ->envname("HAMCP_SESSION_IDLE_HOURS");
   app.add_option("--allowed-host", mcp.allowed_hosts,
                  "Extra Host name clients may use with --http (repeatable; '*' = any)")
@@ -80,9 +102,16 @@ int run(int argc, char** argv) {
 
   CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
   sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");
-  sim->add_option("--port", config.sim.port, "Port to bind (0 = pick one and print it)");
+  sim->add_option_function<std::string>(
+      "--port", [&config](const std::string& text) {
+        config.sim.port = static_cast<std::uint16_t>(checked_whole(kSimPortFlag, text));
+      },
+      "Port to bind, 0-65535 (0 = pick one and print it)");
   sim->add_option("--token", config.sim.token, "Access token clients must present");
-  sim->add_option("--entities", config.sim.entities, "Generate a home of N entities (0 = demo home)");
+  sim->add_option_function<std::string>(
+      "--entities",
+      [&config](const std::string& text) { config.sim.entities = checked_whole(kSimEntitiesFlag, text); },
+      "Generate a home of N entities, 0-1000000 (0 = demo home)");
   sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
 
   CLI::App* doctor = app.add_subcommand("doctor", "Check the connection to Home Assistant, step by step");

@@ -10,6 +10,7 @@
 
 #include "ha/detail/transport.hpp"
 #include "ha/rest_client.hpp"
+#include "ha/scrub.hpp"
 #include "ha/ws_client.hpp"
 
 namespace hamcp::ha {
@@ -415,6 +416,12 @@ asio::awaitable<DoctorReport> run_doctor_checks(ConnectionInput input, DoctorOpt
     }
   }
   if (ws) ws->stop();
+  // Egress scrub: whatever HA echoed (a header, the auth message) into a
+  // summary or an error detail, the report never shows the token.
+  for (auto& step : report.steps) {
+    step.summary = s.token.scrub(std::move(step.summary));
+    if (step.error) scrub_error(*step.error, s.token);
+  }
   co_return report;
 }
 

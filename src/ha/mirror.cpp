@@ -15,6 +15,7 @@
 #include <mutex>
 #include <spdlog/spdlog.h>
 
+#include "ha/detail/repeat_limiter.hpp"
 #include "ha/rest_client.hpp"
 #include "ha/ws_client.hpp"
 
@@ -163,6 +164,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   bool services_dirty = false;
   bool config_dirty = false;
   bool refresh_scheduled = false;
+  detail::RepeatLimiter sync_log, refresh_log;  // a broken HA must not flood the log
   std::atomic<bool> stopped{false};
   std::optional<Clock::time_point> last_poll;
   std::optional<Clock::time_point> connected_at;
@@ -576,7 +578,8 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
       if (svc) co_await fetch_services();
       if (cfg) co_await fetch_config();
     } catch (const HaException& e) {
-      spdlog::warn("ha mirror: refresh failed: {}", e.error().message());
+      const std::string why = e.error().message();
+      if (auto suffix = refresh_log.admit(why)) spdlog::warn("ha mirror: refresh failed: {}{}", why, *suffix);
       // A reconnect resyncs everything; nothing else to do.
     }
   }
@@ -635,7 +638,8 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
         cs.full_resync = true;
         publish(std::move(cs), [&](Snapshot& snap) { snap.states = std::move(*states); });
       }
-      spdlog::warn("ha mirror: sync failed: {}", e.error().message());
+      const std::string why = e.error().message();
+      if (auto suffix = sync_log.admit(why)) spdlog::warn("ha mirror: sync failed: {}{}", why, *suffix);
       if (epoch == sync_epoch) {
         set_status(MirrorState::connecting, "websocket", "sync failed, waiting for reconnect", e.error());
       }

@@ -1,5 +1,7 @@
 #include "ha/rest_client.hpp"
 
+#include "ha/scrub.hpp"
+
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -16,6 +18,7 @@
 #include <variant>
 
 #include "ha/classify.hpp"
+#include "ha/detail/ha_json.hpp"
 #include "ha/detail/transport.hpp"
 
 namespace hamcp::ha {
@@ -25,7 +28,7 @@ namespace http = boost::beast::http;
 
 boost::json::value Response::json() const {
   boost::system::error_code ec;
-  auto v = boost::json::parse(body, ec);
+  auto v = parse_ha_json(body, ec);
   if (ec) {
     throw HaException(make_error(ErrorCause::protocol_error, {},
                                  "response body is not JSON (" + ec.message() + "): " + body.substr(0, 120)));
@@ -222,6 +225,10 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
           co_await timer.async_wait(asio::use_awaitable);
           continue;
         }
+        // Ingress scrub: an HA (or proxy) that echoes the Authorization header
+        // must not hand the token to a tool result, doctor or a log line.
+        r.body = settings.token.scrub(std::move(r.body));
+        r.content_type = settings.token.scrub(std::move(r.content_type));
         co_return r;
       } catch (AttemptFailure& f) {
         failure = std::move(f);
@@ -238,6 +245,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
                              failure->error.cause != ErrorCause::timeout && i + 1 < attempts;
       if (!may_retry) {
         HaError refined = co_await refine(failure->error);
+        scrub_error(refined, settings.token);
         throw HaException(std::move(refined));
       }
       asio::steady_timer timer(executor, backoff(i));
@@ -272,7 +280,7 @@ namespace {
 boost::json::value to_json_or_throw(const Response& r, const ConnectionSettings& s, const std::string& path) {
   if (!r.ok()) {
     HaError e = classify_http_status(r.status, r.body, s.display_url + s.http_target(path));
-    e.detail = s.token.scrub(e.detail);
+    scrub_error(e, s.token);
     throw HaException(std::move(e));
   }
   if (r.content_type.find("json") == std::string::npos) return boost::json::string(r.body);

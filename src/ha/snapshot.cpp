@@ -10,6 +10,11 @@ namespace hamcp::ha {
 namespace json = boost::json;
 
 std::string format_iso_time(double t) {
+  // Home Assistant (or a tool argument) may carry 1e300 or NaN: casting that to
+  // time_t is undefined behaviour, so clamp to what ISO 8601 years can show.
+  constexpr double kFirst = -62135596800.0;  // 0001-01-01T00:00:00Z
+  constexpr double kLast = 253402300799.0;   // 9999-12-31T23:59:59Z
+  t = std::isnan(t) ? 0.0 : std::clamp(t, kFirst, kLast);
   const auto whole = static_cast<std::time_t>(std::floor(t));
   auto micros = static_cast<long>(std::llround((t - static_cast<double>(whole)) * 1e6));
   std::time_t secs = whole;

@@ -25,6 +25,8 @@
 
 #include "common/isolated_await.hpp"
 #include "ha/detail/transport.hpp"
+#include "ha/detail/ha_json.hpp"
+#include "ha/detail/repeat_limiter.hpp"
 
 namespace hamcp::ha {
 
@@ -196,7 +198,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     const auto* type = hello.is_object() ? hello.as_object().if_contains("type") : nullptr;
     if (!type || *type != "auth_required") {
       throw HaException(make_error(ErrorCause::protocol_error, settings.ws_url(),
-                                   "expected auth_required, got: " + first.substr(0, 100)));
+                                   "expected auth_required, got: " + settings.token.scrub(first.substr(0, 100))));
     }
     json::object auth;
     auth["type"] = "auth";
@@ -209,7 +211,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     if (rtype && *rtype == "auth_ok") {
       std::lock_guard lock(status_mutex);
       if (const auto* v = answer.as_object().if_contains("ha_version"); v && v->is_string()) {
-        ha_version_value = std::string(v->as_string());
+        ha_version_value = settings.token.scrub(std::string(v->as_string()));
       }
     } else if (rtype && *rtype == "auth_invalid") {
       std::string msg = "auth_invalid";
@@ -230,7 +232,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
 
   json::value parse_or_throw(const std::string& text) {
     boost::system::error_code ec;
-    json::value v = json::parse(text, ec);
+    json::value v = parse_ha_json(text, ec);
     if (ec) {
       throw HaException(make_error(ErrorCause::protocol_error, settings.ws_url(),
                                    "malformed JSON frame (" + ec.message() + ")"));
@@ -293,7 +295,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       }
       if (stopped) break;
       if (error) {
-        spdlog::warn("ha ws: connect failed: {}", error->message());
+        const std::string why = error->message();
+        if (auto suffix = connect_log.admit(why)) spdlog::warn("ha ws: connect failed: {}{}", why, *suffix);
         ws = std::monostate{};
         set_state(WsState::waiting_to_reconnect, error);
         if (error->cause == ErrorCause::unauthorized && ++auth_failures >= kMaxAuthAttempts) {
@@ -307,7 +310,10 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
         co_await sleep(backoff_delay(failures++));
         continue;
       }
-      failures = 0;
+      // The backoff is not reset here: a connection that fails right after it
+      // was made (HA sends a frame we cannot take) must not reconnect in a
+      // tight loop. It resets once a connection has stayed up healthy_after.
+      const auto connected_at = Clock::now();
       auth_failures = 0;
       ++generation;
       next_id = 1;
@@ -329,7 +335,9 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       asio::co_spawn(strand, heartbeat(gen), asio::detached);
       HaError lost = co_await read_loop();
       if (stopped) break;
-      spdlog::warn("ha ws: connection lost: {}", lost.message());
+      const std::string why = lost.message();
+      if (auto suffix = lost_log.admit(why)) spdlog::warn("ha ws: connection lost: {}{}", why, *suffix);
+      if (Clock::now() - connected_at >= options.healthy_after) failures = 0;
       ++generation;  // stops writer and heartbeat of the old connection
       if (outbox_signal) outbox_signal->cancel();
       close_socket();
@@ -340,8 +348,11 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       for (auto& [h, sub] : subscriptions) sub.wire_id = 0;
       wire_to_handle.clear();
       set_state(WsState::waiting_to_reconnect, lost);
-      // A protocol error or a clean drop deserves a quick retry; backoff grows on repeats.
-      co_await sleep(backoff_delay(failures++) / 4);
+      // The first drop after a healthy connection gets a quick retry; repeats
+      // back off like failed connects.
+      const auto delay = failures == 0 ? backoff_delay(0) / 4 : backoff_delay(failures);
+      ++failures;
+      co_await sleep(delay);
     }
     close_socket();
     ws = std::monostate{};
@@ -460,6 +471,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   }
 
   std::optional<std::string> protocol_failure;
+  // Repeated failures are logged rate-limited (see RepeatLimiter).
+  RepeatLimiter connect_log, lost_log, frame_log;
 
   asio::awaitable<HaError> read_loop() {
     const std::uint64_t gen = generation;
@@ -533,7 +546,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
 
   static void parse_into(Slot& slot, std::string_view text) {
     boost::system::error_code ec;
-    slot.value = json::parse(text, ec);
+    slot.value = parse_ha_json(text, ec);
     if (ec) slot.parse_error = ec.message() + " in a frame of " + std::to_string(text.size()) + " bytes";
   }
 
@@ -567,7 +580,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
         // Unknown which command or event it carried: drop the connection, fail
         // what is in flight (retryable) and resync on reconnect.
         protocol_failure = "Home Assistant sent a malformed JSON frame: " + *slot->parse_error;
-        spdlog::error("ha ws: {}", *protocol_failure);
+        if (auto suffix = frame_log.admit(*protocol_failure)) spdlog::error("ha ws: {}{}", *protocol_failure, *suffix);
         dispatch_queue.clear();
         return;
       }

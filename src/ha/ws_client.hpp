@@ -35,6 +35,9 @@ struct WsOptions {
   std::chrono::milliseconds heartbeat_timeout{20000};
   std::chrono::milliseconds reconnect_initial{500};
   std::chrono::milliseconds reconnect_max{30000};
+  // A connection that stayed up this long resets the reconnect backoff; one
+  // that drops sooner counts as another failure.
+  std::chrono::milliseconds healthy_after{30000};
   std::size_t max_message_bytes = 256u * 1024 * 1024;
   std::size_t offload_parse_bytes = 1u * 1024 * 1024;  // parse bigger frames on a worker thread
   bool coalesce_messages = true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "mcp/echo.hpp"
 #include "mcp/errors.hpp"
 
 namespace hamcp::mcp::methods {
@@ -62,33 +63,47 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
-// Levenshtein distance, for "did you mean" on an unknown tool name.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
+// Tool names are at most this long (Registry refuses longer ones), so a longer
+// requested name cannot match and needs no suggestion.
+constexpr std::size_t kMaxToolNameBytes = 128;
+
+// Levenshtein distance for "did you mean" on an unknown tool name, bounded:
+// returns limit + 1 as soon as the distance must exceed `limit`, so the cost
+// stays O(|a| * |b|) with both names at most kMaxToolNameBytes.
+std::size_t bounded_edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+  const std::size_t length_gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  if (length_gap > limit) return limit + 1;
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diagonal = row[0];
     row[0] = i;
+    std::size_t row_min = row[0];
     for (std::size_t j = 1; j <= b.size(); ++j) {
       std::size_t above = row[j];
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
       diagonal = above;
+      row_min = std::min(row_min, row[j]);
     }
+    if (row_min > limit) return limit + 1;  // every later row is at least this
   }
   return row[b.size()];
 }
 
 std::string unknown_tool_message(const Registry& registry, std::string_view name) {
+  if (name.size() > kMaxToolNameBytes)
+    return "Unknown tool: " + echo_excerpt(name) + " (tool names are at most " + std::to_string(kMaxToolNameBytes) +
+           " bytes); tools/list shows the available tools";
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
   for (const auto& t : registry.tools()) {
-    std::size_t d = edit_distance(name, t->tool.name);
+    std::size_t d = bounded_edit_distance(name, t->tool.name, best_distance - 1);
     if (d < best_distance) {
       best_distance = d;
       best = t->tool.name;
     }
   }
-  std::string message = "Unknown tool: " + std::string(name);
+  std::string message = "Unknown tool: " + echo_excerpt(name);
   if (!best.empty()) message += " (did you mean " + best + "?)";
   return message + "; tools/list shows the available tools";
 }
@@ -159,7 +174,7 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
     if (!args->is_object())
       co_return json::value(ToolResult::error("Invalid arguments for tool " + name +
                                               ": arguments: expected object, got " +
-                                              std::string(args->is_array() ? "an array" : json::serialize(*args)))
+                                              std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))))
                                 .to_json());
     arguments = std::move(args->get_object());
   }
@@ -220,8 +235,8 @@ asio::awaitable<json::value> read_resource(const Registry& registry, json::objec
     }
     if (!matched) {
       json::object data;
-      data.emplace("uri", uri);
-      throw McpError(error_code::resource_not_found, "Resource not found: " + uri, json::value(std::move(data)));
+      data.emplace("uri", echo_excerpt(uri, 2048));  // the spec names the uri; not 4 MB of it
+      throw McpError(error_code::resource_not_found, "Resource not found: " + echo_excerpt(uri), json::value(std::move(data)));
     }
     auto reading = matched->tmpl.reader(uri, std::move(variables), ctx);
     contents = co_await std::move(reading);
@@ -234,7 +249,7 @@ asio::awaitable<json::value> read_resource(const Registry& registry, json::objec
 asio::awaitable<json::value> get_prompt(const Registry& registry, json::object params, RequestContext& ctx) {
   std::string name = required_string(params, "name");
   auto prompt = registry.find_prompt(name);
-  if (!prompt) throw McpError(error_code::invalid_params, "Unknown prompt: " + name + " (see prompts/list)");
+  if (!prompt) throw McpError(error_code::invalid_params, "Unknown prompt: " + echo_excerpt(name) + " (see prompts/list)");
   std::map<std::string, std::string> arguments;
   if (const json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object()) throw McpError(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");

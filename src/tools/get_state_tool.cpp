@@ -1,6 +1,7 @@
 // ha_get_state: current state of one entity or up to 100, from the mirror.
 #include "tools/entity_tools.hpp"
 #include "tools/entity_view.hpp"
+#include "mcp/echo.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -39,7 +40,7 @@ boost::asio::awaitable<mcp::ToolResult> run_get_state(Args& args, ToolEnv& env, 
     ha::EntityStatePtr st = snap->states.find(ids[i]);
     if (!st) {
       json::object m;
-      m.emplace("entity_id", ids[i]);
+      m.emplace("entity_id", mcp::echo_excerpt(ids[i], kMaxEntityIdBytes));
       json::array near = nearest_entities(env.index, ids[i], 3);
       if (!near.empty()) m.emplace("suggestions", std::move(near));
       missing.emplace_back(std::move(m));

@@ -104,7 +104,7 @@ ToolSpec make_list_services_spec() {
       "descriptions and data fields (what ha_call_service data accepts).";
   s.input_schema = R"J({"type":"object","properties":{
 "domain":{"type":"string"},"query":{"type":"string"},"detail":{"enum":["minimal","full"]},
-"limit":{"type":"integer","minimum":1,"maximum":500},"offset":{"type":"integer","minimum":0}}})J";
+"limit":{"type":"integer","minimum":1,"maximum":500},"offset":{"type":"integer","minimum":0,"maximum":1000000000}}})J";
   s.output_schema = R"J({"type":"object","properties":{"services":{"type":"array"},"total":{"type":"integer"},"has_more":{"type":"boolean"}}})J";
   s.annotations = read_only();
   s.legacy_args = {{"detail_level", "detail"}};

@@ -175,7 +175,7 @@ ToolSpec make_logs_spec() {
 "source":{"enum":["logbook","system","error_log"],"default":"logbook"},
 "entity_id":{"type":["string","array"],"items":{"type":"string"}},"start":{"type":"string"},"end":{"type":"string"},
 "level":{"type":"string"},"query":{"type":"string"},
-"limit":{"type":"integer","minimum":1,"maximum":500,"default":50},"offset":{"type":"integer","minimum":0}}})J";
+"limit":{"type":"integer","minimum":1,"maximum":500,"default":50},"offset":{"type":"integer","minimum":0,"maximum":1000000000}}})J";
   s.output_schema = R"J({"type":"object","properties":{"entries":{"type":"array"},"total":{"type":"integer"},"has_more":{"type":"boolean"}}})J";
   s.annotations = read_only();
   s.annotations.open_world_hint = true;

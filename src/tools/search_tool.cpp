@@ -136,10 +136,10 @@ ToolSpec make_search_spec() {
       "Find entities by words (names, aliases, areas, devices, labels; typo-tolerant) and/or exact filters. "
       "Returns entity_id, name, state, area, score. Use this before acting on anything.";
   s.input_schema = R"J({"type":"object","properties":{
-"query":{"type":"string","description":"Words, e.g. 'kitchen lights'. Empty: list by filters"},
+"query":{"type":"string","maxLength":1000,"description":"Words, e.g. 'kitchen lights'. Empty: list by filters"},
 "domain":{"type":"string"},"area":{"type":"string","description":"Area id or name"},"floor":{"type":"string"},
 "label":{"type":"string"},"state":{"type":"string"},"device_class":{"type":"string"},
-"limit":{"type":"integer","minimum":1,"maximum":100,"default":10},"offset":{"type":"integer","minimum":0},
+"limit":{"type":"integer","minimum":1,"maximum":100,"default":10},"offset":{"type":"integer","minimum":0,"maximum":1000000000},
 "include_hidden":{"type":"boolean"},"group_by_domain":{"type":"boolean"},
 "fields":{"type":"array","items":{"type":"string"},"description":"Keep only these keys, e.g. entity_id,state,attributes.brightness,last_changed"}}})J";
   s.output_schema = R"J({"type":"object","properties":{"results":{"type":"array"},"groups":{"type":"object"},"total":{"type":"integer"},"has_more":{"type":"boolean"},"next_offset":{"type":"integer"}}})J";

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "ha/snapshot.hpp"
+#include "mcp/echo.hpp"
 
 namespace hamcp::tools {
 
@@ -39,9 +40,9 @@ std::optional<double> parse_duration(std::string_view text) {
   return total;
 }
 
-std::variant<double, std::string> parse_time_spec(std::string_view text, double now) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+namespace {
+
+std::variant<double, std::string> parse_unchecked(std::string_view text, double now) {
   if (text.empty()) return std::string("empty time; use e.g. \"24h\" (24 hours ago), \"7d\" or an ISO time");
   if (text == "now") return now;
   std::string_view rel = text;
@@ -59,9 +60,24 @@ std::variant<double, std::string> parse_time_spec(std::string_view text, double 
   const std::string s(text);
   const double epoch = std::strtod(s.c_str(), &end);
   if (end && *end == '\0' && epoch > 1e8) return epoch;
-  return "cannot read \"" + s +
+  return "cannot read \"" + mcp::echo_excerpt(text) +
          "\" as a time; use a relative time like \"24h\", \"30m\", \"7d\" (that long ago) or ISO "
          "8601 like \"2026-01-01T08:00:00+01:00\"";
+}
+
+}  // namespace
+
+std::variant<double, std::string> parse_time_spec(std::string_view text, double now) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  auto parsed = parse_unchecked(text, now);
+  // "1e300h" ago or year 99999 is no time Home Assistant (or an ISO string) can hold.
+  constexpr double kFirst = 0.0;             // 1970-01-01T00:00:00Z
+  constexpr double kLast = 253402300799.0;   // 9999-12-31T23:59:59Z
+  if (const double* t = std::get_if<double>(&parsed); t && !(*t >= kFirst && *t <= kLast))
+    return "\"" + mcp::echo_excerpt(text) + "\" is outside 1970-01-01 .. 9999-12-31; use a relative time like \"24h\" or a " +
+           "date in that range";
+  return parsed;
 }
 
 }  // namespace hamcp::tools

@@ -2,6 +2,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "mcp/echo.hpp"
 #include "search/entity_index.hpp"
 #include "json/json_text.hpp"
 
@@ -46,6 +47,9 @@ ToolError bad_argument(std::string_view field, std::string_view problem, std::st
 }
 
 json::array nearest_entities(const search::EntityIndex& index, std::string_view text, std::size_t limit) {
+  // Home Assistant entity ids are at most 255 bytes: a longer text is near
+  // nothing, and fuzzy-matching megabytes of it would stall the I/O thread.
+  if (text.size() > kMaxEntityIdBytes) return {};
   search::Query q;
   // "light.kitchn" -> "light kitchn": the index tokenises ids itself, but a
   // domain prefix that is itself mistyped must not veto the object id.
@@ -67,7 +71,7 @@ json::array nearest_entities(const search::EntityIndex& index, std::string_view 
 ToolError unknown_entity(const search::EntityIndex& index, std::string_view entity_id, std::string_view field) {
   ToolError e;
   e.code = "entity_not_found";
-  e.message = "No entity " + std::string(entity_id) + " in Home Assistant.";
+  e.message = "No entity " + mcp::echo_excerpt(entity_id) + " in Home Assistant.";
   json::array near = nearest_entities(index, entity_id);
   if (!near.empty()) {
     e.suggestion = "Did you mean " + std::string(near.front().as_string()) +

@@ -52,7 +52,11 @@ ToolError bad_argument(std::string_view field, std::string_view problem, std::st
 // "suggestions" holds the nearest entity ids from the search index.
 ToolError unknown_entity(const search::EntityIndex& index, std::string_view entity_id, std::string_view field = "entity_id");
 
-// Nearest entity ids to `text` (best first), at most `limit`.
+// Home Assistant's limit on an entity id's length.
+inline constexpr std::size_t kMaxEntityIdBytes = 255;
+
+// Nearest entity ids to `text` (best first), at most `limit`; none for a text
+// longer than kMaxEntityIdBytes.
 json::array nearest_entities(const search::EntityIndex& index, std::string_view text, std::size_t limit = 5);
 
 }  // namespace hamcp::tools

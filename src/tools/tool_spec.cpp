@@ -1,7 +1,12 @@
 #include "tools/tool_spec.hpp"
 
+#include <boost/json/serialize.hpp>
 #include <boost/system/system_error.hpp>
+#include <cmath>
+#include <cstdint>
 
+#include "ha/scrub.hpp"
+#include "mcp/echo.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -20,8 +25,18 @@ std::optional<std::string> Args::opt_str(std::string_view key) const {
 std::int64_t Args::integer(std::string_view key, std::int64_t fallback) const {
   const json::value* v = get(key);
   if (!v || !v->is_number()) return fallback;
-  return v->is_int64() ? v->get_int64() : v->is_uint64() ? static_cast<std::int64_t>(v->get_uint64())
-                                                         : static_cast<std::int64_t>(v->get_double());
+  if (v->is_int64()) return v->get_int64();
+  // 18446744073709551615 or 1e300 used to be cast to int64 (undefined for the
+  // double, a wrap for the uint64) and silently served the first page.
+  constexpr double kTwoTo63 = 9223372036854775808.0;  // exactly representable; int64 max + 1
+  const bool fits = v->is_uint64() ? v->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX)
+                                   : std::isfinite(v->get_double()) && std::trunc(v->get_double()) == v->get_double() &&
+                                         v->get_double() >= -kTwoTo63 && v->get_double() < kTwoTo63;
+  if (!fits)
+    throw ToolException(bad_argument(key, "must be a whole number no larger than 9223372036854775807, got " +
+                                              mcp::echo_excerpt(json::serialize(*v)),
+                                     "Pass a small whole number, e.g. 0 or 50."));
+  return v->is_uint64() ? static_cast<std::int64_t>(v->get_uint64()) : static_cast<std::int64_t>(v->get_double());
 }
 
 double Args::number(std::string_view key, double fallback) const {
@@ -83,9 +98,25 @@ std::optional<ToolError> normalise(json::object& args, const Prepared& p, const 
     if (std::find(p.hidden.begin(), p.hidden.end(), key) != p.hidden.end()) continue;
     std::string allowed;
     for (const auto& k : p.known) allowed += (allowed.empty() ? "" : ", ") + k;
-    return bad_argument(key, "unknown argument for " + tool, "Use only: " + allowed + ".");
+    return bad_argument(mcp::echo_excerpt(key), "unknown argument for " + tool, "Use only: " + allowed + ".");
   }
   return std::nullopt;
+}
+
+// Egress scrub (see ha/scrub.hpp): HA text reaches results by many paths
+// (REST bodies, WebSocket events, HA's own logs); none may carry the token.
+mcp::ToolResult without_token(mcp::ToolResult result, const ToolEnv& env) {
+  const ha::ConnectionSettings* settings = env.ha.settings();
+  if (!settings) return result;
+  json::value content(std::move(result.content));
+  ha::scrub_json(content, settings->token);
+  result.content = std::move(content.get_array());
+  if (result.structured_content) {
+    json::value structured(std::move(*result.structured_content));
+    ha::scrub_json(structured, settings->token);
+    result.structured_content = std::move(structured.get_object());
+  }
+  return result;
 }
 
 }  // namespace
@@ -111,14 +142,17 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     if (auto bad = normalise(arguments, *prepared, name)) co_return bad->result();
     Args args(arguments);
     std::optional<ToolError> failure;
+    std::optional<mcp::ToolResult> done;
     try {
-      co_return co_await run(args, *env, ctx);
+      auto running = run(args, *env, ctx);  // named: GCC 12 coroutine temporaries
+      done = co_await std::move(running);
     } catch (const ToolException& e) {
       failure = e.error();
     } catch (const ha::HaException& e) {
       failure = from_ha_error(e.error());
     }
-    co_return failure->result();
+    if (!done) done = failure->result();
+    co_return without_token(std::move(*done), *env);
   };
   return t;
 }

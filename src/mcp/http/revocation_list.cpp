@@ -5,15 +5,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace hamcp::mcp::http {
 namespace fs = std::filesystem;
 namespace {
+
+// Below this many lines a file is never rewritten: small files cost nothing.
+constexpr std::uint64_t kCompactMinLines = 4096;
 
 std::int64_t now_unix() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -36,58 +40,43 @@ class FileLock {
   int fd_;
 };
 
-bool valid_nonce_hex(const std::string& s) {
-  if (s.size() != 32) return false;
-  for (char c : s) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
   }
-  return true;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+bool valid_nonce_hex(std::string_view s) {
+  return s.size() == 32 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-std::unordered_map<std::string, std::int64_t> parse(const fs::path& file) {
-  std::unordered_map<std::string, std::int64_t> out;
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string nonce;
-    std::int64_t at = 0;
-    if (fields >> nonce >> at && valid_nonce_hex(nonce)) out[nonce] = at;  // skip torn/garbage lines
-  }
-  return out;
+// "<nonce> <at>" or nothing (torn or garbage lines are skipped).
+bool parse_line(std::string_view line, std::string_view& nonce, std::int64_t& at) {
+  const auto space = line.find(' ');
+  if (space == std::string_view::npos) return false;
+  nonce = line.substr(0, space);
+  std::string_view digits = line.substr(space + 1);
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), at);
+  return ec == std::errc() && end == digits.data() + digits.size() && valid_nonce_hex(nonce);
 }
 
 }  // namespace
 
 RevocationList::RevocationList(fs::path file, std::chrono::seconds retention)
     : file_(std::move(file)), lock_file_(file_.string() + ".lock"), retention_(retention) {
-  compact();
   std::lock_guard lock(mutex_);
+  FileLock file_lock(lock_file_);
   refresh_locked();
-}
-
-void RevocationList::compact() {
-  FileLock lock(lock_file_);
-  if (!fs::exists(file_)) return;
-  auto entries = parse(file_);
-  const std::int64_t cutoff = now_unix() - retention_.count();
-  std::size_t dropped = std::erase_if(entries, [cutoff](const auto& e) { return e.second < cutoff; });
-  if (dropped == 0) return;
-  const fs::path tmp = file_.string() + ".compact";
-  {
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) return;  // compaction is an optimisation; the old file stays valid
-    std::string text;
-    for (const auto& [nonce, at] : entries) text += nonce + " " + std::to_string(at) + "\n";
-    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::fsync(fd);
-    ::close(fd);
-    if (!ok) {
-      ::unlink(tmp.c_str());
-      return;
-    }
-  }
-  ::rename(tmp.c_str(), file_.c_str());
+  maybe_compact_locked(true);
 }
 
 void RevocationList::refresh_locked() {
@@ -99,35 +88,123 @@ void RevocationList::refresh_locked() {
     sig.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   }
   if (sig == seen_) return;
+  const bool same_file = sig.inode == seen_.inode && sig.size >= offset_ && seen_.mtime_ns >= 0;
   seen_ = sig;
-  if (sig.mtime_ns < 0) {
+  if (sig.mtime_ns < 0) {  // no file (yet, or removed)
     revoked_.clear();
+    offset_ = lines_ = 0;
     return;
   }
-  revoked_ = parse(file_);
+  if (!same_file) {  // first read, or rewritten by a compaction elsewhere
+    revoked_.clear();
+    offset_ = lines_ = 0;
+    ++full_reads_;
+  }
+  read_from_locked(offset_);
+}
+
+// Reads complete lines from `offset` to the end of the file into memory.
+void RevocationList::read_from_locked(std::uint64_t offset) {
+  Fd fd(::open(file_.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return;
+  std::string text;
+  char buf[64 * 1024];
+  for (;;) {
+    const ssize_t n = ::pread(fd.get(), buf, sizeof buf, static_cast<off_t>(offset + text.size()));
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  std::size_t pos = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; pos = nl + 1, nl = text.find('\n', pos)) {
+    std::string_view nonce;
+    std::int64_t at = 0;
+    if (parse_line(std::string_view(text).substr(pos, nl - pos), nonce, at)) revoked_[std::string(nonce)] = at;
+    ++lines_;
+  }
+  offset_ = offset + pos;  // a torn last line is read again once it is complete
 }
 
 void RevocationList::revoke(const std::string& nonce_hex) {
   const std::int64_t at = now_unix();
+  std::lock_guard lock(mutex_);
+  FileLock file_lock(lock_file_);
+  refresh_locked();  // other processes' lines first, so offset_ is the end of the file
+  Fd fd(::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));
+  if (fd.get() < 0)
+    throw std::runtime_error("cannot record revocation in " + file_.string() + ": " + std::strerror(errno));
+  struct stat before {};
+  ::fstat(fd.get(), &before);
+  std::string line = nonce_hex + " " + std::to_string(at) + "\n";
+  // A torn line left by a crashed writer must not swallow ours.
+  if (static_cast<std::uint64_t>(before.st_size) > offset_) line.insert(line.begin(), '\n');
+  const ssize_t n = ::write(fd.get(), line.data(), line.size());
+  if (n != static_cast<ssize_t>(line.size()))
+    throw std::runtime_error("cannot record revocation in " + file_.string() + ": short write");
+  struct stat after {};
+  if (::fstat(fd.get(), &after) == 0) {
+    seen_ = {static_cast<std::uint64_t>(after.st_ino), static_cast<std::uint64_t>(after.st_size),
+             static_cast<std::int64_t>(after.st_mtim.tv_sec) * 1000000000 + after.st_mtim.tv_nsec};
+    offset_ = static_cast<std::uint64_t>(after.st_size);
+    lines_ += line.front() == '\n' ? 2 : 1;
+  }
+  revoked_[nonce_hex] = at;
+  maybe_compact_locked(false);
+}
+
+// Drops expired entries from memory and, when they are most of the file,
+// rewrites it from memory. Amortised O(1) per revoke: the scan runs only after
+// the file has grown by as many lines as it held live entries.
+void RevocationList::maybe_compact_locked(bool force) {
+  if (!force && lines_ < next_compaction_check_) return;
+  const std::int64_t cutoff = now_unix() - retention_.count();
+  std::erase_if(revoked_, [cutoff](const auto& e) { return e.second < cutoff; });
+  next_compaction_check_ = std::max<std::uint64_t>(kCompactMinLines, lines_ + revoked_.size());
+  const bool worth_it = force ? lines_ > revoked_.size() : lines_ > 2 * revoked_.size();
+  if (!worth_it || seen_.mtime_ns < 0) return;
+  const fs::path tmp = file_.string() + ".compact";
+  std::string text;
+  text.reserve(revoked_.size() * 45);
+  for (const auto& [nonce, at] : revoked_) text += nonce + " " + std::to_string(at) + "\n";
   {
-    FileLock lock(lock_file_);
-    const int fd = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) throw std::runtime_error("cannot record revocation in " + file_.string() + ": " + std::strerror(errno));
-    const std::string line = nonce_hex + " " + std::to_string(at) + "\n";
-    const ssize_t n = ::write(fd, line.data(), line.size());
-    ::close(fd);
-    if (n != static_cast<ssize_t>(line.size())) {
-      throw std::runtime_error("cannot record revocation in " + file_.string() + ": short write");
+    Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (fd.get() < 0) return;  // compaction is an optimisation; the old file stays valid
+    const bool ok = ::write(fd.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::fsync(fd.get());
+    if (!ok) {
+      ::unlink(tmp.c_str());
+      return;
     }
   }
-  std::lock_guard lock(mutex_);
-  revoked_[nonce_hex] = at;
+  if (::rename(tmp.c_str(), file_.c_str()) != 0) return;
+  struct stat st {};
+  if (::stat(file_.c_str(), &st) == 0) {
+    seen_ = {static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
+             static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+    offset_ = static_cast<std::uint64_t>(st.st_size);
+    lines_ = revoked_.size();
+    next_compaction_check_ = std::max<std::uint64_t>(kCompactMinLines, 2 * lines_);
+  }
 }
 
 bool RevocationList::is_revoked(const std::string& nonce_hex) {
   std::lock_guard lock(mutex_);
   refresh_locked();
   return revoked_.count(nonce_hex) != 0;
+}
+
+std::size_t RevocationList::size() {
+  std::lock_guard lock(mutex_);
+  return revoked_.size();
+}
+
+std::uint64_t RevocationList::lines_in_file() {
+  std::lock_guard lock(mutex_);
+  return lines_;
+}
+
+std::uint64_t RevocationList::full_reads() {
+  std::lock_guard lock(mutex_);
+  return full_reads_;
 }
 
 }  // namespace hamcp::mcp::http

@@ -102,3 +102,30 @@ TEST(Doctor, DnsFailure) {
   EXPECT_EQ(step(r, "dns").status, StepStatus::failed);
   EXPECT_EQ(step(r, "dns").error->cause, ErrorCause::dns_failure);
 }
+
+// A Home Assistant (or a proxy in front of it) that echoes the Authorization
+// header into its answers: before the fix the REST step printed
+// `GET /api/ -> 200 "Bearer <token>"` and the core-state failure its body.
+TEST(Doctor, TokenEchoedByHomeAssistantIsNeverPrinted) {
+  const std::string token = "echo-me-token-0123456789abcdef";
+  StubHttpServer echo([](const StubRequest& req) {
+    StubResponse r;
+    if (req.target == "/api/core/state") {
+      r.status = 500;
+      r.content_type = "text/plain";
+      r.body = "broken; you sent " + req.authorization;
+    } else {
+      r.body = R"({"message":"you sent )" + req.authorization + R"("})";
+    }
+    return r;
+  });
+  auto r = doctor("http://127.0.0.1:" + std::to_string(echo.port()), token);
+  const std::string text = r.to_text();
+  const std::string json_text = boost::json::serialize(r.to_json());
+  EXPECT_EQ(text.find(token), std::string::npos) << text;
+  EXPECT_EQ(json_text.find(token), std::string::npos) << json_text;
+  // The echo itself still shows (redacted), so the report stays useful.
+  EXPECT_NE(step(r, "rest").summary.find("you sent Bearer <redacted>"), std::string::npos) << text;
+  ASSERT_TRUE(step(r, "core_state").error.has_value()) << text;
+  EXPECT_NE(step(r, "core_state").error->detail.find("<redacted>"), std::string::npos) << text;
+}

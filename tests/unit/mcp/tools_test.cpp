@@ -134,6 +134,59 @@ TEST(ToolsCall, UnknownToolIsInvalidParams) {
       << r;
 }
 
+// A 4 MB unknown name used to be compared by edit distance against every tool
+// (3.2 s of one I/O thread) and echoed back whole. Names longer than any tool
+// name can be get a short error at once.
+TEST(ToolsCall, HugeUnknownToolNameGetsAShortErrorWithoutSuggestions) {
+  Harness h;
+  h.server.registry().add_tool(simple_tool("echo", echo_handler()));
+  h.initialize();
+  const std::string huge(4u * 1024 * 1024, 'e');
+  auto r = h.request(call(huge, "{}"));
+  EXPECT_EQ(error_code_of(r), error_code::invalid_params);
+  const std::string message(r.at("error").as_object().at("message").as_string());
+  EXPECT_LT(message.size(), 400u) << "the name must not be echoed whole";
+  EXPECT_NE(message.find("at most 128 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find("4194304 bytes"), std::string::npos) << message;
+  EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
+}
+
+TEST(ToolsCall, LongUnknownToolNameStillGetsASuggestionAndAShortEcho) {
+  Harness h;
+  const std::string name(120, 'a');
+  h.server.registry().add_tool(simple_tool(name, echo_handler()));
+  h.initialize();
+  std::string typo = name;
+  typo[60] = 'b';
+  auto r = h.request(call(typo, "{}"));
+  const std::string message(r.at("error").as_object().at("message").as_string());
+  EXPECT_NE(message.find("did you mean " + name + "?"), std::string::npos) << message;
+  EXPECT_NE(message.find("(120 bytes)"), std::string::npos) << "echo cut to 64 bytes: " << message;
+}
+
+TEST(ToolsCall, HugeUnknownPromptAndResourceAreNotEchoedWhole) {
+  Harness h;
+  Prompt prompt;
+  prompt.name = "known_prompt";
+  prompt.getter = [](std::map<std::string, std::string>, RequestContext&) -> asio::awaitable<json::object> {
+    co_return json::object();
+  };
+  h.server.registry().add_prompt(prompt);
+  Resource resource;
+  resource.uri = "test://known";
+  resource.name = "known";
+  resource.reader = [](std::string, RequestContext&) -> asio::awaitable<json::array> { co_return json::array(); };
+  h.server.registry().add_resource(resource);
+  h.initialize();
+  const std::string huge(1024 * 1024, 'p');
+  auto r = h.request(R"({"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":")" + huge + R"("}})");
+  EXPECT_EQ(error_code_of(r), error_code::invalid_params) << json::serialize(r).substr(0, 200);
+  EXPECT_LT(json::serialize(r).size(), 400u);
+  r = h.request(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"x:)" + huge + R"("}})");
+  EXPECT_EQ(error_code_of(r), error_code::resource_not_found) << json::serialize(r).substr(0, 200);
+  EXPECT_LT(json::serialize(r).size(), 2600u) << "message cut to 64 bytes, data.uri to 2048";
+}
+
 TEST(ToolsCall, ValidationFailureIsAnIsErrorResultNamingTheField) {
   Harness h;
   bool ran = false;

@@ -1,0 +1,26 @@
+#pragma once
+// Parsing what Home Assistant sends (WebSocket frames, REST bodies).
+//
+// Boost.JSON's default depth limit is 32. An entity whose attributes nest 29
+// deep sits at depth 32+ inside a WebSocket event or a get_states result, so
+// with the default one ordinary (if odd) entity made every frame carrying it
+// "too deep": the mirror dropped the connection, reconnected, got the same
+// frame, and looped. Home Assistant itself puts no limit on attribute nesting.
+// 256 leaves room for any real entity while keeping the recursion of our own
+// walkers (value destruction, the JSON writer, schema checks) shallow.
+
+#include <boost/json/parse.hpp>
+#include <boost/json/parse_options.hpp>
+#include <string_view>
+
+namespace hamcp::ha::detail {
+
+inline constexpr std::size_t kHaJsonMaxDepth = 256;
+
+inline boost::json::value parse_ha_json(std::string_view text, boost::system::error_code& ec) {
+  boost::json::parse_options options;
+  options.max_depth = kHaJsonMaxDepth;
+  return boost::json::parse(text, ec, {}, options);
+}
+
+}  // namespace hamcp::ha::detail
