@@ -334,7 +334,13 @@ asio::awaitable<void> Connection<Stream>::run() {
       co_await send_error(431, "Request header fields too large\n");
       break;
     }
-    if (hec) {  // EOF, timeout, reset, garbage: nothing useful to answer
+    if (hec && hec.category() == bhttp::make_error_code(bhttp::error::bad_target).category() &&
+        hec != bhttp::error::end_of_stream && hec != bhttp::error::partial_message) {
+      // A request Beast refuses to frame (e.g. chunked with Content-Length): say so.
+      co_await send_error(400, "Bad Request: " + hec.message() + "\n");
+      break;
+    }
+    if (hec) {  // EOF, timeout, reset: nothing useful to answer
       spdlog::debug("http: connection closed while reading a request header: {}", hec.message());
       break;
     }

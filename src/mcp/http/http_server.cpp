@@ -235,6 +235,7 @@ std::uint16_t HttpServer::start() {
   auto& impl = *impl_;
   if (!impl.opts.stateless) {
     if (impl.opts.data_dir.empty()) impl.opts.data_dir = resolve_data_dir({});
+    check_data_dir(impl.opts.data_dir);
     impl.registry = std::make_unique<SessionRegistry>(load_session_key(impl.opts.data_dir),
                                                       impl.opts.data_dir / "revoked-sessions",
                                                       impl.opts.sessions);
