@@ -136,7 +136,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
   void give_back(std::unique_ptr<Connection> conn) {
     conn->idle_since = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex);
-    if (idle.size() < 8) idle.push_back(std::move(conn));
+    if (idle.size() < kMaxConnections) idle.push_back(std::move(conn));  // every slot may come back for one
   }
 
   asio::awaitable<std::unique_ptr<Connection>> open() {
