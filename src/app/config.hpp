@@ -28,8 +28,8 @@ struct HttpLimits {
   std::size_t max_connections_per_client = 128; // HAMCP_MAX_CONNECTIONS_PER_CLIENT (one address)
   std::size_t max_calls_in_flight = 1024;       // HAMCP_MAX_CALLS_IN_FLIGHT
   std::size_t max_calls_per_session = 64;       // HAMCP_MAX_CALLS_PER_SESSION (also the largest batch)
-  std::size_t max_buffer_mb = 256;              // HAMCP_MAX_BUFFER_MB: buffered responses, all sessions
-  std::size_t max_session_buffer_mb = 32;       // HAMCP_MAX_SESSION_BUFFER_MB: per session
+  std::size_t max_buffer_mb = 128;              // HAMCP_MAX_BUFFER_MB: buffered responses, all sessions
+  std::size_t max_session_buffer_mb = 16;       // HAMCP_MAX_SESSION_BUFFER_MB: per session
 };
 
 // How MCP clients reach hamcp.

@@ -45,11 +45,11 @@ void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
       ->envname("HAMCP_MAX_CALLS_PER_SESSION")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   app.add_option("--max-buffer-mb", limits.max_buffer_mb,
-                 "MiB of buffered responses (SSE replay) in all (default 256)")
+                 "MiB of buffered responses (SSE replay) in all (default 128)")
       ->envname("HAMCP_MAX_BUFFER_MB")
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
   app.add_option("--max-session-buffer-mb", limits.max_session_buffer_mb,
-                 "MiB of buffered responses per session (default 32)")
+                 "MiB of buffered responses per session (default 16)")
       ->envname("HAMCP_MAX_SESSION_BUFFER_MB")
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
 }

@@ -42,8 +42,8 @@ struct HttpServerOptions {
   // Bytes of buffered responses (SSE replay, streams kept for resumption).
   // Oldest finished streams are evicted first; an answer that still does not
   // fit is replaced by an error response saying so.
-  std::size_t max_session_buffered_bytes = 32u << 20;
-  std::size_t max_buffered_bytes = 256u << 20;
+  std::size_t max_session_buffered_bytes = 16u << 20;
+  std::size_t max_buffered_bytes = 128u << 20;
   std::chrono::milliseconds sse_keepalive{15000};      // comment line on idle streams
   std::chrono::milliseconds sse_switch_after{10000};  // silent request: switch to SSE to keep alive
   std::chrono::seconds sweep_interval{60};             // idle in-memory state eviction
