@@ -55,11 +55,11 @@ def call(i, tool, args):
 
 
 class Server:
-    def __init__(self, binary, port):
+    def __init__(self, binary, port, nofile=1024):
         self.dir = tempfile.mkdtemp(prefix="hamcp-exh-")
         os.chmod(self.dir, 0o700)
         self.log = open(os.path.join(self.dir, "stderr.log"), "wb")
-        self.proc = subprocess.Popen(["prlimit", "--nofile=1024:1024", binary, "--http", "--demo", "--port", str(port),
+        self.proc = subprocess.Popen(["prlimit", f"--nofile={nofile}:{nofile}", binary, "--http", "--demo", "--port", str(port),
                                       "--data-dir", self.dir], stdout=subprocess.DEVNULL, stderr=self.log)
         self.port = port
         for _ in range(100):
@@ -89,9 +89,12 @@ class Probes:
 
     def __init__(self, server):
         self.server, self.stop = server, threading.Event()
-        self.lat, self.fail, self.fresh_ok, self.fresh_all, self.rss = [], 0, 0, 0, []
+        self.lat, self.fail, self.rss = [], 0, []
+        self.fresh_ok, self.fresh_all = {"127.0.0.1": 0, "127.0.0.2": 0}, {"127.0.0.1": 0, "127.0.0.2": 0}
         self.conn, self.sid = open_session(server.port)
-        self.threads = [threading.Thread(target=f) for f in (self.keepalive, self.fresh, self.sample)]
+        self.threads = [threading.Thread(target=self.keepalive), threading.Thread(target=self.sample),
+                        threading.Thread(target=self.fresh, args=("127.0.0.1",)),
+                        threading.Thread(target=self.fresh, args=("127.0.0.2",))]
         for t in self.threads:
             t.start()
 
@@ -111,15 +114,16 @@ class Probes:
             self.fail += 0 if ok else 1
             time.sleep(0.01)
 
-    def fresh(self):
+    def fresh(self, source):
+        """A new connection per request, from `source` (127.0.0.2: another client address)."""
         for _ in range(1200):
             if self.stop.is_set():
                 break
-            self.fresh_all += 1
+            self.fresh_all[source] += 1
             try:
-                c = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=2)
+                c = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=2, source_address=(source, 0))
                 c.request("GET", "/healthz")
-                self.fresh_ok += 1 if c.getresponse().status == 200 else 0
+                self.fresh_ok[source] += 1 if c.getresponse().status == 200 else 0
                 c.close()
             except Exception:
                 pass
@@ -138,16 +142,20 @@ class Probes:
             t.join(70)
         lat = sorted(self.lat) or [1e9]
         return {"p99_ms": round(lat[min(len(lat) - 1, len(lat) * 99 // 100)], 2), "normal_failures": self.fail,
-                "normal_requests": len(self.lat), "fresh_served_pct": round(100.0 * self.fresh_ok / max(1, self.fresh_all), 1),
+                "normal_requests": len(self.lat),
+                "fresh_served_pct": {k: round(100.0 * self.fresh_ok[k] / max(1, self.fresh_all[k]), 1) for k in self.fresh_ok},
                 "peak_rss_mb": round(max(self.rss or [0]) / 1024, 1)}
 
 
 def attack_connections(server):
     """W1: 1,000 keep-alive connections from one address, each after one GET /healthz, held 5 s."""
     socks, statuses = [], {}
+    deadline = time.monotonic() + 30  # a locked-out server answers nothing: bound the whole attack
     for _ in range(1000):
+        if time.monotonic() > deadline:
+            break
         try:
-            s = socket.create_connection(("127.0.0.1", server.port), timeout=2)
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=0.5)
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             head = s.recv(4096).split(b" ", 2)
             code = head[1].decode() if len(head) > 1 else "none"
@@ -243,10 +251,11 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--port", type=int, default=18870)
     ap.add_argument("--attacks", default=",".join(ATTACKS))
+    ap.add_argument("--nofile", type=int, default=1024, help="open-file limit of hamcp (connections attack: 512)")
     a = ap.parse_args()
     for name in a.attacks.split(","):
         for run in range(a.runs):
-            server = Server(a.binary, a.port)
+            server = Server(a.binary, a.port, a.nofile)
             try:
                 probes = Probes(server)
                 idle_rss = round(rss_kb(server.proc.pid) / 1024, 1)
@@ -255,7 +264,8 @@ def main():
             finally:
                 server.stop()
             out.update(extra)
-            out.update({"attack": name, "run": run + 1, "idle_rss_mb": idle_rss, "load1": os.getloadavg()[0]})
+            out.update({"attack": name, "run": run + 1, "nofile": a.nofile, "idle_rss_mb": idle_rss,
+                        "load1": round(os.getloadavg()[0], 2)})
             print(json.dumps(out), flush=True)
 
 
