@@ -6,6 +6,8 @@
 
 #include <charconv>
 
+#include "mcp/http/guarded_log.hpp"
+
 namespace hamcp::mcp::http {
 
 asio::awaitable<void> Waiter::wait(std::chrono::steady_clock::duration timeout) {
@@ -71,6 +73,8 @@ std::optional<StreamEvent> EventStream::refusal(const json::value& message, std:
     const auto* id = message.as_object().if_contains("id");
     replacement = error_for(id ? *id : json::value(nullptr), text);
   }
+  guarded_warn("http: answered a {}-byte response with an error instead: {}", size,
+               too_large ? "above the per-message limit" : "response memory budget reached");
   StreamEvent ev;
   ev.data = to_wire(replacement);
   ev.is_response = true;

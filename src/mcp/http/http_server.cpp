@@ -91,7 +91,9 @@ std::optional<HttpResponse> HttpServer::Impl::take_calls(HttpSession& hs, std::s
     r.set("Retry-After", "1");
     return r;
   };
+  const std::string who = hs.key.empty() ? std::string("a stateless request") : "session " + hs.key.substr(0, 8) + "…";
   if (n > calls.max_per_session()) {
+    guarded_warn("http: refused a batch of {} calls from {} (limit {} per session, 413)", n, who, calls.max_per_session());
     const std::string limit = std::to_string(calls.max_per_session());
     return HttpResponse::rpc_error(413, -32600,
                                    "Batch too large: " + std::to_string(n) + " calls in one message, above the limit of " +
@@ -102,11 +104,13 @@ std::optional<HttpResponse> HttpServer::Impl::take_calls(HttpSession& hs, std::s
     case CallBudget::Verdict::admitted:
       return std::nullopt;
     case CallBudget::Verdict::session_full:
+      guarded_warn("http: refused {} calls from {}: {} in flight on it already (429)", n, who, calls.max_per_session());
       return busy(429, "Too Many Requests: " + std::to_string(calls.max_per_session()) +
                            " calls already in progress on this session (limit); retry shortly");
     case CallBudget::Verdict::server_full:
       break;
   }
+  guarded_warn("http: refused {} calls from {}: {} in flight in all (503)", n, who, calls.max_global());
   return busy(503, "Service Unavailable: too many calls in progress (limit " + std::to_string(calls.max_global()) +
                        "), retry shortly");
 }
