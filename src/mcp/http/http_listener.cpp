@@ -459,7 +459,8 @@ std::string refusal(std::string_view status, std::string_view body) {
 
 // Writes a refusal, then reads (and discards) for a moment before closing, so
 // the close does not reset the connection before the client reads the answer.
-asio::awaitable<void> write_refusal(tcp::socket socket, std::string_view text, std::atomic<std::size_t>& refusing) {
+asio::awaitable<void> write_refusal(tcp::socket socket, std::string_view text,
+                                    std::shared_ptr<HttpListener::Impl> owner) {
   asio::steady_timer deadline(socket.get_executor(), std::chrono::seconds(2));
   deadline.async_wait([&socket](error_code wec) {
     error_code cec;
@@ -475,7 +476,7 @@ asio::awaitable<void> write_refusal(tcp::socket socket, std::string_view text, s
   }
   deadline.cancel();
   socket.close(ec);
-  --refusing;
+  --owner->refusing;
 }
 }  // namespace
 
@@ -500,7 +501,7 @@ void HttpListener::Impl::refuse(tcp::socket socket, ConnectionAdmission::Verdict
   }
   ++refusing;
   auto ex = socket.get_executor();
-  asio::co_spawn(ex, write_refusal(std::move(socket), text, refusing), asio::detached);
+  asio::co_spawn(ex, write_refusal(std::move(socket), text, shared_from_this()), asio::detached);
 }
 
 void HttpListener::Impl::shed_idle() {
