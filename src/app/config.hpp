@@ -3,6 +3,7 @@
 // Plain data: parsing lives in cli.cpp, use lives in the subcommands.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,17 @@ struct HaConfig {
   std::string ca_file;      // HOMEASSISTANT_CA_FILE: extra trusted CA for self-signed installs
   bool insecure_tls = false;  // HOMEASSISTANT_INSECURE_TLS: skip certificate checks (loudly logged)
   std::chrono::milliseconds timeout{30000};  // HA_TIMEOUT (seconds on the command line)
+};
+
+// What one client, or all of them, may make hamcp hold (--http). Counted in
+// work: connections, JSON-RPC calls (batch items included), buffered bytes.
+struct HttpLimits {
+  std::size_t max_connections = 0;              // HAMCP_MAX_CONNECTIONS; 0 = below the open-file limit
+  std::size_t max_connections_per_client = 128; // HAMCP_MAX_CONNECTIONS_PER_CLIENT (one address)
+  std::size_t max_calls_in_flight = 1024;       // HAMCP_MAX_CALLS_IN_FLIGHT
+  std::size_t max_calls_per_session = 64;       // HAMCP_MAX_CALLS_PER_SESSION (also the largest batch)
+  std::size_t max_buffer_mb = 128;              // HAMCP_MAX_BUFFER_MB: buffered responses, all sessions
+  std::size_t max_session_buffer_mb = 16;       // HAMCP_MAX_SESSION_BUFFER_MB: per session
 };
 
 // How MCP clients reach hamcp.
@@ -36,6 +48,7 @@ struct McpConfig {
   std::vector<std::string> allowed_hosts;    // MCP_ALLOWED_HOSTS: Host names besides loopback/bound
   std::vector<std::string> allowed_origins;  // MCP_ALLOWED_ORIGINS: browser origins besides loopback  // long by default: sessions must not get lost
   std::string log_level = "info";  // LOG_LEVEL (stderr only)
+  HttpLimits limits;
 };
 
 // `hamcp sim`: the simulated Home Assistant alone.

@@ -44,6 +44,34 @@ void add_ha_options(CLI::App& cmd, HaConfig& ha) {
   timeout->envname("HA_TIMEOUT");
 }
 
+// Limits of --http, in units of work (see HttpLimits).
+void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
+  app.add_option("--max-connections", limits.max_connections,
+                 "Open HTTP connections in all (default 0 = the open-file limit minus room for Home Assistant)")
+      ->envname("HAMCP_MAX_CONNECTIONS")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
+  app.add_option("--max-connections-per-client", limits.max_connections_per_client,
+                 "Open HTTP connections from one client address (default 128)")
+      ->envname("HAMCP_MAX_CONNECTIONS_PER_CLIENT")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--max-calls-in-flight", limits.max_calls_in_flight,
+                 "JSON-RPC calls in progress in all, batch items counted (default 1024)")
+      ->envname("HAMCP_MAX_CALLS_IN_FLIGHT")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--max-calls-per-session", limits.max_calls_per_session,
+                 "JSON-RPC calls in progress per session, and the largest batch (default 64)")
+      ->envname("HAMCP_MAX_CALLS_PER_SESSION")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  app.add_option("--max-buffer-mb", limits.max_buffer_mb,
+                 "MiB of buffered responses (SSE replay) in all (default 128)")
+      ->envname("HAMCP_MAX_BUFFER_MB")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
+  app.add_option("--max-session-buffer-mb", limits.max_session_buffer_mb,
+                 "MiB of buffered responses per session (default 16)")
+      ->envname("HAMCP_MAX_SESSION_BUFFER_MB")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -99,6 +127,7 @@ int run(int argc, char** argv) {
   app.add_option("--log-level", mcp.log_level, "stderr log level: debug, info, warn, error")
       ->envname("LOG_LEVEL");
   app.add_flag("--demo", config.demo, "Run against an embedded simulated Home Assistant");
+  add_http_limit_options(app, mcp.limits);
 
   CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
   sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");

@@ -1,5 +1,6 @@
 // `hamcp --http`: Streamable HTTP (+ legacy SSE) on the composition root.
 #include <signal.h>
+#include <unistd.h>
 
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -11,8 +12,8 @@
 #include "app/runtime.hpp"
 #include "mcp/http/access_policy.hpp"
 #include "mcp/http/data_dir.hpp"
+#include "mcp/http/generated_token.hpp"
 #include "mcp/http/http_server.hpp"
-#include "mcp/http/session_token.hpp"
 
 namespace hamcp::app {
 namespace http = mcp::http;
@@ -35,29 +36,13 @@ bool resolve_auth_token(const McpConfig& mcp, const std::filesystem::path& data_
                    "reach this address controls your Home Assistant", mcp.host);
       return true;
     case http::AuthRequirement::kGenerateToken: {
-      const auto path = data_dir / "auth-token";
-      auto secret = http::load_or_create_secret(path, [] {
-        unsigned char raw[32];
-        http::random_bytes(raw, sizeof raw);
-        return http::base64url_encode(raw, sizeof raw);
-      });
-      token = secret.contents;
-      while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
-      if (token.empty()) {
-        spdlog::error("http: {} is empty; delete it or pass --auth-token", path.string());
+      auto generated = http::load_or_generate_token(data_dir);
+      if (generated.token.empty()) {
+        spdlog::error("http: {} is empty; delete it or pass --auth-token", generated.path.string());
         return false;
       }
-      if (secret.created) {
-        // Shown exactly once, on the terminal, never through the logger.
-        std::fprintf(stderr,
-                     "\nhamcp: %s is not a loopback address, so clients must authenticate.\n"
-                     "hamcp: generated bearer token (stored in %s, shown only now):\n\n    %s\n\n"
-                     "hamcp: clients send it as: Authorization: Bearer <token>\n\n",
-                     mcp.host.c_str(), path.string().c_str(), token.c_str());
-      } else {
-        spdlog::info("http: {} is not a loopback address; clients must send the bearer token stored in {}",
-                     mcp.host, path.string());
-      }
+      http::announce_token(generated, mcp.host, stderr, ::isatty(STDERR_FILENO) == 1);
+      token = std::move(generated.token);
       return true;
     }
   }
@@ -88,6 +73,18 @@ int serve_http(const Config& config) {
   options.allowed_hosts = mcp.allowed_hosts;
   options.allowed_origins = mcp.allowed_origins;
   options.sessions.idle_expiry = std::chrono::duration_cast<std::chrono::seconds>(mcp.session_idle_expiry);
+  const HttpLimits& limits = mcp.limits;
+  if (limits.max_connections != 0) options.listener.max_connections = limits.max_connections;
+  options.listener.max_connections_per_client = limits.max_connections_per_client;
+  options.max_requests_global = limits.max_calls_in_flight;
+  options.max_requests_per_session = limits.max_calls_per_session;
+  options.max_buffered_bytes = limits.max_buffer_mb << 20;
+  options.max_session_buffered_bytes = limits.max_session_buffer_mb << 20;
+  spdlog::info("http: limits: {} connections ({} per client address), {} calls in flight ({} per session), "
+               "{} MiB of buffered responses ({} per session)",
+               options.listener.max_connections, options.listener.max_connections_per_client,
+               options.max_requests_global, options.max_requests_per_session, limits.max_buffer_mb,
+               limits.max_session_buffer_mb);
 
   Runtime runtime(config);
   http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);

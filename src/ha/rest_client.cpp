@@ -2,6 +2,7 @@
 
 #include "ha/scrub.hpp"
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -43,6 +44,16 @@ constexpr std::uint64_t kBodyLimit = 512ull * 1024 * 1024;
 // connection that may be half-closed, since a write must not be replayed.
 constexpr auto kMaxIdleForWrites = std::chrono::seconds(10);
 constexpr auto kMaxIdle = std::chrono::seconds(60);
+// Requests talking to HA at once, each on its own connection; the rest queue
+// (a 1,500-call batch once opened 1,500 sockets to HA).
+constexpr std::size_t kMaxConnections = 32;
+
+// One request queued for a connection slot; release_slot() hands it over.
+struct SlotWaiter {
+  explicit SlotWaiter(asio::any_io_executor ex) : timer(std::move(ex)) {}
+  asio::steady_timer timer;
+  bool granted = false;  // guarded by Impl::mutex
+};
 
 struct Connection {
   std::unique_ptr<beast::tcp_stream> plain;
@@ -70,6 +81,46 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
   RetryPolicy retry;
   std::atomic<std::uint64_t> opened{0};
   std::mt19937 rng{std::random_device{}()};
+  std::size_t busy = 0;                             // slots in use (guarded by mutex)
+  std::deque<std::shared_ptr<SlotWaiter>> waiting;  // oldest first (guarded by mutex)
+
+  // Waits (at most `timeout`) until fewer than kMaxConnections requests are
+  // talking to HA. Throws HaException(timeout) when the wait runs out.
+  asio::awaitable<void> acquire_slot(std::chrono::milliseconds timeout) {
+    auto waiter = std::make_shared<SlotWaiter>(executor);
+    {
+      std::lock_guard lock(mutex);
+      if (busy < kMaxConnections) {
+        ++busy;
+        co_return;
+      }
+      waiter->timer.expires_after(timeout);
+      waiting.push_back(waiter);
+    }
+    boost::system::error_code ec;
+    co_await waiter->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    std::lock_guard lock(mutex);
+    if (waiter->granted) co_return;  // release_slot() passed its slot on to us
+    std::erase(waiting, waiter);
+    throw HaException(make_error(ErrorCause::timeout, settings.display_url,
+                                 "waited " + std::to_string(timeout.count()) + " ms for one of the " +
+                                     std::to_string(kMaxConnections) + " connections to Home Assistant"));
+  }
+
+  void release_slot() {
+    std::shared_ptr<SlotWaiter> next;
+    {
+      std::lock_guard lock(mutex);
+      if (waiting.empty()) {
+        --busy;
+        return;
+      }
+      next = std::move(waiting.front());
+      waiting.pop_front();
+      next->granted = true;  // the slot passes on; busy is unchanged
+    }
+    asio::post(next->timer.get_executor(), [next] { next->timer.cancel(); });
+  }
 
   Impl(asio::any_io_executor ex, ConnectionSettings s) : executor(std::move(ex)), settings(std::move(s)) {}
 
@@ -88,7 +139,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
   void give_back(std::unique_ptr<Connection> conn) {
     conn->idle_since = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex);
-    if (idle.size() < 8) idle.push_back(std::move(conn));
+    if (idle.size() < kMaxConnections) idle.push_back(std::move(conn));  // every slot may come back for one
   }
 
   asio::awaitable<std::unique_ptr<Connection>> open() {
@@ -166,6 +217,11 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
 
   asio::awaitable<Response> attempt(http::verb verb, const std::string& path, const std::string* body,
                                     std::chrono::milliseconds timeout) {
+    co_await acquire_slot(timeout);
+    struct SlotGuard {
+      Impl* impl;
+      ~SlotGuard() { impl->release_slot(); }
+    } slot{this};
     const bool is_write = verb != http::verb::get;
     auto conn = take_idle(is_write);
     const bool reused = conn != nullptr;

@@ -1,8 +1,15 @@
 #include "mcp/http/access_policy.hpp"
 
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
 #include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 #include "mcp/http/session_token.hpp"
 
@@ -43,6 +50,65 @@ std::string host_without_port(std::string_view authority) {
   return lower(authority);
 }
 
+std::optional<std::string> parse_host_header(std::string_view authority) {
+  authority = trim(authority);
+  std::string_view host, port;
+  bool ipv6 = false;
+  if (!authority.empty() && authority.front() == '[') {
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    host = authority.substr(1, close - 1);
+    const auto rest = authority.substr(close + 1);
+    if (!rest.empty() && rest.front() != ':') return std::nullopt;  // "[::1]evil"
+    if (!rest.empty()) port = rest.substr(1);
+    ipv6 = true;
+  } else {
+    const auto colon = authority.find(':');
+    host = authority.substr(0, colon);
+    if (colon != std::string_view::npos) port = authority.substr(colon + 1);
+  }
+  if (host.empty() || port.size() > 5) return std::nullopt;
+  if (!std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) return std::nullopt;
+  if (ipv6) {
+    boost::system::error_code ec;
+    boost::asio::ip::make_address_v6(std::string(host), ec);
+    if (ec) return std::nullopt;
+  } else if (!std::all_of(host.begin(), host.end(), [](unsigned char c) {
+               return std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_';
+             })) {
+    return std::nullopt;
+  }
+  return lower(host);
+}
+
+std::vector<std::string> local_host_names() {
+  std::vector<std::string> out;
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) == 0) {
+    for (const ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
+      if (i->ifa_addr == nullptr) continue;
+      if (i->ifa_addr->sa_family == AF_INET) {
+        const auto* a = reinterpret_cast<const sockaddr_in*>(i->ifa_addr);
+        boost::asio::ip::address_v4::bytes_type b;
+        std::memcpy(b.data(), &a->sin_addr, b.size());
+        out.push_back(boost::asio::ip::address_v4(b).to_string());
+      } else if (i->ifa_addr->sa_family == AF_INET6) {
+        const auto* a = reinterpret_cast<const sockaddr_in6*>(i->ifa_addr);
+        boost::asio::ip::address_v6::bytes_type b;
+        std::memcpy(b.data(), &a->sin6_addr, b.size());
+        out.push_back(boost::asio::ip::address_v6(b).to_string());  // no scope: Host headers carry none
+      }
+    }
+    ::freeifaddrs(list);
+  }
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') {
+    out.push_back(lower(name));
+    out.push_back(lower(name) + ".local");
+  }
+  return out;
+}
+
 bool is_loopback_host(std::string_view host) {
   const std::string h = strip_brackets(host);
   if (h == "localhost" || h.ends_with(".localhost")) return true;
@@ -77,12 +143,14 @@ bool bearer_matches(std::optional<std::string_view> authorization, std::string_v
 }
 
 OriginPolicy::OriginPolicy(std::string bind_host, std::vector<std::string> extra_hosts,
-                           std::vector<std::string> extra_origins) {
+                           std::vector<std::string> extra_origins,
+                           std::optional<std::vector<std::string>> local_names) {
   hosts_ = {"localhost", "127.0.0.1", "::1"};
-  // A wildcard bind has no single name we can check; the bearer token that
-  // non-loopback binds require is what protects it from DNS rebinding.
+  // A wildcard bind answers on every address of the machine: those (and its
+  // name) are the Hosts a client can legitimately use. Anything else is a
+  // foreign name pointed at us (DNS rebinding), token or not.
   if (is_wildcard_host(bind_host)) {
-    any_host_ = true;
+    for (auto& name : local_names ? *local_names : local_host_names()) hosts_.push_back(host_without_port(name));
   } else {
     hosts_.push_back(strip_brackets(bind_host));
   }
@@ -108,7 +176,8 @@ bool OriginPolicy::name_allowed(std::string_view hostname) const {
 bool OriginPolicy::host_allowed(std::optional<std::string_view> host_header) const {
   if (any_host_) return true;
   if (!host_header) return false;  // HTTP/1.1 requires Host
-  return name_allowed(host_without_port(*host_header));
+  const auto host = parse_host_header(*host_header);
+  return host && name_allowed(*host);
 }
 
 bool OriginPolicy::origin_allowed(std::optional<std::string_view> origin_header) const {
@@ -123,11 +192,11 @@ bool OriginPolicy::origin_allowed(std::optional<std::string_view> origin_header)
   if (authority.find('/') != std::string_view::npos) return false;
   const auto at = authority.find('@');
   if (at != std::string_view::npos) return false;
-  const std::string host = host_without_port(authority);
-  // With a wildcard bind any Host passes, but a browser Origin must still be a
-  // loopback page, an allowed host or an allowed origin.
-  if (is_loopback_host(host)) return true;
-  return std::find(hosts_.begin(), hosts_.end(), host) != hosts_.end();
+  const auto host = parse_host_header(authority);
+  if (!host) return false;
+  // A browser Origin must be a loopback page, an allowed host or an allowed origin.
+  if (is_loopback_host(*host)) return true;
+  return std::find(hosts_.begin(), hosts_.end(), *host) != hosts_.end();
 }
 
 }  // namespace hamcp::mcp::http

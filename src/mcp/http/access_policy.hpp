@@ -35,8 +35,12 @@ class OriginPolicy {
   // loopback names and the bound address (e.g. "hamcp.lan"). extra_origins:
   // whole origins allowed besides those whose host is an allowed host (e.g.
   // "https://claude.ai"). "*" in either list disables that check.
+  // A wildcard bind (0.0.0.0, ::) still checks Host: besides the above it
+  // allows the machine's own addresses (`local_names`, by default its interface
+  // addresses and host name), which is what a LAN client types.
   OriginPolicy(std::string bind_host, std::vector<std::string> extra_hosts,
-               std::vector<std::string> extra_origins);
+               std::vector<std::string> extra_origins,
+               std::optional<std::vector<std::string>> local_names = std::nullopt);
 
   bool host_allowed(std::optional<std::string_view> host_header) const;
   // Absent Origin (non-browser client) is allowed; "null" or foreign is not.
@@ -49,7 +53,17 @@ class OriginPolicy {
   std::vector<std::string> origins_;  // lower-case, no trailing slash
 };
 
-// "Host:port" / "[v6]:port" -> lower-case host without brackets.
+// "Host:port" / "[v6]:port" -> lower-case host without brackets (lenient:
+// for configured names).
 std::string host_without_port(std::string_view authority);
+
+// A Host header (or an Origin's authority) parsed strictly: "name", "name:port",
+// "IPv4:port" or "[IPv6]:port", port all digits; nothing after "]" but a port;
+// names of letters, digits, '-', '.', '_' only. Lower-case host without
+// brackets, or nullopt when malformed.
+std::optional<std::string> parse_host_header(std::string_view authority);
+
+// The interface addresses of this machine and its host name (and name.local).
+std::vector<std::string> local_host_names();
 
 }  // namespace hamcp::mcp::http

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -21,13 +22,25 @@ std::runtime_error io_error(const std::string& what, const fs::path& path) {
 }
 
 std::string read_all(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0 && errno == ELOOP) {
+    throw std::runtime_error("secret file " + path.string() +
+                             " is a symbolic link, which hamcp never follows; replace it with the file itself");
+  }
   if (fd < 0) throw io_error("cannot read", path);
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && (st.st_mode & 077) != 0) {
+  std::string refusal;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    refusal = "secret file " + path.string() + " is not a regular file; remove it";
+  } else if (st.st_uid != ::geteuid()) {
+    refusal = "secret file " + path.string() + " belongs to uid " + std::to_string(st.st_uid) +
+              ", not to this user (uid " + std::to_string(::geteuid()) + "); remove it or use another --data-dir";
+  } else if ((st.st_mode & 077) != 0) {
+    refusal = "secret file " + path.string() + " is readable by other users; run: chmod 600 " + path.string();
+  }
+  if (!refusal.empty()) {
     ::close(fd);
-    throw std::runtime_error("secret file " + path.string() +
-                             " is readable by other users; run: chmod 600 " + path.string());
+    throw std::runtime_error(refusal);
   }
   std::string out;
   char buf[4096];
@@ -67,11 +80,32 @@ fs::path resolve_data_dir(std::string_view configured) {
     }
     ::chmod(dir.c_str(), 0700);
   }
+  check_data_dir(dir);
   return dir;
 }
 
+void check_data_dir(const fs::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) throw io_error("cannot use data directory", dir);
+  if (!S_ISDIR(st.st_mode)) {
+    throw std::runtime_error("data directory " + dir.string() + " is not a directory (set --data-dir / HAMCP_DATA_DIR)");
+  }
+  if (st.st_uid != ::geteuid()) {
+    throw std::runtime_error("data directory " + dir.string() + " belongs to uid " + std::to_string(st.st_uid) +
+                             ", not to this user (uid " + std::to_string(::geteuid()) +
+                             "); use a directory you own (--data-dir / HAMCP_DATA_DIR)");
+  }
+  if ((st.st_mode & 022) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    throw std::runtime_error("data directory " + dir.string() + " is writable by other users (mode " + mode +
+                             "); run: chmod 700 " + dir.string());
+  }
+}
+
 SecretFile load_or_create_secret(const fs::path& path, const std::function<std::string()>& generate) {
-  if (::access(path.c_str(), F_OK) == 0) return SecretFile{read_all(path), false};
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) return SecretFile{read_all(path), false};  // a symlink is refused there
 
   // Write a private temp file completely, then link() it into place: link fails
   // with EEXIST if another process won the race, and a reader never sees a

@@ -6,6 +6,8 @@
 
 #include <charconv>
 
+#include "mcp/http/guarded_log.hpp"
+
 namespace hamcp::mcp::http {
 
 asio::awaitable<void> Waiter::wait(std::chrono::steady_clock::duration timeout) {
@@ -28,25 +30,115 @@ void Waiter::notify() {
   });
 }
 
+namespace {
+
+bool is_response(const json::value& message) {
+  return message.is_array() || (message.is_object() && !message.as_object().contains("method"));
+}
+
+json::value error_for(const json::value& id, const std::string& text) {
+  json::object error;
+  error["code"] = -32000;
+  error["message"] = text;
+  json::object out;
+  out["jsonrpc"] = "2.0";
+  out["id"] = id;
+  out["error"] = std::move(error);
+  return out;
+}
+
+}  // namespace
+
+EventStream::~EventStream() {
+  if (account_ && bytes_ > 0) account_->release(bytes_);
+}
+
+std::optional<StreamEvent> EventStream::refusal(const json::value& message, std::size_t size, bool too_large) {
+  if (!is_response(message)) return std::nullopt;  // progress/log: losing one is harmless
+  const std::string text =
+      too_large ? "Response too large: " + std::to_string(size) + " bytes, above the limit of " +
+                      std::to_string(max_bytes_) + " bytes per message; ask for less (filters, a smaller page)"
+                : "Server busy: no room to buffer this " + std::to_string(size) +
+                      "-byte response (response memory budget reached); retry shortly or ask for less";
+  // One error per request, so a batch's client still matches every id.
+  json::value replacement;
+  if (message.is_array()) {
+    json::array errors;
+    for (const auto& item : message.as_array()) {
+      const auto* id = item.is_object() ? item.as_object().if_contains("id") : nullptr;
+      errors.push_back(error_for(id ? *id : json::value(nullptr), text));
+    }
+    replacement = std::move(errors);
+  } else {
+    const auto* id = message.as_object().if_contains("id");
+    replacement = error_for(id ? *id : json::value(nullptr), text);
+  }
+  guarded_warn("http: answered a {}-byte response with an error instead: {}", size,
+               too_large ? "above the per-message limit" : "response memory budget reached");
+  StreamEvent ev;
+  ev.data = to_wire(replacement);
+  ev.is_response = true;
+  if (account_) account_->force(ev.data.size());
+  return ev;
+}
+
 void EventStream::push(const json::value& message) {
   StreamEvent ev;
   ev.data = to_wire(message);
-  ev.is_response = message.is_array() || (message.is_object() && !message.as_object().contains("method"));
+  ev.is_response = is_response(message);
+  const std::size_t size = ev.data.size();
+  const bool too_large = size > max_bytes_;
+  if (too_large || (account_ && !account_->reserve(size))) {
+    auto replacement = refusal(message, size, too_large);
+    if (!replacement) return;
+    ev = std::move(*replacement);
+  }
   std::shared_ptr<Waiter> w;
+  std::size_t freed = 0;
   {
     std::lock_guard lock(mutex_);
-    if (finished_) return;
-    ev.seq = next_seq_++;
-    bytes_ += ev.data.size();
-    events_.push_back(std::move(ev));
-    // Bounded replay: drop the oldest, but always keep the newest event.
-    while (events_.size() > 1 && (events_.size() > max_events_ || bytes_ > max_bytes_)) {
-      bytes_ -= events_.front().data.size();
-      events_.pop_front();
+    if (finished_) {
+      freed = ev.data.size();
+    } else {
+      ev.seq = next_seq_++;
+      bytes_ += ev.data.size();
+      events_.push_back(std::move(ev));
+      // Bounded replay: drop the oldest (the newest always fits: see above).
+      while (events_.size() > 1 && (events_.size() > max_events_ || bytes_ > max_bytes_)) {
+        bytes_ -= events_.front().data.size();
+        freed += events_.front().data.size();
+        events_.pop_front();
+      }
+      w = waiter_;
     }
-    w = waiter_;
   }
+  if (account_ && freed > 0) account_->release(freed);
   if (w) w->notify();
+}
+
+bool EventStream::evict() {
+  std::size_t freed = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (!finished_ || waiter_ || evicted_) return false;
+    evicted_ = true;
+    freed = bytes_;
+    bytes_ = 0;
+    events_.clear();
+    events_.shrink_to_fit();
+  }
+  if (account_ && freed > 0) account_->release(freed);
+  return true;
+}
+
+bool EventStream::evicted() {
+  std::lock_guard lock(mutex_);
+  return evicted_;
+}
+
+std::size_t EventStream::buffered_bytes() {
+  std::lock_guard lock(mutex_);
+  return bytes_;
 }
 
 void EventStream::finish() {
@@ -58,6 +150,7 @@ void EventStream::finish() {
     finished_at_ = std::chrono::steady_clock::now();
     w = waiter_;
   }
+  if (account_) account_->finished(shared_from_this());
   if (w) w->notify();
 }
 

@@ -41,10 +41,32 @@ struct StreamEvent {
   bool is_response = false;  // result/error (no "method")
 };
 
-class EventStream {
+class EventStream;
+
+// Where a stream accounts the bytes it buffers (buffer_budget.hpp).
+class EventAccount {
  public:
-  EventStream(std::uint64_t number, std::size_t max_events, std::size_t max_bytes)
-      : number_(number), max_events_(max_events), max_bytes_(max_bytes) {}
+  virtual ~EventAccount() = default;
+  // Room for `bytes` more, evicting finished streams if needed. False: no room.
+  virtual bool reserve(std::size_t bytes) = 0;
+  // Accounts `bytes` even above the budget (the small error that replaces a
+  // refused answer: a client must always get its answer).
+  virtual void force(std::size_t bytes) = 0;
+  virtual void release(std::size_t bytes) = 0;
+  // `stream` finished: a candidate for eviction from now on.
+  virtual void finished(const std::shared_ptr<EventStream>& stream) = 0;
+};
+
+class EventStream : public std::enable_shared_from_this<EventStream> {
+ public:
+  // No event larger than `max_bytes` is ever stored: a response that large is
+  // replaced by an error response naming the limit, a notification is dropped.
+  EventStream(std::uint64_t number, std::size_t max_events, std::size_t max_bytes,
+              std::shared_ptr<EventAccount> account = nullptr)
+      : number_(number), max_events_(max_events), max_bytes_(max_bytes), account_(std::move(account)) {}
+  ~EventStream();
+  EventStream(const EventStream&) = delete;
+  EventStream& operator=(const EventStream&) = delete;
 
   std::uint64_t number() const { return number_; }
 
@@ -78,9 +100,21 @@ class EventStream {
 
   std::chrono::steady_clock::time_point finished_at();
 
+  // Frees the buffered events of a finished stream nobody is reading (memory
+  // budget); the stream then counts as forgotten. False if not evictable.
+  bool evict();
+  bool evicted();
+  std::size_t buffered_bytes();
+
  private:
   const std::uint64_t number_;
+  // The event to store instead of `message` when it is too large or the
+  // budget has no room; nullopt = drop it (a notification).
+  std::optional<StreamEvent> refusal(const json::value& message, std::size_t size, bool too_large);
+
   const std::size_t max_events_, max_bytes_;
+  const std::shared_ptr<EventAccount> account_;
+  bool evicted_ = false;
   std::mutex mutex_;
   std::deque<StreamEvent> events_;
   std::size_t bytes_ = 0;

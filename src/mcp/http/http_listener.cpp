@@ -13,6 +13,8 @@
 #include <boost/beast/ssl.hpp>
 #include <spdlog/spdlog.h>
 
+#include "mcp/http/guarded_log.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <list>
@@ -37,6 +39,9 @@ class ConnectionBase {
   virtual void request_stop() = 0;  // posted to the connection's strand by the caller
   virtual void force_close() = 0;
   virtual asio::any_io_executor conn_executor() = 0;
+  // Under pressure: close if waiting longer than `limit` for a request header.
+  virtual void shed_if_idle(std::chrono::milliseconds limit) = 0;
+  virtual const std::string& client() const = 0;
 };
 
 struct HttpListener::Impl : std::enable_shared_from_this<HttpListener::Impl> {
@@ -47,14 +52,27 @@ struct HttpListener::Impl : std::enable_shared_from_this<HttpListener::Impl> {
   std::unique_ptr<ssl::context> tls;
   std::mutex mutex;
   std::list<std::weak_ptr<ConnectionBase>> connections;
-  std::atomic<std::size_t> live{0};
+  ConnectionAdmission admission;
+  std::atomic<std::size_t> refusing{0};  // refusals still being written
+  std::atomic<std::chrono::steady_clock::rep> last_shed{0};
   std::atomic<bool> stopping{false};
   asio::steady_timer grace_timer;
+  asio::steady_timer pressure_timer;
 
   Impl(asio::any_io_executor ex, ListenerOptions opts, HttpHandler h)
-      : executor(ex), options(std::move(opts)), handler(std::move(h)), acceptor(ex), grace_timer(ex) {}
+      : executor(ex),
+        options(std::move(opts)),
+        handler(std::move(h)),
+        acceptor(ex),
+        admission(options.max_connections, options.max_connections_per_client),
+        grace_timer(ex),
+        pressure_timer(ex) {}
 
   asio::awaitable<void> accept_loop();
+  void admit(tcp::socket socket, const std::string& client);
+  void refuse(tcp::socket socket, ConnectionAdmission::Verdict verdict, const std::string& client);
+  void shed_idle();
+  void start_pressure_sweeps();
   void track(const std::shared_ptr<ConnectionBase>& c) {
     std::lock_guard lock(mutex);
     connections.remove_if([](const auto& w) { return w.expired(); });
@@ -83,9 +101,9 @@ class Connection final : public ConnectionBase,
                          public std::enable_shared_from_this<Connection<Stream>> {
  public:
   template <class... Args>
-  Connection(std::shared_ptr<HttpListener::Impl> owner, Args&&... args)
-      : owner_(std::move(owner)), stream_(std::forward<Args>(args)...) {}
-  ~Connection() override { --owner_->live; }
+  Connection(std::shared_ptr<HttpListener::Impl> owner, std::string client, Args&&... args)
+      : owner_(std::move(owner)), client_(std::move(client)), stream_(std::forward<Args>(args)...) {}
+  ~Connection() override { owner_->admission.release(client_); }
 
   asio::awaitable<void> run();
 
@@ -101,6 +119,10 @@ class Connection final : public ConnectionBase,
     lowest(stream_).socket().close(ec);
   }
   asio::any_io_executor conn_executor() override { return stream_.get_executor(); }
+  void shed_if_idle(std::chrono::milliseconds limit) override {
+    if (idle_ && std::chrono::steady_clock::now() - wait_started_ >= limit) force_close();
+  }
+  const std::string& client() const override { return client_; }
 
   // ---- ResponseWriter
   asio::awaitable<void> send(HttpResponse response) override;
@@ -145,7 +167,32 @@ class Connection final : public ConnectionBase,
     lowest(stream_).close();
   }
 
+  // How long to wait for the next request header: shorter under pressure.
+  std::chrono::milliseconds header_wait(bool first) {
+    const auto& opts = owner_->options;
+    const auto normal = first ? opts.header_timeout : opts.idle_timeout;
+    const bool pressure = owner_->admission.under_pressure() || owner_->admission.client_under_pressure(client_);
+    return pressure ? std::min(normal, opts.pressure_idle_timeout) : normal;
+  }
+  // A request whose framing we refuse to guess (request smuggling): a
+  // Transfer-Encoding other than "chunked", several of them, or one with a
+  // Content-Length. Returns the reason, empty when acceptable.
+  std::string bad_framing(const bhttp::request_parser<bhttp::string_body>& parser) {
+    const auto& h = parser.get();
+    const auto count = h.count(bhttp::field::transfer_encoding);
+    if (count == 0) return {};
+    if (count > 1) return "several Transfer-Encoding headers";
+    std::string_view te = h[bhttp::field::transfer_encoding];
+    while (!te.empty() && (te.front() == ' ' || te.front() == '\t')) te.remove_prefix(1);
+    while (!te.empty() && (te.back() == ' ' || te.back() == '\t')) te.remove_suffix(1);
+    if (!beast::iequals(te, "chunked")) return "Transfer-Encoding '" + printable(te, 40) + "' (only chunked is supported)";
+    if (h.count(bhttp::field::content_length) != 0) return "both Transfer-Encoding and Content-Length";
+    return {};
+  }
+
   std::shared_ptr<HttpListener::Impl> owner_;
+  const std::string client_;
+  std::chrono::steady_clock::time_point wait_started_{};
   Stream stream_;
   beast::flat_buffer buffer_;
   bool keep_alive_ = true;
@@ -260,8 +307,11 @@ template <class Stream>
 asio::awaitable<void> Connection<Stream>::run() {
   auto& opts = owner_->options;
   if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
-    lowest(stream_).expires_after(opts.header_timeout);
+    lowest(stream_).expires_after(header_wait(true));
+    wait_started_ = std::chrono::steady_clock::now();
+    idle_ = true;  // nothing useful happens before the handshake: shed like an idle wait
     auto [ec] = co_await stream_.async_handshake(ssl::stream_base::server, kAwait);
+    idle_ = false;
     if (ec) co_return;
   }
   bool first = true;
@@ -269,7 +319,8 @@ asio::awaitable<void> Connection<Stream>::run() {
     bhttp::request_parser<bhttp::string_body> parser;
     parser.body_limit(opts.max_body_bytes);
     parser.header_limit(static_cast<std::uint32_t>(opts.max_header_bytes));
-    lowest(stream_).expires_after(first ? opts.header_timeout : opts.idle_timeout);
+    lowest(stream_).expires_after(header_wait(first));
+    wait_started_ = std::chrono::steady_clock::now();
     idle_ = true;
     auto [hec, hn] = co_await bhttp::async_read_header(stream_, buffer_, parser, kAwait);
     idle_ = false;
@@ -283,12 +334,23 @@ asio::awaitable<void> Connection<Stream>::run() {
       co_await send_error(431, "Request header fields too large\n");
       break;
     }
-    if (hec) {  // EOF, timeout, reset, garbage: nothing useful to answer
+    if (hec && hec.category() == bhttp::make_error_code(bhttp::error::bad_target).category() &&
+        hec != bhttp::error::end_of_stream && hec != bhttp::error::partial_message) {
+      // A request Beast refuses to frame (e.g. chunked with Content-Length): say so.
+      co_await send_error(400, "Bad Request: " + hec.message() + "\n");
+      break;
+    }
+    if (hec) {  // EOF, timeout, reset: nothing useful to answer
       spdlog::debug("http: connection closed while reading a request header: {}", hec.message());
       break;
     }
     responded_ = streaming_ = false;
     keep_alive_ = parser.get().keep_alive();
+    if (const std::string bad = bad_framing(parser); !bad.empty()) {
+      co_await send_error(400, "Bad Request: " + bad + "\n");
+      co_await linger_close();
+      co_return;
+    }
     if (const auto len = parser.content_length(); len && *len > opts.max_body_bytes) {
       const std::string text = "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n";
       co_await send_error(413, text);
@@ -320,7 +382,8 @@ asio::awaitable<void> Connection<Stream>::run() {
     try {
       co_await owner_->handler(request, *this);
     } catch (const std::exception& e) {
-      spdlog::error("http: handler failed for {} {}: {}", request.method, request.path, e.what());
+      guarded_log(spdlog::level::err, "http: handler failed for {} {}: {}", printable(request.method, 16),
+                  printable(request.path), printable(e.what(), 400));
       failed = true;
     }
     if (failed) {
@@ -353,34 +416,120 @@ asio::awaitable<void> HttpListener::Impl::accept_loop() {
     if (ec) {
       if (stopping || ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
       // EMFILE and friends: back off briefly instead of spinning or dying.
-      spdlog::warn("http: accept failed: {}", ec.message());
+      guarded_warn("http: accept failed: {}", ec.message());
+      shed_idle();
       asio::steady_timer t(executor, std::chrono::milliseconds(100));
       co_await t.async_wait(kAwait);
       continue;
     }
-    if (live.load() >= options.max_connections) {
-      static constexpr std::string_view kBusy =
-          "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-      error_code wec;
-      asio::write(socket, asio::buffer(kBusy), wec);
-      socket.close(wec);
+    error_code aec;
+    const auto peer = socket.remote_endpoint(aec);
+    if (aec) continue;  // already gone
+    const std::string client = peer.address().to_string();
+    const auto verdict = admission.admit(client);
+    if (verdict != ConnectionAdmission::Verdict::admitted) {
+      refuse(std::move(socket), verdict, client);
       continue;
     }
-    error_code nec;
-    socket.set_option(tcp::no_delay(true), nec);
-    ++live;
-    auto conn_ex = socket.get_executor();
-    if (tls) {
-      using S = beast::ssl_stream<beast::tcp_stream>;
-      auto c = std::make_shared<Connection<S>>(self, std::move(socket), *tls);
-      track(c);
-      asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);  // the lambda keeps c alive
-    } else {
-      auto c = std::make_shared<Connection<beast::tcp_stream>>(self, std::move(socket));
-      track(c);
-      asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);
-    }
+    admit(std::move(socket), client);
   }
+}
+
+void HttpListener::Impl::admit(tcp::socket socket, const std::string& client) {
+  error_code nec;
+  socket.set_option(tcp::no_delay(true), nec);
+  auto conn_ex = socket.get_executor();
+  if (tls) {
+    using S = beast::ssl_stream<beast::tcp_stream>;
+    auto c = std::make_shared<Connection<S>>(shared_from_this(), client, std::move(socket), *tls);
+    track(c);
+    asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);  // the lambda keeps c alive
+  } else {
+    auto c = std::make_shared<Connection<beast::tcp_stream>>(shared_from_this(), client, std::move(socket));
+    track(c);
+    asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);
+  }
+}
+
+namespace {
+std::string refusal(std::string_view status, std::string_view body) {
+  return "HTTP/1.1 " + std::string(status) + "\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + std::string(body);
+}
+
+// Writes a refusal, then reads (and discards) for a moment before closing, so
+// the close does not reset the connection before the client reads the answer.
+asio::awaitable<void> write_refusal(tcp::socket socket, std::string_view text,
+                                    std::shared_ptr<HttpListener::Impl> owner) {
+  asio::steady_timer deadline(socket.get_executor(), std::chrono::seconds(2));
+  deadline.async_wait([&socket](error_code wec) {
+    error_code cec;
+    if (!wec) socket.close(cec);
+  });
+  auto [wec, wn] = co_await asio::async_write(socket, asio::buffer(text), kAwait);
+  error_code ec;
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  std::array<char, 4096> sink;
+  for (int i = 0; !wec && i < 16; ++i) {
+    auto [rec, n] = co_await socket.async_read_some(asio::buffer(sink), kAwait);
+    if (rec) break;
+  }
+  deadline.cancel();
+  socket.close(ec);
+  --owner->refusing;
+}
+}  // namespace
+
+void HttpListener::Impl::refuse(tcp::socket socket, ConnectionAdmission::Verdict verdict, const std::string& client) {
+  static const std::string kServerFull = refusal(
+      "503 Service Unavailable", "Server busy: too many open connections; retry after 1 second.\n");
+  static const std::string kClientFull = refusal(
+      "429 Too Many Requests", "Too many open connections from your address; close idle ones, retry after 1 second.\n");
+  const bool server_full = verdict == ConnectionAdmission::Verdict::server_full;
+  guarded_warn("http: refused a connection from {}: {} (limit {}; --max-connections{})", client,
+               server_full ? "too many connections" : "too many connections from this address",
+               server_full ? admission.max_total() : admission.max_per_client(), server_full ? "" : "-per-client");
+  shed_idle();
+  const std::string& text = server_full ? kServerFull : kClientFull;
+  // Refusals hold a descriptor for at most 2 s, and only a bounded number of them.
+  if (refusing.load() >= 64) {
+    error_code ec;
+    socket.non_blocking(true, ec);
+    asio::write(socket, asio::buffer(text), ec);
+    socket.close(ec);
+    return;
+  }
+  ++refusing;
+  auto ex = socket.get_executor();
+  asio::co_spawn(ex, write_refusal(std::move(socket), text, shared_from_this()), asio::detached);
+}
+
+void HttpListener::Impl::shed_idle() {
+  // At most every 100 ms: a flood of refused connections must not turn into a
+  // flood of sweeps.
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  auto last = last_shed.load();
+  if (now - last < std::chrono::steady_clock::duration(std::chrono::milliseconds(100)).count()) return;
+  if (!last_shed.compare_exchange_strong(last, now)) return;
+  // Only connections of a client at three quarters of its cap, or all of them
+  // when the server is: a well-behaved client elsewhere keeps its keep-alives.
+  const bool global = admission.under_pressure();
+  const auto limit = options.pressure_idle_timeout;
+  for (auto& c : snapshot()) {
+    if (!global && !admission.client_under_pressure(c->client())) continue;
+    asio::post(c->conn_executor(), [c, limit] { c->shed_if_idle(limit); });
+  }
+}
+
+void HttpListener::Impl::start_pressure_sweeps() {
+  pressure_timer.expires_after(std::chrono::milliseconds(250));
+  pressure_timer.async_wait([weak = weak_from_this()](error_code ec) {
+    auto self = weak.lock();
+    if (ec || !self || self->stopping) return;
+    const auto& a = self->admission;
+    if (a.total() * 4 >= std::min(a.max_total(), a.max_per_client()) * 3) self->shed_idle();
+    self->start_pressure_sweeps();
+  });
 }
 
 HttpListener::HttpListener(asio::any_io_executor executor, ListenerOptions options, HttpHandler handler)
@@ -390,6 +539,7 @@ HttpListener::~HttpListener() {
   error_code ec;
   impl_->stopping = true;
   impl_->acceptor.close(ec);
+  impl_->pressure_timer.cancel();
 }
 
 std::uint16_t HttpListener::start() {
@@ -426,6 +576,7 @@ std::uint16_t HttpListener::start() {
   }
   const auto port = acc.local_endpoint().port();
   asio::co_spawn(impl_->executor, impl_->accept_loop(), asio::detached);
+  impl_->start_pressure_sweeps();
   return port;
 }
 
@@ -435,6 +586,7 @@ void HttpListener::stop(std::chrono::milliseconds grace) {
   asio::post(impl->executor, [impl, grace] {
     error_code ec;
     impl->acceptor.close(ec);
+    impl->pressure_timer.cancel();
     for (auto& c : impl->snapshot()) {
       asio::post(c->conn_executor(), [c] { c->request_stop(); });
     }
@@ -448,6 +600,6 @@ void HttpListener::stop(std::chrono::milliseconds grace) {
 }
 
 bool HttpListener::tls() const { return impl_->tls != nullptr; }
-std::size_t HttpListener::connection_count() const { return impl_->live.load(); }
+std::size_t HttpListener::connection_count() const { return impl_->admission.total(); }
 
 }  // namespace hamcp::mcp::http

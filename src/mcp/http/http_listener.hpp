@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "mcp/http/admission.hpp"
 #include "mcp/http/http_types.hpp"
 
 namespace hamcp::mcp::http {
@@ -20,11 +21,19 @@ struct ListenerOptions {
   std::string tls_cert, tls_key;         // both set = HTTPS
   std::size_t max_body_bytes = 4u << 20;  // larger bodies get 413
   std::size_t max_header_bytes = 64u << 10;  // larger header blocks get 431
-  std::size_t max_connections = 2048;    // beyond: 503 and close
+  // Connections are admitted at accept time, before any byte is parsed:
+  // beyond max_connections 503, beyond max_connections_per_client (one client
+  // address) 429, both with Retry-After. See admission.hpp for the default.
+  std::size_t max_connections = default_max_connections();
+  std::size_t max_connections_per_client = 128;
   std::chrono::milliseconds header_timeout{30000};  // first request's header (slowloris)
   std::chrono::milliseconds idle_timeout{300000};   // keep-alive wait for the next request
   std::chrono::milliseconds body_timeout{60000};    // reading a request body
   std::chrono::milliseconds write_timeout{60000};   // one write to a stalled client
+  // From three quarters of either cap on, a connection that waits longer than
+  // this for a request header (idle keep-alive, slowloris) is closed, so idle
+  // connections cannot hold the server full for idle_timeout.
+  std::chrono::milliseconds pressure_idle_timeout{1000};
 };
 
 class HttpListener {

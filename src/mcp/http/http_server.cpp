@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "mcp/http/data_dir.hpp"
+#include "mcp/http/guarded_log.hpp"
 #include "mcp/http/server_impl.hpp"
 
 namespace hamcp::mcp::http {
@@ -75,36 +76,81 @@ HttpServer::Impl::Impl(Server& s, asio::any_io_executor io_ex, HttpServerOptions
       server_ex(s.executor()),
       opts(std::move(o)),
       origin_policy(opts.listener.host, opts.allowed_hosts, opts.allowed_origins),
+      calls(opts.max_requests_global, opts.max_requests_per_session),
+      buffers(std::make_shared<BufferAccount>(opts.max_buffered_bytes)),
       sweep_timer(io_ex) {}
 
-asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter& w) {
-  if (req.path == "/healthz") {
-    if (req.method != "GET" && req.method != "HEAD") {
-      auto r = HttpResponse::text(405, "Method not allowed\n");
-      r.set("Allow", "GET, HEAD");
-      co_await w.send(std::move(r));
-      co_return;
-    }
-    json::object body;
-    body["status"] = "ok";
+std::shared_ptr<HttpSession> HttpServer::Impl::new_http_session(std::string key, std::string protocol_version) {
+  auto account = std::make_shared<BufferAccount>(opts.max_session_buffered_bytes, buffers);
+  return std::make_shared<HttpSession>(std::move(key), std::move(protocol_version), opts.replay, std::move(account));
+}
+
+std::optional<HttpResponse> HttpServer::Impl::take_calls(HttpSession& hs, std::size_t n) {
+  auto busy = [](unsigned status, std::string text) {
+    auto r = HttpResponse::rpc_error(status, -32000, text);
+    r.set("Retry-After", "1");
+    return r;
+  };
+  const std::string who = hs.key.empty() ? std::string("a stateless request") : "session " + hs.key.substr(0, 8) + "…";
+  if (n > calls.max_per_session()) {
+    guarded_warn("http: refused a batch of {} calls from {} (limit {} per session, 413)", n, who, calls.max_per_session());
+    const std::string limit = std::to_string(calls.max_per_session());
+    return HttpResponse::rpc_error(413, -32600,
+                                   "Batch too large: " + std::to_string(n) + " calls in one message, above the limit of " +
+                                       limit + " calls in flight per session; send at most " + limit +
+                                       " per batch (or raise --max-calls-per-session)");
+  }
+  switch (calls.take(hs.in_flight, n)) {
+    case CallBudget::Verdict::admitted:
+      return std::nullopt;
+    case CallBudget::Verdict::session_full:
+      guarded_warn("http: refused {} calls from {}: {} in flight on it already (429)", n, who, calls.max_per_session());
+      return busy(429, "Too Many Requests: " + std::to_string(calls.max_per_session()) +
+                           " calls already in progress on this session (limit); retry shortly");
+    case CallBudget::Verdict::server_full:
+      break;
+  }
+  guarded_warn("http: refused {} calls from {}: {} in flight in all (503)", n, who, calls.max_global());
+  return busy(503, "Service Unavailable: too many calls in progress (limit " + std::to_string(calls.max_global()) +
+                       "), retry shortly");
+}
+
+asio::awaitable<void> HttpServer::Impl::handle_healthz(HttpRequest& req, ResponseWriter& w) {
+  if (req.method != "GET" && req.method != "HEAD") {
+    auto r = HttpResponse::text(405, "Method not allowed\n");
+    r.set("Allow", "GET, HEAD");
+    co_await w.send(std::move(r));
+    co_return;
+  }
+  // Liveness for anyone; what runs here (version, load) only for a client
+  // that presents the configured bearer token.
+  json::object body;
+  body["status"] = "ok";
+  if (!opts.auth_token.empty() && bearer_matches(req.header("authorization"), opts.auth_token)) {
     body["name"] = server.options().name;
     body["version"] = server.options().version;
     body["sessions_in_memory"] = registry ? registry->size() : 0;
     body["stateless"] = opts.stateless;
-    co_await w.send(HttpResponse::json(200, body));
+  }
+  co_await w.send(HttpResponse::json(200, body));
+}
+
+asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter& w) {
+  if (req.path == "/healthz") {
+    co_await handle_healthz(req, w);
     co_return;
   }
   // DNS-rebinding protection before anything else: a browser page on a foreign
   // origin must not reach a local server.
   if (!origin_policy.host_allowed(req.header("host"))) {
-    spdlog::warn("http: refused request with Host '{}' (add it with --allowed-host)",
-                 std::string(req.header("host").value_or("")));
+    guarded_warn("http: refused request with Host \"{}\" (add it with --allowed-host)",
+                 printable(req.header("host").value_or("")));
     co_await w.send(HttpResponse::rpc_error(403, -32000, "Forbidden: Host header is not allowed"));
     co_return;
   }
   if (!origin_policy.origin_allowed(req.header("origin"))) {
-    spdlog::warn("http: refused request from Origin '{}' (add it with --allowed-origin)",
-                 std::string(req.header("origin").value_or("")));
+    guarded_warn("http: refused request from Origin \"{}\" (add it with --allowed-origin)",
+                 printable(req.header("origin").value_or("")));
     co_await w.send(HttpResponse::rpc_error(403, -32000, "Forbidden: Origin is not allowed"));
     co_return;
   }
@@ -193,6 +239,7 @@ std::uint16_t HttpServer::start() {
   auto& impl = *impl_;
   if (!impl.opts.stateless) {
     if (impl.opts.data_dir.empty()) impl.opts.data_dir = resolve_data_dir({});
+    check_data_dir(impl.opts.data_dir);
     impl.registry = std::make_unique<SessionRegistry>(load_session_key(impl.opts.data_dir),
                                                       impl.opts.data_dir / "revoked-sessions",
                                                       impl.opts.sessions);
@@ -232,5 +279,7 @@ std::string HttpServer::url() const {
 std::size_t HttpServer::sessions_in_memory() const { return impl_->registry ? impl_->registry->size() : 0; }
 
 std::size_t HttpServer::connections() const { return impl_->listener ? impl_->listener->connection_count() : 0; }
+std::size_t HttpServer::calls_in_flight() const { return impl_->calls.in_flight(); }
+std::size_t HttpServer::buffered_bytes() const { return impl_->buffers->used(); }
 
 }  // namespace hamcp::mcp::http

@@ -34,8 +34,16 @@ struct HttpServerOptions {
   std::vector<std::string> allowed_origins; // besides origins whose host is allowed
   SessionRegistry::Options sessions;        // idle expiry, memory cap
   ReplayLimits replay;
-  std::size_t max_requests_per_session = 64;  // concurrent; beyond: 429 + Retry-After
-  std::size_t max_requests_global = 1024;     // concurrent; beyond: 503 + Retry-After
+  // JSON-RPC calls in flight, every batch item counted (legacy /messages too).
+  // Beyond: 429 (session) / 503 (server) + Retry-After. A batch of more calls
+  // than the per-session cap can never run: 413 naming the limit.
+  std::size_t max_requests_per_session = 64;
+  std::size_t max_requests_global = 1024;
+  // Bytes of buffered responses (SSE replay, streams kept for resumption).
+  // Oldest finished streams are evicted first; an answer that still does not
+  // fit is replaced by an error response saying so.
+  std::size_t max_session_buffered_bytes = 16u << 20;
+  std::size_t max_buffered_bytes = 128u << 20;
   std::chrono::milliseconds sse_keepalive{15000};      // comment line on idle streams
   std::chrono::milliseconds sse_switch_after{10000};  // silent request: switch to SSE to keep alive
   std::chrono::seconds sweep_interval{60};             // idle in-memory state eviction
@@ -61,6 +69,8 @@ class HttpServer {
   std::string url() const;  // e.g. http://127.0.0.1:8086/mcp
   std::size_t sessions_in_memory() const;
   std::size_t connections() const;  // open HTTP connections
+  std::size_t calls_in_flight() const;  // JSON-RPC calls being worked on
+  std::size_t buffered_bytes() const;   // response bytes held in memory (accounted)
 
   struct Impl;
 

@@ -5,20 +5,29 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include <functional>
+#include <utility>
+
 #include "mcp/http/server_impl.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
 
-// Replies to POSTed messages go to the session's one stream; the per-exchange
-// close() means nothing here.
+// Replies to POSTed messages go to the session's one stream; close() (the
+// exchange is complete) gives the calls back to the in-flight budget.
 class LegacyReplyChannel final : public Channel {
  public:
-  explicit LegacyReplyChannel(std::shared_ptr<EventStream> stream) : stream_(std::move(stream)) {}
+  LegacyReplyChannel(std::shared_ptr<EventStream> stream, std::function<void()> on_close)
+      : stream_(std::move(stream)), on_close_(std::move(on_close)) {}
+  ~LegacyReplyChannel() override { close(); }
   void send(json::value message) override { stream_->push(message); }
+  void close() override {
+    if (auto f = std::exchange(on_close_, nullptr)) f();
+  }
 
  private:
   std::shared_ptr<EventStream> stream_;
+  std::function<void()> on_close_;
 };
 
 std::string random_session_key() {
@@ -42,7 +51,7 @@ asio::awaitable<void> HttpServer::Impl::handle_legacy_get(HttpRequest& req, Resp
     }
   }
   const std::string key = random_session_key();
-  auto hs = std::make_shared<HttpSession>(key, "2024-11-05", opts.replay);
+  auto hs = new_http_session(key, "2024-11-05");
   Server* srv = &server;
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
   auto on_server = [srv, hs, key] {
@@ -116,8 +125,17 @@ asio::awaitable<void> HttpServer::Impl::handle_legacy_post(HttpRequest& req, Res
     co_await w.send(HttpResponse::text(400, "Invalid message: body must be a JSON-RPC message\n"));
     co_return;
   }
+  // The same call budget as Streamable HTTP: every batch item counts.
+  const std::size_t calls_here = count_calls(message);
+  if (auto refused = take_calls(*hs, calls_here)) {
+    co_await w.send(std::move(*refused));  // a JSON-RPC error object naming the limit
+    co_return;
+  }
   hs->touch();
-  deliver(hs, std::move(message), std::make_shared<LegacyReplyChannel>(hs->standalone));
+  auto self = shared_from_this();
+  auto reply = std::make_shared<LegacyReplyChannel>(
+      hs->standalone, [self, hs, calls_here] { self->calls.give_back(hs->in_flight, calls_here); });
+  deliver(hs, std::move(message), std::move(reply));
   co_await w.send(HttpResponse::text(202, "Accepted"));
 }
 

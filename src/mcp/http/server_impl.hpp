@@ -16,6 +16,8 @@
 
 #include "common/isolated_await.hpp"
 #include "mcp/http/access_policy.hpp"
+#include "mcp/http/admission.hpp"
+#include "mcp/http/buffer_budget.hpp"
 #include "mcp/http/event_stream.hpp"
 #include "mcp/http/http_server.hpp"
 
@@ -98,6 +100,8 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
   asio::any_io_executor server_ex;
   HttpServerOptions opts;
   OriginPolicy origin_policy;
+  CallBudget calls;
+  std::shared_ptr<BufferAccount> buffers;  // global response-memory account
   std::unique_ptr<SessionRegistry> registry;
   std::unique_ptr<HttpListener> listener;
   std::uint16_t port = 0;
@@ -109,6 +113,12 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
 
   // ---- routing (http_server.cpp)
   asio::awaitable<void> handle(HttpRequest& req, ResponseWriter& w);
+  asio::awaitable<void> handle_healthz(HttpRequest& req, ResponseWriter& w);
+  // Transport state with its own memory account under the global one.
+  std::shared_ptr<HttpSession> new_http_session(std::string key, std::string protocol_version);
+  // nullopt when `calls` more calls may start on `hs`; else the refusal to send
+  // (413 batch too large, 429 session busy, 503 server busy).
+  std::optional<HttpResponse> take_calls(HttpSession& hs, std::size_t calls);
   void start_sweeper();
   void sweep();
 

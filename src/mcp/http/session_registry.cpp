@@ -76,17 +76,18 @@ SessionInfo session_info_from(const SessionTokenPayload& payload) {
   return info;
 }
 
-HttpSession::HttpSession(std::string k, std::string version, ReplayLimits l)
+HttpSession::HttpSession(std::string k, std::string version, ReplayLimits l, std::shared_ptr<EventAccount> b)
     : key(std::move(k)),
       protocol_version(std::move(version)),
       instance(random_hex(4)),
       limits(l),
-      standalone(std::make_shared<EventStream>(0, l.events_per_stream, l.bytes_per_stream)),
+      buffers(std::move(b)),
+      standalone(std::make_shared<EventStream>(0, l.events_per_stream, l.bytes_per_stream, buffers)),
       last_used_(std::chrono::steady_clock::now()) {}
 
 std::shared_ptr<EventStream> HttpSession::new_stream() {
   std::lock_guard lock(mutex_);
-  auto s = std::make_shared<EventStream>(next_stream_++, limits.events_per_stream, limits.bytes_per_stream);
+  auto s = std::make_shared<EventStream>(next_stream_++, limits.events_per_stream, limits.bytes_per_stream, buffers);
   recent_.push_back(s);
   // Forget the oldest finished streams beyond the limit (unfinished ones stay:
   // their requests are still running and the client may come back for them).
@@ -107,7 +108,7 @@ std::shared_ptr<EventStream> HttpSession::find_stream(std::uint64_t number) {
   if (number == 0) return standalone;
   std::lock_guard lock(mutex_);
   for (auto& s : recent_) {
-    if (s->number() == number) return s;
+    if (s->number() == number) return s->evicted() ? nullptr : s;
   }
   return nullptr;
 }

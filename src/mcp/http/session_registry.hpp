@@ -48,19 +48,22 @@ struct ReplayLimits {
 // One session's transport state. Fields below `mutex` are guarded by it;
 // `session` is touched on the mcp::Server's executor only.
 struct HttpSession {
-  HttpSession(std::string key, std::string protocol_version, ReplayLimits limits);
+  // `buffers`: the session's memory account (buffer_budget.hpp); nullptr = unbudgeted.
+  HttpSession(std::string key, std::string protocol_version, ReplayLimits limits,
+              std::shared_ptr<EventAccount> buffers = nullptr);
 
   const std::string key;        // nonce hex: registry key and mcp::Session id
   std::string protocol_version;
   const std::string instance;   // random prefix of this object's SSE event ids
   const ReplayLimits limits;
+  const std::shared_ptr<EventAccount> buffers;
   std::shared_ptr<Session> session;
-  std::atomic<std::size_t> in_flight{0};
+  std::atomic<std::size_t> in_flight{0};  // JSON-RPC calls, batch items included
   const std::shared_ptr<EventStream> standalone;  // stream 0: the GET stream
 
   // A new stream for one POST's answer, remembered for Last-Event-ID resumption.
   std::shared_ptr<EventStream> new_stream();
-  // Stream `number` (0 = standalone), if still remembered.
+  // Stream `number` (0 = standalone), if still remembered (not evicted).
   std::shared_ptr<EventStream> find_stream(std::uint64_t number);
   // Ends every stream (session deleted, evicted or server stopping).
   void finish_all();
@@ -109,7 +112,6 @@ class SessionRegistry {
   std::vector<std::shared_ptr<HttpSession>> take_all();
 
   std::size_t size();
-  std::atomic<std::size_t> global_in_flight{0};
 
  private:
   bool expired_locked(const SessionTokenPayload& payload, std::int64_t now_unix);

@@ -37,12 +37,6 @@ std::variant<SessionRegistry::Lookup, HttpResponse> require_live_session(HttpReq
   return found;
 }
 
-HttpResponse retry_after(unsigned status, std::string_view message) {
-  auto r = HttpResponse::rpc_error(status, -32000, message);
-  r.set("Retry-After", "1");
-  return r;
-}
-
 // nullopt when acceptable; else the 400 to send.
 std::optional<HttpResponse> check_protocol_version_header(const HttpRequest& req) {
   const auto v = req.header("mcp-protocol-version");
@@ -77,7 +71,7 @@ void HttpServer::Impl::deliver(const std::shared_ptr<HttpSession>& hs, json::val
 }
 
 asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::create_session(std::string key) {
-  auto hs = std::make_shared<HttpSession>(key, std::string(kLatestProtocolVersion), opts.replay);
+  auto hs = new_http_session(key, std::string(kLatestProtocolVersion));
   Server* srv = &server;
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
   auto on_server = [srv, hs, key] {
@@ -95,7 +89,7 @@ asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::materialize(cons
   // A valid id we hold no state for: after a restart, an eviction, or issued by
   // another process sharing the key. Rebuild it; the client never notices.
   const std::string key = payload.nonce_hex();
-  auto hs = std::make_shared<HttpSession>(key, payload.protocol_version, opts.replay);
+  auto hs = new_http_session(key, payload.protocol_version);
   Server* srv = &server;
   SessionInfo info = session_info_from(payload);
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
@@ -171,22 +165,18 @@ asio::awaitable<void> HttpServer::Impl::handle_post(HttpRequest& req, ResponseWr
         co_return;
       }
     }
-    if (registry->global_in_flight.load() >= opts.max_requests_global) {
-      co_await w.send(retry_after(503, "Service Unavailable: too many requests in progress, retry shortly"));
-      co_return;
-    }
     // The nonce is chosen now: it names the mcp::Session; the rest of the
     // payload is filled in once initialize has negotiated.
     SessionTokenPayload payload = make_session_payload(std::string(kLatestProtocolVersion), 0);
     hs = co_await create_session(payload.nonce_hex());
+    if (auto refused = take_calls(*hs, 1)) {
+      shutdown_session(hs);
+      co_await w.send(std::move(*refused));
+      co_return;
+    }
     auto stream = hs->new_stream();
-    ++hs->in_flight;
-    ++registry->global_in_flight;
     auto self = shared_from_this();
-    auto channel = std::make_shared<StreamChannel>(stream, [self, hs] {
-      --hs->in_flight;
-      --self->registry->global_in_flight;
-    });
+    auto channel = std::make_shared<StreamChannel>(stream, [self, hs] { self->calls.give_back(hs->in_flight, 1); });
     json::object params;
     if (const auto* p = message.as_object().if_contains("params"); p && p->is_object()) params = p->as_object();
     deliver(hs, std::move(message), std::move(channel));
@@ -212,22 +202,16 @@ asio::awaitable<void> HttpServer::Impl::handle_post(HttpRequest& req, ResponseWr
     co_await w.send(std::move(accepted));
     co_return;
   }
-  if (registry->global_in_flight.load() >= opts.max_requests_global) {
-    co_await w.send(retry_after(503, "Service Unavailable: too many requests in progress, retry shortly"));
+  // Every call of a batch is work in flight: count them all.
+  const std::size_t calls_here = count_calls(message);
+  if (auto refused = take_calls(*hs, calls_here)) {
+    co_await w.send(std::move(*refused));
     co_return;
   }
-  if (hs->in_flight.load() >= opts.max_requests_per_session) {
-    co_await w.send(retry_after(429, "Too Many Requests: too many requests in progress on this session"));
-    co_return;
-  }
-  ++hs->in_flight;
-  ++registry->global_in_flight;
   auto stream = hs->new_stream();
   auto self = shared_from_this();
-  auto channel = std::make_shared<StreamChannel>(stream, [self, hs] {
-    --hs->in_flight;
-    --self->registry->global_in_flight;
-  });
+  auto channel = std::make_shared<StreamChannel>(
+      stream, [self, hs, calls_here] { self->calls.give_back(hs->in_flight, calls_here); });
   deliver(hs, std::move(message), std::move(channel));
   co_await respond(w, hs, stream, accepts);
 }
@@ -503,13 +487,8 @@ asio::awaitable<void> HttpServer::Impl::handle_stateless_post(HttpRequest& req, 
                                                               bool has_requests, Accepts accepts) {
   // No session ids: every POST gets a session of its own, initialized from what
   // the request says (protocol version header), and dropped afterwards.
-  static std::atomic<std::size_t> in_flight{0};
-  if (has_requests && in_flight.load() >= opts.max_requests_global) {
-    co_await w.send(retry_after(503, "Service Unavailable: too many requests in progress, retry shortly"));
-    co_return;
-  }
   std::string version(req.header("mcp-protocol-version").value_or(kAssumedProtocolVersion));
-  auto hs = std::make_shared<HttpSession>(std::string(), version, opts.replay);
+  auto hs = new_http_session(std::string(), version);
   Server* srv = &server;
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
   auto on_server = [srv, is_initialize, version] {
@@ -526,9 +505,16 @@ asio::awaitable<void> HttpServer::Impl::handle_stateless_post(HttpRequest& req, 
     co_await w.send(std::move(accepted));
     co_return;
   }
-  ++in_flight;
+  const std::size_t calls_here = count_calls(message);
+  if (auto refused = take_calls(*hs, calls_here)) {
+    asio::post(server_ex, [hs] { hs->session->shutdown(); });
+    co_await w.send(std::move(*refused));
+    co_return;
+  }
   auto stream = hs->new_stream();
-  auto channel = std::make_shared<StreamChannel>(stream, [] { --in_flight; });
+  auto self = shared_from_this();
+  auto channel = std::make_shared<StreamChannel>(
+      stream, [self, hs, calls_here] { self->calls.give_back(hs->in_flight, calls_here); });
   deliver(hs, std::move(message), std::move(channel));
   co_await respond(w, hs, stream, accepts);
   asio::post(server_ex, [hs] { hs->session->shutdown(); });

@@ -38,6 +38,8 @@ class TempDir {
     path_ = std::filesystem::temp_directory_path() /
             ("hamcp-http-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
     std::filesystem::create_directories(path_);
+    // Private whatever the umask: hamcp refuses a group/world-writable data dir.
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
   }
   ~TempDir() {
     std::error_code ec;

@@ -240,8 +240,8 @@ TEST(AccessPolicy, HostAndOriginValidation) {
   EXPECT_FALSE(p.origin_allowed("http://localhost.evil.example.com"));
   EXPECT_FALSE(p.origin_allowed("http://user@evil.example.com"));
 
-  OriginPolicy wildcard("0.0.0.0", {}, {});
-  EXPECT_TRUE(wildcard.host_allowed("192.168.1.10:8086"));  // token-protected instead
+  OriginPolicy wildcard("0.0.0.0", {}, {}, std::vector<std::string>{"192.168.1.10"});
+  EXPECT_TRUE(wildcard.host_allowed("192.168.1.10:8086"));  // one of the machine's own addresses
   EXPECT_FALSE(wildcard.origin_allowed("http://evil.example.com"));
 }
 
