@@ -15,6 +15,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/use_future.hpp>
@@ -31,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "ha/connection_config.hpp"
@@ -73,15 +75,43 @@ class ScriptedHttpServer {
     }
   }
 
+  // $TOKEN -> the token hamcp sent. A body grows by the difference, so Content-Length (when it is
+  // a plain number) grows with it: seeds stay well-formed HTTP.
+  static void echo_token(std::string& response, const std::string& token) {
+    const std::size_t body_at = response.find("\r\n\r\n");
+    std::size_t in_body = 0;
+    for (std::size_t at = 0; (at = response.find("$TOKEN", at)) != std::string::npos; at += token.size()) {
+      if (body_at != std::string::npos && at > body_at) ++in_body;
+      response.replace(at, 6, token);
+    }
+    const std::size_t length_at = response.find("Content-Length: ");
+    if (in_body == 0 || length_at == std::string::npos || length_at > response.find("\r\n\r\n")) return;
+    const std::size_t digits = length_at + 16, end = response.find("\r\n", digits);
+    const std::string number = response.substr(digits, end - digits);
+    if (number.empty() || number.size() > 9 || number.find_first_not_of("0123456789") != std::string::npos) return;
+    const std::size_t grown = std::stoul(number) + in_body * (token.size() - 6);
+    response.replace(digits, end - digits, std::to_string(grown));
+  }
+
   void serve(tcp::socket& socket) {
     boost::system::error_code ec;
     asio::streambuf in;
-    const std::size_t header_end = asio::read_until(socket, in, "\r\n\r\n", ec);
+    std::string head;
+    // hamcp's refinement of some failures probes the port with a TLS ClientHello: answer whatever
+    // is not an HTTP request at once (a TLS port would answer too) instead of waiting for "\r\n\r\n".
+    char first[8] = {};
+    const std::size_t n = socket.read_some(asio::buffer(first), ec);
     if (ec) return;
-    std::string head(asio::buffers_begin(in.data()), asio::buffers_begin(in.data()) + header_end);
-    std::size_t body = 0;
-    if (auto at = head.find("Content-Length: "); at != std::string::npos) body = std::stoul(head.substr(at + 16));
-    if (in.size() - header_end < body) asio::read(socket, in, asio::transfer_exactly(body - (in.size() - header_end)), ec);
+    const std::string_view start(first, n);
+    if (start.rfind("GET ", 0) == 0 || start.rfind("POST ", 0) == 0 || start.rfind("DELETE ", 0) == 0) {
+      head.assign(first, n);
+      const std::size_t header_end = asio::read_until(socket, in, "\r\n\r\n", ec);
+      if (ec) return;
+      head.append(asio::buffers_begin(in.data()), asio::buffers_begin(in.data()) + header_end);
+      std::size_t body = 0;
+      if (auto at = head.find("Content-Length: "); at != std::string::npos) body = std::stoul(head.substr(at + 16));
+      if (in.size() - header_end < body) asio::read(socket, in, asio::transfer_exactly(body - (in.size() - header_end)), ec);
+    }
     std::string token;
     if (auto at = head.find("Bearer "); at != std::string::npos) token = head.substr(at + 7, head.find("\r\n", at) - at - 7);
     std::string response;
@@ -89,9 +119,7 @@ class ScriptedHttpServer {
       std::lock_guard lock(mutex_);
       response = response_;
     }
-    for (std::size_t at = 0; (at = response.find("$TOKEN", at)) != std::string::npos; at += token.size()) {
-      response.replace(at, 6, token);
-    }
+    echo_token(response, token);
     asio::write(socket, asio::buffer(response), ec);
     socket.shutdown(tcp::socket::shutdown_send, ec);
     socket.close(ec);
@@ -111,8 +139,17 @@ struct World {
 };
 World* world = nullptr;
 
+// The whole token: a part of it may legitimately come from HA itself (a body that Content-Length
+// cuts in the middle of an echoed token). Excerpts that hamcp cuts are covered by unit tests
+// (tests/unit/ha: EchoedTokenCutByTheExcerpt...).
+bool has_token_part(std::string_view text) { return text.find(kToken) != std::string_view::npos; }
+
+// Set per input: libFuzzer learns the token from the oracle's own comparisons and may write it
+// into an input literally; then the text came from HA, not from hamcp's token.
+bool input_names_token = false;
+
 void check_no_token(const std::string& text) {
-  if (text.find(kToken) != std::string::npos) fail("the access token reached an error message: " + text);
+  if (!input_names_token && has_token_part(text)) fail("the access token reached an error message: " + text);
 }
 
 void check_error(const ha::HaError& e) {
@@ -133,7 +170,11 @@ asio::awaitable<void> call(int which) {
       (void)json::serialize(v);
     } else {
       ha::Response r = co_await world->rest->get("/api/config");
-      if (r.ok()) (void)r.json();
+      try {
+        if (r.ok()) (void)r.json();
+      } catch (const ha::HaException&) {
+        // Response::json() knows no token (its excerpt is the caller's to scrub, as get_json does).
+      }
     }
   } catch (const ha::HaException& e) {
     check_error(e.error());
@@ -162,6 +203,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  input_names_token = has_token_part(std::string_view(reinterpret_cast<const char*>(data), size));
   if (size == 0) return 0;
   world->server->set_response(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   std::future<void> done = asio::co_spawn(world->io, call(data[0] % 3), asio::use_future);

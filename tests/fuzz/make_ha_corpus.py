@@ -180,6 +180,12 @@ def main():
         "auth_unexpected": 'auth {"type":"auth_required"}\nauth {"type":"result","id":1}',
         "malformed": 'get_states {"id":$ID,"type":"result","success":tr',
         "event_unknown_subscription": "get_states " + ev({"a": {}}, sub="987654"),
+        # An HA that echoes the access token ($TOKEN) must not get it into hamcp's errors.
+        "echo_auth_invalid": "auth " + hello + '\nauth {"type":"auth_invalid","message":"Invalid token $TOKEN"}',
+        "echo_hello": 'auth {"type":"hello","access_token":"$TOKEN"}',
+        "echo_auth_reply": "auth " + hello + '\nauth {"type":"auth_what","x":"' + "x" * 55 + '$TOKEN"}',
+        "echo_error_result": 'get_states {"id":$ID,"type":"result","success":false,'
+                             '"error":{"code":"invalid_format","message":"bad token $TOKEN"}}',
     }
     for name, text in ws_seeds.items():
         write("fuzz_ha_ws", name, text + "\n")
@@ -225,6 +231,10 @@ def main():
         "not_http": "\x00SSH-2.0-OpenSSH_9.2\r\n",
         "truncated": "\x00HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[1,",
         "text_body": "\x00" + http(200, "OK", "just text", "text/plain"),
+        # An HA (or a proxy) that echoes the Authorization header ($TOKEN) in a body.
+        "echo_unauthorized": "\x00" + http(401, "Unauthorized", "Bearer $TOKEN rejected", "text/plain"),
+        "echo_cut_excerpt": "\x00" + http(500, "Internal Server Error", "x" * 273 + "Bearer $TOKEN", "text/plain"),
+        "echo_not_json": "\x02" + http(200, "OK", "{oops Bearer $TOKEN"),
     }
     for name, text in rest_seeds.items():
         write("fuzz_ha_rest", name, text.encode("latin-1", errors="replace") if "\x16" in text else text)
