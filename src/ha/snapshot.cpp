@@ -10,6 +10,12 @@ namespace hamcp::ha {
 namespace json = boost::json;
 
 std::string format_iso_time(double t) {
+  // A broken or hostile HA may send any number as a timestamp (1e300): the cast below is undefined
+  // behaviour out of range, so clamp to what ISO 8601 can write, years 0001..9999 (NaN too).
+  constexpr double kFirst = -62135596800.0;  // 0001-01-01T00:00:00
+  constexpr double kLast = 253402300799.0;   // 9999-12-31T23:59:59
+  if (!(t >= kFirst)) t = kFirst;
+  if (t > kLast) t = kLast;
   const auto whole = static_cast<std::time_t>(std::floor(t));
   auto micros = static_cast<long>(std::llround((t - static_cast<double>(whole)) * 1e6));
   std::time_t secs = whole;

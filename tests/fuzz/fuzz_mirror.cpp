@@ -1,7 +1,8 @@
 // libFuzzer target: registry and state payloads from a hostile or broken Home Assistant, fed into
 // hamcp's live mirror (src/ha/mirror.cpp, snapshot.cpp) through the real path: a real HaClient
 // (WsClient + Mirror) connected to FakeHa (fake_ha.hpp) over loopback, and the search index kept
-// by the real SearchFeed (src/tools/search_feed.cpp), queried after every sync.
+// by the real SearchFeed (src/tools/search_feed.cpp), queried after every sync; every state is
+// then rendered in its REST shape, as the tools do.
 //
 // Each input is a Script for one full sync: the harness drops the connection, and on the new one
 // FakeHa answers the mirror's commands from the input: subscribe_entities (result + initial event
@@ -16,6 +17,7 @@
 // within 10 s, and the client reconnects and syncs again after any input; a search query answers.
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -98,6 +100,13 @@ bool sync_failed() {
   return world->client->status().detail.find("sync failed") != std::string::npos;
 }
 
+// What the tools do with the mirror next: every state in its REST shape (ha_get_state and the
+// entity resources render to_json(), ISO timestamps included).
+void render_states() {
+  ha::SnapshotPtr snap = world->client->snapshot();
+  snap->states.for_each([](const ha::EntityStatePtr& s) { (void)boost::json::serialize(s->to_json()); });
+}
+
 void query_index() {
   search::Query q;
   q.text = "kitchen light";
@@ -138,6 +147,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const bool synced = sync_with(fuzz::Script::parse(std::string_view(reinterpret_cast<const char*>(data), size)));
   query_index();
+  render_states();
   if (!synced || sync_failed()) {
     // Liveness, and a clean start for the next input: a well-behaved HA gets a synced mirror back.
     const auto deadline = std::chrono::steady_clock::now() + 10s;
