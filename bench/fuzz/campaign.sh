@@ -28,14 +28,15 @@ for t in "${targets[@]}"; do
   extra=""
   case "$t" in fuzz_http|fuzz_ha_ws|fuzz_ha_rest|fuzz_mirror) extra="-detect_leaks=0" ;; esac  # as tests/fuzz/run.sh
   # shellcheck disable=SC2086
-  nice -n 19 "$bin" $extra -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+  nice -n 19 /usr/bin/time -o "$out/$t.cpu" -f "%U %S" "$bin" $extra -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$out/$t-" "$work" "$seeds" >"$out/$t.log" 2>&1
   rc=$?
   end=$(date +%s)
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | tail -1)"
   cov="$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$out/$t.log" | tail -1)"
-  echo "campaign: $t: exit $rc, ${execs:-?} executions in $((end - start)) s ($(( ${execs:-0} / (end - start + 1) ))/s), $cov," \
-       "load $(cut -d' ' -f1-3 /proc/loadavg)"
+  cpu="$(tail -1 "$out/$t.cpu" 2>/dev/null | awk '{printf "%.0f", $1 + $2}')"
+  echo "campaign: $t: exit $rc, ${execs:-?} executions in $((end - start)) s ($(( ${execs:-0} / (end - start + 1) ))/s)," \
+       "CPU ${cpu:-?} s ($(( ${execs:-0} / (${cpu:-0} + 1) ))/CPU-s), $cov, load $(cut -d' ' -f1-3 /proc/loadavg)"
   [ $rc -eq 0 ] || { grep -E 'ERROR|SUMMARY|runtime error|oracle' "$out/$t.log" | head -20; continue; }
   before="$(ls "$seeds" | wc -l)"
   nice -n 19 "$bin" -merge=1 -max_len=65536 -timeout=10 "$seeds" "$work" >"$out/$t-merge.log" 2>&1
