@@ -334,14 +334,21 @@ asio::awaitable<Response> RestClient::del(std::string path, RequestOptions optio
 
 namespace {
 boost::json::value to_json_or_throw(const Response& r, const ConnectionSettings& s, const std::string& path) {
+  // An HA (or a proxy) that echoes the Authorization header must not put the token into an error:
+  // scrub the whole body before an excerpt is cut from it (a token cut in half by the excerpt's
+  // end would no longer match the scrub).
   if (!r.ok()) {
-    HaError e = classify_http_status(r.status, r.body, s.display_url + s.http_target(path));
+    HaError e = classify_http_status(r.status, s.token.scrub(r.body), s.display_url + s.http_target(path));
     scrub_error(e, s.token);
     throw HaException(std::move(e));
   }
   if (r.content_type.find("json") == std::string::npos) return boost::json::string(r.body);
   if (r.body.empty()) return nullptr;
-  return r.json();
+  boost::system::error_code ec;
+  boost::json::value v = boost::json::parse(r.body, ec);
+  if (!ec) return v;
+  Response scrubbed{r.status, s.token.scrub(r.body), r.content_type};
+  return scrubbed.json();  // throws protocol_error with an excerpt of the scrubbed body
 }
 }  // namespace
 

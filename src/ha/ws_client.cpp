@@ -198,7 +198,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     const auto* type = hello.is_object() ? hello.as_object().if_contains("type") : nullptr;
     if (!type || *type != "auth_required") {
       throw HaException(make_error(ErrorCause::protocol_error, settings.ws_url(),
-                                   "expected auth_required, got: " + settings.token.scrub(first.substr(0, 100))));
+                                   "expected auth_required, got: " + settings.token.scrub(first).substr(0, 100)));
     }
     json::object auth;
     auth["type"] = "auth";
@@ -221,7 +221,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       throw HaException(make_error(ErrorCause::unauthorized, settings.ws_url(), settings.token.scrub(msg)));
     } else {
       throw HaException(make_error(ErrorCause::protocol_error, settings.ws_url(),
-                                   "unexpected reply to auth: " + settings.token.scrub(reply.substr(0, 100))));
+                                   "unexpected reply to auth: " + settings.token.scrub(reply).substr(0, 100)));
     }
     websocket::stream_base::timeout t{};
     t.handshake_timeout = settings.connect_timeout;
@@ -635,11 +635,12 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       } else {
         HaError err = make_error(ErrorCause::command_failed, settings.display_url);
         if (const auto* e = o->if_contains("error"); e && e->is_object()) {
+          // HA's words go into tool output and logs: an HA that echoes the token must not leak it.
           if (const auto* c = e->as_object().if_contains("code"); c && c->is_string()) {
-            err.ha_code = std::string(c->as_string());
+            err.ha_code = settings.token.scrub(std::string(c->as_string()));
           }
           if (const auto* msg = e->as_object().if_contains("message"); msg && msg->is_string()) {
-            err.detail = std::string(msg->as_string());
+            err.detail = settings.token.scrub(std::string(msg->as_string()));
           }
         }
         w->error = std::move(err);

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang-14, -fsanitize=fuzzer,address,undefined, own build dir) and
-# runs each for a bounded time from its committed seed corpus (tests/fuzz/corpus/<target>/).
-# New interesting inputs go to a scratch corpus under the build dir, never into the repository.
+# Builds the libFuzzer targets (clang-14, -fsanitize=fuzzer,address,undefined,float-cast-overflow,
+# own build dir) and runs each for a bounded time from its committed corpus (tests/fuzz/corpus/
+# <target>/: hand-written seeds plus the minimised corpus of the last campaign, bench/fuzz/
+# CAMPAIGN.md, so every run first replays all of it). New interesting inputs go to a scratch
+# corpus under the build dir, never into the repository.
+#   fuzz_jsonrpc  one JSON-RPC message into an MCP session
+#   fuzz_http     raw bytes into the HTTP server (Streamable HTTP, legacy SSE, sessions)
+#   fuzz_ha_ws    a hostile HA's WebSocket frames into the real WsClient (tests/fuzz/fake_ha.hpp)
+#   fuzz_ha_rest  a hostile HA's raw HTTP answers into the real RestClient and error classification
+#   fuzz_mirror   a hostile HA's states/registries through a full sync into the mirror and search index
 #
-#   tests/fuzz/run.sh                     every target, FUZZ_SECONDS (default 60) each
+#   tests/fuzz/run.sh                     every target, FUZZ_SECONDS (default 45) each (5 targets: ~4 min)
 #   FUZZ_SECONDS=300 tests/fuzz/run.sh    longer local run
 #   FUZZ_TARGETS=fuzz_jsonrpc tests/fuzz/run.sh
 # A crash leaves crash-*/leak-*/timeout-* files in the build dir's fuzz-artifacts/ (reproduce with
@@ -12,14 +19,27 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${HAMCP_FUZZ_BUILD_DIR:-$root/build-ci-fuzz}"
-seconds="${FUZZ_SECONDS:-60}"
+seconds="${FUZZ_SECONDS:-45}"
 
 export CCACHE_BASEDIR="$root"
 # -fno-sanitize=function: clang 14 cannot emit UBSan's function-type check together with
 # libFuzzer's coverage in coroutine code ("Cannot represent a difference across sections");
 # every other UBSan check stays on.
-FUZZ_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=function -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# float-cast-overflow is part of clang's "undefined" group; named so it stays on if the group changes.
+FUZZ_FLAGS="-fsanitize=fuzzer-no-link,address,undefined,float-cast-overflow -fno-sanitize=function -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer"
 set -e
+# Self-test: the flags above must report a float->int overflow ((long long)1e300), else a
+# UBSan-clean fuzz run proves nothing about such casts.
+mkdir -p "$build"
+# shellcheck disable=SC2086
+clang++-14 ${FUZZ_FLAGS/fuzzer-no-link,/} "$root/tests/sanitizer/float_cast_overflow.cpp" -o "$build/float_cast_selftest"
+selftest_out="$("$build/float_cast_selftest" 1e300 2>&1 || true)"  # it must abort: ignore its status
+if grep -q "outside the range of representable values" <<<"$selftest_out"; then
+  echo "fuzz: sanitizer self-test: (long long)1e300 is reported"
+else
+  echo "fuzz: sanitizer self-test FAILED: (long long)1e300 went unreported with FUZZ_FLAGS" >&2
+  exit 1
+fi
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++-14 -DHAMCP_FUZZ=ON -DHAMCP_BUILD_BENCH=OFF \
@@ -28,12 +48,20 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 targets="${FUZZ_TARGETS:-}"
 if [ -z "$targets" ]; then
-  targets="fuzz_jsonrpc"
-  ninja -C "$build" -t targets all 2>/dev/null | grep -q '^fuzz_http:' && targets="$targets fuzz_http"
+  targets="fuzz_jsonrpc fuzz_http fuzz_ha_ws fuzz_ha_rest fuzz_mirror"
 fi
 # shellcheck disable=SC2086
 ninja -C "$build" -j"${HAMCP_JOBS:-2}" $targets
 set +e
+
+# Targets that keep a server (or an HA client) alive across inputs hold state by design (sessions,
+# subscriptions, pending timers): libFuzzer's per-input leak check would re-run nearly every input
+# and scan the heap, for nothing. LSan still checks the whole process when it exits.
+target_flags() {
+  case "$1" in
+    fuzz_http|fuzz_ha_ws|fuzz_ha_rest|fuzz_mirror) echo "-detect_leaks=0" ;;
+  esac
+}
 
 passed=0; failed=0
 mkdir -p "$build/fuzz-artifacts"
@@ -46,7 +74,7 @@ for t in $targets; do
   log="$build/fuzz-artifacts/$t.log"
   ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}" \
   UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-    "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    "$build/tests/fuzz/$t" $(target_flags "$t") -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
       -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" "$scratch" "$seeds" >"$log" 2>&1
   rc=$?
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"

@@ -239,6 +239,47 @@ TEST(ConnectionErrors, SendsBearerTokenAndNeverLeaksItInErrors) {
   EXPECT_FALSE(contains(boost::json::serialize(e->to_json()), token));
 }
 
+// Any 12 characters of the token: an excerpt cut in the middle of an echoed token leaks its start.
+bool has_token_part(const std::string& text, const std::string& token) {
+  for (std::size_t at = 0; at + 12 <= token.size(); ++at) {
+    if (contains(text, token.substr(at, 12))) return true;
+  }
+  return false;
+}
+
+// Found by fuzz_ha_rest: the body was cut to a 300-character excerpt before the scrub, so a token
+// straddling the cut no longer matched and its first 20 characters reached the error.
+TEST(ConnectionErrors, EchoedTokenCutByTheExcerptLeaksNoPartOfIt) {
+  const std::string token = "SuperSecretToken_0123456789";
+  StubHttpServer server([](const StubRequest& req) {
+    StubResponse r;
+    r.status = 500;
+    r.body = std::string(273, 'x') + req.authorization;  // the token starts at character 280
+    return r;
+  });
+  auto e = get_error(settings_for("http://127.0.0.1:" + std::to_string(server.port()), token));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->cause, ErrorCause::server_error);
+  EXPECT_FALSE(has_token_part(e->message(), token)) << e->message();
+}
+
+// Found by fuzz_ha_rest: a 2xx answer that claims JSON but is not went into the error unscrubbed.
+TEST(ConnectionErrors, EchoedTokenInABodyThatIsNotJsonIsScrubbed) {
+  const std::string token = "SuperSecretToken_0123456789";
+  StubHttpServer server([](const StubRequest& req) {
+    StubResponse r;
+    r.status = 200;
+    r.content_type = "application/json";
+    r.body = "{not json " + req.authorization;
+    return r;
+  });
+  auto e = get_error(settings_for("http://127.0.0.1:" + std::to_string(server.port()), token));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->cause, ErrorCause::protocol_error);
+  EXPECT_FALSE(has_token_part(e->message(), token)) << e->message();
+  EXPECT_TRUE(contains(e->message(), "<redacted>")) << e->message();
+}
+
 TEST(ConnectionErrors, MacosLocalNetworkPermissionThroughHook) {
   PlatformReset reset;
   set_platform_is_macos_for_testing(true);

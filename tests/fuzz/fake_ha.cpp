@@ -1,0 +1,156 @@
+#include "fake_ha.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <utility>
+
+namespace hamcp::fuzz {
+
+namespace asio = boost::asio;
+namespace websocket = boost::beast::websocket;
+using tcp = asio::ip::tcp;
+using Ws = websocket::stream<tcp::socket>;
+
+Script Script::parse(std::string_view input) {
+  Script s;
+  while (!input.empty()) {
+    const auto end = input.find('\n');
+    std::string_view line = input.substr(0, end);
+    input = end == std::string_view::npos ? std::string_view{} : input.substr(end + 1);
+    const auto space = line.find(' ');
+    if (space == std::string_view::npos) continue;
+    const std::string_view word = line.substr(0, space), frame = line.substr(space + 1);
+    if (word == "auth") s.auth.emplace_back(frame);
+    else s.replies[std::string(word)].emplace_back(frame);
+  }
+  return s;
+}
+
+namespace {
+
+void replace_all(std::string& text, std::string_view what, const std::string& with) {
+  for (std::size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += with.size()) {
+    text.replace(at, what.size(), with);
+  }
+}
+
+}  // namespace
+
+struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
+  explicit Impl(asio::any_io_executor ex) : executor(ex), acceptor(ex) {}
+  asio::any_io_executor executor;
+  tcp::acceptor acceptor;
+  Script script;
+  std::uint64_t answered = 0;
+  std::uint64_t connections = 0;
+  std::string last_token;
+
+  asio::awaitable<void> accept_loop() {
+    auto self = shared_from_this();
+    for (;;) {
+      boost::system::error_code ec;
+      tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) continue;
+      socket.set_option(tcp::no_delay(true), ec);
+      asio::co_spawn(executor, serve(std::move(socket)), asio::detached);
+    }
+  }
+
+  asio::awaitable<void> serve(tcp::socket socket) {
+    auto self = shared_from_this();
+    try {
+      Ws ws(std::move(socket));
+      ws.read_message_max(1u << 20);
+      co_await ws.async_accept(asio::use_awaitable);
+      ++connections;
+      ws.text(true);
+      // The scripted handshake is for this connection only.
+      const std::vector<std::string> auth = std::exchange(script.auth, {});
+      std::string hello = auth.size() > 0 ? auth[0] : R"({"type":"auth_required","ha_version":"2025.1.0"})";
+      replace_all(hello, "$TOKEN", last_token);  // the token hamcp sent last time (an HA that knows it)
+      co_await ws.async_write(asio::buffer(hello), asio::use_awaitable);
+      boost::beast::flat_buffer buffer;
+      co_await ws.async_read(buffer, asio::use_awaitable);
+      std::string token = token_of(boost::beast::buffers_to_string(buffer.data()));
+      buffer.consume(buffer.size());
+      std::string reply = auth.size() > 1 ? auth[1] : R"({"type":"auth_ok","ha_version":"2025.1.0"})";
+      replace_all(reply, "$TOKEN", token);
+      co_await ws.async_write(asio::buffer(reply), asio::use_awaitable);
+      std::string sub_id = "0";
+      for (;;) {
+        co_await ws.async_read(buffer, asio::use_awaitable);
+        const std::string text = boost::beast::buffers_to_string(buffer.data());
+        buffer.consume(buffer.size());
+        co_await answer(ws, text, sub_id, token);
+      }
+    } catch (const std::exception&) {
+      // hamcp dropped the connection (it does so on a malformed frame): the next one is served anew.
+    }
+  }
+
+  std::string token_of(const std::string& auth_message) {
+    boost::system::error_code ec;
+    boost::json::value message = boost::json::parse(auth_message, ec);
+    const auto* o = message.if_object();
+    if (!o || !o->contains("access_token") || !o->at("access_token").is_string()) return {};
+    last_token = std::string(o->at("access_token").as_string());
+    return last_token;
+  }
+
+  asio::awaitable<void> answer(Ws& ws, const std::string& text, std::string& sub_id, const std::string& token) {
+    boost::system::error_code ec;
+    boost::json::value command = boost::json::parse(text, ec);  // hamcp's own output: always JSON
+    const auto* obj = command.if_object();
+    if (!obj) co_return;
+    const auto* type_value = obj->if_contains("type");
+    const auto* id_value = obj->if_contains("id");
+    if (!type_value || !type_value->is_string() || !id_value) co_return;
+    const std::string type(type_value->as_string());
+    const std::string id = boost::json::serialize(*id_value);
+    if (type == "subscribe_entities") sub_id = id;
+    std::deque<std::string> frames;
+    if (auto it = script.replies.find(type); it != script.replies.end()) {
+      frames = std::move(it->second);
+      script.replies.erase(it);
+    }
+    for (auto& frame : frames) {
+      replace_all(frame, "$ID", id);
+      replace_all(frame, "$SUB", sub_id);
+      replace_all(frame, "$TOKEN", token);
+      co_await ws.async_write(asio::buffer(frame), asio::use_awaitable);
+    }
+    std::string reply = type == "ping" ? R"({"id":)" + id + R"(,"type":"pong"})"
+                                       : R"({"id":)" + id + R"(,"type":"result","success":true,"result":null})";
+    co_await ws.async_write(asio::buffer(reply), asio::use_awaitable);
+    if (type == "subscribe_entities") {
+      const std::string initial = R"({"id":)" + id + R"(,"type":"event","event":{"a":{}}})";
+      co_await ws.async_write(asio::buffer(initial), asio::use_awaitable);
+    }
+    ++answered;
+  }
+};
+
+FakeHa::FakeHa(asio::any_io_executor executor) : impl_(std::make_shared<Impl>(executor)) {
+  tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), 0);
+  impl_->acceptor.open(endpoint.protocol());
+  impl_->acceptor.set_option(tcp::acceptor::reuse_address(true));
+  impl_->acceptor.bind(endpoint);
+  impl_->acceptor.listen();
+  port_ = impl_->acceptor.local_endpoint().port();
+  asio::co_spawn(executor, impl_->accept_loop(), asio::detached);
+}
+
+void FakeHa::set_script(Script script) { impl_->script = std::move(script); }
+std::uint64_t FakeHa::commands_answered() const { return impl_->answered; }
+std::uint64_t FakeHa::connections() const { return impl_->connections; }
+
+}  // namespace hamcp::fuzz

@@ -1,0 +1,159 @@
+// libFuzzer target: registry and state payloads from a hostile or broken Home Assistant, fed into
+// hamcp's live mirror (src/ha/mirror.cpp, snapshot.cpp) through the real path: a real HaClient
+// (WsClient + Mirror) connected to FakeHa (fake_ha.hpp) over loopback, and the search index kept
+// by the real SearchFeed (src/tools/search_feed.cpp), queried after every sync; every state is
+// then rendered in its REST shape, as the tools do.
+//
+// Each input is a Script for one full sync: the harness drops the connection, and on the new one
+// FakeHa answers the mirror's commands from the input: subscribe_entities (result + initial event
+// "a" + diff events "a"/"c"/"r", the compressed state format), get_config, get_services,
+// config/{entity,device,area,floor,label,category}_registry/list, subscribe_events (registry
+// update events, which trigger a refetch). Unscripted commands get an empty success result.
+//
+// Client, mirror and FakeHa share one io_context driven from the fuzzing thread: no thread
+// hand-offs (21 round trips per sync; on a loaded machine each hand-off costs a time slice).
+//
+// Oracles besides the sanitizers: every sync ends (synced, "sync failed" or a dropped connection)
+// within 10 s, and the client reconnects and syncs again after any input; a search query answers.
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "fake_ha.hpp"
+#include "ha/connection_config.hpp"
+#include "ha/ha_client.hpp"
+#include "search/entity_index.hpp"
+#include "tools/search_feed.hpp"
+
+namespace {
+
+using namespace hamcp;
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+
+struct World {
+  asio::io_context io;
+  asio::executor_work_guard<asio::io_context::executor_type> guard = asio::make_work_guard(io);
+  std::unique_ptr<fuzz::FakeHa> ha;
+  std::unique_ptr<ha::HaClient> client;
+  search::EntityIndex index;
+  std::unique_ptr<tools::SearchFeed> feed;
+  std::uint64_t syncs_published = 0;
+};
+World* world = nullptr;
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz_mirror oracle failed: %s\n", what.c_str());
+  std::abort();
+}
+
+// Runs the shared io_context until done(); fails naming `what` after 10 s.
+template <class Done>
+void wait_for(Done done, const char* what) {
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) fail(what);
+    if (world->io.poll() == 0) world->io.run_one_for(1ms);  // only timers left: wait for the next
+  }
+}
+
+void start() {
+  spdlog::set_level(spdlog::level::off);
+  world = new World();
+  world->ha = std::make_unique<fuzz::FakeHa>(world->io.get_executor());
+  ha::ConnectionInput input;
+  input.url = "http://127.0.0.1:" + std::to_string(world->ha->port());
+  input.token = "fuzz-access-token-0123456789";
+  input.timeout = 2000ms;
+  auto settings = ha::make_connection_settings(input);
+  if (!std::holds_alternative<ha::ConnectionSettings>(settings)) fail("bad connection settings");
+  ha::HaClientOptions options;
+  options.ws.command_timeout = 2000ms;
+  options.ws.connect_wait = 2000ms;
+  options.ws.heartbeat_interval = 1h;
+  options.ws.heartbeat_timeout = 1h;
+  options.ws.reconnect_initial = 1ms;
+  options.ws.reconnect_max = 4ms;
+  options.mirror.poll_interval = 1h;  // REST fallback: fuzz_ha_rest covers the REST client
+  options.mirror.registry_debounce = 1ms;
+  options.mirror.command_timeout = 2000ms;
+  world->client = std::make_unique<ha::HaClient>(world->io.get_executor(),
+                                                 std::get<ha::ConnectionSettings>(std::move(settings)), options);
+  world->feed = std::make_unique<tools::SearchFeed>(*world->client, world->index);
+  // Registered after the feed's listener, so it runs after the feed has indexed the same update.
+  world->client->add_change_listener([](const ha::ChangeSet& cs, const ha::SnapshotPtr&) {
+    if (cs.full_resync && cs.config_changed && cs.services_changed) ++world->syncs_published;
+  });
+  world->client->start();
+  wait_for([] { return world->client->status().state == ha::MirrorState::synced; }, "the first sync never ended");
+}
+
+bool sync_failed() {
+  return world->client->status().detail.find("sync failed") != std::string::npos;
+}
+
+// What the tools do with the mirror next: every state in its REST shape (ha_get_state and the
+// entity resources render to_json(), ISO timestamps included).
+void render_states() {
+  ha::SnapshotPtr snap = world->client->snapshot();
+  snap->states.for_each([](const ha::EntityStatePtr& s) { (void)boost::json::serialize(s->to_json()); });
+}
+
+void query_index() {
+  search::Query q;
+  q.text = "kitchen light";
+  q.limit = 5;
+  search::Result r = world->index.query(q);
+  for (const auto& hit : r.hits) {
+    if (hit.entity_id.empty()) fail("a search hit without an entity_id");
+  }
+}
+
+// Drops the connection and waits until the sync on the next one settles: published, failed
+// ("sync failed" can only be this sync's: every input starts from a synced mirror), or the
+// connection broke. Returns true when the sync published.
+bool sync_with(fuzz::Script script) {
+  world->ha->set_script(std::move(script));
+  const std::uint64_t handshakes = world->ha->connections();
+  const std::uint64_t syncs = world->syncs_published;
+  ha::WsClient* ws = world->client->ws();
+  ws->drop_connection_for_testing();
+  wait_for([&] {
+    if (ws->state() == ha::WsState::waiting_to_reconnect) ws->reconnect_now();  // e.g. after a bad auth
+    return world->ha->connections() > handshakes;
+  }, "the client did not reconnect after a drop");
+  wait_for([&] {
+    return world->syncs_published > syncs || sync_failed() ||
+           ws->state() == ha::WsState::waiting_to_reconnect;
+  }, "the mirror neither synced nor failed after an input");
+  return world->syncs_published > syncs;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  start();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const bool synced = sync_with(fuzz::Script::parse(std::string_view(reinterpret_cast<const char*>(data), size)));
+  query_index();
+  render_states();
+  if (!synced || sync_failed()) {
+    // Liveness, and a clean start for the next input: a well-behaved HA gets a synced mirror back.
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (!sync_with(fuzz::Script{}) || sync_failed()) {
+      if (std::chrono::steady_clock::now() > deadline) fail("the mirror did not sync again with a good HA");
+    }
+  }
+  return 0;
+}
