@@ -459,23 +459,27 @@ std::string refusal(std::string_view status, std::string_view body) {
 
 // Writes a refusal, then reads (and discards) for a moment before closing, so
 // the close does not reset the connection before the client reads the answer.
-asio::awaitable<void> write_refusal(tcp::socket socket, std::string_view text,
+asio::awaitable<void> write_refusal(tcp::socket accepted, std::string_view text,
                                     std::shared_ptr<HttpListener::Impl> owner) {
-  asio::steady_timer deadline(socket.get_executor(), std::chrono::seconds(2));
-  deadline.async_wait([&socket](error_code wec) {
+  // The deadline's handler shares the socket instead of pointing into this
+  // frame: when the timer fires just as the last read completes, cancel() no
+  // longer stops the queued handler, and it runs after this frame is gone.
+  auto socket = std::make_shared<tcp::socket>(std::move(accepted));
+  asio::steady_timer deadline(socket->get_executor(), std::chrono::seconds(2));
+  deadline.async_wait([socket](error_code wec) {
     error_code cec;
-    if (!wec) socket.close(cec);
+    if (!wec) socket->close(cec);
   });
-  auto [wec, wn] = co_await asio::async_write(socket, asio::buffer(text), kAwait);
+  auto [wec, wn] = co_await asio::async_write(*socket, asio::buffer(text), kAwait);
   error_code ec;
-  socket.shutdown(tcp::socket::shutdown_send, ec);
+  socket->shutdown(tcp::socket::shutdown_send, ec);
   std::array<char, 4096> sink;
   for (int i = 0; !wec && i < 16; ++i) {
-    auto [rec, n] = co_await socket.async_read_some(asio::buffer(sink), kAwait);
+    auto [rec, n] = co_await socket->async_read_some(asio::buffer(sink), kAwait);
     if (rec) break;
   }
   deadline.cancel();
-  socket.close(ec);
+  socket->close(ec);
   --owner->refusing;
 }
 }  // namespace
