@@ -17,7 +17,7 @@
 
 #include "app/home.hpp"
 #include "mcp/server.hpp"
-#include "sim/sim_server.hpp"
+#include "sim/server/sim_server.hpp"
 #include "tools/overview_data.hpp"
 
 using namespace hamcp;

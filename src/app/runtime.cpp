@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/home.hpp"
-#include "sim/sim_server.hpp"
+#include "sim/server/sim_server.hpp"
 
 namespace hamcp::app {
 

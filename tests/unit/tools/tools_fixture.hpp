@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/home.hpp"
-#include "sim/sim_server.hpp"
+#include "sim/server/sim_server.hpp"
 #include "tools/entity_tools.hpp"
 #include "unit/mcp/mcp_harness.hpp"
 

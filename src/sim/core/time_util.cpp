@@ -1,4 +1,4 @@
-#include "sim/time_util.hpp"
+#include "sim/core/time_util.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/state_store.hpp"
+#include "sim/core/state_store.hpp"
 
 namespace hamcp::sim {
 

@@ -1,7 +1,7 @@
-#include "sim/json_writer.hpp"
-#include "sim/ws_connection.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/ws/ws_connection.hpp"
 
-#include "sim/time_util.hpp"
+#include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
 

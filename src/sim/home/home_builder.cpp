@@ -1,8 +1,8 @@
-#include "sim/home_builder.hpp"
+#include "sim/home/home_builder.hpp"
 
 #include <algorithm>
 
-#include "sim/time_util.hpp"
+#include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/sim_core.hpp"
+#include "sim/core/sim_core.hpp"
 
 namespace hamcp::sim {
 

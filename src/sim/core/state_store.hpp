@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/home_model.hpp"
+#include "sim/home/home_model.hpp"
 
 namespace hamcp::sim {
 

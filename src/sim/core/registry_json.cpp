@@ -1,4 +1,4 @@
-#include "sim/registry_json.hpp"
+#include "sim/core/registry_json.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <set>
 
-#include "sim/time_util.hpp"
-#include "sim/ws_connection.hpp"
+#include "sim/core/time_util.hpp"
+#include "sim/ws/ws_connection.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -1,11 +1,11 @@
-#include "sim/template.hpp"
+#include "sim/core/template.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
 
-#include "sim/time_util.hpp"
+#include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/home_model.hpp"
+#include "sim/home/home_model.hpp"
 
 namespace hamcp::sim {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/sim_core.hpp"
+#include "sim/core/sim_core.hpp"
 
 namespace hamcp::sim {
 

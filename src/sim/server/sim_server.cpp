@@ -13,8 +13,8 @@
 //     "restart"                         drop everything and listen again on the same port (state kept)
 //     "clear"                           undo delay, rest_failure, huge_registry and revoke_token
 //     "status"                          {"websockets": n, "delay_ms", "rest_failure", "entities"}
-#include "sim/json_writer.hpp"
-#include "sim/sim_server.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/server/sim_server.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -38,8 +38,8 @@
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
 
-#include "sim/rest_api.hpp"
-#include "sim/ws_connection.hpp"
+#include "sim/rest/rest_api.hpp"
+#include "sim/ws/ws_connection.hpp"
 
 namespace hamcp::sim {
 

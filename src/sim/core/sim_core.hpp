@@ -2,7 +2,7 @@
 // Everything the simulated Home Assistant knows and does, independent of the
 // network: the state store, the actions, the access token, and the test
 // faults that change how the core answers. REST (rest_api.hpp) and WebSocket
-// (ws_connection.hpp) are thin protocol layers over this; sim_server.cpp is
+// (ws_connection.hpp) are thin protocol layers over this; server/sim_server.cpp is
 // the only Beast code.
 
 #include <atomic>
@@ -10,8 +10,8 @@
 #include <mutex>
 #include <string>
 
-#include "sim/services.hpp"
-#include "sim/state_store.hpp"
+#include "sim/core/services.hpp"
+#include "sim/core/state_store.hpp"
 
 namespace hamcp::sim {
 

@@ -1,6 +1,6 @@
 // The hand-made demo house: a family home over three floors (the top floor is
 // a German-speaking granny flat), a basement, garage and garden.
-#include "sim/home_builder.hpp"
+#include "sim/home/home_builder.hpp"
 
 namespace hamcp::sim {
 namespace {

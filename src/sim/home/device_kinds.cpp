@@ -2,9 +2,9 @@
 // entities they bring, with the attribute sets real integrations report.
 #include <cstdio>
 
-#include "sim/domain_logic.hpp"
-#include "sim/home_builder.hpp"
-#include "sim/time_util.hpp"
+#include "sim/core/domain_logic.hpp"
+#include "sim/home/home_builder.hpp"
+#include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
 namespace {

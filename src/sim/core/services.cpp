@@ -1,5 +1,5 @@
-#include "sim/json_writer.hpp"
-#include "sim/services.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/core/services.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <set>
 #include <unordered_set>
 
-#include "sim/domain_logic.hpp"
-#include "sim/time_util.hpp"
+#include "sim/core/domain_logic.hpp"
+#include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <set>
 
-#include "sim/json_writer.hpp"
-#include "sim/home_builder.hpp"
-#include "sim/registry_json.hpp"
-#include "sim/time_util.hpp"
-#include "sim/ws_connection.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/home/home_builder.hpp"
+#include "sim/core/registry_json.hpp"
+#include "sim/core/time_util.hpp"
+#include "sim/ws/ws_connection.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -2,10 +2,10 @@
 // subscriptions, templates and the small read-only commands clients probe.
 #include <set>
 
-#include "sim/json_writer.hpp"
-#include "sim/template.hpp"
-#include "sim/time_util.hpp"
-#include "sim/ws_connection.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/core/template.hpp"
+#include "sim/core/time_util.hpp"
+#include "sim/ws/ws_connection.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -12,7 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "sim/home_model.hpp"
+#include "sim/home/home_model.hpp"
 
 namespace hamcp::sim {
 

@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
-#include "sim/home_model.hpp"
-#include "sim/sim_core.hpp"
+#include "sim/home/home_model.hpp"
+#include "sim/core/sim_core.hpp"
 
 namespace hamcp::sim {
 

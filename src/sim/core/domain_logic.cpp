@@ -1,4 +1,4 @@
-#include "sim/domain_logic.hpp"
+#include "sim/core/domain_logic.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "sim/json_writer.hpp"
-#include "sim/sim_core.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/core/sim_core.hpp"
 
 #include <set>
 
-#include "sim/time_util.hpp"
+#include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
 namespace {

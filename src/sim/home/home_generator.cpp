@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "sim/home_builder.hpp"
+#include "sim/home/home_builder.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -2,7 +2,7 @@
 // Registry entries in Home Assistant's wire shapes (as_partial_dict,
 // extended_dict, list_for_display, device/area/floor/label/category dicts).
 
-#include "sim/home_model.hpp"
+#include "sim/home/home_model.hpp"
 
 namespace hamcp::sim {
 

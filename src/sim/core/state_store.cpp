@@ -1,12 +1,12 @@
-#include "sim/json_writer.hpp"
-#include "sim/state_store.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/core/state_store.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <random>
 
-#include "sim/time_util.hpp"
+#include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
 namespace {
