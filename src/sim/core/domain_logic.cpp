@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "common/saturate_cast.hpp"
+
 namespace hamcp::sim {
 namespace {
 
@@ -28,8 +30,8 @@ std::string color_mode_name(const json::object& a) {
 
 int int_or(const json::object& a, std::string_view key, int fallback) {
   const json::value* v = a.if_contains(key);
-  if (v && v->is_int64()) return static_cast<int>(v->get_int64());
-  if (v && v->is_double()) return static_cast<int>(v->get_double());
+  if (v && v->is_int64()) return saturate_cast<int>(static_cast<double>(v->get_int64()));
+  if (v && v->is_double()) return saturate_cast<int>(v->get_double());
   return fallback;
 }
 
@@ -156,7 +158,7 @@ void light_turn_on(json::object& a, const LightChange& change) {
     if (was_on && a.contains("rgb_color") && a["rgb_color"].is_array()) {
       const auto& arr = a["rgb_color"].get_array();
       if (arr.size() == 3)
-        for (int i = 0; i < 3; ++i) rgb[i] = static_cast<int>(arr[i].to_number<double>());
+        for (int i = 0; i < 3; ++i) rgb[i] = saturate_cast<int>(arr[i].to_number<double>());
     }
     if (change.rgb) rgb = *change.rgb;
     else if (change.hs) rgb = hs_to_rgb(*change.hs);

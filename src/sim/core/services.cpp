@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "common/saturate_cast.hpp"
 #include "sim/core/domain_logic.hpp"
 #include "sim/core/time_util.hpp"
 
@@ -61,7 +62,7 @@ std::string attr_str(const json::object& a, std::string_view k) {
   const json::value* v = a.if_contains(k);
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
-int features(const StoredState& s) { return static_cast<int>(attr_num(s.attributes, "supported_features", 0)); }
+int features(const StoredState& s) { return saturate_cast<int>(attr_num(s.attributes, "supported_features", 0)); }
 
 std::vector<std::string> string_list(const json::value& v) {
   std::vector<std::string> out;
@@ -189,15 +190,16 @@ Spec plain_spec(std::string domain, std::string name, std::string description, s
 void light_on(Run& r, const StoredState& s, const json::object& d) {
   json::object a = s.attributes;
   LightChange c;
-  if (auto* v = d.if_contains("brightness")) c.brightness = static_cast<int>(num(*v));
-  if (auto* v = d.if_contains("brightness_pct")) c.brightness = static_cast<int>(std::lround(num(*v) * 255 / 100));
+  if (auto* v = d.if_contains("brightness")) c.brightness = saturate_cast<int>(num(*v));
+  if (auto* v = d.if_contains("brightness_pct")) c.brightness = saturate_cast<int>(std::round(num(*v) * 255 / 100));
   bool was_on = s.state == "on";
-  int current = was_on ? static_cast<int>(attr_num(a, "brightness", 255)) : 0;
-  if (auto* v = d.if_contains("brightness_step")) c.brightness = current + static_cast<int>(num(*v));
-  if (auto* v = d.if_contains("brightness_step_pct")) c.brightness = current + static_cast<int>(std::lround(num(*v) * 255 / 100));
+  // Clamped: a state written over REST can claim any brightness (1e300), and the step is added to it.
+  int current = was_on ? std::clamp(saturate_cast<int>(attr_num(a, "brightness", 255)), 0, 255) : 0;
+  if (auto* v = d.if_contains("brightness_step")) c.brightness = current + saturate_cast<int>(num(*v));
+  if (auto* v = d.if_contains("brightness_step_pct")) c.brightness = current + saturate_cast<int>(std::round(num(*v) * 255 / 100));
   if (auto* v = d.if_contains("rgb_color")) {
     const auto& arr = v->get_array();
-    c.rgb = std::array<int, 3>{static_cast<int>(num(arr[0])), static_cast<int>(num(arr[1])), static_cast<int>(num(arr[2]))};
+    c.rgb = std::array<int, 3>{saturate_cast<int>(num(arr[0])), saturate_cast<int>(num(arr[1])), saturate_cast<int>(num(arr[2]))};
   }
   if (auto* v = d.if_contains("hs_color")) {
     const auto& arr = v->get_array();
@@ -217,8 +219,8 @@ void light_on(Run& r, const StoredState& s, const json::object& d) {
     if (it == names.end()) throw invalid("Invalid color name @ data['color_name']");
     c.rgb = it->second;
   }
-  if (auto* v = d.if_contains("color_temp_kelvin")) c.color_temp_kelvin = static_cast<int>(num(*v));
-  if (auto* v = d.if_contains("kelvin")) c.color_temp_kelvin = static_cast<int>(num(*v));
+  if (auto* v = d.if_contains("color_temp_kelvin")) c.color_temp_kelvin = saturate_cast<int>(num(*v));
+  if (auto* v = d.if_contains("kelvin")) c.color_temp_kelvin = saturate_cast<int>(num(*v));
   if (auto* v = d.if_contains("effect"); v && v->is_string()) c.effect = std::string(v->get_string());
   if (c.brightness && *c.brightness <= 0) {
     light_turn_off(a);
@@ -258,7 +260,7 @@ void fan_on(Run& r, const StoredState& s, const json::object& d) {
     r.set(s, "off", std::move(a));
     return;
   }
-  a["percentage"] = static_cast<int>(pct);
+  a["percentage"] = saturate_cast<int>(pct);
   r.set(s, "on", std::move(a));
 }
 
@@ -458,7 +460,7 @@ void Services::Impl::build() {
   add(entity_spec("cover", "stop_cover", "Stops the cover movement.", {}, [](Run& r, const StoredState& s, const json::object&) { r.set(s, s.state, s.attributes); }, 8));
   add(entity_spec("cover", "toggle", "Toggles a cover open/closed.", {}, [](Run& r, const StoredState& s, const json::object&) { cover_set(r, s, s.state == "closed" ? 100 : 0); }, 3));
   add(entity_spec("cover", "set_cover_position", "Moves a cover to a specific position.", {fint("position", 0, 100, "Target position.", true)},
-                  [](Run& r, const StoredState& s, const json::object& d) { cover_set(r, s, static_cast<int>(num(d.at("position")))); }, 4));
+                  [](Run& r, const StoredState& s, const json::object& d) { cover_set(r, s, saturate_cast<int>(num(d.at("position")))); }, 4));
 
   // lock
   add(entity_spec("lock", "lock", "Locks a lock.", {fstr("code", "Code used to lock the lock.")}, [](Run& r, const StoredState& s, const json::object&) { r.set(s, "locked", s.attributes); }));
@@ -636,18 +638,18 @@ void Services::Impl::build() {
   auto counter_set = [](Run& r, const StoredState& s, long v) {
     const auto* mx = s.attributes.if_contains("maximum");
     const auto* mn = s.attributes.if_contains("minimum");
-    if (mx && mx->is_number() && v > static_cast<long>(num(*mx))) v = static_cast<long>(num(*mx));
-    if (mn && mn->is_number() && v < static_cast<long>(num(*mn))) v = static_cast<long>(num(*mn));
+    if (mx && mx->is_number() && v > saturate_cast<long>(num(*mx))) v = saturate_cast<long>(num(*mx));
+    if (mn && mn->is_number() && v < saturate_cast<long>(num(*mn))) v = saturate_cast<long>(num(*mn));
     r.set(s, std::to_string(v), s.attributes);
   };
   add(entity_spec("counter", "increment", "Increments a counter by its step size.", {},
-                  [counter_set](Run& r, const StoredState& s, const json::object&) { counter_set(r, s, static_cast<long>(numeric_state(s.state).value_or(0) + attr_num(s.attributes, "step", 1))); }));
+                  [counter_set](Run& r, const StoredState& s, const json::object&) { counter_set(r, s, saturate_cast<long>(numeric_state(s.state).value_or(0) + attr_num(s.attributes, "step", 1))); }));
   add(entity_spec("counter", "decrement", "Decrements a counter by its step size.", {},
                   [counter_set](Run& r, const StoredState& s, const json::object&) { counter_set(r, s, static_cast<long>(numeric_state(s.state).value_or(0) - attr_num(s.attributes, "step", 1))); }));
   add(entity_spec("counter", "reset", "Resets a counter to its initial value.", {},
                   [counter_set](Run& r, const StoredState& s, const json::object&) { counter_set(r, s, static_cast<long>(attr_num(s.attributes, "initial", 0))); }));
   add(entity_spec("counter", "set_value", "Sets the counter to a specific value.", {fint("value", 0, {}, "The new counter value the entity should be set to.", true)},
-                  [counter_set](Run& r, const StoredState& s, const json::object& d) { counter_set(r, s, static_cast<long>(num(d.at("value")))); }));
+                  [counter_set](Run& r, const StoredState& s, const json::object& d) { counter_set(r, s, saturate_cast<long>(num(d.at("value")))); }));
   add(entity_spec("timer", "start", "Starts a timer or restarts it with a provided duration.", {fstr("duration", "Custom duration to restart the timer with.")},
                   [](Run& r, const StoredState& s, const json::object& d) {
                     json::object a = s.attributes;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "common/saturate_cast.hpp"
 #include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
@@ -163,7 +164,7 @@ class Parser {
     return std::nullopt;
   }
   static json::value make_num(double d, bool integer) {
-    if (integer) return static_cast<int64_t>(d);
+    if (integer) return saturate_cast<int64_t>(d);
     return d;
   }
 
@@ -374,12 +375,14 @@ class Parser {
     if (f == "float") return to_float(v, a, "float");
     if (f == "int") {
       json::value x = to_float(v, a, "int");
-      return x.is_number() ? json::value(static_cast<int64_t>(x.to_number<double>())) : x;
+      return x.is_number() ? json::value(saturate_cast<int64_t>(x.to_number<double>())) : x;
     }
     if (f == "round") {
       auto n = as_num(v);
       if (!n) fail("ValueError: Template error: round got invalid input '" + py_str(v) + "'");
-      int digits = a.empty() ? 0 : static_cast<int>(a[0].to_number<double>());
+      const int digits = a.empty() ? 0 : std::clamp(saturate_cast<int>(a[0].to_number<double>()), -308, 400);
+      // More digits than a double holds: Python's round() returns the value as it is.
+      if (digits > 15) return *n;
       double p = std::pow(10.0, digits);
       return std::round(*n * p) / p;
     }
@@ -410,7 +413,7 @@ class Parser {
     if (f == "abs") {
       auto n = as_num(v);
       if (!n) fail("TypeError: bad operand type for abs()");
-      return v.is_double() ? json::value(std::fabs(*n)) : json::value(static_cast<int64_t>(std::fabs(*n)));
+      return v.is_double() ? json::value(std::fabs(*n)) : json::value(saturate_cast<int64_t>(std::fabs(*n)));
     }
     if (f == "join") {
       if (!v.is_array()) return json::value(py_str(v));
@@ -573,7 +576,7 @@ class Parser {
       need(1);
       std::vector<json::value> rest(a.begin() + 1, a.end());
       json::value x = to_float(a[0], rest, f.c_str());
-      if (f == "int" && x.is_number()) return static_cast<int64_t>(x.to_number<double>());
+      if (f == "int" && x.is_number()) return saturate_cast<int64_t>(x.to_number<double>());
       return x;
     }
     fail("UndefinedError: '" + f + "' is undefined");
@@ -583,7 +586,7 @@ class Parser {
     const Token t = peek();
     if (t.kind == Token::Number) {
       ++pos_;
-      return t.integer ? json::value(static_cast<int64_t>(t.number)) : json::value(t.number);
+      return t.integer ? json::value(saturate_cast<int64_t>(t.number)) : json::value(t.number);
     }
     if (t.kind == Token::String) {
       ++pos_;
@@ -636,7 +639,7 @@ json::value parse_result(const std::string& text) {
   auto n = numeric_state(text);
   if (n && text.find_first_of("eE") == std::string::npos && text.front() != '+' &&
       !(text.size() > 1 && text[0] == '0' && text[1] != '.')) {
-    if (text.find('.') == std::string::npos) return static_cast<int64_t>(*n);
+    if (text.find('.') == std::string::npos) return saturate_cast<int64_t>(*n);
     return *n;
   }
   if (!text.empty() && (text.front() == '[' || text.front() == '{')) {

@@ -5,6 +5,7 @@
 
 #include "sim/core/json_writer.hpp"
 #include "sim/home/home_builder.hpp"
+#include "common/saturate_cast.hpp"
 #include "sim/core/registry_json.hpp"
 #include "sim/core/time_util.hpp"
 #include "sim/ws/ws_connection.hpp"
@@ -704,7 +705,7 @@ std::string initial_state(const std::string& domain, const json::object& a) {
     return std::string(a.at("options").get_array().front().get_string());
   }
   if (domain == "input_text") return a.contains("initial") && a.at("initial").is_string() ? std::string(a.at("initial").get_string()) : "";
-  if (domain == "counter") return std::to_string(static_cast<long>(num("initial", 0)));
+  if (domain == "counter") return std::to_string(saturate_cast<long>(num("initial", 0)));
   if (domain == "timer") return "idle";
   if (domain == "zone") return "0";
   return "unknown";
