@@ -9,6 +9,7 @@
 # Lanes (in the order they run):
 #   unit          Release build (ninja, ccache) + ctest (unit tests and every ctest-registered test)
 #   baseline-cpu  objdump scan of our objects for instructions newer than SSE2 (+ its self-test)
+#   lint          tests/lint/run.sh          (.clang-format followed; clang-tidy bugprone-* + function size: 0 findings)
 #   qemu          the Release unit_* binaries under `qemu-x86_64 -cpu Conroe` (a 2006 CPU: no SSE4/AVX)
 #   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON, own build dir) + ctest + tests/stress (lifecycle stress)
 #   tsan          ThreadSanitizer build of hamcp (-DHAMCP_TSAN=ON, own build dir) + tests/stress
@@ -30,7 +31,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke)
+ALL_LANES=(unit baseline-cpu lint qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke)
 lanes_arg=""
 install_deps=1
 while [ $# -gt 0 ]; do
