@@ -64,7 +64,10 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
 
 // Command tables, filled once (ws_core_commands.cpp etc.).
 void register_core_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
-void register_registry_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_entity_registry_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_area_registry_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_search_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_helper_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_history_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 
 // Message-field helpers shared by the command files. They throw BadMessage,
