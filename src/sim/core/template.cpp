@@ -463,20 +463,21 @@ class Parser {
     return nullptr;
   }
 
-  json::value call(const std::string& f) {
-    auto a = args();
-    auto need = [&](std::size_t n) {
-      if (a.size() < n) fail("TypeError: " + f + "() missing " + std::to_string(n - a.size()) + " required positional argument");
-    };
+  void need_args(const std::string& f, const std::vector<json::value>& a, std::size_t n) {
+    if (a.size() < n) fail("TypeError: " + f + "() missing " + std::to_string(n - a.size()) + " required positional argument");
+  }
+
+  // states(), state_attr(), is_state(), is_state_attr(), has_value(); nothing for other names.
+  std::optional<json::value> state_function(const std::string& f, const std::vector<json::value>& a) {
     if (f == "states") {
-      need(1);
+      need_args(f, a, 1);
       std::string id = entity_arg(a[0]);
       info_.entities.push_back(id);
       StatePtr s = store_.get(id);
       return s ? json::value(s->state) : json::value("unknown");
     }
     if (f == "state_attr") {
-      need(2);
+      need_args(f, a, 2);
       std::string id = entity_arg(a[0]);
       info_.entities.push_back(id);
       StatePtr s = store_.get(id);
@@ -485,7 +486,7 @@ class Parser {
       return v ? *v : json::value(nullptr);
     }
     if (f == "is_state") {
-      need(2);
+      need_args(f, a, 2);
       std::string id = entity_arg(a[0]);
       info_.entities.push_back(id);
       StatePtr s = store_.get(id);
@@ -498,7 +499,7 @@ class Parser {
       return s->state == str_arg(a, 1);
     }
     if (f == "is_state_attr") {
-      need(3);
+      need_args(f, a, 3);
       std::string id = entity_arg(a[0]);
       info_.entities.push_back(id);
       StatePtr s = store_.get(id);
@@ -507,20 +508,25 @@ class Parser {
       return v && *v == a[2];
     }
     if (f == "has_value") {
-      need(1);
+      need_args(f, a, 1);
       std::string id = entity_arg(a[0]);
       info_.entities.push_back(id);
       StatePtr s = store_.get(id);
       return s && s->state != "unknown" && s->state != "unavailable";
     }
+    return std::nullopt;
+  }
+
+  // area_*, floor_*, label_entities(), device_id(); nothing for other names.
+  std::optional<json::value> registry_function(const std::string& f, const std::vector<json::value>& a) {
     if (f == "area_name" || f == "area_id") {
-      need(1);
+      need_args(f, a, 1);
       const Area* ar = area_of(str_arg(a, 0));
       if (!ar) return nullptr;
       return f == "area_name" ? json::value(ar->name) : json::value(ar->area_id);
     }
     if (f == "floor_name" || f == "floor_id") {
-      need(1);
+      need_args(f, a, 1);
       std::string ref = str_arg(a, 0);
       std::optional<std::string> floor;
       for (const auto& fl : store_.home().floors)
@@ -533,7 +539,7 @@ class Parser {
       return nullptr;
     }
     if (f == "area_entities" || f == "label_entities") {
-      need(1);
+      need_args(f, a, 1);
       std::string ref = str_arg(a, 0);
       json::array out;
       const Home& h = store_.home();
@@ -552,18 +558,25 @@ class Parser {
       return out;
     }
     if (f == "device_id") {
-      need(1);
+      need_args(f, a, 1);
       std::string id = str_arg(a, 0);
       for (const auto& e : store_.home().entities)
         if (e.entity_id == id) return e.device_id ? json::value(*e.device_id) : json::value(nullptr);
       return nullptr;
     }
+    return std::nullopt;
+  }
+
+  json::value call(const std::string& f) {
+    auto a = args();
+    if (auto v = state_function(f, a)) return *v;
+    if (auto v = registry_function(f, a)) return *v;
     if (f == "now" || f == "utcnow") {
       info_.time = true;
       return json::value(iso_time(now_timestamp()));
     }
     if (f == "as_timestamp") {
-      need(1);
+      need_args(f, a, 1);
       if (a[0].is_number()) return a[0];
       auto t = parse_iso_time(str_arg(a, 0));
       if (!t) {
@@ -573,7 +586,7 @@ class Parser {
       return *t;
     }
     if (f == "float" || f == "int") {
-      need(1);
+      need_args(f, a, 1);
       std::vector<json::value> rest(a.begin() + 1, a.end());
       json::value x = to_float(a[0], rest, f.c_str());
       if (f == "int" && x.is_number()) return saturate_cast<int64_t>(x.to_number<double>());
@@ -581,6 +594,7 @@ class Parser {
     }
     fail("UndefinedError: '" + f + "' is undefined");
   }
+
 
   json::value primary() {
     const Token t = peek();
