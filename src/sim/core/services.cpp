@@ -291,10 +291,12 @@ json::value forecasts(const StoredState& s, const std::string& type) {
 
 }  // namespace
 
-ServiceOutcome Services::call(const ServiceCall& call) {
-  std::lock_guard lock(store_.mutex());
-  auto d = impl_->specs.find(call.domain);
-  if (d == impl_->specs.end() || !d->second.count(call.service)) {
+namespace {
+
+// The spec of the called action, after HA's checks of its name and of return_response.
+const Spec& checked_spec(const std::map<std::string, std::map<std::string, Spec>>& specs, const ServiceCall& call) {
+  auto d = specs.find(call.domain);
+  if (d == specs.end() || !d->second.count(call.service)) {
     ServiceError e{"not_found", "Service " + call.domain + "." + call.service + " not found.", "service_not_found", {}};
     e.translation_placeholders = {{"domain", call.domain}, {"service", call.service}};
     throw e;
@@ -307,21 +309,11 @@ ServiceOutcome Services::call(const ServiceCall& call) {
     throw ServiceError{"service_validation_error",
                        "An action which does not return responses can't be called with return_response=True",
                        "service_does_not_support_response", {}};
+  return spec;
+}
 
-  json::object data = validate(spec, call.data);
-  Run run{*impl_, *this, call.context, {}};
-  store_.fire("call_service", {{"domain", call.domain}, {"service", call.service}, {"service_data", call.data}}, call.context);
-
-  ServiceOutcome out;
-  if (!spec.entity) {
-    auto response = spec.on_call(run, data);
-    if (call.return_response) out.response = response ? *response : json::value(json::object{});
-    out.changed = std::move(run.changed);
-    return out;
-  }
-
-  // Entity services: the target plus legacy target keys in data.
-  json::object target = call.target;
+// The call's target plus the legacy target keys inside the data (moved out of it).
+json::object merged_target(json::object target, json::object& data) {
   for (const auto& key : kTargetKeys)
     if (auto* v = data.if_contains(key)) {
       if (auto* existing = target.if_contains(key)) {
@@ -334,28 +326,55 @@ ServiceOutcome Services::call(const ServiceCall& call) {
       }
       data.erase(key);
     }
-  bool all = false;
-  std::set<std::string> explicit_ids;
-  if (auto* v = target.if_contains("entity_id")) {
-    for (auto& id : string_list(*v)) {
-      if (id == "all" || id == "*") all = true;
-      else explicit_ids.insert(id);
-    }
-    if (!all) {
-      for (const auto& id : explicit_ids)
-        if (id.find('.') == std::string::npos || id.find(' ') != std::string::npos)
-          throw invalid("Entity ID " + id + " is an invalid entity ID for dictionary value @ data['entity_id']");
-    } else {
-      target.erase("entity_id");
-    }
+  return target;
+}
+
+// The entity ids named in target.entity_id; "all"/"*" sets `all` (and is
+// removed from the target). Malformed ids throw HA's invalid_format error.
+std::set<std::string> explicit_entity_ids(json::object& target, bool& all) {
+  all = false;
+  std::set<std::string> ids;
+  auto* v = target.if_contains("entity_id");
+  if (!v) return ids;
+  for (auto& id : string_list(*v)) {
+    if (id == "all" || id == "*") all = true;
+    else ids.insert(id);
   }
+  if (all) {
+    target.erase("entity_id");
+    return ids;
+  }
+  for (const auto& id : ids)
+    if (id.find('.') == std::string::npos || id.find(' ') != std::string::npos)
+      throw invalid("Entity ID " + id + " is an invalid entity ID for dictionary value @ data['entity_id']");
+  return ids;
+}
+
+}  // namespace
+
+ServiceOutcome Services::call(const ServiceCall& call) {
+  std::lock_guard lock(store_.mutex());
+  const Spec& spec = checked_spec(impl_->specs, call);
+  json::object data = validate(spec, call.data);
+  Run run{*impl_, *this, call.context, {}};
+  store_.fire("call_service", {{"domain", call.domain}, {"service", call.service}, {"service_data", call.data}}, call.context);
+
+  ServiceOutcome out;
+  if (!spec.entity) {
+    auto response = spec.on_call(run, data);
+    if (call.return_response) out.response = response ? *response : json::value(json::object{});
+    out.changed = std::move(run.changed);
+    return out;
+  }
+  json::object target = merged_target(call.target, data);
+  bool all = false;
+  const std::set<std::string> explicit_ids = explicit_entity_ids(target, all);
   std::vector<std::string> ids = expand_target(target);
   if (all) {
     ids.clear();
     for (const auto& st : store_.all())
       if (call.domain == "homeassistant" || domain_of(st->entity_id) == call.domain) ids.push_back(st->entity_id);
   }
-
   if (call.domain == "homeassistant" && spec.on_call) {
     json::array arr;
     for (auto& id : ids) arr.emplace_back(id);
@@ -365,7 +384,14 @@ ServiceOutcome Services::call(const ServiceCall& call) {
     if (call.return_response) out.response = json::object{};
     return out;
   }
+  json::object responses = run_on_entities(spec, call, ids, explicit_ids, data, run);
+  out.changed = std::move(run.changed);
+  if (call.return_response) out.response = std::move(responses);
+  return out;
+}
 
+json::object Services::run_on_entities(const svc::Spec& spec, const ServiceCall& call, const std::vector<std::string>& ids,
+                                       const std::set<std::string>& explicit_ids, const json::object& data, svc::Run& run) {
   json::object responses;
   for (const auto& id : ids) {
     if (call.domain != "homeassistant" && domain_of(id) != call.domain) continue;  // targets of other domains are ignored
@@ -385,9 +411,7 @@ ServiceOutcome Services::call(const ServiceCall& call) {
     }
     spec.on_entity(run, *st, data);
   }
-  out.changed = std::move(run.changed);
-  if (call.return_response) out.response = std::move(responses);
-  return out;
+  return responses;
 }
 
 }  // namespace hamcp::sim

@@ -5,12 +5,18 @@
 // attribute changes real integrations make.
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "sim/core/state_store.hpp"
 
 namespace hamcp::sim {
+
+namespace svc {
+struct Spec;
+struct Run;
+}  // namespace svc
 
 // A failed call. `code` is the WebSocket error code (not_found, invalid_format,
 // service_validation_error, home_assistant_error); REST maps it to a status.
@@ -62,6 +68,10 @@ class Services {
   struct Impl;
 
  private:
+  // Runs an entity action on each targeted entity of its domain; the responses by entity id.
+  json::object run_on_entities(const svc::Spec& spec, const ServiceCall& call, const std::vector<std::string>& ids,
+                               const std::set<std::string>& explicit_ids, const json::object& data, svc::Run& run);
+
   StateStore& store_;
   std::shared_ptr<Impl> impl_;
 };

@@ -84,20 +84,18 @@ const std::vector<std::string> kPersonNames = {"Alex", "Sam", "Jordan", "Taylor"
 
 }  // namespace
 
-Home generate_home(std::size_t entity_count, uint64_t seed) {
-  HomeBuilder b(seed * 0x100000001B3ull + entity_count);
-  Rng& rng = b.rng();
-  const auto& types = room_types();
+namespace {
 
-  static const char* cities[][2] = {{"Amsterdam", "Europe/Amsterdam"}, {"Berlin", "Europe/Berlin"},
-                                    {"London", "Europe/London"},     {"Denver", "America/Denver"},
-                                    {"Vienna", "Europe/Vienna"},       {"Toronto", "America/Toronto"}};
-  auto city = cities[rng.below(6)];
-  b.home().config.location_name = std::string(city[0]) + " Home";
-  b.home().config.time_zone = city[1];
+// The labels and categories every installation of some size has.
+struct Taxonomy {
+  std::vector<std::string> labels;           // [0] Security … [6] Outdoor
+  std::vector<std::string> auto_categories;  // Lighting, Security, Climate
+  std::string script_category;
+};
 
-  // Labels and categories every installation of some size has.
-  std::vector<std::string> labels = {
+Taxonomy add_taxonomy(HomeBuilder& b) {
+  Taxonomy t;
+  t.labels = {
       b.add_label("Security", "red", "mdi:shield-home", "Doors, locks, cameras"),
       b.add_label("Energy saving", "green", "mdi:leaf", "Off when nobody is home"),
       b.add_label("Night light", "indigo", "mdi:weather-night", ""),
@@ -106,18 +104,29 @@ Home generate_home(std::size_t entity_count, uint64_t seed) {
       b.add_label("Critical", "deep-orange", "mdi:alert", "Must never be turned off"),
       b.add_label("Outdoor", "light-green", "mdi:tree", ""),
   };
-  std::vector<std::string> auto_categories = {b.add_category("automation", "Lighting", "mdi:lightbulb-group"),
+  t.auto_categories = {b.add_category("automation", "Lighting", "mdi:lightbulb-group"),
                                               b.add_category("automation", "Security", "mdi:shield"),
                                               b.add_category("automation", "Climate", "mdi:thermostat")};
-  std::string script_category = b.add_category("script", "Routines", "mdi:routes");
+  t.script_category = b.add_category("script", "Routines", "mdi:routes");
 
-  // Rooms: about 25 entities each.
+  return t;
+}
+
+struct Rooms {
+  std::vector<Room> rooms;
+  std::vector<const RoomType*> type_of;  // per room
+};
+
+// About 25 entities per room; above 40 rooms the home is a building of flats.
+Rooms add_rooms(HomeBuilder& b, std::size_t entity_count, const Taxonomy& tax) {
+  Rng& rng = b.rng();
+  const auto& types = room_types();
+  const auto& labels = tax.labels;
   std::size_t area_count = std::max<std::size_t>(3, entity_count / 25);
   bool building = area_count > 40;
   std::size_t rooms_per_unit = 8;
   std::size_t units_per_floor = 6;
-  std::vector<Room> rooms;
-  std::vector<const RoomType*> room_type_of;
+  Rooms out;
   std::vector<std::string> floors;
   if (!building) {
     floors.push_back(b.add_floor("Ground Floor", 0, "mdi:home-floor-0", {"Downstairs"}));
@@ -156,14 +165,19 @@ Home generate_home(std::size_t entity_count, uint64_t seed) {
     std::vector<std::string> area_labels;
     if (type.outdoor) area_labels.push_back(labels[6]);
     room.area_id = b.add_area(room.name, floor, type.icon, aliases, area_labels);
-    rooms.push_back(room);
-    room_type_of.push_back(&type);
+    out.rooms.push_back(room);
+    out.type_of.push_back(&type);
   }
 
-  // Extras (people, helpers, automations…) take ~8% of the home.
-  std::size_t reserved = std::min<std::size_t>(entity_count, 12 + entity_count * 8 / 100);
-  std::size_t device_target = entity_count > reserved ? entity_count - reserved : 0;
+  return out;
+}
 
+// Devices room by room, round-robin, until `device_target` entities; returns the lights made.
+std::vector<std::string> add_devices(HomeBuilder& b, const Rooms& r, const Taxonomy& tax, std::size_t device_target) {
+  Rng& rng = b.rng();
+  const auto& rooms = r.rooms;
+  const auto& room_type_of = r.type_of;
+  const auto& labels = tax.labels;
   std::vector<std::string> lights;
   for (std::size_t round = 0; b.entity_count() < device_target; ++round) {
     for (std::size_t i = 0; i < rooms.size() && b.entity_count() < device_target; ++i) {
@@ -191,12 +205,17 @@ Home generate_home(std::size_t entity_count, uint64_t seed) {
     if (round > 10000) break;  // cannot happen; guards an endless loop if kinds ever add nothing
   }
 
-  // People, sun, weather, zone, core update.
-  std::size_t people = std::min<std::size_t>(kPersonNames.size(), 2 + entity_count / 5000);
-  std::vector<std::string> persons(kPersonNames.begin(), kPersonNames.begin() + static_cast<long>(people));
-  add_home_singletons(b, persons);
+  return lights;
+}
 
-  // Helpers, automations, scripts and scenes, one at a time until N.
+// Helpers, automations, scripts and scenes, one at a time until N entities.
+void add_configured_entities(HomeBuilder& b, std::size_t entity_count, const Rooms& r, const std::vector<std::string>& lights,
+                             const Taxonomy& tax) {
+  Rng& rng = b.rng();
+  const auto& rooms = r.rooms;
+  const auto& labels = tax.labels;
+  const auto& auto_categories = tax.auto_categories;
+  const auto& script_category = tax.script_category;
   for (std::size_t n = 0; b.entity_count() < entity_count; ++n) {
     std::string idx = n < 12 ? "" : " " + std::to_string(n / 12 + 1);
     const Room& room = rooms[n % rooms.size()];
@@ -236,8 +255,10 @@ Home generate_home(std::size_t entity_count, uint64_t seed) {
     }
   }
 
-  // Exactly N: drop surplus entities from the end (with their registry entries).
-  Home home = b.take();
+}
+
+// Exactly N: drops surplus entities from the end (with their registry entries and configs).
+void trim_to(Home& home, std::size_t entity_count) {
   while (home.states.size() > entity_count) {
     EntityState last = std::move(home.states.back());
     home.states.pop_back();
@@ -251,6 +272,35 @@ Home generate_home(std::size_t entity_count, uint64_t seed) {
     if (dom == "scene" && id && id->is_string()) home.scene_configs.erase(std::string(id->get_string()));
     if (dom == "script") home.script_configs.erase(last.entity_id.substr(7));
   }
+}
+
+}  // namespace
+
+Home generate_home(std::size_t entity_count, uint64_t seed) {
+  HomeBuilder b(seed * 0x100000001B3ull + entity_count);
+  Rng& rng = b.rng();
+  static const char* cities[][2] = {{"Amsterdam", "Europe/Amsterdam"}, {"Berlin", "Europe/Berlin"},
+                                    {"London", "Europe/London"},     {"Denver", "America/Denver"},
+                                    {"Vienna", "Europe/Vienna"},       {"Toronto", "America/Toronto"}};
+  auto city = cities[rng.below(6)];
+  b.home().config.location_name = std::string(city[0]) + " Home";
+  b.home().config.time_zone = city[1];
+
+  const Taxonomy tax = add_taxonomy(b);
+  const Rooms rooms = add_rooms(b, entity_count, tax);
+  // Extras (people, helpers, automations…) take ~8% of the home.
+  std::size_t reserved = std::min<std::size_t>(entity_count, 12 + entity_count * 8 / 100);
+  std::size_t device_target = entity_count > reserved ? entity_count - reserved : 0;
+
+  const std::vector<std::string> lights = add_devices(b, rooms, tax, device_target);
+  // People, sun, weather, zone, core update.
+  std::size_t people = std::min<std::size_t>(kPersonNames.size(), 2 + entity_count / 5000);
+  std::vector<std::string> persons(kPersonNames.begin(), kPersonNames.begin() + static_cast<long>(people));
+  add_home_singletons(b, persons);
+
+  add_configured_entities(b, entity_count, rooms, lights, tax);
+  Home home = b.take();
+  trim_to(home, entity_count);
   return home;
 }
 
