@@ -9,6 +9,7 @@
 # Lanes (in the order they run):
 #   unit          Release build (ninja, ccache) + ctest (unit tests and every ctest-registered test)
 #   baseline-cpu  objdump scan of our objects for instructions newer than SSE2 (+ its self-test)
+#   lint          tests/lint/run.sh          (.clang-format followed; clang-tidy bugprone-* + function size: 0 findings; not yet in the default set: --lanes lint)
 #   qemu          the Release unit_* binaries under `qemu-x86_64 -cpu Conroe` (a 2006 CPU: no SSE4/AVX)
 #   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON, own build dir) + ctest + tests/stress (lifecycle stress)
 #   tsan          ThreadSanitizer build of hamcp (-DHAMCP_TSAN=ON, own build dir) + tests/stress
@@ -31,6 +32,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke)
+EXTRA_LANES=(lint)  # selectable with --lanes, not run by default yet
 lanes_arg=""
 install_deps=1
 while [ $# -gt 0 ]; do
@@ -47,7 +49,7 @@ selected=("${ALL_LANES[@]}")
 if [ -n "$lanes_arg" ]; then
   IFS=',' read -r -a selected <<<"$lanes_arg"
   for l in "${selected[@]}"; do
-    [[ " ${ALL_LANES[*]} " == *" $l "* ]] || { echo "test.sh: unknown lane '$l' (lanes: ${ALL_LANES[*]})" >&2; exit 2; }
+    [[ " ${ALL_LANES[*]} ${EXTRA_LANES[*]} " == *" $l "* ]] || { echo "test.sh: unknown lane '$l' (lanes: ${ALL_LANES[*]})" >&2; exit 2; }
   done
 fi
 want() { [[ " ${selected[*]} " == *" $1 "* ]]; }

@@ -32,8 +32,8 @@
 #include <spdlog/spdlog.h>
 
 #include "ha/ha_client.hpp"
-#include "sim/home_model.hpp"
-#include "sim/sim_server.hpp"
+#include "sim/home/home_model.hpp"
+#include "sim/server/sim_server.hpp"
 
 using namespace std::chrono;
 namespace asio = boost::asio;

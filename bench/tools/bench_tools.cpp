@@ -15,13 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "ha/ha_client.hpp"
+#include "app/home.hpp"
 #include "mcp/server.hpp"
-#include "search/entity_index.hpp"
-#include "sim/sim_server.hpp"
-#include "tools/entity_tools.hpp"
+#include "sim/server/sim_server.hpp"
 #include "tools/overview_data.hpp"
-#include "tools/search_feed.hpp"
 
 using namespace hamcp;
 namespace json = boost::json;
@@ -171,18 +168,17 @@ int bench(std::size_t entities) {
   input.url = sim.url();
   input.token = "bench";
   input.timeout = std::chrono::milliseconds(120000);
-  auto ha = ha::HaClient::from_input(io.get_executor(), input);
-  search::EntityIndex index;
-  tools::SearchFeed feed(*ha, index);
-  auto env = std::make_shared<tools::ToolEnv>(*ha, index);
-  tools::register_entity_tools(server.registry(), env);
+  app::Home home(io.get_executor(), input);
+  home.register_tools(server.registry());
+  ha::HaClient* ha = &home.ha();
+  search::EntityIndex& index = home.index();
   auto session = server.create_session();
   auto init = std::make_shared<Sink>();
   session->deliver(json::parse(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})"),
                    init);
   session->deliver(json::parse(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"), std::make_shared<Sink>());
   const auto t_sync = Clock::now();
-  ha->start();
+  home.start();
   if (!run_until(io, [&] { return ha->status().state == ha::MirrorState::synced && index.size() >= entities; },
                  std::chrono::seconds(180))) {
     std::fprintf(stderr, "%zu entities: mirror did not sync in 180 s\n", entities);
@@ -200,8 +196,7 @@ int bench(std::size_t entities) {
   std::vector<double> times;
   std::size_t errors = 0;
   auto finish = [&] {
-    env->detach();
-    ha->stop();
+    home.stop();
     run_until(io, [] { return false; }, std::chrono::milliseconds(20));
     session->shutdown();
     sim.stop();

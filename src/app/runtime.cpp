@@ -3,11 +3,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "ha/ha_client.hpp"
-#include "search/entity_index.hpp"
-#include "sim/sim_server.hpp"
-#include "tools/entity_tools.hpp"
-#include "tools/search_feed.hpp"
+#include "app/home.hpp"
+#include "sim/server/sim_server.hpp"
 
 namespace hamcp::app {
 
@@ -49,12 +46,13 @@ Runtime::Runtime(const Config& config)
 }
 
 Runtime::~Runtime() {
-  // Tool handlers (owned by server_, destroyed after ha_) share tools_env_:
-  // unhook it from the HA client first.
-  if (tools_env_) tools_env_->detach();
-  if (ha_) ha_->stop();
+  // Tool handlers (owned by server_, destroyed after home_) share the tool
+  // environment: Home::stop() unhooks it from the HA client first.
+  if (home_) home_->stop();
   if (demo_sim_) demo_sim_->stop();
 }
+
+ha::HaClient* Runtime::ha() { return home_ ? &home_->ha() : nullptr; }
 
 void Runtime::connect_home() {
   ha::ConnectionInput input;
@@ -76,12 +74,9 @@ void Runtime::connect_home() {
   } else {
     ha::fill_from_environment(input);  // SUPERVISOR_TOKEN in an add-on
   }
-  ha_ = ha::HaClient::from_input(io_.get_executor(), input);
-  index_ = std::make_unique<search::EntityIndex>();
-  search_feed_ = std::make_unique<tools::SearchFeed>(*ha_, *index_);
-  tools_env_ = std::make_shared<tools::ToolEnv>(*ha_, *index_);
-  tools::register_entity_tools(server_.registry(), tools_env_);
-  ha_->start();
+  home_ = std::make_unique<Home>(io_.get_executor(), input);
+  home_->register_tools(server_.registry());
+  home_->start();
 }
 
 }  // namespace hamcp::app

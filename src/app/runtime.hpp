@@ -13,8 +13,7 @@
 
 namespace hamcp::sim { class SimServer; }
 namespace hamcp::ha { class HaClient; }
-namespace hamcp::search { class EntityIndex; }
-namespace hamcp::tools { class SearchFeed; class ToolEnv; }
+namespace hamcp::app { class Home; }
 
 namespace hamcp::app {
 
@@ -39,7 +38,7 @@ class Runtime {
   boost::asio::io_context& io() { return io_; }
   mcp::Server& server() { return server_; }
   const Config& config() const { return config_; }
-  ha::HaClient* ha() { return ha_.get(); }
+  ha::HaClient* ha();
 
  private:
   // Home Assistant connection + search index + the entity tools (owner: tools).
@@ -51,12 +50,9 @@ class Runtime {
   boost::asio::io_context io_{1};  // concurrency hint 1: one thread runs everything
   mcp::Server server_;
   // Declared after io_/server_: destroyed first (the HA client stops before
-  // the io_context goes away).
+  // the io_context goes away; the home stops before the demo sim it talks to).
   std::unique_ptr<sim::SimServer> demo_sim_;
-  std::unique_ptr<ha::HaClient> ha_;
-  std::unique_ptr<search::EntityIndex> index_;
-  std::unique_ptr<tools::SearchFeed> search_feed_;
-  std::shared_ptr<tools::ToolEnv> tools_env_;
+  std::unique_ptr<Home> home_;
 };
 
 }  // namespace hamcp::app

@@ -9,7 +9,7 @@
 #include <boost/json.hpp>
 
 #include "app/commands.hpp"
-#include "sim/sim_server.hpp"
+#include "sim/server/sim_server.hpp"
 
 namespace hamcp::app {
 

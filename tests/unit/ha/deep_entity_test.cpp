@@ -15,8 +15,8 @@
 
 #include "client_loop.hpp"
 #include "ha/ha_client.hpp"
-#include "sim/home_model.hpp"
-#include "sim/sim_server.hpp"
+#include "sim/home/home_model.hpp"
+#include "sim/server/sim_server.hpp"
 
 using namespace hamcp::ha;
 using namespace hamcp::ha::testing;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "search/types.hpp"
-#include "sim/home_model.hpp"
+#include "sim/home/home_model.hpp"
 
 namespace hamcp::search::testing {
 

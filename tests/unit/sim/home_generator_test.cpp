@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "sim/home_model.hpp"
+#include "sim/home/home_model.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/sim_core.hpp"
+#include "sim/core/sim_core.hpp"
 
 namespace hamcp::sim {
 namespace {

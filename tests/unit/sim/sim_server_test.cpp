@@ -12,7 +12,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
-#include "sim/sim_server.hpp"
+#include "sim/server/sim_server.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sim/template.hpp"
+#include "sim/core/template.hpp"
 
 namespace hamcp::sim {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sim/ws_connection.hpp"
+#include "sim/ws/ws_connection.hpp"
 
 namespace hamcp::sim {
 namespace {

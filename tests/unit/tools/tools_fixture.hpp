@@ -9,11 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "ha/ha_client.hpp"
-#include "search/entity_index.hpp"
-#include "sim/sim_server.hpp"
+#include "app/home.hpp"
+#include "sim/server/sim_server.hpp"
 #include "tools/entity_tools.hpp"
-#include "tools/search_feed.hpp"
 #include "unit/mcp/mcp_harness.hpp"
 
 namespace hamcp::tools::testing {
@@ -47,15 +45,16 @@ class ToolsTest : public ::testing::Test {
     input.url = url;
     input.token = token;
     input.timeout = std::chrono::milliseconds(3000);
-    ha::HaClientOptions ho;
-    ho.ws.connect_wait = std::chrono::milliseconds(500);
-    ho.ws.reconnect_initial = std::chrono::milliseconds(100);
-    ha = ha::HaClient::from_input(h.io.get_executor(), input, ho);
-    index = std::make_unique<search::EntityIndex>();
-    feed = std::make_unique<SearchFeed>(*ha, *index);
-    env = std::make_shared<ToolEnv>(*ha, *index, options);
-    register_entity_tools(h.server.registry(), env);
-    ha->start();
+    app::HomeOptions home_options;
+    home_options.client.ws.connect_wait = std::chrono::milliseconds(500);
+    home_options.client.ws.reconnect_initial = std::chrono::milliseconds(100);
+    home_options.tools = options;
+    home = std::make_unique<app::Home>(h.io.get_executor(), input, home_options);
+    ha = &home->ha();
+    index = &home->index();
+    env = &home->tools_env();
+    home->register_tools(h.server.registry());
+    home->start();
     h.initialize();
     if (sim) {
       ASSERT_TRUE(h.run_until([&] { return ha->status().state == ha::MirrorState::synced && index->size() > 0; },
@@ -65,13 +64,14 @@ class ToolsTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    if (env) env->detach();
-    feed.reset();
-    if (ha) ha->stop();
+    if (home) home->stop();
     h.run_for(std::chrono::milliseconds(20));
     h.session->shutdown();
     h.run_for(std::chrono::milliseconds(5));
-    ha.reset();
+    ha = nullptr;
+    index = nullptr;
+    env = nullptr;
+    home.reset();
     if (sim) sim->stop();
   }
 
@@ -114,10 +114,10 @@ class ToolsTest : public ::testing::Test {
 
   Harness h;
   std::unique_ptr<sim::SimServer> sim;
-  std::unique_ptr<ha::HaClient> ha;
-  std::unique_ptr<search::EntityIndex> index;
-  std::unique_ptr<SearchFeed> feed;
-  std::shared_ptr<ToolEnv> env;
+  std::unique_ptr<app::Home> home;  // the same composition root as the runtime
+  ha::HaClient* ha = nullptr;        // views into `home`
+  search::EntityIndex* index = nullptr;
+  ToolEnv* env = nullptr;
   int next_id = 100;
 };
 

@@ -1,0 +1,544 @@
+// The only Beast code of the simulator: HTTP/1.1 + WebSocket transport for
+// RestApi and WsConnection, connection tracking and the fault switches.
+//
+// Test control endpoint (loopback peers only, Authorization: Bearer <the
+// configured token>, honoured even while the token is "revoked"):
+//   POST /api/hamcp_sim/fault  {"action": …}
+//     "drop_websockets"                 close every WebSocket
+//     "delay", "ms": N                  delay REST responses and WS frames by N ms (0 = off)
+//     "rest_failure", "status": 503     REST answers that status (0 = off)
+//     "malformed_frame"                 send one non-JSON text frame to every authenticated socket
+//     "huge_registry", "bytes": N       pad config/entity_registry/list to >= N bytes (0 = off)
+//     "revoke_token" / "restore_token"  close authenticated sockets and reject the token / accept it again
+//     "restart"                         drop everything and listen again on the same port (state kept)
+//     "clear"                           undo delay, rest_failure, huge_registry and revoke_token
+//     "status"                          {"websockets": n, "delay_ms", "rest_failure", "entities"}
+#include "sim/core/json_writer.hpp"
+#include "sim/server/sim_server.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <list>
+#include <set>
+#include <thread>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <spdlog/spdlog.h>
+
+#include "sim/rest/rest_api.hpp"
+#include "sim/ws/ws_connection.hpp"
+
+namespace hamcp::sim {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+
+namespace {
+constexpr const char* kServerHeader = "Python/3.13 aiohttp/3.11.16";
+constexpr std::size_t kMaxRequestBody = 64 * 1024 * 1024;
+}  // namespace
+
+struct Closable {
+  virtual ~Closable() = default;
+  virtual void close_now() = 0;  // io thread only
+  virtual bool is_websocket() const { return false; }
+  virtual bool authenticated() const { return false; }
+  virtual void push_raw(std::string) {}
+};
+
+struct SimServer::Impl {
+  SimServerOptions options;
+  SimCore core;
+  RestApi rest;
+  asio::io_context ioc;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
+  tcp::acceptor acceptor{ioc};
+  std::thread thread;
+  uint16_t bound_port = 0;
+  std::set<Closable*> conns;  // io thread only
+  std::atomic<int> active{0};
+  std::atomic<std::size_t> websockets{0};
+  std::atomic<int> delay_ms{0};
+  std::atomic<int> rest_failure{0};
+  std::mutex state_mutex;
+  std::condition_variable state_cv;
+  bool running = false;
+
+  Impl(Home home, SimServerOptions opts)
+      : options(std::move(opts)),
+        core(std::move(home), options.token),
+        rest(core, [this](const json::object& cmd) { return control(cmd); }) {}
+
+  // Runs fn on the io thread and waits (or runs it inline when already there).
+  template <class F>
+  void on_io(F fn) {
+    if (ioc.get_executor().running_in_this_thread() || !running) {
+      fn();
+      return;
+    }
+    std::promise<void> done;
+    auto fut = done.get_future();
+    asio::post(ioc, [&] {
+      fn();
+      done.set_value();
+    });
+    fut.wait();
+  }
+
+  void listen() {
+    tcp::endpoint ep(asio::ip::make_address(options.host), bound_port ? bound_port : options.port);
+    acceptor.open(ep.protocol());
+    acceptor.set_option(asio::socket_base::reuse_address(true));
+    acceptor.bind(ep);
+    acceptor.listen(asio::socket_base::max_listen_connections);
+    bound_port = acceptor.local_endpoint().port();
+    asio::co_spawn(ioc, accept_loop(), asio::detached);
+  }
+
+  void close_all(bool websockets_only, bool authenticated_only) {
+    std::vector<Closable*> list(conns.begin(), conns.end());
+    for (auto* c : list) {
+      if (websockets_only && !c->is_websocket()) continue;
+      if (authenticated_only && !c->authenticated()) continue;
+      c->close_now();
+    }
+  }
+
+  void restart_in_place() {
+    boost::system::error_code ec;
+    acceptor.close(ec);
+    close_all(false, false);
+    auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(50));
+    timer->async_wait([this, timer](boost::system::error_code) {
+      try {
+        listen();
+      } catch (const std::exception& e) {
+        spdlog::error("sim: restart could not listen again on port {}: {}", bound_port, e.what());
+      }
+    });
+  }
+
+  RestResponse control(const json::object& cmd);
+  asio::awaitable<void> accept_loop();
+  asio::awaitable<void> http_session(tcp::socket socket);
+  asio::awaitable<void> ws_session(beast::tcp_stream stream, http::request<http::string_body> req);
+};
+
+// ---------------------------------------------------------------------------
+
+namespace {
+
+struct HttpConn : Closable {
+  beast::tcp_stream* stream;
+  explicit HttpConn(beast::tcp_stream* s) : stream(s) {}
+  void close_now() override {
+    boost::system::error_code ec;
+    stream->socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream->socket().close(ec);
+  }
+};
+
+struct WsSession : Closable, std::enable_shared_from_this<WsSession> {
+  websocket::stream<beast::tcp_stream> ws;
+  asio::steady_timer wake;
+  std::mutex mu;
+  std::deque<std::pair<std::string, bool>> queue;  // (frame, raw: never coalesced)
+  bool close_requested = false;
+  bool dead = false;
+  std::shared_ptr<WsConnection> conn;
+
+  explicit WsSession(beast::tcp_stream stream)
+      : ws(std::move(stream)), wake(ws.get_executor(), asio::steady_timer::time_point::max()) {}
+
+  void push(std::string frame, bool raw) {
+    {
+      std::lock_guard lock(mu);
+      queue.emplace_back(std::move(frame), raw);
+    }
+    std::weak_ptr<WsSession> weak = weak_from_this();
+    asio::post(ws.get_executor(), [weak] {
+      if (auto self = weak.lock()) self->wake.cancel();
+    });
+  }
+  void push_raw(std::string frame) override { push(std::move(frame), true); }
+  bool is_websocket() const override { return true; }
+  bool authenticated() const override { return conn && conn->authenticated(); }
+  void close_now() override {
+    dead = true;
+    boost::system::error_code ec;
+    beast::get_lowest_layer(ws).socket().shutdown(tcp::socket::shutdown_both, ec);
+    beast::get_lowest_layer(ws).socket().close(ec);
+    wake.cancel();
+  }
+};
+
+asio::awaitable<void> ws_writer(std::shared_ptr<WsSession> s, SimServer::Impl* impl) {
+  for (;;) {
+    std::deque<std::pair<std::string, bool>> batch;
+    {
+      std::lock_guard lock(s->mu);
+      batch.swap(s->queue);
+    }
+    if (s->dead) co_return;
+    if (batch.empty()) {
+      if (s->close_requested) {
+        boost::system::error_code ec;
+        websocket::close_reason reason(websocket::close_code::normal);
+        co_await s->ws.async_close(reason, asio::redirect_error(asio::use_awaitable, ec));
+        co_return;
+      }
+      s->wake.expires_at(asio::steady_timer::time_point::max());
+      boost::system::error_code ec;
+      co_await s->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      continue;
+    }
+    int delay = impl->delay_ms.load();
+    if (delay > 0) {
+      asio::steady_timer t(s->ws.get_executor(), std::chrono::milliseconds(delay));
+      boost::system::error_code ec;
+      co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    }
+    bool coalesce = s->conn && s->conn->coalesce();
+    std::vector<std::string> frames;
+    std::string group;
+    std::size_t grouped = 0;
+    auto flush_group = [&] {
+      if (grouped == 1) frames.push_back(group.substr(1));
+      else if (grouped > 1) frames.push_back(group + "]");
+      group.clear();
+      grouped = 0;
+    };
+    for (auto& [frame, raw] : batch) {
+      if (raw || !coalesce) {
+        flush_group();
+        frames.push_back(std::move(frame));
+        continue;
+      }
+      group += grouped == 0 ? "[" : ",";
+      group += frame;
+      ++grouped;
+    }
+    flush_group();
+    for (auto& frame : frames) {
+      if (s->dead) co_return;
+      if (frame.empty()) continue;  // the closer's wake-up marker
+      boost::system::error_code ec;
+      s->ws.text(true);
+      co_await s->ws.async_write(asio::buffer(frame), asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) {
+        s->dead = true;
+        co_return;
+      }
+    }
+  }
+}
+
+bool is_loopback(const beast::tcp_stream& stream) {
+  boost::system::error_code ec;
+  auto ep = stream.socket().remote_endpoint(ec);
+  return !ec && ep.address().is_loopback();
+}
+
+std::string failure_body(int status) {
+  switch (status) {
+    case 500: return "500 Internal Server Error\n\nServer got itself in trouble";
+    case 502: return "502: Bad Gateway";
+    case 503: return "503: Service Unavailable";
+    case 504: return "504: Gateway Timeout";
+    default: return std::to_string(status) + ": Server Error";
+  }
+}
+
+}  // namespace
+
+asio::awaitable<void> SimServer::Impl::accept_loop() {
+  for (;;) {
+    auto [ec, socket] = co_await acceptor.async_accept(asio::as_tuple(asio::use_awaitable));
+    if (ec) co_return;
+    socket.set_option(tcp::no_delay(true), ec);
+    asio::co_spawn(ioc, http_session(std::move(socket)), asio::detached);
+  }
+}
+
+asio::awaitable<void> SimServer::Impl::ws_session(beast::tcp_stream stream, http::request<http::string_body> req) {
+  auto s = std::make_shared<WsSession>(std::move(stream));
+  beast::get_lowest_layer(s->ws).expires_never();
+  s->ws.set_option(websocket::stream_base::timeout{std::chrono::seconds(30), websocket::stream_base::none(), false});
+  s->ws.set_option(websocket::stream_base::decorator([](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
+  s->ws.auto_fragment(false);
+  s->ws.read_message_max(16 * 1024 * 1024);
+  conns.insert(s.get());
+  ++websockets;
+  boost::system::error_code ec;
+  co_await s->ws.async_accept(req, asio::redirect_error(asio::use_awaitable, ec));
+  if (!ec) {
+    std::weak_ptr<WsSession> weak = s;
+    s->conn = std::make_shared<WsConnection>(
+        core,
+        [weak](std::string frame) {
+          if (auto self = weak.lock()) self->push(std::move(frame), false);
+        },
+        [weak] {
+          if (auto self = weak.lock()) {
+            self->close_requested = true;
+            self->push_raw(std::string());  // wakes the writer; empty frames are skipped below
+          }
+        });
+    s->push(s->conn->auth_required(), true);
+    asio::co_spawn(ioc, ws_writer(s, this), asio::detached);
+    for (;;) {
+      beast::flat_buffer buffer;
+      co_await s->ws.async_read(buffer, asio::redirect_error(asio::use_awaitable, ec));
+      if (ec || s->dead) break;
+      std::string text = beast::buffers_to_string(buffer.data());
+      s->conn->on_message(text);
+    }
+    s->conn->shutdown();
+  }
+  s->dead = true;
+  s->wake.cancel();
+  conns.erase(s.get());
+  --websockets;
+}
+
+asio::awaitable<void> SimServer::Impl::http_session(tcp::socket socket) {
+  ++active;
+  beast::tcp_stream stream(std::move(socket));
+  HttpConn tracker(&stream);
+  conns.insert(&tracker);
+  beast::flat_buffer buffer;
+  bool upgraded = false;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(kMaxRequestBody);
+    stream.expires_after(std::chrono::seconds(300));
+    boost::system::error_code ec;
+    co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec && ec.category() == make_error_code(http::error::bad_target).category() && ec != http::error::end_of_stream &&
+        ec != http::error::partial_message) {
+      // Unparseable request: answer like aiohttp, then close.
+      http::response<http::string_body> bad{http::status::bad_request, 11};
+      bad.set(http::field::server, kServerHeader);
+      bad.set(http::field::content_type, "text/plain; charset=utf-8");
+      bad.body() = "400: Bad Request";
+      bad.keep_alive(false);
+      bad.prepare_payload();
+      co_await http::async_write(stream, bad, asio::redirect_error(asio::use_awaitable, ec));
+      break;
+    }
+    if (ec) break;
+    http::request<http::string_body> req = parser.release();
+    std::string target(req.target());
+    if (websocket::is_upgrade(req)) {
+      if (target == "/api/websocket" || target.rfind("/api/websocket?", 0) == 0) {
+        conns.erase(&tracker);
+        upgraded = true;
+        stream.expires_never();
+        co_await ws_session(std::move(stream), std::move(req));
+        break;
+      }
+    }
+    RestRequest rr;
+    rr.method = std::string(req.method_string());
+    rr.target = target;
+    rr.authorization = std::string(req[http::field::authorization]);
+    rr.body = std::move(req.body());
+    rr.from_loopback = is_loopback(stream);
+    RestResponse out;
+    int failure = rest_failure.load();
+    if (failure && target.rfind("/api/", 0) == 0 && target.rfind("/api/hamcp_sim/", 0) != 0) {
+      out = text_response(failure, failure_body(failure));
+    } else {
+      try {
+        out = rest.handle(rr);
+      } catch (const std::exception& e) {
+        spdlog::error("sim: REST handler failed: {}", e.what());
+        out = text_response(500, "500 Internal Server Error\n\nServer got itself in trouble");
+      }
+    }
+    int delay = delay_ms.load();
+    if (delay > 0 && target.rfind("/api/hamcp_sim/", 0) != 0) {
+      asio::steady_timer t(ioc, std::chrono::milliseconds(delay));
+      co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    }
+    http::response<http::string_body> res{static_cast<http::status>(out.status), req.version()};
+    res.set(http::field::server, kServerHeader);
+    res.set(http::field::content_type, out.content_type);
+    if (out.status == 401) res.set(http::field::www_authenticate, "Bearer");
+    for (auto& [k, v] : out.headers) res.set(k, v);
+    res.keep_alive(req.keep_alive());
+    res.body() = std::move(out.body);
+    res.prepare_payload();
+    bool keep = res.keep_alive();
+    co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || !keep) break;
+  }
+  if (!upgraded) {
+    conns.erase(&tracker);
+    boost::system::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+  --active;
+}
+
+RestResponse SimServer::Impl::control(const json::object& cmd) {
+  const json::value* a = cmd.if_contains("action");
+  if (!a || !a->is_string()) return message_response(400, "Missing \"action\" (drop_websockets, delay, rest_failure, malformed_frame, huge_registry, revoke_token, restore_token, restart, clear, status)");
+  std::string action(a->get_string());
+  auto number = [&](const char* key) -> int64_t {
+    const json::value* v = cmd.if_contains(key);
+    return v && v->is_number() ? v->to_number<int64_t>() : 0;
+  };
+  if (action == "drop_websockets") close_all(true, false);
+  else if (action == "delay") delay_ms = static_cast<int>(number("ms"));
+  else if (action == "rest_failure") {
+    int64_t status = number("status");
+    if (status != 0 && (status < 500 || status > 599)) return message_response(400, "\"status\" must be a 5xx code or 0");
+    rest_failure = static_cast<int>(status);
+  } else if (action == "malformed_frame") {
+    for (auto* c : std::vector<Closable*>(conns.begin(), conns.end()))
+      if (c->is_websocket() && c->authenticated()) c->push_raw("{\"id\": 1, \"type\": \"result\", \"success\": tru");
+  } else if (action == "huge_registry") core.pad_registry_bytes = static_cast<std::size_t>(number("bytes"));
+  else if (action == "revoke_token") {
+    core.revoke_token();
+    close_all(true, true);
+  } else if (action == "restore_token") core.restore_token();
+  else if (action == "clear") {
+    delay_ms = 0;
+    rest_failure = 0;
+    core.pad_registry_bytes = 0;
+    core.restore_token();
+  } else if (action == "restart") {
+    auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(100));
+    timer->async_wait([this, timer](boost::system::error_code) { restart_in_place(); });
+  } else if (action != "status") {
+    return message_response(400, "Unknown action \"" + action + "\"");
+  }
+  return json_response(200, json::object{{"result", "ok"},
+                                         {"websockets", websockets.load()},
+                                         {"delay_ms", delay_ms.load()},
+                                         {"rest_failure", rest_failure.load()},
+                                         {"entities", core.store().size()}});
+}
+
+// ---------------------------------------------------------------------------
+
+SimServer::SimServer(Home home, SimServerOptions options)
+    : impl_(std::make_shared<Impl>(std::move(home), std::move(options))) {}
+
+SimServer::~SimServer() { stop(); }
+
+uint16_t SimServer::start() {
+  std::lock_guard lock(impl_->state_mutex);
+  if (impl_->running) return impl_->bound_port;
+  impl_->ioc.restart();
+  impl_->work.emplace(impl_->ioc.get_executor());
+  try {
+    impl_->listen();
+  } catch (const boost::system::system_error& e) {
+    impl_->work.reset();
+    boost::system::error_code ec;
+    impl_->acceptor.close(ec);
+    throw std::runtime_error("cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) + ": " +
+                             e.code().message());
+  }
+  impl_->running = true;
+  impl_->thread = std::thread([impl = impl_.get()] { impl->ioc.run(); });
+  return impl_->bound_port;
+}
+
+void SimServer::stop() {
+  {
+    std::lock_guard lock(impl_->state_mutex);
+    if (!impl_->running) return;
+  }
+  Impl* impl = impl_.get();
+  // Wait for the close to run on the io thread: ioc.stop() below discards queued
+  // handlers, and an acceptor left open makes the next start() fail "Already open"
+  // (seen under qemu, where the io thread is slow to pick the handler up).
+  auto closed = std::make_shared<std::promise<void>>();
+  auto closed_future = closed->get_future();
+  asio::post(impl->ioc, [impl, closed] {
+    boost::system::error_code ec;
+    impl->acceptor.close(ec);
+    impl->close_all(false, false);
+    closed->set_value();
+  });
+  closed_future.wait_for(std::chrono::seconds(5));
+  // Let the sessions see their sockets closed and finish (bounded).
+  for (int i = 0; i < 200 && (impl->active.load() > 0 || impl->websockets.load() > 0); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  impl->work.reset();
+  impl->ioc.stop();
+  if (impl->thread.joinable()) impl->thread.join();
+  {
+    // The io thread is gone, so touching the acceptor here is race-free; this
+    // covers the case where the posted close above did not run in time.
+    boost::system::error_code ec;
+    impl->acceptor.close(ec);
+  }
+  {
+    std::lock_guard lock(impl->state_mutex);
+    impl->running = false;
+  }
+  impl->state_cv.notify_all();
+}
+
+void SimServer::wait() {
+  std::unique_lock lock(impl_->state_mutex);
+  impl_->state_cv.wait(lock, [&] { return !impl_->running; });
+}
+
+uint16_t SimServer::port() const { return impl_->bound_port; }
+std::string SimServer::url() const {
+  std::string host = impl_->options.host;
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return "http://" + host + ":" + std::to_string(impl_->bound_port);
+}
+const std::string& SimServer::token() const { return impl_->options.token; }
+SimCore& SimServer::core() { return impl_->core; }
+StateStore& SimServer::store() { return impl_->core.store(); }
+
+void SimServer::drop_websockets() {
+  impl_->on_io([impl = impl_.get()] { impl->close_all(true, false); });
+}
+void SimServer::set_response_delay(std::chrono::milliseconds delay) { impl_->delay_ms = static_cast<int>(delay.count()); }
+void SimServer::set_rest_failure(int status) { impl_->rest_failure = status; }
+void SimServer::send_malformed_frame() {
+  impl_->on_io([impl = impl_.get()] { impl->control(json::object{{"action", "malformed_frame"}}); });
+}
+void SimServer::set_registry_padding(std::size_t bytes) { impl_->core.pad_registry_bytes = bytes; }
+void SimServer::revoke_token() {
+  impl_->core.revoke_token();
+  impl_->on_io([impl = impl_.get()] { impl->close_all(true, true); });
+}
+void SimServer::restore_token() { impl_->core.restore_token(); }
+void SimServer::restart() {
+  impl_->on_io([impl = impl_.get()] { impl->restart_in_place(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // listening again after this returns
+}
+void SimServer::clear_faults() {
+  impl_->delay_ms = 0;
+  impl_->rest_failure = 0;
+  impl_->core.pad_registry_bytes = 0;
+  impl_->core.restore_token();
+}
+std::size_t SimServer::websocket_count() const { return impl_->websockets.load(); }
+
+}  // namespace hamcp::sim

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The lint lane: the code follows .clang-format, and clang-tidy (.clang-tidy: bugprone-*,
+# readability-function-size) finds nothing in src/, tests/ and bench/.
+#   tests/lint/run.sh            both checks
+#   tests/lint/run.sh --fix      rewrite the files with clang-format instead of checking them
+# Exit 0 only with zero findings. Prints "N passed, N failed" (one per check).
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+jobs="${HAMCP_JOBS:-2}"
+format=clang-format-14
+tidy=run-clang-tidy-14
+files=$(git ls-files '*.cpp' '*.hpp' | grep -E '^(src|tests|bench)/' | grep -v '^third_party/')
+passed=0; failed=0
+
+if [ "${1:-}" = "--fix" ]; then
+  echo "$files" | xargs "$format" -i
+  exit 0
+fi
+
+echo "lint: clang-format ($(echo "$files" | wc -l) files)"
+if echo "$files" | xargs "$format" --dry-run --Werror 2> "${TMPDIR:-/tmp}/lint-format.log"; then
+  passed=$((passed + 1)); echo "lint: format: clean"
+else
+  failed=$((failed + 1))
+  grep -E '^[^ ].*: (error|warning):' "${TMPDIR:-/tmp}/lint-format.log" | cut -d: -f1 | sort | uniq -c | head -30
+  echo "lint: format: the files above differ from .clang-format (fix: tests/lint/run.sh --fix)"
+fi
+
+# clang-tidy needs a compile database; configuring (no build) with clang gives one.
+db="${HAMCP_LINT_BUILD_DIR:-$root/build-lint}"
+cmake -S "$root" -B "$db" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
+log="$db/clang-tidy.log"
+echo "lint: clang-tidy on $(grep -c '"file"' "$db/compile_commands.json") translation units (-j$jobs)"
+"$tidy" -p "$db" -j "$jobs" -quiet -header-filter="^$root/(src|tests|bench)/" "^$root/(src|tests|bench)/" > "$log" 2>&1
+findings=$(grep -E "^$root/.*: (warning|error): " "$log" | sort -u)
+if [ -z "$findings" ]; then
+  passed=$((passed + 1)); echo "lint: clang-tidy: 0 findings"
+else
+  failed=$((failed + 1))
+  echo "$findings" | sed "s|^$root/||" | head -100
+  echo "lint: clang-tidy: $(echo "$findings" | wc -l) findings (full log: $log)"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,1 +1,0 @@
-set(UNIT_LINK hamcp_tools hamcp_sim)
