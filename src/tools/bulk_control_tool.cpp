@@ -163,11 +163,12 @@ ToolSpec make_bulk_control_spec() {
       "(e.g. turn_off), data?}. Per-operation results; one failure does not stop the others.";
   s.input_schema = R"J({"type":"object","properties":{
 "operations":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","properties":{
-"entity_id":{"type":["string","array"],"items":{"type":"string"}},"action":{"type":"string"},
+"entity_id":{"type":"string"},"action":{"type":"string"},
 "domain":{"type":"string"},"data":{"type":"object"}},"required":["action"]}},
 "wait":{"type":"boolean","default":true},"timeout":{"type":"number","minimum":0,"maximum":60}},
 "required":["operations"]})J";
   s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"succeeded":{"type":"integer"},"failed":{"type":"integer"},"results":{"type":"array"}}})J";
+  s.also_accepts = {{"operations[].entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.annotations = writes(true, false);
   s.hidden_args = {"parallel"};
   s.run = run_bulk;

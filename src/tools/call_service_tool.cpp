@@ -65,7 +65,7 @@ ToolSpec make_call_service_spec() {
       "the state change or reports what happened within timeout. Unknown entity ids are refused.";
   s.input_schema = R"J({"type":"object","properties":{
 "domain":{"type":"string"},"service":{"type":"string"},
-"entity_id":{"type":["string","array"],"items":{"type":"string"}},
+"entity_id":{"type":"string"},
 "target":{"type":"object","description":"device_id, area_id, floor_id, label_id"},
 "data":{"type":"object","description":"Service data, e.g. {\"brightness_pct\":50}"},
 "return_response":{"type":"boolean"},"wait":{"type":"boolean","default":true},
@@ -74,6 +74,7 @@ ToolSpec make_call_service_spec() {
   s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"status":{"enum":["confirmed","unconfirmed","sent","pending"]},"entities":{"type":"array"}}})J";
   s.annotations = writes(true, false);
   s.legacy_args = {{"service_data", "data"}};
+  s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.run = run_call_service;
   return s;
 }

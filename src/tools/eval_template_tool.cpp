@@ -50,7 +50,8 @@ ToolSpec make_eval_template_spec() {
       "Returns the text result.";
   s.input_schema = R"J({"type":"object","properties":{
 "template":{"type":"string","minLength":1},"variables":{"type":"object"}},"required":["template"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"result":{"type":"string"}},"required":["result"]})J";
+  // No `required`: a failure carries {"error":{...}} instead of result.
+  s.output_schema = R"J({"type":"object","properties":{"result":{"type":"string"}}})J";
   s.annotations = read_only();
   s.annotations.open_world_hint = true;  // rendered by Home Assistant itself
   s.hidden_args = {"timeout", "report_errors"};

@@ -38,11 +38,12 @@ ToolSpec make_operation_status_spec() {
   s.title = "Operation status";
   s.description = "Outcome of earlier ha_call_service / ha_bulk_control calls by operation_id (one or a list).";
   s.input_schema = R"J({"type":"object","properties":{
-"operation_id":{"type":["string","array"],"items":{"type":"string"}}}})J";
+"operation_id":{"type":"string"}}})J";
   s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"status":{"type":"string"},"operations":{"type":"array"}}})J";
   s.annotations = read_only();
   s.aliases = {"ha_get_bulk_status"};
   s.legacy_args = {{"operation_ids", "operation_id"}};
+  s.also_accepts = {{"operation_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.run = run_status;
   return s;
 }
