@@ -16,8 +16,9 @@ std::chrono::milliseconds timeout_arg(Args& args, const ToolEnv& env) {
   return std::chrono::milliseconds(std::clamp<std::int64_t>(ms, 0, env.options.max_wait.count()));
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_call_service(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_call_service(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   ServiceRequest req;
+  req.scope = std::string(ctx.session_id());
   req.domain = args.str("domain");
   req.service = args.str("service");
   // "light.turn_on" in service (a common model habit) is accepted as domain + service.

@@ -130,7 +130,7 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
       ha::HaError e;
       e.cause = r.status == 401 ? ha::ErrorCause::unauthorized : ha::ErrorCause::server_error;
       e.http_status = r.status;
-      e.detail = r.body.substr(0, 200);
+      e.detail = ha_body_message(r.body, 200);
       throw ToolException(from_ha_error(e));
     }
     // Newest lines first; a line starting with whitespace continues the previous one (tracebacks).
