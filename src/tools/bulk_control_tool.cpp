@@ -106,7 +106,9 @@ boost::asio::awaitable<mcp::ToolResult> run_bulk(Args& args, ToolEnv& env, mcp::
 
   json::object record;
   record.emplace("kind", "bulk");
-  record.emplace("operations", ops->size());
+  // "total", as in the result: "operations" is an array in ha_get_operation_status's
+  // output schema, and a count there made the single-id lookup of a bulk run fail.
+  record.emplace("total", ops->size());
   const std::string scope(ctx.session_id());
   const std::string bulk_id = env.ops.create(scope, record);
 

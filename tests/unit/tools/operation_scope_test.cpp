@@ -64,6 +64,9 @@ TEST_F(ToolsTest, AnotherSessionCannotReadAnOperation) {
   const std::string bulk_id(bulk.structured.at("operation_id").as_string());
   const std::string inner_id(bulk.structured.at("results").at(0).at("operation_id").as_string());
   EXPECT_FALSE(call_in(*a, "ha_get_operation_status", R"({"operation_id":")" + inner_id + R"("})").is_error);
+  CallResult own_bulk = call_in(*a, "ha_get_operation_status", R"({"operation_id":")" + bulk_id + R"("})");
+  ASSERT_FALSE(own_bulk.is_error) << own_bulk.text;  // its record fits the output schema
+  EXPECT_EQ(own_bulk.structured.at("total").to_number<std::int64_t>(), 1);
   EXPECT_TRUE(call_in(*b, "ha_get_operation_status", R"({"operation_id":")" + bulk_id + R"("})").is_error);
   EXPECT_TRUE(call_in(*b, "ha_get_operation_status", R"({"operation_id":")" + inner_id + R"("})").is_error);
   a->shutdown();
