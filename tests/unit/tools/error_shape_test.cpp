@@ -16,7 +16,8 @@ namespace {
 TEST_F(ToolsTest, EveryOutputSchemaAdmitsTheErrorShape) {
   start();
   const json::value error = ToolError{"x", "y", "z", {}}.to_json();
-  for (const auto& t : list_tools().at("result").at("tools").as_array()) {
+  const json::object listing = list_tools();  // named: a range-for over a temporary's member dangles
+  for (const auto& t : listing.at("result").at("tools").as_array()) {
     const json::value* out = t.as_object().if_contains("outputSchema");
     if (!out) continue;
     EXPECT_TRUE(mcp::SchemaValidator(out->as_object()).is_valid(error)) << t.at("name").as_string();
