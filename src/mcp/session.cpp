@@ -99,6 +99,7 @@ class SessionRequestContext final : public RequestContext {
   }
 
   const SessionInfo& session() const override { return session_->info_; }
+  std::string_view session_id() const override { return session_->id_; }
   const json::value& request_id() const override { return id_; }
 
   void finish() { finished_ = true; }

@@ -261,9 +261,10 @@ ToolSpec make_get_entity_spec() {
   s.title = "Get entity settings";
   s.description = "Registry settings of an entity (or list): name, area, device, labels, aliases, icon, enabled, hidden, voice exposure.";
   s.input_schema = R"J({"type":"object","properties":{
-"entity_id":{"type":["string","array"],"items":{"type":"string"},"maxItems":50}},"required":["entity_id"]})J";
+"entity_id":{"type":"string"}},"required":["entity_id"]})J";
   s.output_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"entities":{"type":"array"}}})J";
   s.annotations = read_only();
+  s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"},"maxItems":50})J"}};
   s.run = run_get_entity;
   return s;
 }
@@ -277,15 +278,18 @@ ToolSpec make_set_entity_spec() {
       "new_entity_id renames (same domain). expose: {\"conversation\":true,\"cloud.alexa\":false,...}.";
   s.input_schema = R"J({"type":"object","properties":{
 "entity_id":{"type":"string"},"new_entity_id":{"type":"string"},
-"name":{"type":["string","null"]},"icon":{"type":["string","null"]},
-"area":{"type":["string","null"],"description":"Area id or name"},
+"name":{"type":"string"},"icon":{"type":"string"},
+"area":{"type":"string","description":"Area id or name"},
 "labels":{"type":"array","items":{"type":"string"}},"aliases":{"type":"array","items":{"type":"string"}},
-"device_class":{"type":["string","null"]},"enabled":{"type":"boolean"},"hidden":{"type":"boolean"},
+"device_class":{"type":"string"},"enabled":{"type":"boolean"},"hidden":{"type":"boolean"},
 "expose":{"type":"object","additionalProperties":{"type":"boolean"}}},"required":["entity_id"]})J";
   s.output_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"updated":{"type":"array"}}})J";
   s.annotations = writes(true, true);
   s.aliases = {"ha_rename_entity"};
   s.legacy_args = {{"area_id", "area"}, {"expose_to", "expose"}, {"new_name", "name"}};
+  // null resets (the description says so); advertised as plain strings.
+  const char* nullable = R"J({"type":["string","null"]})J";
+  s.also_accepts = {{"name", nullable}, {"icon", nullable}, {"area", nullable}, {"device_class", nullable}};
   s.run = run_set_entity;
   return s;
 }
