@@ -357,7 +357,10 @@ namespace {
 
 // The body of one concurrent request: the method's result, a JSON-RPC error,
 // or null when it was cancelled (then nothing is sent).
-asio::awaitable<json::value> run_request(const Registry& registry, std::string method, json::object params,
+// Waits for a fair turn first (call_scheduler.hpp): tool work of one session
+// must not hold up the other sessions' requests.
+asio::awaitable<json::value> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
+                                         const void* owner, std::string method, json::object params,
                                          std::shared_ptr<SessionRequestContext> ctx,
                                          std::shared_ptr<detail::InFlightRequest> in_flight) {
   json::value id = ctx->request_id();
@@ -365,6 +368,8 @@ asio::awaitable<json::value> run_request(const Registry& registry, std::string m
   std::string internal;
   json::value result;
   try {
+    auto turn = scheduler->wait_turn(owner);  // named before co_await (GCC 12)
+    co_await std::move(turn);
     asio::awaitable<json::value> work;  // named before co_await (GCC 12 coroutine temporaries)
     if (method == "tools/call")
       work = methods::call_tool(registry, std::move(params), *ctx);
@@ -410,7 +415,8 @@ void Session::spawn_request(json::value id, std::string method, json::object par
   auto slot = in_flight->signal.slot();
   asio::co_spawn(
       core_->executor,
-      run_request(core_->registry, std::move(method), std::move(params), std::move(ctx), in_flight),
+      run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params), std::move(ctx),
+                  in_flight),
       asio::bind_cancellation_slot(
           slot, [self, key = std::move(key), reply, batch, in_flight](std::exception_ptr, json::value response) {
             auto it = self->in_flight_.find(key);
