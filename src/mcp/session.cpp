@@ -8,6 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <spdlog/spdlog.h>
 
+#include "json/json_text.hpp"
 #include "mcp/errors.hpp"
 #include "mcp/methods.hpp"
 #include "mcp/server.hpp"
@@ -35,21 +36,38 @@ struct OutgoingRequest {
 }  // namespace detail
 
 // Responses of one batch are gathered into one array, sent when the last
-// request of the batch finishes.
+// request of the batch finishes. Each response is rendered to JSON text as it
+// arrives (within its call's fair turn, see call_scheduler.hpp), so finishing
+// a batch of large answers is a concatenation, not one long serialisation
+// that would hold up every other connection.
 struct Session::Batch {
   std::shared_ptr<Channel> reply;
-  json::array responses;
+  std::string text;    // "[r1,r2,..." so far
+  json::array shapes;  // {"jsonrpc","id"} of each response, for the transport
   std::size_t pending = 0;
   bool sealed = false;  // every element has been dispatched
 
+  void add(const json::value& response) {
+    text += text.empty() ? '[' : ',';
+    append_json_text(text, response);
+    json::object shape;
+    shape.reserve(2);
+    shape.emplace("jsonrpc", "2.0");
+    const json::value* id = response.is_object() ? response.get_object().if_contains("id") : nullptr;
+    shape.emplace("id", id ? *id : json::value(nullptr));
+    shapes.emplace_back(std::move(shape));
+  }
   void finish_one(json::value response) {
-    if (!response.is_null()) responses.emplace_back(std::move(response));
+    if (!response.is_null()) add(response);
     --pending;
     maybe_complete();
   }
   void maybe_complete() {
     if (!sealed || pending != 0) return;
-    if (!responses.empty() && reply->is_open()) reply->send(json::value(std::move(responses)));
+    if (!text.empty() && reply->is_open()) {
+      text += ']';
+      reply->send_text(std::move(text), json::value(std::move(shapes)));
+    }
     reply->close();
   }
 };
@@ -215,7 +233,7 @@ void Session::deliver(json::value message, std::shared_ptr<Channel> reply) {
 void Session::respond(const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch,
                       json::value response) {
   if (batch) {
-    batch->responses.emplace_back(std::move(response));
+    batch->add(response);
   } else if (reply->is_open()) {
     reply->send(std::move(response));
   }

@@ -21,6 +21,7 @@ class LegacyReplyChannel final : public Channel {
       : stream_(std::move(stream)), on_close_(std::move(on_close)) {}
   ~LegacyReplyChannel() override { close(); }
   void send(json::value message) override { stream_->push(message); }
+  void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   void close() override {
     if (auto f = std::exchange(on_close_, nullptr)) f();
   }

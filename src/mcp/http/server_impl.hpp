@@ -53,6 +53,7 @@ class StreamChannel final : public Channel {
       : stream_(std::move(stream)), on_close_(std::move(on_close)) {}
   ~StreamChannel() override { release(); }
   void send(json::value message) override { stream_->push(message); }
+  void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   void close() override {
     stream_->finish();
     release();
@@ -72,6 +73,7 @@ class PersistentChannel final : public Channel {
  public:
   explicit PersistentChannel(std::shared_ptr<EventStream> stream) : stream_(std::move(stream)) {}
   void send(json::value message) override { stream_->push(message); }
+  void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   bool is_open() const override { return true; }
 
  private:
@@ -82,6 +84,7 @@ class PersistentChannel final : public Channel {
 class NullChannel final : public Channel {
  public:
   void send(json::value) override {}
+  void send_text(std::string, const json::value&) override {}
 };
 
 struct Accepts {
