@@ -31,6 +31,8 @@ struct HttpLimits {
   std::size_t max_calls_per_session = 64;       // HAMCP_MAX_CALLS_PER_SESSION (also the largest batch)
   std::size_t max_buffer_mb = 128;              // HAMCP_MAX_BUFFER_MB: buffered responses, all sessions
   std::size_t max_session_buffer_mb = 16;       // HAMCP_MAX_SESSION_BUFFER_MB: per session
+  std::size_t max_sessions = 1000;              // HAMCP_MAX_SESSIONS: live sessions (idle ones are evicted)
+  std::size_t max_request_mb = 64;              // HAMCP_MAX_REQUEST_MB: request bodies in progress, all connections
 };
 
 // How MCP clients reach hamcp.

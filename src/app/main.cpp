@@ -70,6 +70,15 @@ void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
                  "MiB of buffered responses per session (default 16)")
       ->envname("HAMCP_MAX_SESSION_BUFFER_MB")
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
+  app.add_option("--max-sessions", limits.max_sessions,
+                 "Live sessions; at the cap an idle one is evicted for a new one, and when all are busy new "
+                 "ones get 503 (default 1000)")
+      ->envname("HAMCP_MAX_SESSIONS")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--max-request-mb", limits.max_request_mb,
+                 "MiB of request bodies being read or handled, all connections together (default 64)")
+      ->envname("HAMCP_MAX_REQUEST_MB")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
 }
 
 }  // namespace
