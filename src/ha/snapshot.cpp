@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <boost/json/serialize.hpp>
 #include <fmt/format.h>
+
+#include "ha/detail/ha_json.hpp"
 
 namespace hamcp::ha {
 namespace json = boost::json;
@@ -55,11 +58,35 @@ std::optional<double> parse_iso_time(std::string_view text) {
   return epoch;
 }
 
+Attributes::Attributes(const json::object& attributes) {
+  if (!attributes.empty()) {
+    text_ = json::serialize(attributes);
+    text_.shrink_to_fit();
+  }
+}
+
+json::object Attributes::parse() const {
+  if (text_.empty()) return {};
+  boost::system::error_code ec;
+  // Our own serialization of an object HA sent: it parses (same depth limit as
+  // the frame it came in).
+  json::value v = detail::parse_ha_json(text_, ec);
+  if (ec || !v.is_object()) return {};
+  return std::move(v.as_object());
+}
+
+std::string Attributes::string_of(std::string_view key) const {
+  if (text_.empty()) return {};
+  const json::object o = parse();
+  const json::value* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
 json::object EntityState::to_json() const {
   json::object o;
   o["entity_id"] = entity_id;
   o["state"] = state;
-  o["attributes"] = attributes;
+  o["attributes"] = attributes.parse();
   o["last_changed"] = format_iso_time(last_changed);
   o["last_reported"] = format_iso_time(last_reported);
   o["last_updated"] = format_iso_time(last_updated);
@@ -92,7 +119,7 @@ std::optional<EntityState> EntityState::from_json(const json::value& v) {
   s.entity_id = str_or_empty(*o, "entity_id");
   if (s.entity_id.empty()) return std::nullopt;
   s.state = str_or_empty(*o, "state");
-  if (const auto* a = o->if_contains("attributes"); a && a->is_object()) s.attributes = a->as_object();
+  if (const auto* a = o->if_contains("attributes"); a && a->is_object()) s.attributes = Attributes(a->as_object());
   s.last_changed = time_or(*o, "last_changed", 0);
   s.last_updated = time_or(*o, "last_updated", s.last_changed);
   s.last_reported = time_or(*o, "last_reported", s.last_updated);
@@ -118,7 +145,7 @@ StateTable::StateTable() { shards_.fill(empty_shard()); }
 
 EntityStatePtr StateTable::find(std::string_view id) const {
   const auto& shard = *shards_[shard_of(id)];
-  auto it = shard.find(std::string(id));
+  auto it = shard.find(id);
   return it == shard.end() ? nullptr : it->second;
 }
 
@@ -132,7 +159,7 @@ std::vector<std::string> StateTable::entity_ids() const {
   std::vector<std::string> ids;
   ids.reserve(size_);
   for (const auto& shard : shards_) {
-    for (const auto& [id, st] : *shard) ids.push_back(id);
+    for (const auto& [id, st] : *shard) ids.emplace_back(id);
   }
   std::sort(ids.begin(), ids.end());
   return ids;
@@ -152,14 +179,17 @@ StateTable::Shard& StateTableBuilder::writable(std::size_t index) {
 
 void StateTableBuilder::put(EntityStatePtr state) {
   auto& shard = writable(shard_of(state->entity_id));
-  auto [it, inserted] = shard.insert_or_assign(state->entity_id, std::move(state));
-  if (inserted) ++table_.size_;
+  // The key views the old state's entity_id: drop that entry before the old
+  // state can go, then key the new entry by the new state's own string.
+  if (shard.erase(state->entity_id) == 0) ++table_.size_;
+  const std::string_view key = state->entity_id;
+  shard.emplace(key, std::move(state));
 }
 
 bool StateTableBuilder::erase(const std::string& id) {
   const auto index = shard_of(id);
-  if (!table_.shards_[index]->count(id)) return false;
-  writable(index).erase(id);
+  if (!table_.shards_[index]->count(std::string_view(id))) return false;
+  writable(index).erase(std::string_view(id));
   --table_.size_;
   return true;
 }
@@ -200,21 +230,36 @@ std::string_view registry_key_field(RegistryKind kind) noexcept {
   return "id";
 }
 
-const json::object* Registry::find(std::string_view key) const {
-  auto it = index.find(std::string(key));
-  if (it == index.end()) return nullptr;
-  return items[it->second].if_object();
+RegistryItem Registry::find(std::string_view key) const {
+  auto it = index_.find(key);
+  if (it == index_.end()) return {};
+  json::value v = item(it->second);
+  return v.is_object() ? RegistryItem(std::move(v.as_object())) : RegistryItem();
+}
+
+json::value Registry::item(std::size_t i) const {
+  boost::system::error_code ec;
+  // Our own serialization of what HA sent: it parses (HA's depth limit).
+  json::value v = detail::parse_ha_json(items_.at(i), ec);
+  return ec ? json::value() : v;
 }
 
 RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available) {
   auto r = std::make_shared<Registry>();
-  r->items = std::move(items);
   r->available = available;
+  r->items_.reserve(items.size());
+  r->index_.reserve(items.size());
   const std::string_view field = registry_key_field(kind);
-  for (std::size_t i = 0; i < r->items.size(); ++i) {
-    if (const auto* o = r->items[i].if_object()) {
-      if (const auto* k = o->if_contains(field); k && k->is_string()) r->index.emplace(std::string(k->as_string()), i);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string_view text = r->text_.append(json::serialize(items[i]));
+    r->items_.push_back(text);
+    if (const auto* o = items[i].if_object()) {
+      if (const auto* k = o->if_contains(field); k && k->is_string()) {
+        const std::string_view key = r->text_.append(k->as_string());
+        r->index_.emplace(key, static_cast<std::uint32_t>(i));
+      }
     }
+    items[i] = nullptr;  // free this item's DOM now: the whole list never exists twice
   }
   return r;
 }

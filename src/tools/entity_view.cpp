@@ -17,10 +17,12 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
   json::object v;
   v.reserve(8);
   v.emplace("entity_id", st.entity_id);
-  const json::object* entry = snap.registry(ha::RegistryKind::entity).find(st.entity_id);
+  const ha::RegistryItem entry_item = snap.registry(ha::RegistryKind::entity).find(st.entity_id);
+  const json::object* entry = entry_item.get();
   v.emplace("name", display_name(&st, entry));
   v.emplace("state", st.state);
-  if (std::string unit = str_of(&st.attributes, "unit_of_measurement"); !unit.empty()) v.emplace("unit", unit);
+  json::object attributes = st.attributes.parse();
+  if (std::string unit = str_of(&attributes, "unit_of_measurement"); !unit.empty()) v.emplace("unit", unit);
   if (o.place && entry) {
     EntityPlace p = place_of(snap, entry);
     if (!p.area_name.empty()) v.emplace("area", p.area_name);
@@ -29,10 +31,10 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
   if (!o.attribute_keys.empty()) {
     json::object attrs;
     for (const auto& k : o.attribute_keys)
-      if (const json::value* a = st.attributes.if_contains(k)) attrs.emplace(k, *a);
+      if (const json::value* a = attributes.if_contains(k)) attrs.emplace(k, *a);
     v.emplace("attributes", std::move(attrs));
   } else if (o.attributes) {
-    v.emplace("attributes", st.attributes);
+    v.emplace("attributes", std::move(attributes));
   }
   if (o.times) {
     v.emplace("last_changed", iso_seconds(st.last_changed));
