@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
 
@@ -65,13 +67,22 @@ Attributes::Attributes(const json::object& attributes) {
   }
 }
 
-json::object Attributes::parse() const {
-  if (text_.empty()) return {};
+namespace {
+// Our own serialization of what HA sent: it parses (with the depth limit of
+// the frame it came in).
+json::value parse_stored(std::string_view text, json::storage_ptr storage) {
   boost::system::error_code ec;
-  // Our own serialization of an object HA sent: it parses (same depth limit as
-  // the frame it came in).
-  json::value v = detail::parse_ha_json(text_, ec);
-  if (ec || !v.is_object()) return {};
+  json::parse_options options;
+  options.max_depth = detail::kHaJsonMaxDepth;
+  json::value v = json::parse(text, ec, std::move(storage), options);
+  return ec ? json::value() : v;
+}
+}  // namespace
+
+json::object Attributes::parse(json::storage_ptr storage) const {
+  if (text_.empty()) return json::object(std::move(storage));
+  json::value v = parse_stored(text_, storage);
+  if (!v.is_object()) return json::object(std::move(storage));
   return std::move(v.as_object());
 }
 
@@ -230,18 +241,24 @@ std::string_view registry_key_field(RegistryKind kind) noexcept {
   return "id";
 }
 
-RegistryItem Registry::find(std::string_view key) const {
+RegistryItem Registry::find(std::string_view key, json::storage_ptr storage) const {
   auto it = index_.find(key);
   if (it == index_.end()) return {};
-  json::value v = item(it->second);
+  json::value v = item(it->second, std::move(storage));
   return v.is_object() ? RegistryItem(std::move(v.as_object())) : RegistryItem();
 }
 
-json::value Registry::item(std::size_t i) const {
-  boost::system::error_code ec;
-  // Our own serialization of what HA sent: it parses (HA's depth limit).
-  json::value v = detail::parse_ha_json(items_.at(i), ec);
-  return ec ? json::value() : v;
+json::value Registry::item(std::size_t i, json::storage_ptr storage) const {
+  return parse_stored(items_.at(i), std::move(storage));
+}
+
+void Registry::for_each(const std::function<void(const json::value&)>& fn) const {
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    unsigned char buffer[4096];
+    json::monotonic_resource arena(buffer, sizeof buffer);
+    const json::value v = item(i, &arena);
+    fn(v);
+  }
 }
 
 RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available) {

@@ -34,7 +34,9 @@ class Attributes {
   explicit Attributes(const boost::json::object& attributes);
   Attributes& operator=(const boost::json::object& attributes) { return *this = Attributes(attributes); }
 
-  boost::json::object parse() const;
+  // storage: where the parsed object lives (e.g. a monotonic_resource on the
+  // caller's stack for a bulk walk: no malloc per node).
+  boost::json::object parse(boost::json::storage_ptr storage = {}) const;
   // The string value of one attribute, "" when absent or not a string.
   std::string string_of(std::string_view key) const;
   std::string_view text() const noexcept { return text_.empty() ? std::string_view("{}") : std::string_view(text_); }
@@ -137,10 +139,13 @@ class Registry {
 
   bool available = true;  // false: this HA version has no such registry
 
-  RegistryItem find(std::string_view key) const;
+  RegistryItem find(std::string_view key, boost::json::storage_ptr storage = {}) const;
   std::size_t size() const noexcept { return items_.size(); }
   bool empty() const noexcept { return items_.empty(); }
-  boost::json::value item(std::size_t i) const;  // parsed, in HA's order
+  boost::json::value item(std::size_t i, boost::json::storage_ptr storage = {}) const;  // parsed, in HA's order
+  // Calls fn with every item, parsed in turn into a small arena on the stack
+  // (a bulk walk over 100k entries without a malloc per node).
+  void for_each(const std::function<void(const boost::json::value&)>& fn) const;
 
   // for (const auto& v : registry.items()): each item parsed in turn.
   class Items {

@@ -1,5 +1,6 @@
 #include "tools/entity_docs.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <unordered_map>
 
 namespace hamcp::tools {
@@ -115,11 +116,15 @@ search::EntityDoc entity_doc(const ha::Snapshot& snap, RegistryFacts& facts, std
   const auto dot = entity_id.find('.');
   d.domain = std::string(entity_id.substr(0, dot));
   ha::EntityStatePtr st = snap.states.find(entity_id);
-  const ha::RegistryItem entry_item = snap.registry(ha::RegistryKind::entity).find(entity_id);
+  // The entry and the attributes are parsed into a stack arena: this runs for
+  // every entity of the home when the index is rebuilt.
+  unsigned char buffer[4096];
+  json::monotonic_resource arena(buffer, sizeof buffer);
+  const ha::RegistryItem entry_item = snap.registry(ha::RegistryKind::entity).find(entity_id, &arena);
   const json::object* entry = entry_item.get();
   if (st) {
     d.state = st->state;
-    const json::object attributes = st->attributes.parse();
+    const json::object attributes = st->attributes.parse(&arena);
     d.friendly_name = str_of(&attributes, "friendly_name");
     d.device_class = str_of(&attributes, "device_class");
   }
@@ -186,11 +191,11 @@ std::vector<search::EntityDoc> make_all_docs(const ha::Snapshot& snap) {
   std::vector<search::EntityDoc> docs;
   docs.reserve(snap.states.size());
   snap.states.for_each([&](const ha::EntityStatePtr& st) { docs.push_back(entity_doc(snap, facts, st->entity_id)); });
-  for (const json::value& item : snap.registry(ha::RegistryKind::entity).items()) {
+  snap.registry(ha::RegistryKind::entity).for_each([&](const json::value& item) {
     const json::object* entry = item.if_object();
     const std::string id = str_of(entry, "entity_id");
     if (!id.empty() && !snap.states.find(id)) docs.push_back(entity_doc(snap, facts, id));
-  }
+  });
   return docs;
 }
 
