@@ -8,6 +8,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
+#include <map>
 
 #include "ha/detail/ha_json.hpp"
 
@@ -249,7 +250,15 @@ RegistryItem Registry::find(std::string_view key, json::storage_ptr storage) con
 }
 
 json::value Registry::item(std::size_t i, json::storage_ptr storage) const {
-  return parse_stored(items_.at(i), std::move(storage));
+  const Stored& stored = items_.at(i);
+  json::value v = parse_stored(stored.text, storage);
+  if (stored.shape == kNoShape) return v;
+  const auto& keys = shapes_[stored.shape];
+  json::object o(storage);
+  if (!v.is_array() || v.as_array().size() != keys.size()) return o;  // cannot happen: we wrote it
+  o.reserve(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) o.emplace(keys[k], std::move(v.as_array()[k]));
+  return o;
 }
 
 void Registry::for_each(const std::function<void(const json::value&)>& fn) const {
@@ -267,9 +276,26 @@ RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available)
   r->items_.reserve(items.size());
   r->index_.reserve(items.size());
   const std::string_view field = registry_key_field(kind);
+  std::map<std::vector<std::string>, std::uint32_t> shape_ids;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string_view text = r->text_.append(json::serialize(items[i]));
-    r->items_.push_back(text);
+    Stored stored;
+    if (const auto* o = items[i].if_object()) {
+      std::vector<std::string> keys;
+      json::array values;
+      keys.reserve(o->size());
+      values.reserve(o->size());
+      for (const auto& kv : *o) {
+        keys.emplace_back(kv.key());
+        values.push_back(kv.value());
+      }
+      auto [it, fresh] = shape_ids.try_emplace(std::move(keys), static_cast<std::uint32_t>(r->shapes_.size()));
+      if (fresh) r->shapes_.push_back(it->first);
+      stored.shape = it->second;
+      stored.text = r->text_.append(json::serialize(values));
+    } else {
+      stored.text = r->text_.append(json::serialize(items[i]));
+    }
+    r->items_.push_back(stored);
     if (const auto* o = items[i].if_object()) {
       if (const auto* k = o->if_contains(field); k && k->is_string()) {
         const std::string_view key = r->text_.append(k->as_string());
