@@ -43,6 +43,13 @@ struct FloorFacts {
   std::vector<std::string> aliases;
 };
 
+// A registry item is parsed into this (on the stack), read, and dropped: no
+// malloc per JSON node on a path that runs for every hit of every search.
+struct Arena {
+  unsigned char buffer[4096];
+  json::monotonic_resource resource{buffer, sizeof buffer};
+};
+
 class RegistryFacts {
  public:
   explicit RegistryFacts(const ha::Snapshot& snap) : snap_(snap) {}
@@ -50,7 +57,8 @@ class RegistryFacts {
   const DeviceFacts& device(const std::string& id) {
     auto [it, fresh] = devices_.try_emplace(id);
     if (fresh) {
-      const ha::RegistryItem d = snap_.registry(ha::RegistryKind::device).find(id);
+      Arena arena;
+      const ha::RegistryItem d = snap_.registry(ha::RegistryKind::device).find(id, &arena.resource);
       it->second.found = static_cast<bool>(d);
       it->second.name = str_of(d, "name_by_user");
       if (it->second.name.empty()) it->second.name = str_of(d, "name");
@@ -63,7 +71,8 @@ class RegistryFacts {
   const AreaFacts& area(const std::string& id) {
     auto [it, fresh] = areas_.try_emplace(id);
     if (fresh) {
-      const ha::RegistryItem a = snap_.registry(ha::RegistryKind::area).find(id);
+      Arena arena;
+      const ha::RegistryItem a = snap_.registry(ha::RegistryKind::area).find(id, &arena.resource);
       it->second.name = str_of(a, "name");
       it->second.floor_id = str_of(a, "floor_id");
       it->second.aliases = strings_of(a.get(), "aliases");
@@ -73,7 +82,8 @@ class RegistryFacts {
   const FloorFacts& floor(const std::string& id) {
     auto [it, fresh] = floors_.try_emplace(id);
     if (fresh) {
-      const ha::RegistryItem f = snap_.registry(ha::RegistryKind::floor).find(id);
+      Arena arena;
+      const ha::RegistryItem f = snap_.registry(ha::RegistryKind::floor).find(id, &arena.resource);
       it->second.name = str_of(f, "name");
       it->second.aliases = strings_of(f.get(), "aliases");
     }
@@ -81,7 +91,10 @@ class RegistryFacts {
   }
   const std::string& label_name(const std::string& id) {
     auto [it, fresh] = labels_.try_emplace(id);
-    if (fresh) it->second = str_of(snap_.registry(ha::RegistryKind::label).find(id), "name");
+    if (fresh) {
+      Arena arena;
+      it->second = str_of(snap_.registry(ha::RegistryKind::label).find(id, &arena.resource), "name");
+    }
     return it->second;
   }
 
