@@ -246,8 +246,9 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
 
   // ---------------- states ----------------
 
-  // Consumes event (the initial one holds every entity: its attributes are moved
-  // into the states, and each entity's DOM is freed as soon as it is converted).
+  // Consumes event (the initial one holds every entity: each is converted to
+  // the compact EntityState and its DOM dropped; a big event's DOM lives in a
+  // MessageArena, unmapped as a whole when the event is done).
   void on_entities_event(json::value& event, bool first) {
     auto* ev = event.if_object();
     if (!ev) return;
@@ -276,7 +277,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
         std::string id(kv.key());
         const bool existed = !first && b.find(id) != nullptr;
         b.put(std::make_shared<const EntityState>(expand_compressed(id, kv.value().as_object())));
-        kv.value() = nullptr;  // free what is left of this entity's DOM now
+        kv.value() = nullptr;  // drop this entity's DOM now (freed at once unless it lives in a MessageArena)
         if (!first) (existed ? cs.states_changed : cs.states_added).push_back(std::move(id));
       }
     }
