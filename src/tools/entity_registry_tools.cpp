@@ -24,7 +24,7 @@ std::string lower(std::string s) {
 // a moment after a change (e.g. right after a rename), so an id the snapshot
 // does not know yet is checked with HA directly before giving up.
 boost::asio::awaitable<json::object> require_entry(ToolEnv& env, const ha::Snapshot& snap, const std::string& id) {
-  if (const json::object* e = snap.registry(ha::RegistryKind::entity).find(id)) co_return *e;
+  if (ha::RegistryItem e = snap.registry(ha::RegistryKind::entity).find(id)) co_return *e;
   std::optional<json::object> fresh;
   try {
     json::object msg;
@@ -119,7 +119,7 @@ boost::asio::awaitable<mcp::ToolResult> run_get_entity(Args& args, ToolEnv& env,
 std::string resolve_area(const ha::Snapshot& snap, const std::string& wanted) {
   const std::string w = lower(wanted);
   std::string names;
-  for (const auto& a : snap.registry(ha::RegistryKind::area).items) {
+  for (const json::value& a : snap.registry(ha::RegistryKind::area).items()) {
     const json::object* ao = a.if_object();
     const std::string id = str_of(ao, "area_id");
     if (id == wanted || lower(str_of(ao, "name")) == w) return id;
@@ -133,7 +133,7 @@ json::array resolve_labels(const ha::Snapshot& snap, const std::vector<std::stri
   for (const auto& l : wanted) {
     std::string found;
     std::string names;
-    for (const auto& item : snap.registry(ha::RegistryKind::label).items) {
+    for (const json::value& item : snap.registry(ha::RegistryKind::label).items()) {
       const json::object* lo = item.if_object();
       if (str_of(lo, "label_id") == l || lower(str_of(lo, "name")) == lower(l)) found = str_of(lo, "label_id");
       if (names.size() < 400) names += (names.empty() ? "" : ", ") + str_of(lo, "name");
