@@ -114,7 +114,7 @@ std::size_t bench_overview(boost::asio::io_context& io, mcp::Session& session, h
   std::printf("|   %zu | ha_get_overview {} first call (builds aggregates) | %.2f ms | RSS %.1f -> %.1f MB |\n",
               entities, first.ms, rss_before, rss_mb());
   std::string area;
-  for (const auto& a : ha.snapshot()->registry(ha::RegistryKind::area).items) {
+  for (const boost::json::value& a : ha.snapshot()->registry(ha::RegistryKind::area).items()) {
     area = std::string(a.at("name").as_string());
     break;
   }

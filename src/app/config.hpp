@@ -1,6 +1,7 @@
 #pragma once
 // Everything hamcp can be told, from flags or the environment (flags win).
-// Plain data: parsing lives in cli.cpp, use lives in the subcommands.
+// Plain data: parsing lives in main.cpp (parse_command_line, with the range
+// checks of numeric_flags.cpp), use lives in the subcommands.
 
 #include <chrono>
 #include <cstddef>
@@ -30,6 +31,8 @@ struct HttpLimits {
   std::size_t max_calls_per_session = 64;       // HAMCP_MAX_CALLS_PER_SESSION (also the largest batch)
   std::size_t max_buffer_mb = 128;              // HAMCP_MAX_BUFFER_MB: buffered responses, all sessions
   std::size_t max_session_buffer_mb = 16;       // HAMCP_MAX_SESSION_BUFFER_MB: per session
+  std::size_t max_sessions = 1000;              // HAMCP_MAX_SESSIONS: live sessions (idle ones are evicted)
+  std::size_t max_request_mb = 64;              // HAMCP_MAX_REQUEST_MB: request bodies in progress, all connections
 };
 
 // How MCP clients reach hamcp.
@@ -44,9 +47,11 @@ struct McpConfig {
   bool stateless = false;      // --stateless: no session ids at all
   std::string tls_cert;        // --tls-cert / --tls-key: serve HTTPS
   std::string tls_key;
-  std::chrono::seconds session_idle_expiry{std::chrono::hours(24 * 30)};  // seconds: fractional hours count
+  // HAMCP_SESSION_IDLE_HOURS, kept in seconds so fractional hours count; long by
+  // default: sessions must not get lost.
+  std::chrono::seconds session_idle_expiry{std::chrono::hours(24 * 30)};
   std::vector<std::string> allowed_hosts;    // MCP_ALLOWED_HOSTS: Host names besides loopback/bound
-  std::vector<std::string> allowed_origins;  // MCP_ALLOWED_ORIGINS: browser origins besides loopback  // long by default: sessions must not get lost
+  std::vector<std::string> allowed_origins;  // MCP_ALLOWED_ORIGINS: browser origins besides loopback
   std::string log_level = "info";  // LOG_LEVEL (stderr only)
   HttpLimits limits;
 };

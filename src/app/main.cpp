@@ -70,12 +70,20 @@ void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
                  "MiB of buffered responses per session (default 16)")
       ->envname("HAMCP_MAX_SESSION_BUFFER_MB")
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
+  app.add_option("--max-sessions", limits.max_sessions,
+                 "Live sessions; at the cap an idle one is evicted for a new one, and when all are busy new "
+                 "ones get 503 (default 1000)")
+      ->envname("HAMCP_MAX_SESSIONS")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--max-request-mb", limits.max_request_mb,
+                 "MiB of request bodies being read or handled, all connections together (default 64)")
+      ->envname("HAMCP_MAX_REQUEST_MB")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
 }
 
 }  // namespace
 
-int run(int argc, char** argv) {
-  Config config;
+std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
   CLI::App app{
       "hamcp: a fast, safe Model Context Protocol server for Home Assistant.\n"
       "Serves MCP over stdio by default; --http serves Streamable HTTP (and legacy SSE)."};
@@ -153,9 +161,21 @@ int run(int argc, char** argv) {
     return app.exit(e);  // CLI11 prints help/version to stdout, errors to stderr
   }
 
-  if (sim->parsed()) return run_sim(config.sim);
-  if (doctor->parsed()) return run_doctor(config);
-  if (mcp.http) return serve_http(config);
+  if (sim->parsed()) return Command::sim;
+  if (doctor->parsed()) return Command::doctor;
+  return mcp.http ? Command::serve_http : Command::serve_stdio;
+}
+
+int run(int argc, char** argv) {
+  Config config;
+  const std::variant<Command, int> parsed = parse_command_line(argc, argv, config);
+  if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
+  switch (std::get<Command>(parsed)) {
+    case Command::sim: return run_sim(config.sim);
+    case Command::doctor: return run_doctor(config);
+    case Command::serve_http: return serve_http(config);
+    case Command::serve_stdio: break;
+  }
   return serve_stdio(config);
 }
 

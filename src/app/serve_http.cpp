@@ -80,11 +80,13 @@ int serve_http(const Config& config) {
   options.max_requests_per_session = limits.max_calls_per_session;
   options.max_buffered_bytes = limits.max_buffer_mb << 20;
   options.max_session_buffered_bytes = limits.max_session_buffer_mb << 20;
+  options.sessions.max_in_memory = limits.max_sessions;
+  options.listener.max_body_bytes_total = limits.max_request_mb << 20;
   spdlog::info("http: limits: {} connections ({} per client address), {} calls in flight ({} per session), "
-               "{} MiB of buffered responses ({} per session)",
+               "{} MiB of buffered responses ({} per session), {} sessions, {} MiB of request bodies",
                options.listener.max_connections, options.listener.max_connections_per_client,
                options.max_requests_global, options.max_requests_per_session, limits.max_buffer_mb,
-               limits.max_session_buffer_mb);
+               limits.max_session_buffer_mb, limits.max_sessions, limits.max_request_mb);
 
   Runtime runtime(config);
   http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);

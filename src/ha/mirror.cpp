@@ -75,12 +75,12 @@ void apply_context(EntityState& s, const json::value& c) {
 double num(const json::value& v) { return v.is_number() ? v.to_number<double>() : 0.0; }
 
 // subscribe_entities "a" entry: {"s","a","c","lc","lu"?}
-// Consumes c's attributes (moved, not copied: same memory resource).
+// The attributes are kept as compact text (see ha::Attributes).
 EntityState expand_compressed(const std::string& entity_id, json::object& c) {
   EntityState s;
   s.entity_id = entity_id;
   s.state = str(c, "s");
-  if (auto* a = c.if_contains("a"); a && a->is_object()) s.attributes = std::move(a->as_object());
+  if (const auto* a = c.if_contains("a"); a && a->is_object()) s.attributes = Attributes(a->as_object());
   if (const auto* ctx = c.if_contains("c")) apply_context(s, *ctx);
   if (const auto* lc = c.if_contains("lc")) s.last_changed = num(*lc);
   s.last_updated = s.last_changed;
@@ -95,7 +95,9 @@ void apply_compressed_diff(EntityState& s, const json::object& diff) {
     const auto& p = plus->as_object();
     if (const auto* st = p.if_contains("s"); st && st->is_string()) s.state = std::string(st->as_string());
     if (const auto* a = p.if_contains("a"); a && a->is_object()) {
-      for (const auto& kv : a->as_object()) s.attributes[kv.key()] = kv.value();
+      json::object attributes = s.attributes.parse();
+      for (const auto& kv : a->as_object()) attributes[kv.key()] = kv.value();
+      s.attributes = Attributes(attributes);
     }
     if (const auto* ctx = p.if_contains("c")) apply_context(s, *ctx);
     if (const auto* lc = p.if_contains("lc")) {
@@ -107,9 +109,11 @@ void apply_compressed_diff(EntityState& s, const json::object& diff) {
   }
   if (const auto* minus = diff.if_contains("-"); minus && minus->is_object()) {
     if (const auto* a = minus->as_object().if_contains("a"); a && a->is_array()) {
+      json::object attributes = s.attributes.parse();
       for (const auto& key : a->as_array()) {
-        if (key.is_string()) s.attributes.erase(key.as_string());
+        if (key.is_string()) attributes.erase(key.as_string());
       }
+      s.attributes = Attributes(attributes);
     }
   }
 }
@@ -242,8 +246,9 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
 
   // ---------------- states ----------------
 
-  // Consumes event (the initial one holds every entity: its attributes are moved
-  // into the states, and each entity's DOM is freed as soon as it is converted).
+  // Consumes event (the initial one holds every entity: each is converted to
+  // the compact EntityState and its DOM dropped; a big event's DOM lives in a
+  // MessageArena, unmapped as a whole when the event is done).
   void on_entities_event(json::value& event, bool first) {
     auto* ev = event.if_object();
     if (!ev) return;
@@ -272,7 +277,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
         std::string id(kv.key());
         const bool existed = !first && b.find(id) != nullptr;
         b.put(std::make_shared<const EntityState>(expand_compressed(id, kv.value().as_object())));
-        kv.value() = nullptr;  // free what is left of this entity's DOM now
+        kv.value() = nullptr;  // drop this entity's DOM now (freed at once unless it lives in a MessageArena)
         if (!first) (existed ? cs.states_changed : cs.states_added).push_back(std::move(id));
       }
     }

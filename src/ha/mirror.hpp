@@ -4,7 +4,7 @@
 // *_registry_updated events), config and the services catalogue.
 //
 // Readers call snapshot() and get an immutable std::shared_ptr<const Snapshot>:
-// an atomic load, never blocked by an update. Every published update bumps
+// a pointer copy under a mutex held only for that copy, never for an update. Every published update bumps
 // Snapshot::version and tells change listeners what changed, so derived data
 // (the search index) can update incrementally.
 //

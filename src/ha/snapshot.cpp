@@ -4,7 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <fmt/format.h>
+#include <map>
+
+#include "ha/detail/ha_json.hpp"
 
 namespace hamcp::ha {
 namespace json = boost::json;
@@ -55,11 +61,44 @@ std::optional<double> parse_iso_time(std::string_view text) {
   return epoch;
 }
 
+Attributes::Attributes(const json::object& attributes) {
+  if (!attributes.empty()) {
+    text_ = json::serialize(attributes);
+    text_.shrink_to_fit();
+  }
+}
+
+namespace {
+// Our own serialization of what HA sent: it parses (with the depth limit of
+// the frame it came in).
+json::value parse_stored(std::string_view text, json::storage_ptr storage) {
+  boost::system::error_code ec;
+  json::parse_options options;
+  options.max_depth = detail::kHaJsonMaxDepth;
+  json::value v = json::parse(text, ec, std::move(storage), options);
+  return ec ? json::value() : v;
+}
+}  // namespace
+
+json::object Attributes::parse(json::storage_ptr storage) const {
+  if (text_.empty()) return json::object(std::move(storage));
+  json::value v = parse_stored(text_, storage);
+  if (!v.is_object()) return json::object(std::move(storage));
+  return std::move(v.as_object());
+}
+
+std::string Attributes::string_of(std::string_view key) const {
+  if (text_.empty()) return {};
+  const json::object o = parse();
+  const json::value* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
 json::object EntityState::to_json() const {
   json::object o;
   o["entity_id"] = entity_id;
   o["state"] = state;
-  o["attributes"] = attributes;
+  o["attributes"] = attributes.parse();
   o["last_changed"] = format_iso_time(last_changed);
   o["last_reported"] = format_iso_time(last_reported);
   o["last_updated"] = format_iso_time(last_updated);
@@ -92,7 +131,7 @@ std::optional<EntityState> EntityState::from_json(const json::value& v) {
   s.entity_id = str_or_empty(*o, "entity_id");
   if (s.entity_id.empty()) return std::nullopt;
   s.state = str_or_empty(*o, "state");
-  if (const auto* a = o->if_contains("attributes"); a && a->is_object()) s.attributes = a->as_object();
+  if (const auto* a = o->if_contains("attributes"); a && a->is_object()) s.attributes = Attributes(a->as_object());
   s.last_changed = time_or(*o, "last_changed", 0);
   s.last_updated = time_or(*o, "last_updated", s.last_changed);
   s.last_reported = time_or(*o, "last_reported", s.last_updated);
@@ -118,7 +157,7 @@ StateTable::StateTable() { shards_.fill(empty_shard()); }
 
 EntityStatePtr StateTable::find(std::string_view id) const {
   const auto& shard = *shards_[shard_of(id)];
-  auto it = shard.find(std::string(id));
+  auto it = shard.find(id);
   return it == shard.end() ? nullptr : it->second;
 }
 
@@ -132,7 +171,7 @@ std::vector<std::string> StateTable::entity_ids() const {
   std::vector<std::string> ids;
   ids.reserve(size_);
   for (const auto& shard : shards_) {
-    for (const auto& [id, st] : *shard) ids.push_back(id);
+    for (const auto& [id, st] : *shard) ids.emplace_back(id);
   }
   std::sort(ids.begin(), ids.end());
   return ids;
@@ -152,14 +191,17 @@ StateTable::Shard& StateTableBuilder::writable(std::size_t index) {
 
 void StateTableBuilder::put(EntityStatePtr state) {
   auto& shard = writable(shard_of(state->entity_id));
-  auto [it, inserted] = shard.insert_or_assign(state->entity_id, std::move(state));
-  if (inserted) ++table_.size_;
+  // The key views the old state's entity_id: drop that entry before the old
+  // state can go, then key the new entry by the new state's own string.
+  if (shard.erase(state->entity_id) == 0) ++table_.size_;
+  const std::string_view key = state->entity_id;
+  shard.emplace(key, std::move(state));
 }
 
 bool StateTableBuilder::erase(const std::string& id) {
   const auto index = shard_of(id);
-  if (!table_.shards_[index]->count(id)) return false;
-  writable(index).erase(id);
+  if (!table_.shards_[index]->count(std::string_view(id))) return false;
+  writable(index).erase(std::string_view(id));
   --table_.size_;
   return true;
 }
@@ -200,21 +242,67 @@ std::string_view registry_key_field(RegistryKind kind) noexcept {
   return "id";
 }
 
-const json::object* Registry::find(std::string_view key) const {
-  auto it = index.find(std::string(key));
-  if (it == index.end()) return nullptr;
-  return items[it->second].if_object();
+RegistryItem Registry::find(std::string_view key, json::storage_ptr storage) const {
+  auto it = index_.find(key);
+  if (it == index_.end()) return {};
+  json::value v = item(it->second, std::move(storage));
+  return v.is_object() ? RegistryItem(std::move(v.as_object())) : RegistryItem();
+}
+
+json::value Registry::item(std::size_t i, json::storage_ptr storage) const {
+  const Stored& stored = items_.at(i);
+  json::value v = parse_stored(stored.text, storage);
+  if (stored.shape == kNoShape) return v;
+  const auto& keys = shapes_[stored.shape];
+  json::object o(storage);
+  if (!v.is_array() || v.as_array().size() != keys.size()) return o;  // cannot happen: we wrote it
+  o.reserve(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) o.emplace(keys[k], std::move(v.as_array()[k]));
+  return o;
+}
+
+void Registry::for_each(const std::function<void(const json::value&)>& fn) const {
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    unsigned char buffer[4096];
+    json::monotonic_resource arena(buffer, sizeof buffer);
+    const json::value v = item(i, &arena);
+    fn(v);
+  }
 }
 
 RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available) {
   auto r = std::make_shared<Registry>();
-  r->items = std::move(items);
   r->available = available;
+  r->items_.reserve(items.size());
+  r->index_.reserve(items.size());
   const std::string_view field = registry_key_field(kind);
-  for (std::size_t i = 0; i < r->items.size(); ++i) {
-    if (const auto* o = r->items[i].if_object()) {
-      if (const auto* k = o->if_contains(field); k && k->is_string()) r->index.emplace(std::string(k->as_string()), i);
+  std::map<std::vector<std::string>, std::uint32_t> shape_ids;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Stored stored;
+    if (const auto* o = items[i].if_object()) {
+      std::vector<std::string> keys;
+      json::array values;
+      keys.reserve(o->size());
+      values.reserve(o->size());
+      for (const auto& kv : *o) {
+        keys.emplace_back(kv.key());
+        values.push_back(kv.value());
+      }
+      auto [it, fresh] = shape_ids.try_emplace(std::move(keys), static_cast<std::uint32_t>(r->shapes_.size()));
+      if (fresh) r->shapes_.push_back(it->first);
+      stored.shape = it->second;
+      stored.text = r->text_.append(json::serialize(values));
+    } else {
+      stored.text = r->text_.append(json::serialize(items[i]));
     }
+    r->items_.push_back(stored);
+    if (const auto* o = items[i].if_object()) {
+      if (const auto* k = o->if_contains(field); k && k->is_string()) {
+        const std::string_view key = r->text_.append(k->as_string());
+        r->index_.emplace(key, static_cast<std::uint32_t>(i));
+      }
+    }
+    items[i] = nullptr;  // free this item's DOM now: the whole list never exists twice
   }
   return r;
 }

@@ -18,12 +18,38 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ha/detail/text_chunks.hpp"
+
 namespace hamcp::ha {
+
+// An entity's attributes, kept as their compact JSON text. As a Boost.JSON
+// object every key and string is an allocation of its own, about three times
+// the text's size: on a 100k-entity home that was the largest part of the
+// mirror. Tools parse the text when they need the values (a few µs per entity);
+// parse() gives back exactly the object that was stored (same order, same
+// numbers), so what a tool prints does not change.
+class Attributes {
+ public:
+  Attributes() = default;
+  explicit Attributes(const boost::json::object& attributes);
+  Attributes& operator=(const boost::json::object& attributes) { return *this = Attributes(attributes); }
+
+  // storage: where the parsed object lives (e.g. a monotonic_resource on the
+  // caller's stack for a bulk walk: no malloc per node).
+  boost::json::object parse(boost::json::storage_ptr storage = {}) const;
+  // The string value of one attribute, "" when absent or not a string.
+  std::string string_of(std::string_view key) const;
+  std::string_view text() const noexcept { return text_.empty() ? std::string_view("{}") : std::string_view(text_); }
+  bool operator==(const Attributes& other) const noexcept { return text() == other.text(); }
+
+ private:
+  std::string text_;  // serialized object; empty means {}
+};
 
 struct EntityState {
   std::string entity_id;
   std::string state;
-  boost::json::object attributes;
+  Attributes attributes;
   double last_changed = 0;   // seconds since the epoch (UTC)
   double last_updated = 0;
   double last_reported = 0;
@@ -45,7 +71,8 @@ std::optional<double> parse_iso_time(std::string_view text);
 class StateTable {
  public:
   static constexpr std::size_t kShards = 256;
-  using Shard = std::unordered_map<std::string, EntityStatePtr>;
+  // Keys view the entity_id inside the state they map to (no second copy).
+  using Shard = std::unordered_map<std::string_view, EntityStatePtr>;
 
   StateTable();
   EntityStatePtr find(std::string_view entity_id) const;
@@ -81,12 +108,83 @@ std::string_view to_string(RegistryKind kind) noexcept;
 // Key field of one item: entity_id, id (device), area_id, floor_id, label_id, category_id.
 std::string_view registry_key_field(RegistryKind kind) noexcept;
 
-struct Registry {
-  boost::json::array items;
-  std::unordered_map<std::string, std::size_t> index;  // key field -> position
+// One registry item, parsed from the registry's compact text on lookup. Reads
+// like a pointer to the item's object (null when not found); it owns the
+// parsed object, so keep it alive while you use what it points to.
+class RegistryItem {
+ public:
+  RegistryItem() = default;
+  explicit RegistryItem(boost::json::object object) : object_(std::move(object)), found_(true) {}
+  explicit operator bool() const noexcept { return found_; }
+  const boost::json::object* get() const noexcept { return found_ ? &object_ : nullptr; }
+  const boost::json::object& operator*() const noexcept { return object_; }
+  const boost::json::object* operator->() const noexcept { return &object_; }
+  friend bool operator==(const RegistryItem& item, std::nullptr_t) noexcept { return !item.found_; }
+
+ private:
+  boost::json::object object_;
+  bool found_ = false;
+};
+
+// A registry list as HA sent it, kept as compact JSON text per item (packed
+// into a few large buffers) plus an index by key. As Boost.JSON DOMs the
+// entity and device registries were the largest part of the mirror (each of
+// an entry's ~21 keys and strings its own allocation, ~2 KB per entity);
+// as text without its keys an entry is ~0.35 KB. Lookups parse one item (a
+// few µs).
+class Registry {
+ public:
+  Registry() = default;
+  Registry(const Registry&) = delete;  // views into its own buffers
+  Registry& operator=(const Registry&) = delete;
+
   bool available = true;  // false: this HA version has no such registry
-  const boost::json::object* find(std::string_view key) const;
+
+  RegistryItem find(std::string_view key, boost::json::storage_ptr storage = {}) const;
+  std::size_t size() const noexcept { return items_.size(); }
+  bool empty() const noexcept { return items_.empty(); }
+  boost::json::value item(std::size_t i, boost::json::storage_ptr storage = {}) const;  // parsed, in HA's order
+  // Calls fn with every item, parsed in turn into a small arena on the stack
+  // (a bulk walk over 100k entries without a malloc per node).
+  void for_each(const std::function<void(const boost::json::value&)>& fn) const;
+
+  // for (const auto& v : registry.items()): each item parsed in turn.
+  class Items {
+   public:
+    struct iterator {
+      const Registry* registry;
+      std::size_t i;
+      boost::json::value operator*() const { return registry->item(i); }
+      iterator& operator++() { ++i; return *this; }
+      bool operator==(const iterator& o) const noexcept { return i == o.i; }
+    };
+    explicit Items(const Registry& r) : r_(&r) {}
+    iterator begin() const { return {r_, 0}; }
+    iterator end() const { return {r_, r_->size()}; }
+    std::size_t size() const noexcept { return r_->size(); }
+    bool empty() const noexcept { return r_->empty(); }
+
+   private:
+    const Registry* r_;
+  };
+  Items items() const { return Items(*this); }
+
+  // Consumes items (each is freed once stored).
   static std::shared_ptr<const Registry> make(RegistryKind kind, boost::json::array items, bool available = true);
+
+ private:
+  detail::TextChunks text_;
+  // An object item is stored as the JSON array of its values; its keys, in
+  // order, are its shape's (entries of one registry nearly all share one key
+  // list, ~45 % of an entity entry's text). Other items are stored as they are.
+  static constexpr std::uint32_t kNoShape = ~std::uint32_t{0};
+  struct Stored {
+    std::string_view text;  // into text_
+    std::uint32_t shape = kNoShape;
+  };
+  std::vector<Stored> items_;
+  std::vector<std::vector<std::string>> shapes_;
+  std::unordered_map<std::string_view, std::uint32_t> index_;  // key field (into text_) -> position
 };
 using RegistryPtr = std::shared_ptr<const Registry>;
 

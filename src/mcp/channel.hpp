@@ -14,6 +14,16 @@ class Channel {
   // block; called on the server's executor. The message is moved in: serialise
   // it with to_wire() (compact).
   virtual void send(json::value message) = 0;
+  // The same, for a message already written as compact JSON text (a batch
+  // response assembled from responses rendered as each call finished, so no
+  // one handler serialises a whole large batch). `shape` is the message with
+  // each response's result left out ({"jsonrpc","id"} per item; an array for
+  // a batch): what a transport needs to look at (ids, is it a response). The
+  // default parses the text back; transports that write text override it.
+  virtual void send_text(std::string text, const json::value& shape) {
+    (void)shape;
+    send(json::parse(text));
+  }
   // The exchange this channel was handed for is complete (final response sent,
   // or nothing to send for a notification). stdout ignores it; an HTTP POST
   // ends its body / SSE stream. Called exactly once per deliver().

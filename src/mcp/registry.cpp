@@ -139,7 +139,8 @@ void Registry::add_tool(Tool tool) {
     if (tool_index_.count(alias) || alias == tool.name)
       bad_definition("tool", tool.name, "alias \"" + alias + "\" is already taken");
   }
-  SchemaValidator input = compile_object_schema(tool.input_schema, tool.name, "input_schema");
+  SchemaValidator input = compile_object_schema(tool.accepted_input_schema ? *tool.accepted_input_schema : tool.input_schema,
+                                                tool.name, "input_schema");
   std::optional<SchemaValidator> output;
   if (tool.output_schema) output.emplace(compile_object_schema(*tool.output_schema, tool.name, "output_schema"));
   json::object listing = build_listing(tool);

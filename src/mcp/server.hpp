@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcp/call_scheduler.hpp"
 #include "mcp/json.hpp"
 #include "mcp/log_level.hpp"
 #include "mcp/registry.hpp"
@@ -41,6 +42,7 @@ struct ServerCore {
   asio::any_io_executor executor;
   ServerOptions options;
   Registry registry;
+  std::shared_ptr<CallScheduler> scheduler;  // fair turns for tool work (call_scheduler.hpp)
   std::vector<std::weak_ptr<Session>> sessions;
   json::object capabilities() const;
   template <class F> void for_each_session(F&& f);

@@ -8,6 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <spdlog/spdlog.h>
 
+#include "json/json_text.hpp"
 #include "mcp/errors.hpp"
 #include "mcp/methods.hpp"
 #include "mcp/server.hpp"
@@ -35,21 +36,38 @@ struct OutgoingRequest {
 }  // namespace detail
 
 // Responses of one batch are gathered into one array, sent when the last
-// request of the batch finishes.
+// request of the batch finishes. Each response is rendered to JSON text as it
+// arrives (within its call's fair turn, see call_scheduler.hpp), so finishing
+// a batch of large answers is a concatenation, not one long serialisation
+// that would hold up every other connection.
 struct Session::Batch {
   std::shared_ptr<Channel> reply;
-  json::array responses;
+  std::string text;    // "[r1,r2,..." so far
+  json::array shapes;  // {"jsonrpc","id"} of each response, for the transport
   std::size_t pending = 0;
   bool sealed = false;  // every element has been dispatched
 
+  void add(const json::value& response) {
+    text += text.empty() ? '[' : ',';
+    append_json_text(text, response);
+    json::object shape;
+    shape.reserve(2);
+    shape.emplace("jsonrpc", "2.0");
+    const json::value* id = response.is_object() ? response.get_object().if_contains("id") : nullptr;
+    shape.emplace("id", id ? *id : json::value(nullptr));
+    shapes.emplace_back(std::move(shape));
+  }
   void finish_one(json::value response) {
-    if (!response.is_null()) responses.emplace_back(std::move(response));
+    if (!response.is_null()) add(response);
     --pending;
     maybe_complete();
   }
   void maybe_complete() {
     if (!sealed || pending != 0) return;
-    if (!responses.empty() && reply->is_open()) reply->send(json::value(std::move(responses)));
+    if (!text.empty() && reply->is_open()) {
+      text += ']';
+      reply->send_text(std::move(text), json::value(std::move(shapes)));
+    }
     reply->close();
   }
 };
@@ -99,6 +117,7 @@ class SessionRequestContext final : public RequestContext {
   }
 
   const SessionInfo& session() const override { return session_->info_; }
+  std::string_view session_id() const override { return session_->id_; }
   const json::value& request_id() const override { return id_; }
 
   void finish() { finished_ = true; }
@@ -215,7 +234,7 @@ void Session::deliver(json::value message, std::shared_ptr<Channel> reply) {
 void Session::respond(const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch,
                       json::value response) {
   if (batch) {
-    batch->responses.emplace_back(std::move(response));
+    batch->add(response);
   } else if (reply->is_open()) {
     reply->send(std::move(response));
   }
@@ -357,7 +376,10 @@ namespace {
 
 // The body of one concurrent request: the method's result, a JSON-RPC error,
 // or null when it was cancelled (then nothing is sent).
-asio::awaitable<json::value> run_request(const Registry& registry, std::string method, json::object params,
+// Waits for a fair turn first (call_scheduler.hpp): tool work of one session
+// must not hold up the other sessions' requests.
+asio::awaitable<json::value> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
+                                         const void* owner, std::string method, json::object params,
                                          std::shared_ptr<SessionRequestContext> ctx,
                                          std::shared_ptr<detail::InFlightRequest> in_flight) {
   json::value id = ctx->request_id();
@@ -365,6 +387,8 @@ asio::awaitable<json::value> run_request(const Registry& registry, std::string m
   std::string internal;
   json::value result;
   try {
+    auto turn = scheduler->wait_turn(owner);  // named before co_await (GCC 12)
+    co_await std::move(turn);
     asio::awaitable<json::value> work;  // named before co_await (GCC 12 coroutine temporaries)
     if (method == "tools/call")
       work = methods::call_tool(registry, std::move(params), *ctx);
@@ -410,7 +434,8 @@ void Session::spawn_request(json::value id, std::string method, json::object par
   auto slot = in_flight->signal.slot();
   asio::co_spawn(
       core_->executor,
-      run_request(core_->registry, std::move(method), std::move(params), std::move(ctx), in_flight),
+      run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params), std::move(ctx),
+                  in_flight),
       asio::bind_cancellation_slot(
           slot, [self, key = std::move(key), reply, batch, in_flight](std::exception_ptr, json::value response) {
             auto it = self->in_flight_.find(key);

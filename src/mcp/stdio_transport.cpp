@@ -39,6 +39,12 @@ class OutputChannel final : public Channel, public std::enable_shared_from_this<
     pending_ += '\n';
     if (!writing_) write_next();
   }
+  void send_text(std::string text, const json::value&) override {
+    if (broken_) return;
+    pending_ += text;
+    pending_ += '\n';
+    if (!writing_) write_next();
+  }
   bool is_open() const override { return !broken_; }
 
   // Waits until everything queued so far is written (or the output broke).

@@ -75,6 +75,9 @@ class RequestContext {
   virtual asio::awaitable<json::value> request(std::string method, json::object params,
                                                std::chrono::milliseconds timeout = {}) = 0;
   virtual const SessionInfo& session() const = 0;
+  // The transport's session id (HTTP: stable across a server restart); empty
+  // for stdio and stateless HTTP. Lets tools keep per-session state apart.
+  virtual std::string_view session_id() const { return {}; }
   virtual const json::value& request_id() const = 0;
 };
 
@@ -86,6 +89,10 @@ struct Tool {
   std::string title;        // optional human title
   std::string description;  // required: clients and the conformance suite need one
   json::object input_schema;                // must be {"type":"object",...}
+  // What arguments are validated against, when wider than the advertised
+  // input_schema (e.g. a lone string also accepted where an array is listed,
+  // without a type union in tools/list). Unset = input_schema.
+  std::optional<json::object> accepted_input_schema;
   std::optional<json::object> output_schema;  // if set, structured_content must match it
   ToolAnnotations annotations;
   ToolHandler handler;

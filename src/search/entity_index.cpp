@@ -50,7 +50,7 @@ std::optional<EntityDoc> EntityIndex::find(std::string_view entity_id) const {
   std::shared_lock lock(mutex_);
   const Entry* e = store_->find(entity_id);
   if (!e) return std::nullopt;
-  return e->doc;
+  return e->doc.unpack();
 }
 
 std::size_t EntityIndex::size() const {

@@ -32,19 +32,6 @@ std::size_t heap_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T
 std::size_t heap_bytes(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
 std::size_t heap_bytes(const std::u32string& s) { return s.capacity() > 3 ? (s.capacity() + 1) * 4 : 0; }
 
-std::size_t doc_bytes(const EntityDoc& d) {
-  std::size_t n = 0;
-  for (const std::string* s : {&d.entity_id, &d.domain, &d.friendly_name, &d.registry_name,
-                               &d.original_name, &d.area_id, &d.area_name, &d.floor_id,
-                               &d.floor_name, &d.device_id, &d.device_name, &d.manufacturer,
-                               &d.model, &d.device_class, &d.state})
-    n += heap_bytes(*s);
-  for (const auto* v : {&d.aliases, &d.area_aliases, &d.floor_aliases, &d.labels}) {
-    n += heap_bytes(*v);
-    for (const auto& s : *v) n += heap_bytes(s);
-  }
-  return n;
-}
 
 }  // namespace
 
@@ -97,7 +84,7 @@ const std::vector<std::uint32_t>& IndexStore::id_ranks() const {
       order.reserve(by_id_.size());
       for (const auto& [id, slot] : by_id_) order.push_back(slot);
       std::sort(order.begin(), order.end(),
-                [&](Slot a, Slot b) { return entries_[a].doc.entity_id < entries_[b].doc.entity_id; });
+                [&](Slot a, Slot b) { return entries_[a].doc.entity_id() < entries_[b].doc.entity_id(); });
       ranks_.assign(entries_.size(), 0);
       for (std::uint32_t i = 0; i < order.size(); ++i) ranks_[order[i]] = i;
       ranks_valid_.store(true, std::memory_order_release);
@@ -179,10 +166,11 @@ bool same_indexed_text(const EntityDoc& a, const EntityDoc& b) {
 
 void IndexStore::upsert(EntityDoc doc) {
   // The common mirror update is a state change: no re-tokenising needed.
-  if (auto it = by_id_.find(doc.entity_id); it != by_id_.end() && same_indexed_text(entries_[it->second].doc, doc)) {
+  if (auto it = by_id_.find(doc.entity_id);
+      it != by_id_.end() && same_indexed_text(entries_[it->second].doc.unpack(), doc)) {
     Entry& e = entries_[it->second];
     e.state_key = fold_key(doc.state);
-    e.doc = std::move(doc);
+    e.doc = PackedDoc(doc);
     summarise(it->second);
     return;
   }
@@ -239,9 +227,9 @@ void IndexStore::upsert(EntityDoc doc) {
   add_key(entry.floor_keys, doc.floor_name);
   for (const auto& a : doc.floor_aliases) add_key(entry.floor_keys, a);
   for (const auto& l : doc.labels) add_key(entry.label_keys, l);
-  entry.doc = std::move(doc);
+  entry.doc = PackedDoc(doc);
 
-  auto existing = by_id_.find(entry.doc.entity_id);
+  auto existing = by_id_.find(doc.entity_id);
   if (existing == by_id_.end()) {
     Slot slot;
     if (!free_slots_.empty()) {
@@ -253,7 +241,7 @@ void IndexStore::upsert(EntityDoc doc) {
       summaries_.emplace_back();
     }
     for (const auto& [t, mask] : entry.tokens) add_posting(t, slot, mask);
-    by_id_.emplace(entry.doc.entity_id, slot);
+    by_id_.emplace(doc.entity_id, slot);
     ranks_valid_.store(false, std::memory_order_release);  // writers hold the exclusive lock
     entries_[slot] = std::move(entry);
     summarise(slot);
@@ -289,7 +277,7 @@ void IndexStore::summarise(Slot s) {
   const Entry& e = entries_[s];
   SlotSummary sum;
   sum.live = e.live;
-  sum.skipped_by_default = e.doc.hidden || e.doc.disabled;
+  sum.skipped_by_default = e.doc.hidden() || e.doc.disabled();
   sum.phrase_count = static_cast<std::uint8_t>(std::min<std::size_t>(e.phrases.size(), 255));
   for (std::size_t i = 0; i < e.phrases.size() && i < SlotSummary::kMaxPhrases; ++i) {
     sum.phrase_len[i] = static_cast<std::uint16_t>(std::min<std::size_t>(e.phrases[i].size(), 65535));
@@ -324,7 +312,7 @@ IndexStats IndexStore::stats() const {
                       heap_bytes(free_tokens_);
   for (const auto& e : entries_) {
     if (!e.live) continue;
-    bytes += doc_bytes(e.doc) + heap_bytes(e.tokens) + heap_bytes(e.phrases);
+    bytes += e.doc.heap_bytes() + heap_bytes(e.tokens) + heap_bytes(e.phrases);
     for (const auto& p : e.phrases) bytes += heap_bytes(p.ascii) + heap_bytes(p.wide);
     bytes += heap_bytes(e.domain_key) + heap_bytes(e.state_key) + heap_bytes(e.device_class_key);
     for (const auto* keys : {&e.area_keys, &e.floor_keys, &e.label_keys}) {

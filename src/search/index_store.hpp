@@ -12,6 +12,7 @@
 
 #include "search/entity_index.hpp"
 #include "search/normalize.hpp"
+#include "search/packed_doc.hpp"
 #include "search/types.hpp"
 
 namespace hamcp::search {
@@ -67,7 +68,7 @@ std::uint32_t char_class_mask(std::u32string_view text);
 int char_class(char32_t c);
 
 struct Entry {
-  EntityDoc doc;
+  PackedDoc doc;
   bool live = false;
   std::vector<std::pair<TokenId, FieldMask>> tokens;  // sorted by TokenId
   std::vector<Phrase> phrases;

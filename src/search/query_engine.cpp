@@ -221,7 +221,7 @@ struct Filters {
 
   bool pass(const Entry& e) const {
     if (!e.live) return false;
-    if (!include_hidden && (e.doc.hidden || e.doc.disabled)) return false;
+    if (!include_hidden && (e.doc.hidden() || e.doc.disabled())) return false;
     if (domain && e.domain_key != *domain) return false;
     if (state && e.state_key != *state) return false;
     if (device_class && e.device_class_key != *device_class) return false;
@@ -322,7 +322,7 @@ Result list_by_filters(const IndexStore& store, const Query& q, const Filters& f
   const Entry* base = store.entries().data();
   auto by_id = [&](const Entry* a, const Entry* b) { return rank[a - base] < rank[b - base]; };
   std::partial_sort(matches.begin(), matches.begin() + static_cast<std::ptrdiff_t>(end), matches.end(), by_id);
-  for (std::size_t i = begin; i < end; ++i) r.hits.push_back(Hit{matches[i]->doc.entity_id, 0.0, "", ""});
+  for (std::size_t i = begin; i < end; ++i) r.hits.push_back(Hit{std::string(matches[i]->doc.entity_id()), 0.0, "", ""});
   r.has_more = q.offset + r.hits.size() < r.total;
   return r;
 }
@@ -520,14 +520,14 @@ Result run_query(const IndexStore& store, const Query& q) {
     const Ranked& r = top[i];
     const Candidate& c = cands[r.cand];
     const Entry& e = entries[c.slot];
-    Hit hit{e.doc.entity_id, r.score, "", ""};
+    Hit hit{std::string(e.doc.entity_id()), r.score, "", ""};
     if (c.exact_id) {
       hit.matched_field = field_name(Field::entity_id);
-      hit.matched_text = e.doc.entity_id;
+      hit.matched_text = std::string(e.doc.entity_id());
     } else if (r.phrase >= 0 && r.phrase_score >= 85.0) {
       const Phrase& p = e.phrases[static_cast<std::size_t>(r.phrase)];
       hit.matched_field = field_name(p.field);
-      hit.matched_text = field_text(e.doc, p.field, p.value);
+      hit.matched_text = field_text(e.doc.unpack(), p.field, p.value);
     } else {
       // The query word with the strongest credit names the field.
       std::uint32_t ci = cand_of_slot[c.slot];
@@ -536,7 +536,7 @@ Result run_query(const IndexStore& store, const Query& q) {
         if (best[ci * n + w] > best[ci * n + bi]) bi = w;
       Field f = best_field[ci * n + bi];
       hit.matched_field = field_name(f);
-      hit.matched_text = field_text_with_token(e.doc, f, tokens[best_token[ci * n + bi]].text);
+      hit.matched_text = field_text_with_token(e.doc.unpack(), f, tokens[best_token[ci * n + bi]].text);
     }
     result.hits.push_back(std::move(hit));
   }

@@ -8,6 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/as_tuple.hpp>
 
+#include "tools/action_shorthand.hpp"
 #include "tools/entity_tools.hpp"
 #include "tools/service_runner.hpp"
 #include "tools/tool_error.hpp"
@@ -44,9 +45,13 @@ ServiceRequest parse_operation(const json::value& v, std::size_t i, bool wait, s
   if (const json::value* d = o->if_contains("domain"); d && d->is_string()) r.domain = d->get_string();
   if (r.domain.empty() && !r.entity_ids.empty()) r.domain = r.entity_ids.front().substr(0, r.entity_ids.front().find('.'));
   if (r.domain.empty()) throw ToolException(bad_argument(where + ".domain", "missing", "Give entity_id or domain."));
-  r.service = action;
+  // ha-mcp's action words ("off", "open", "heat"...) -> the domain's service.
+  ResolvedAction resolved = resolve_action(r.domain, action);
+  r.service = std::move(resolved.service);
   for (const char* key : {"data", "params", "parameters"})
     if (const json::value* d = o->if_contains(key); d && d->is_object()) r.data = d->get_object();
+  for (auto& kv : resolved.extra_data)
+    if (!r.data.contains(kv.key())) r.data.emplace(kv.key(), std::move(kv.value()));
   r.wait = wait;
   r.timeout = timeout;
   return r;
@@ -60,7 +65,7 @@ json::object failure_item(const ToolError& e) {
 }
 
 asio::awaitable<void> worker(ToolEnv& env, std::shared_ptr<Shared> shared, std::shared_ptr<std::vector<json::value>> ops,
-                             bool wait, std::chrono::milliseconds timeout, std::string parent) {
+                             bool wait, std::chrono::milliseconds timeout, std::string parent, std::string scope) {
   while (shared->next < ops->size()) {
     const std::size_t i = shared->next++;
     json::object item;
@@ -68,6 +73,7 @@ asio::awaitable<void> worker(ToolEnv& env, std::shared_ptr<Shared> shared, std::
     try {
       ServiceRequest req = parse_operation((*ops)[i], i, wait, timeout);
       req.parent_operation = parent;
+      req.scope = scope;
       item = co_await run_service(env, std::move(req));
     } catch (const ToolException& e) {
       failure = e.error();
@@ -87,7 +93,7 @@ asio::awaitable<void> worker(ToolEnv& env, std::shared_ptr<Shared> shared, std::
   }
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_bulk(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_bulk(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const json::value* ops_v = args.get("operations");
   auto ops = std::make_shared<std::vector<json::value>>();
   if (ops_v && ops_v->is_array())
@@ -100,8 +106,11 @@ boost::asio::awaitable<mcp::ToolResult> run_bulk(Args& args, ToolEnv& env, mcp::
 
   json::object record;
   record.emplace("kind", "bulk");
-  record.emplace("operations", ops->size());
-  const std::string bulk_id = env.ops.create(record);
+  // "total", as in the result: "operations" is an array in ha_get_operation_status's
+  // output schema, and a count there made the single-id lookup of a bulk run fail.
+  record.emplace("total", ops->size());
+  const std::string scope(ctx.session_id());
+  const std::string bulk_id = env.ops.create(scope, record);
 
   auto executor = co_await asio::this_coro::executor;
   auto shared = std::make_shared<Shared>();
@@ -110,7 +119,7 @@ boost::asio::awaitable<mcp::ToolResult> run_bulk(Args& args, ToolEnv& env, mcp::
   shared->done = std::make_shared<asio::steady_timer>(executor, asio::steady_timer::time_point::max());
   const std::size_t workers = std::min(ops->size(), std::max<std::size_t>(1, env.options.bulk_parallelism));
   for (std::size_t w = 0; w < workers; ++w)
-    asio::co_spawn(executor, worker(env, shared, ops, wait, timeout, bulk_id), asio::detached);
+    asio::co_spawn(executor, worker(env, shared, ops, wait, timeout, bulk_id, scope), asio::detached);
   while (shared->remaining > 0) {
     auto [ec] = co_await shared->done->async_wait(asio::as_tuple(asio::use_awaitable));
     (void)ec;
@@ -160,14 +169,16 @@ ToolSpec make_bulk_control_spec() {
   s.title = "Control many entities";
   s.description =
       "Run many service calls in parallel, each verified like ha_call_service. Operation: {entity_id, action "
-      "(e.g. turn_off), data?}. Per-operation results; one failure does not stop the others.";
+      "(a service like turn_off, or on/off/toggle/open/close/stop/lock/unlock/play/pause/heat...), data?}. "
+      "Per-operation results; one failure does not stop the others.";
   s.input_schema = R"J({"type":"object","properties":{
 "operations":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","properties":{
-"entity_id":{"type":["string","array"],"items":{"type":"string"}},"action":{"type":"string"},
+"entity_id":{"type":"string"},"action":{"type":"string"},
 "domain":{"type":"string"},"data":{"type":"object"}},"required":["action"]}},
 "wait":{"type":"boolean","default":true},"timeout":{"type":"number","minimum":0,"maximum":60}},
 "required":["operations"]})J";
   s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"succeeded":{"type":"integer"},"failed":{"type":"integer"},"results":{"type":"array"}}})J";
+  s.also_accepts = {{"operations[].entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.annotations = writes(true, false);
   s.hidden_args = {"parallel"};
   s.run = run_bulk;

@@ -16,8 +16,9 @@ std::chrono::milliseconds timeout_arg(Args& args, const ToolEnv& env) {
   return std::chrono::milliseconds(std::clamp<std::int64_t>(ms, 0, env.options.max_wait.count()));
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_call_service(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_call_service(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   ServiceRequest req;
+  req.scope = std::string(ctx.session_id());
   req.domain = args.str("domain");
   req.service = args.str("service");
   // "light.turn_on" in service (a common model habit) is accepted as domain + service.
@@ -65,7 +66,7 @@ ToolSpec make_call_service_spec() {
       "the state change or reports what happened within timeout. Unknown entity ids are refused.";
   s.input_schema = R"J({"type":"object","properties":{
 "domain":{"type":"string"},"service":{"type":"string"},
-"entity_id":{"type":["string","array"],"items":{"type":"string"}},
+"entity_id":{"type":"string"},
 "target":{"type":"object","description":"device_id, area_id, floor_id, label_id"},
 "data":{"type":"object","description":"Service data, e.g. {\"brightness_pct\":50}"},
 "return_response":{"type":"boolean"},"wait":{"type":"boolean","default":true},
@@ -74,6 +75,7 @@ ToolSpec make_call_service_spec() {
   s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"status":{"enum":["confirmed","unconfirmed","sent","pending"]},"entities":{"type":"array"}}})J";
   s.annotations = writes(true, false);
   s.legacy_args = {{"service_data", "data"}};
+  s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.run = run_call_service;
   return s;
 }

@@ -28,5 +28,6 @@ std::vector<search::EntityDoc> make_all_docs(const ha::Snapshot& snap);
 
 // String member or "".
 std::string str_of(const boost::json::object* o, std::string_view key);
+inline std::string str_of(const ha::RegistryItem& item, std::string_view key) { return str_of(item.get(), key); }
 
 }  // namespace hamcp::tools

@@ -24,7 +24,7 @@ std::string lower(std::string s) {
 // a moment after a change (e.g. right after a rename), so an id the snapshot
 // does not know yet is checked with HA directly before giving up.
 boost::asio::awaitable<json::object> require_entry(ToolEnv& env, const ha::Snapshot& snap, const std::string& id) {
-  if (const json::object* e = snap.registry(ha::RegistryKind::entity).find(id)) co_return *e;
+  if (ha::RegistryItem e = snap.registry(ha::RegistryKind::entity).find(id)) co_return *e;
   std::optional<json::object> fresh;
   try {
     json::object msg;
@@ -119,7 +119,7 @@ boost::asio::awaitable<mcp::ToolResult> run_get_entity(Args& args, ToolEnv& env,
 std::string resolve_area(const ha::Snapshot& snap, const std::string& wanted) {
   const std::string w = lower(wanted);
   std::string names;
-  for (const auto& a : snap.registry(ha::RegistryKind::area).items) {
+  for (const json::value& a : snap.registry(ha::RegistryKind::area).items()) {
     const json::object* ao = a.if_object();
     const std::string id = str_of(ao, "area_id");
     if (id == wanted || lower(str_of(ao, "name")) == w) return id;
@@ -133,7 +133,7 @@ json::array resolve_labels(const ha::Snapshot& snap, const std::vector<std::stri
   for (const auto& l : wanted) {
     std::string found;
     std::string names;
-    for (const auto& item : snap.registry(ha::RegistryKind::label).items) {
+    for (const json::value& item : snap.registry(ha::RegistryKind::label).items()) {
       const json::object* lo = item.if_object();
       if (str_of(lo, "label_id") == l || lower(str_of(lo, "name")) == lower(l)) found = str_of(lo, "label_id");
       if (names.size() < 400) names += (names.empty() ? "" : ", ") + str_of(lo, "name");
@@ -261,9 +261,10 @@ ToolSpec make_get_entity_spec() {
   s.title = "Get entity settings";
   s.description = "Registry settings of an entity (or list): name, area, device, labels, aliases, icon, enabled, hidden, voice exposure.";
   s.input_schema = R"J({"type":"object","properties":{
-"entity_id":{"type":["string","array"],"items":{"type":"string"},"maxItems":50}},"required":["entity_id"]})J";
+"entity_id":{"type":"string"}},"required":["entity_id"]})J";
   s.output_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"entities":{"type":"array"}}})J";
   s.annotations = read_only();
+  s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"},"maxItems":50})J"}};
   s.run = run_get_entity;
   return s;
 }
@@ -277,15 +278,18 @@ ToolSpec make_set_entity_spec() {
       "new_entity_id renames (same domain). expose: {\"conversation\":true,\"cloud.alexa\":false,...}.";
   s.input_schema = R"J({"type":"object","properties":{
 "entity_id":{"type":"string"},"new_entity_id":{"type":"string"},
-"name":{"type":["string","null"]},"icon":{"type":["string","null"]},
-"area":{"type":["string","null"],"description":"Area id or name"},
+"name":{"type":"string"},"icon":{"type":"string"},
+"area":{"type":"string","description":"Area id or name"},
 "labels":{"type":"array","items":{"type":"string"}},"aliases":{"type":"array","items":{"type":"string"}},
-"device_class":{"type":["string","null"]},"enabled":{"type":"boolean"},"hidden":{"type":"boolean"},
+"device_class":{"type":"string"},"enabled":{"type":"boolean"},"hidden":{"type":"boolean"},
 "expose":{"type":"object","additionalProperties":{"type":"boolean"}}},"required":["entity_id"]})J";
   s.output_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"updated":{"type":"array"}}})J";
   s.annotations = writes(true, true);
   s.aliases = {"ha_rename_entity"};
   s.legacy_args = {{"area_id", "area"}, {"expose_to", "expose"}, {"new_name", "name"}};
+  // null resets (the description says so); advertised as plain strings.
+  const char* nullable = R"J({"type":["string","null"]})J";
+  s.also_accepts = {{"name", nullable}, {"icon", nullable}, {"area", nullable}, {"device_class", nullable}};
   s.run = run_set_entity;
   return s;
 }

@@ -1,5 +1,6 @@
 #include "tools/entity_view.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <cmath>
 
 #include "tools/entity_docs.hpp"
@@ -17,10 +18,15 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
   json::object v;
   v.reserve(8);
   v.emplace("entity_id", st.entity_id);
-  const json::object* entry = snap.registry(ha::RegistryKind::entity).find(st.entity_id);
+  // Parsed into a stack arena; what the view keeps is copied into v.
+  unsigned char buffer[4096];
+  json::monotonic_resource arena(buffer, sizeof buffer);
+  const ha::RegistryItem entry_item = snap.registry(ha::RegistryKind::entity).find(st.entity_id, &arena);
+  const json::object* entry = entry_item.get();
   v.emplace("name", display_name(&st, entry));
   v.emplace("state", st.state);
-  if (std::string unit = str_of(&st.attributes, "unit_of_measurement"); !unit.empty()) v.emplace("unit", unit);
+  json::object attributes = st.attributes.parse(&arena);
+  if (std::string unit = str_of(&attributes, "unit_of_measurement"); !unit.empty()) v.emplace("unit", unit);
   if (o.place && entry) {
     EntityPlace p = place_of(snap, entry);
     if (!p.area_name.empty()) v.emplace("area", p.area_name);
@@ -29,10 +35,10 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
   if (!o.attribute_keys.empty()) {
     json::object attrs;
     for (const auto& k : o.attribute_keys)
-      if (const json::value* a = st.attributes.if_contains(k)) attrs.emplace(k, *a);
+      if (const json::value* a = attributes.if_contains(k)) attrs.emplace(k, *a);
     v.emplace("attributes", std::move(attrs));
   } else if (o.attributes) {
-    v.emplace("attributes", st.attributes);
+    v.emplace("attributes", std::move(attributes));
   }
   if (o.times) {
     v.emplace("last_changed", iso_seconds(st.last_changed));

@@ -12,9 +12,10 @@ boost::asio::awaitable<mcp::ToolResult> run_eval_template(Args& args, ToolEnv& e
   if (const json::object* vars = args.object("variables")) req.emplace("variables", *vars);
   ha::Response r = co_await env.ha.rest_post("/api/template", json::value(std::move(req)));
   if (r.status == 400) {
-    // HA: "Error rendering template: <reason>"
-    std::string reason = r.body;
-    if (auto colon = reason.find("template: "); colon != std::string::npos) reason = reason.substr(colon + 10);
+    // HA answers {"message":"Error rendering template: <reason>"}; the reason alone reads best.
+    std::string reason = ha_body_message(r.body);
+    constexpr std::string_view kPrefix = "Error rendering template: ";
+    if (reason.rfind(kPrefix, 0) == 0) reason.erase(0, kPrefix.size());
     throw ToolException(ToolError{"template_error", "Template failed to render: " + reason,
                                   "Fix the Jinja2 syntax or the names it uses; test parts separately.", {}});
   }
@@ -23,7 +24,7 @@ boost::asio::awaitable<mcp::ToolResult> run_eval_template(Args& args, ToolEnv& e
     e.cause = r.status == 401 ? ha::ErrorCause::unauthorized : r.status >= 500 ? ha::ErrorCause::server_error
                                                                                 : ha::ErrorCause::bad_request;
     e.http_status = r.status;
-    e.detail = r.body.substr(0, 300);
+    e.detail = ha_body_message(r.body);
     throw ToolException(from_ha_error(e));
   }
   std::string text = r.body;
@@ -50,7 +51,8 @@ ToolSpec make_eval_template_spec() {
       "Returns the text result.";
   s.input_schema = R"J({"type":"object","properties":{
 "template":{"type":"string","minLength":1},"variables":{"type":"object"}},"required":["template"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"result":{"type":"string"}},"required":["result"]})J";
+  // No `required`: a failure carries {"error":{...}} instead of result.
+  s.output_schema = R"J({"type":"object","properties":{"result":{"type":"string"}}})J";
   s.annotations = read_only();
   s.annotations.open_world_hint = true;  // rendered by Home Assistant itself
   s.hidden_args = {"timeout", "report_errors"};

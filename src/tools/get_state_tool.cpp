@@ -73,11 +73,12 @@ ToolSpec make_get_state_spec() {
       "Current state, attributes and change times of one entity (or a list of up to 100). Unknown ids come back "
       "with the nearest matches.";
   s.input_schema = R"J({"type":"object","properties":{
-"entity_id":{"type":["string","array"],"items":{"type":"string"},"maxItems":100},
+"entity_id":{"type":"string"},
 "attribute_keys":{"type":"array","items":{"type":"string"}},
 "fields":{"type":"array","items":{"type":"string"}}},"required":["entity_id"]})J";
   s.output_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"state":{"type":"string"},"states":{"type":"array"}}})J";
   s.annotations = read_only();
+  s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"},"maxItems":100})J"}};
   s.run = run_get_state;
   return s;
 }

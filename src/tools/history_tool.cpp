@@ -161,7 +161,7 @@ ToolSpec make_history_spec() {
       "State changes of entities over a window (source=history), or long-term statistics (source=statistics: "
       "mean/min/max/sum per period). start/end: \"24h\", \"7d\" (ago) or ISO. Newest `limit` rows per entity.";
   s.input_schema = R"J({"type":"object","properties":{
-"entity_id":{"type":["string","array"],"items":{"type":"string"},"maxItems":20},
+"entity_id":{"type":"string"},
 "start":{"type":"string","default":"24h"},"end":{"type":"string"},
 "source":{"enum":["history","statistics"]},"period":{"enum":["5minute","hour","day","week","month"]},
 "types":{"type":"array","items":{"enum":["mean","min","max","sum","state","change"]}},
@@ -173,6 +173,7 @@ ToolSpec make_history_spec() {
   s.legacy_args = {{"entity_ids", "entity_id"}, {"statistic_ids", "entity_id"}, {"start_time", "start"},
                    {"end_time", "end"},         {"statistic_types", "types"},   {"hours_back", "start"}};
   s.hidden_args = {"minimal_response", "significant_changes_only"};
+  s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"},"maxItems":20})J"}};
   s.run = run_history;
   return s;
 }

@@ -130,7 +130,7 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
       ha::HaError e;
       e.cause = r.status == 401 ? ha::ErrorCause::unauthorized : ha::ErrorCause::server_error;
       e.http_status = r.status;
-      e.detail = r.body.substr(0, 200);
+      e.detail = ha_body_message(r.body, 200);
       throw ToolException(from_ha_error(e));
     }
     // Newest lines first; a line starting with whitespace continues the previous one (tracebacks).
@@ -173,7 +173,7 @@ ToolSpec make_logs_spec() {
       "errors HA collected (filter level); error_log: raw log lines. query filters text.";
   s.input_schema = R"J({"type":"object","properties":{
 "source":{"enum":["logbook","system","error_log"],"default":"logbook"},
-"entity_id":{"type":["string","array"],"items":{"type":"string"}},"start":{"type":"string"},"end":{"type":"string"},
+"entity_id":{"type":"string"},"start":{"type":"string"},"end":{"type":"string"},
 "level":{"type":"string"},"query":{"type":"string"},
 "limit":{"type":"integer","minimum":1,"maximum":500,"default":50},"offset":{"type":"integer","minimum":0,"maximum":1000000000}}})J";
   s.output_schema = R"J({"type":"object","properties":{"entries":{"type":"array"},"total":{"type":"integer"},"has_more":{"type":"boolean"}}})J";
@@ -181,6 +181,7 @@ ToolSpec make_logs_spec() {
   s.annotations.open_world_hint = true;
   s.aliases = {"ha_get_logbook"};
   s.legacy_args = {{"hours_back", "start"}, {"start_time", "start"}, {"end_time", "end"}};
+  s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.run = run_logs;
   return s;
 }

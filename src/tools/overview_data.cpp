@@ -94,21 +94,22 @@ std::shared_ptr<const AreaMap> AreaMap::build(const ha::Snapshot& snap) {
   auto fresh = std::make_shared<AreaMap>();
   fresh->entities = snap.registries[static_cast<std::size_t>(ha::RegistryKind::entity)];
   fresh->devices = snap.registries[static_cast<std::size_t>(ha::RegistryKind::device)];
-  std::unordered_map<std::string_view, std::string_view> device_area;
-  for (const auto& d : snap.registry(ha::RegistryKind::device).items) {
+  // Registry items are parsed one at a time (ha::Registry keeps text), so keep copies, not views.
+  std::unordered_map<std::string, std::string> device_area;
+  snap.registry(ha::RegistryKind::device).for_each([&](const json::value& d) {
     const json::object* o = d.if_object();
     std::string_view id = sv_of(o, "id"), area = sv_of(o, "area_id");
     if (!id.empty() && !area.empty()) device_area.emplace(id, area);
-  }
-  const auto& items = snap.registry(ha::RegistryKind::entity).items;
-  fresh->area_of.reserve(items.size());
-  for (const auto& e : items) {
+  });
+  const auto& entities = snap.registry(ha::RegistryKind::entity);
+  fresh->area_of.reserve(entities.size());
+  entities.for_each([&](const json::value& e) {
     const json::object* o = e.if_object();
     std::string_view id = sv_of(o, "entity_id"), area = sv_of(o, "area_id");
     if (area.empty())
-      if (auto it = device_area.find(sv_of(o, "device_id")); it != device_area.end()) area = it->second;
+      if (auto it = device_area.find(std::string(sv_of(o, "device_id"))); it != device_area.end()) area = it->second;
     if (!id.empty() && !area.empty()) fresh->area_of.emplace(std::string(id), std::string(area));
-  }
+  });
   for (const auto& [id, area] : fresh->area_of) fresh->members[area].push_back(&id);
   for (auto& [area, ids] : fresh->members)
     std::sort(ids.begin(), ids.end(), [](const std::string* a, const std::string* b) { return *a < *b; });

@@ -43,7 +43,7 @@ std::shared_ptr<const AreaRows> area_rows_for(const ha::Snapshot& snap) {
   auto fresh = std::make_shared<AreaRows>();
   fresh->areas = areas;
   fresh->floors = floors;
-  for (const auto& a : snap.registry(ha::RegistryKind::area).items) {
+  for (const json::value& a : snap.registry(ha::RegistryKind::area).items()) {
     const json::object* ao = a.if_object();
     AreaRow row{str_of(ao, "area_id"), str_of(ao, "name"), {}};
     if (std::string floor = str_of(ao, "floor_id"); !floor.empty()) {
@@ -76,7 +76,7 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
 
   const auto& latest_areas = latest->registry(ha::RegistryKind::area);
   if (!area_filter.empty()) {
-    for (const auto& a : latest_areas.items) {
+    for (const json::value& a : latest_areas.items()) {
       const json::object* ao = a.if_object();
       if (str_of(ao, "area_id") == area_filter || str_of(ao, "name") == area_filter) query.area_id = str_of(ao, "area_id");
     }

@@ -30,7 +30,7 @@ json::object project(const json::object& item, const std::vector<std::string>& f
 // Reads an argument that may be a string or an array of strings.
 std::vector<std::string> string_list(const json::value* v);
 
-// Size of v as compact JSON, without building the string.
+// Size of v as compact JSON (serialises it: exact, and items are small).
 std::size_t json_size(const json::value& v);
 
 // Collects list items until the byte budget is spent. The first item is

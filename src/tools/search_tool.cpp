@@ -36,7 +36,8 @@ json::object hit_view(const ha::Snapshot& snap, const search::Hit& hit, bool wit
   if (ha::EntityStatePtr st = snap.states.find(hit.entity_id)) {
     item = entity_view(snap, *st, vo);
   } else {
-    const json::object* entry = snap.registry(ha::RegistryKind::entity).find(hit.entity_id);
+    const ha::RegistryItem entry_item = snap.registry(ha::RegistryKind::entity).find(hit.entity_id);
+    const json::object* entry = entry_item.get();
     item.emplace("entity_id", hit.entity_id);
     item.emplace("name", display_name(nullptr, entry));
     item.emplace("disabled", true);

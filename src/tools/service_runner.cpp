@@ -141,7 +141,7 @@ asio::awaitable<json::object> run_service(ToolEnv& env, ServiceRequest req) {
   for (const auto& id : req.entity_ids) ids_json.emplace_back(id);
   record.emplace("entity_ids", ids_json);
   if (!req.parent_operation.empty()) record.emplace("parent", req.parent_operation);
-  const std::string op_id = env.ops.create(record);
+  const std::string op_id = env.ops.create(req.scope, record);
 
   ha::ServiceCall call;
   call.domain = req.domain;

@@ -23,6 +23,7 @@ struct ServiceRequest {
   bool wait = true;
   std::chrono::milliseconds timeout{10000};
   std::string parent_operation;  // bulk run this call belongs to
+  std::string scope;             // MCP session that owns the operation record (RequestContext::session_id)
 };
 
 // Body {operation_id, service, status, entities:[{entity_id, before, state,

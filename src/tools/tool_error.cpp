@@ -1,5 +1,6 @@
 #include "tools/tool_error.hpp"
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "mcp/echo.hpp"
@@ -39,6 +40,23 @@ ToolError from_ha_error(const ha::HaError& error) {
   if (!error.ha_code.empty()) e.extra.emplace("ha_code", error.ha_code);
   if (error.retryable()) e.extra.emplace("retryable", true);
   return e;
+}
+
+std::string ha_body_message(std::string_view body, std::size_t limit) {
+  std::string text(body);
+  boost::system::error_code ec;
+  const json::value parsed = json::parse(body, ec);
+  if (!ec) {
+    const json::value* message = parsed.is_object() ? parsed.get_object().if_contains("message") : &parsed;
+    text = message && message->is_string() ? std::string(message->get_string()) : std::string();
+  }
+  for (char& c : text)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  const auto first = text.find_first_not_of(' ');
+  if (first == std::string::npos) return {};
+  text = text.substr(first, text.find_last_not_of(' ') - first + 1);
+  if (text.size() > limit) text = mcp::echo_excerpt(text, limit);
+  return text;
 }
 
 ToolError bad_argument(std::string_view field, std::string_view problem, std::string_view fix) {

@@ -45,6 +45,11 @@ class ToolException : public std::exception {
 // message = explanation (+ HA's own message when it said no), suggestion = fix.
 ToolError from_ha_error(const ha::HaError& error);
 
+// HA's own words from an error response body: the "message" of a JSON body
+// ({"message":"Error rendering template: ..."}), else the text itself; one
+// line, trimmed, at most `limit` bytes. Never JSON debris (quotes, braces).
+std::string ha_body_message(std::string_view body, std::size_t limit = 300);
+
 // Bad argument the schema cannot express (e.g. an unparsable time).
 ToolError bad_argument(std::string_view field, std::string_view problem, std::string_view fix);
 

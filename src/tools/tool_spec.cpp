@@ -4,9 +4,11 @@
 #include <boost/system/system_error.hpp>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 
 #include "ha/scrub.hpp"
 #include "mcp/echo.hpp"
+#include "mcp/schema_validator.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -119,7 +121,47 @@ mcp::ToolResult without_token(mcp::ToolResult result, const ToolEnv& env) {
   return result;
 }
 
+// The output schema with the error member declared, checked against the
+// shape ToolError::to_json() produces.
+json::object output_schema_with_error(const std::string& tool, std::string_view text) {
+  json::object schema = json::parse(text).as_object();
+  json::value& props = schema["properties"];
+  if (!props.is_object()) props = json::object();
+  json::object error_member;
+  error_member.emplace("type", "object");
+  props.as_object()["error"] = std::move(error_member);
+  const json::value sample = ToolError{"code", "message", "suggestion", {}}.to_json();
+  if (!mcp::SchemaValidator(schema).is_valid(sample))
+    throw std::logic_error("tool " + tool + ": its outputSchema refuses {\"error\":{...}}; error results would "
+                           "fail clients that validate structuredContent (drop `required`)");
+  return schema;
+}
+
 }  // namespace
+
+json::object widen_schema(const json::object& input_schema,
+                          const std::vector<std::pair<std::string, std::string>>& also_accepts) {
+  json::object widened = input_schema;
+  for (const auto& [path, overlay] : also_accepts) {
+    json::object* node = &widened;
+    std::string_view rest = path;
+    while (!rest.empty()) {
+      const auto dot = rest.find('.');
+      std::string_view step = rest.substr(0, dot);
+      rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
+      const bool into_items = step.size() > 2 && step.substr(step.size() - 2) == "[]";
+      if (into_items) step.remove_suffix(2);
+      json::value* props = node->if_contains("properties");
+      json::value* child = props && props->is_object() ? props->as_object().if_contains(step) : nullptr;
+      if (into_items && child && child->is_object()) child = child->as_object().if_contains("items");
+      if (!child || !child->is_object()) throw std::logic_error("also_accepts: no property " + path + " in the schema");
+      node = &child->as_object();
+    }
+    const json::value parsed = json::parse(overlay);  // named: a range-for over a temporary's member dangles
+    for (const auto& kv : parsed.as_object()) (*node)[kv.key()] = kv.value();
+  }
+  return widened;
+}
 
 mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   mcp::Tool t;
@@ -127,7 +169,8 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   t.title = spec.title;
   t.description = spec.description;
   t.input_schema = json::parse(spec.input_schema).as_object();
-  if (!spec.output_schema.empty()) t.output_schema = json::parse(spec.output_schema).as_object();
+  if (!spec.also_accepts.empty()) t.accepted_input_schema = widen_schema(t.input_schema, spec.also_accepts);
+  if (!spec.output_schema.empty()) t.output_schema = output_schema_with_error(spec.name, spec.output_schema);
   t.annotations = spec.annotations;
   t.aliases = spec.aliases;
 

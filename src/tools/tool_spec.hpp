@@ -51,10 +51,25 @@ struct ToolSpec {
   std::vector<std::pair<std::string, std::string>> legacy_args;
   // Old arguments accepted as they are but not advertised in the schema.
   std::vector<std::string> hidden_args;
+  // Shapes accepted beyond the advertised schema, which stays free of type
+  // unions (single-type dialects such as Gemini's reject those): {path, JSON
+  // object text merged into that property of the validation copy}. Path:
+  // "entity_id", or "operations[].entity_id" for a property of array items.
+  // E.g. {"entity_id", R"({"type":["string","array"],"items":{"type":"string"}})"}.
+  std::vector<std::pair<std::string, std::string>> also_accepts;
   RunFn run;
 };
 
+// Also declares {"error":{"type":"object"}} in the output schema (every
+// failure is {"error":{code,message,...}}) and throws std::logic_error when
+// the output schema would refuse that shape (e.g. a `required` member), so no
+// error result can break a client that validates structuredContent.
 mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env);
+
+// The validation copy of `input_schema` with spec-style `also_accepts`
+// overlays applied; throws std::logic_error for a path the schema lacks.
+json::object widen_schema(const json::object& input_schema,
+                          const std::vector<std::pair<std::string, std::string>>& also_accepts);
 
 // Annotation presets.
 mcp::ToolAnnotations read_only();

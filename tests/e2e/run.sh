@@ -3,6 +3,8 @@
 # (hamcp's protocol core + transports) and hamcp itself, over stdio and Streamable HTTP:
 #   TypeScript  @modelcontextprotocol/sdk (pinned in package-lock.json), node --test ts/*.test.mjs
 #   Python      mcp 1.x (pinned in py/requirements.txt), pytest in a venv this script creates
+# ts/error_sweep.test.mjs also runs the MCP Inspector CLI (pinned devDependency) for its
+# schema-portability lint over hamcp's tools/list: 0 findings expected.
 #
 #   tests/e2e/run.sh                 both
 #   E2E_ONLY=ts|py tests/e2e/run.sh  one of them

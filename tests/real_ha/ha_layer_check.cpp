@@ -173,10 +173,10 @@ void check_mirror(Loop& loop) {
   list["type"] = "config/entity_registry/list";
   json::value ents = loop.run(ws_command(c, list), 60s);
   const auto& ent_reg = snap->registry(hamcp::ha::RegistryKind::entity);
-  expect(ent_reg.items.size() == ents.as_array().size(), "entity registry size differs from HA's list (" +
-                                                            std::to_string(ent_reg.items.size()) + " vs " +
+  expect(ent_reg.size() == ents.as_array().size(), "entity registry size differs from HA's list (" +
+                                                            std::to_string(ent_reg.size()) + " vs " +
                                                             std::to_string(ents.as_array().size()) + ")");
-  std::printf("ok: entity registry mirrored (%zu entries)\n", ent_reg.items.size());
+  std::printf("ok: entity registry mirrored (%zu entries)\n", ent_reg.size());
   // Capabilities: the mirror's per-registry flag equals what HA itself answers
   // (unknown_command = this HA has no such registry; 2024.3 knows floors and
   // labels but not categories).

@@ -13,14 +13,21 @@
 #include <boost/json/parse_options.hpp>
 #include <string_view>
 
+#include "ha/detail/message_arena.hpp"
+
 namespace hamcp::ha::detail {
 
 inline constexpr std::size_t kHaJsonMaxDepth = 256;
+// Messages at least this big are parsed into a MessageArena of their own
+// (see message_arena.hpp); small ones (events, command results) use malloc.
+inline constexpr std::size_t kArenaMessageBytes = 256 * 1024;
 
 inline boost::json::value parse_ha_json(std::string_view text, boost::system::error_code& ec) {
   boost::json::parse_options options;
   options.max_depth = kHaJsonMaxDepth;
-  return boost::json::parse(text, ec, {}, options);
+  boost::json::storage_ptr storage;
+  if (text.size() >= kArenaMessageBytes) storage = make_message_arena();
+  return boost::json::parse(text, ec, std::move(storage), options);
 }
 
 }  // namespace hamcp::ha::detail

@@ -76,7 +76,9 @@ bool try_take(std::atomic<std::size_t>& counter, std::size_t n, std::size_t cap)
 
 CallBudget::Verdict CallBudget::take(std::atomic<std::size_t>& session_in_flight, std::size_t calls) {
   if (!try_take(session_in_flight, calls, max_per_session_)) return Verdict::session_full;
-  if (!try_take(global_, calls, max_global_)) {
+  const bool light = session_in_flight.load() <= kLightCalls;
+  const std::size_t cap = light ? max_global_ : max_global_ - reserved_;
+  if (!try_take(global_, calls, cap)) {
     session_in_flight -= calls;
     return Verdict::server_full;
   }

@@ -82,9 +82,11 @@ std::optional<StreamEvent> EventStream::refusal(const json::value& message, std:
   return ev;
 }
 
-void EventStream::push(const json::value& message) {
+void EventStream::push(const json::value& message) { push_text(to_wire(message), message); }
+
+void EventStream::push_text(std::string text, const json::value& message) {
   StreamEvent ev;
-  ev.data = to_wire(message);
+  ev.data = std::move(text);
   ev.is_response = is_response(message);
   const std::size_t size = ev.data.size();
   const bool too_large = size > max_bytes_;

@@ -72,6 +72,9 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
 
   // Producer side (any thread).
   void push(const json::value& message);
+  // The same for a message already rendered (Channel::send_text); `shape`
+  // carries its ids for a refusal.
+  void push_text(std::string text, const json::value& shape);
   void finish();  // no more events
 
   // Consumer side. Events with seq > after (oldest first, as many as are

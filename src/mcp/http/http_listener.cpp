@@ -54,6 +54,7 @@ struct HttpListener::Impl : std::enable_shared_from_this<HttpListener::Impl> {
   std::list<std::weak_ptr<ConnectionBase>> connections;
   ConnectionAdmission admission;
   std::atomic<std::size_t> refusing{0};  // refusals still being written
+  std::atomic<std::size_t> body_bytes{0};  // charged for bodies being read or handled
   std::atomic<std::chrono::steady_clock::rep> last_shed{0};
   std::atomic<bool> stopping{false};
   asio::steady_timer grace_timer;
@@ -290,6 +291,26 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// Bytes of one request body charged to the global budget while the body is
+// read and handled; given back when the request is done.
+class BodyCharge {
+ public:
+  explicit BodyCharge(std::atomic<std::size_t>& total) : total_(total) {}
+  ~BodyCharge() { total_ -= taken_; }
+  BodyCharge(const BodyCharge&) = delete;
+  BodyCharge& operator=(const BodyCharge&) = delete;
+  bool take(std::size_t bytes, std::size_t cap) {
+    if (bytes == 0) return true;
+    if (!try_take(total_, bytes, cap)) return false;
+    taken_ = bytes;
+    return true;
+  }
+
+ private:
+  std::atomic<std::size_t>& total_;
+  std::size_t taken_ = 0;
+};
+
 HttpRequest to_request(bhttp::request<bhttp::string_body>& req) {
   HttpRequest out;
   out.method = std::string(req.method_string());
@@ -354,6 +375,20 @@ asio::awaitable<void> Connection<Stream>::run() {
     if (const auto len = parser.content_length(); len && *len > opts.max_body_bytes) {
       const std::string text = "Request body too large (limit " + std::to_string(opts.max_body_bytes) + " bytes)\n";
       co_await send_error(413, text);
+      co_await linger_close();
+      co_return;
+    }
+    BodyCharge body_charge(owner_->body_bytes);
+    const std::size_t body_size = parser.chunked() ? opts.max_body_bytes : parser.content_length().value_or(0);
+    if (!body_charge.take(body_size, opts.max_body_bytes_total)) {
+      guarded_warn("http: refused a {}-byte request body: {} bytes of bodies in progress (limit {}, 503)", body_size,
+                   owner_->body_bytes.load(), opts.max_body_bytes_total);
+      keep_alive_ = false;
+      auto busy = HttpResponse::text(503, "Service Unavailable: request bodies in progress exceed " +
+                                              std::to_string(opts.max_body_bytes_total >> 20) +
+                                              " MiB in all (limit); retry shortly, or raise --max-request-mb\n");
+      busy.set("Retry-After", "1");
+      co_await send(std::move(busy));
       co_await linger_close();
       co_return;
     }

@@ -20,6 +20,10 @@ struct ListenerOptions {
   std::uint16_t port = 0;                // 0 = let the OS pick (tests)
   std::string tls_cert, tls_key;         // both set = HTTPS
   std::size_t max_body_bytes = 4u << 20;  // larger bodies get 413
+  // Request bodies being read or handled, all connections together
+  // (--max-request-mb): a body that would go beyond gets 503 + Retry-After
+  // before it is read. A chunked body (length unknown) counts max_body_bytes.
+  std::size_t max_body_bytes_total = 64u << 20;
   std::size_t max_header_bytes = 64u << 10;  // larger header blocks get 431
   // Connections are admitted at accept time, before any byte is parsed:
   // beyond max_connections 503, beyond max_connections_per_client (one client

@@ -115,6 +115,26 @@ std::optional<HttpResponse> HttpServer::Impl::take_calls(HttpSession& hs, std::s
                        "), retry shortly");
 }
 
+bool HttpServer::Impl::session_room() {
+  std::size_t legacy_live = 0;
+  {
+    std::lock_guard lock(legacy_mutex);
+    legacy_live = legacy.size();
+  }
+  return legacy_live < opts.sessions.max_in_memory && (!registry || registry->has_room());
+}
+
+HttpResponse HttpServer::Impl::sessions_full() {
+  const std::size_t cap = opts.sessions.max_in_memory;
+  guarded_warn("http: refused a new session: {} sessions live, all busy (limit {}, 503)", cap, cap);
+  auto r = HttpResponse::rpc_error(503, -32000,
+                                   "Service Unavailable: " + std::to_string(cap) +
+                                       " sessions are live and busy (limit); end unused sessions with DELETE, retry "
+                                       "shortly, or raise --max-sessions");
+  r.set("Retry-After", "5");
+  return r;
+}
+
 asio::awaitable<void> HttpServer::Impl::handle_healthz(HttpRequest& req, ResponseWriter& w) {
   if (req.method != "GET" && req.method != "HEAD") {
     auto r = HttpResponse::text(405, "Method not allowed\n");

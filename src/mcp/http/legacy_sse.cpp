@@ -21,6 +21,7 @@ class LegacyReplyChannel final : public Channel {
       : stream_(std::move(stream)), on_close_(std::move(on_close)) {}
   ~LegacyReplyChannel() override { close(); }
   void send(json::value message) override { stream_->push(message); }
+  void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   void close() override {
     if (auto f = std::exchange(on_close_, nullptr)) f();
   }
@@ -41,14 +42,9 @@ std::string random_session_key() {
 }  // namespace
 
 asio::awaitable<void> HttpServer::Impl::handle_legacy_get(HttpRequest& req, ResponseWriter& w) {
-  {
-    std::lock_guard lock(legacy_mutex);
-    if (legacy.size() >= opts.sessions.max_in_memory) {
-      auto r = HttpResponse::text(503, "Too many legacy SSE sessions; retry shortly\n");
-      r.set("Retry-After", "5");
-      co_await w.send(std::move(r));
-      co_return;
-    }
+  if (!session_room()) {
+    co_await w.send(sessions_full());
+    co_return;
   }
   const std::string key = random_session_key();
   auto hs = new_http_session(key, "2024-11-05");

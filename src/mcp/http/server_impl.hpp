@@ -53,6 +53,7 @@ class StreamChannel final : public Channel {
       : stream_(std::move(stream)), on_close_(std::move(on_close)) {}
   ~StreamChannel() override { release(); }
   void send(json::value message) override { stream_->push(message); }
+  void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   void close() override {
     stream_->finish();
     release();
@@ -72,6 +73,7 @@ class PersistentChannel final : public Channel {
  public:
   explicit PersistentChannel(std::shared_ptr<EventStream> stream) : stream_(std::move(stream)) {}
   void send(json::value message) override { stream_->push(message); }
+  void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   bool is_open() const override { return true; }
 
  private:
@@ -82,6 +84,7 @@ class PersistentChannel final : public Channel {
 class NullChannel final : public Channel {
  public:
   void send(json::value) override {}
+  void send_text(std::string, const json::value&) override {}
 };
 
 struct Accepts {
@@ -119,6 +122,10 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
   // nullopt when `calls` more calls may start on `hs`; else the refusal to send
   // (413 batch too large, 429 session busy, 503 server busy).
   std::optional<HttpResponse> take_calls(HttpSession& hs, std::size_t calls);
+  // Whether one more session may become live (a new one, a rebuilt one, a
+  // legacy SSE one); if not, sessions_full() is the 503 naming --max-sessions.
+  bool session_room();
+  HttpResponse sessions_full();
   void start_sweeper();
   void sweep();
 
@@ -130,7 +137,8 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
                                               bool is_initialize, bool has_requests, Accepts accepts);
   // A fresh, uninitialized session (initialize). Not registered yet.
   asio::awaitable<std::shared_ptr<HttpSession>> create_session(std::string key);
-  // In-memory state of a valid token, rebuilt if needed.
+  // In-memory state of a valid token, rebuilt if needed; nullptr when the
+  // live-session cap refuses the rebuild (send refuse_new_session()).
   asio::awaitable<std::shared_ptr<HttpSession>> materialize(const SessionTokenPayload& payload,
                                                             std::shared_ptr<HttpSession> live);
   void deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply);

@@ -226,6 +226,14 @@ std::vector<std::shared_ptr<HttpSession>> SessionRegistry::take_all() {
   return out;
 }
 
+bool SessionRegistry::has_room() {
+  std::lock_guard lock(mutex_);
+  if (live_.size() < options_.max_in_memory) return true;
+  for (auto& [key, session] : live_)
+    if (!session->busy()) return true;
+  return false;
+}
+
 std::size_t SessionRegistry::size() {
   std::lock_guard lock(mutex_);
   return live_.size();

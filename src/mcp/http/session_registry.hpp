@@ -83,6 +83,8 @@ class SessionRegistry {
  public:
   struct Options {
     std::chrono::seconds idle_expiry{std::chrono::hours(24 * 30)};
+    // Live sessions (--max-sessions): at the cap the least recently used idle
+    // one is evicted for a new one; when all are busy, new ones are refused.
     std::size_t max_in_memory = 1000;
     std::chrono::seconds memory_idle{std::chrono::minutes(30)};  // drop idle in-memory state after
     std::size_t max_last_seen = 200000;
@@ -112,6 +114,9 @@ class SessionRegistry {
   std::vector<std::shared_ptr<HttpSession>> take_all();
 
   std::size_t size();
+  // False when max_in_memory sessions are live and none is idle (evictable):
+  // a new or rebuilt session must then be refused.
+  bool has_room();
 
  private:
   bool expired_locked(const SessionTokenPayload& payload, std::int64_t now_unix);

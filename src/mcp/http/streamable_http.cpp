@@ -86,6 +86,7 @@ asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::create_session(s
 asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::materialize(const SessionTokenPayload& payload,
                                                                            std::shared_ptr<HttpSession> live) {
   if (live) co_return live;
+  if (!session_room()) co_return nullptr;
   // A valid id we hold no state for: after a restart, an eviction, or issued by
   // another process sharing the key. Rebuild it; the client never notices.
   const std::string key = payload.nonce_hex();
@@ -167,6 +168,10 @@ asio::awaitable<void> HttpServer::Impl::handle_post(HttpRequest& req, ResponseWr
     }
     // The nonce is chosen now: it names the mcp::Session; the rest of the
     // payload is filled in once initialize has negotiated.
+    if (!session_room()) {
+      co_await w.send(sessions_full());
+      co_return;
+    }
     SessionTokenPayload payload = make_session_payload(std::string(kLatestProtocolVersion), 0);
     hs = co_await create_session(payload.nonce_hex());
     if (auto refused = take_calls(*hs, 1)) {
@@ -194,6 +199,10 @@ asio::awaitable<void> HttpServer::Impl::handle_post(HttpRequest& req, ResponseWr
     co_return;
   }
   hs = co_await materialize(*found.payload, found.live);
+  if (!hs) {
+    co_await w.send(sessions_full());
+    co_return;
+  }
 
   if (!has_requests) {
     deliver(hs, std::move(message), std::make_shared<NullChannel>());
@@ -417,6 +426,10 @@ asio::awaitable<void> HttpServer::Impl::handle_get(HttpRequest& req, ResponseWri
   }
   auto& found = std::get<SessionRegistry::Lookup>(checked);
   auto hs = co_await materialize(*found.payload, found.live);
+  if (!hs) {
+    co_await w.send(sessions_full());
+    co_return;
+  }
 
   // Resumption: Last-Event-ID names the stream and the last event received.
   std::shared_ptr<EventStream> stream = hs->standalone;

@@ -19,9 +19,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <future>
 #include <list>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include <boost/asio/as_tuple.hpp>
@@ -70,7 +72,8 @@ struct SimServer::Impl {
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
   tcp::acceptor acceptor{ioc};
   std::thread thread;
-  uint16_t bound_port = 0;
+  // Read by any thread (port(), url()), written by the io thread on restart.
+  std::atomic<uint16_t> bound_port{0};
   std::set<Closable*> conns;  // io thread only
   std::atomic<int> active{0};
   std::atomic<std::size_t> websockets{0};
@@ -78,7 +81,8 @@ struct SimServer::Impl {
   std::atomic<int> rest_failure{0};
   std::mutex state_mutex;
   std::condition_variable state_cv;
-  bool running = false;
+  // Written under state_mutex (start/stop, with state_cv); read lock-free by on_io().
+  std::atomic<bool> running{false};
 
   Impl(Home home, SimServerOptions opts)
       : options(std::move(opts)),
@@ -102,7 +106,7 @@ struct SimServer::Impl {
   }
 
   void listen() {
-    tcp::endpoint ep(asio::ip::make_address(options.host), bound_port ? bound_port : options.port);
+    tcp::endpoint ep(asio::ip::make_address(options.host), bound_port.load() ? bound_port.load() : options.port);
     acceptor.open(ep.protocol());
     acceptor.set_option(asio::socket_base::reuse_address(true));
     acceptor.bind(ep);
@@ -120,17 +124,21 @@ struct SimServer::Impl {
     }
   }
 
-  void restart_in_place() {
+  // `listening` (if set) learns when the listener is back: no error, or why not.
+  void restart_in_place(std::function<void(std::string error)> listening = {}) {
     boost::system::error_code ec;
     acceptor.close(ec);
     close_all(false, false);
-    auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(50));
-    timer->async_wait([this, timer](boost::system::error_code) {
+    auto timer = std::make_shared<asio::steady_timer>(ioc, options.restart_gap);
+    timer->async_wait([this, timer, listening = std::move(listening)](boost::system::error_code) {
+      std::string error;
       try {
         listen();
       } catch (const std::exception& e) {
-        spdlog::error("sim: restart could not listen again on port {}: {}", bound_port, e.what());
+        error = e.what();
+        spdlog::error("sim: restart could not listen again on port {}: {}", bound_port.load(), error);
       }
+      if (listening) listening(std::move(error));
     });
   }
 
@@ -530,8 +538,19 @@ void SimServer::revoke_token() {
 }
 void SimServer::restore_token() { impl_->core.restore_token(); }
 void SimServer::restart() {
-  impl_->on_io([impl = impl_.get()] { impl->restart_in_place(); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // listening again after this returns
+  if (!impl_->running) throw std::runtime_error("sim: restart() before start()");
+  // Wait for the listener itself, not for a guess at how long it takes.
+  auto listening = std::make_shared<std::promise<std::string>>();
+  auto outcome = listening->get_future();
+  impl_->on_io([impl = impl_.get(), listening] {
+    impl->restart_in_place([listening](std::string error) { listening->set_value(std::move(error)); });
+  });
+  const auto bound = impl_->options.restart_gap + std::chrono::seconds(10);
+  if (outcome.wait_for(bound) != std::future_status::ready)
+    throw std::runtime_error("sim: restart did not listen again within " +
+                             std::to_string(std::chrono::duration_cast<std::chrono::seconds>(bound).count()) + " s");
+  if (std::string error = outcome.get(); !error.empty())
+    throw std::runtime_error("sim: restart could not listen again: " + error);
 }
 void SimServer::clear_faults() {
   impl_->delay_ms = 0;

@@ -24,6 +24,9 @@ struct SimServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 0;  // 0: let the OS pick; start() returns the bound port
   std::string token = "sim-token";
+  // How long restart() leaves the port closed before listening again (a real
+  // Home Assistant restart takes seconds; tests keep it short).
+  std::chrono::milliseconds restart_gap{50};
 };
 
 class SimServer {
@@ -57,7 +60,9 @@ class SimServer {
   void set_registry_padding(std::size_t bytes);    // pad config/entity_registry/list to >= bytes
   void revoke_token();                             // close authenticated sockets; new auth/REST fails
   void restore_token();
-  void restart();                                  // drop everything, re-listen on the same port, state kept
+  // Drop everything, re-listen on the same port, state kept. Returns once the
+  // listener is back (throws std::runtime_error when it cannot listen again).
+  void restart();
   void clear_faults();                             // delay 0, no REST failure, no padding, token restored
   std::size_t websocket_count() const;             // open WebSocket connections
 

@@ -78,5 +78,27 @@ TEST(NumericFlags, CommandLineAndEnvironmentAreChecked) {
   ::unsetenv("HAMCP_SESSION_IDLE_HOURS");
 }
 
+// Through the real command line into the Config the server is built from.
+// The defect: `--session-idle-hours 0.5` became 0 hours, and every session
+// expired at once. Checked on the parsed value, not on a helper alone.
+Config parsed(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  Config config;
+  const auto outcome = parse_command_line(static_cast<int>(argv.size()), argv.data(), config);
+  EXPECT_TRUE(std::holds_alternative<Command>(outcome)) << "parsing ended hamcp";
+  return config;
+}
+
+TEST(NumericFlags, FractionalSessionIdleHoursReachTheConfig) {
+  EXPECT_EQ(parsed({"hamcp", "--http", "--session-idle-hours", "0.5"}).mcp.session_idle_expiry, std::chrono::seconds(1800));
+  EXPECT_EQ(parsed({"hamcp", "--session-idle-hours", "0.01"}).mcp.session_idle_expiry, std::chrono::seconds(36));
+  EXPECT_EQ(parsed({"hamcp", "doctor", "--ha-timeout", "2.5"}).ha.timeout, std::chrono::milliseconds(2500));
+  ::setenv("HAMCP_SESSION_IDLE_HOURS", "1.25", 1);
+  EXPECT_EQ(parsed({"hamcp"}).mcp.session_idle_expiry, std::chrono::seconds(4500));
+  ::unsetenv("HAMCP_SESSION_IDLE_HOURS");
+  EXPECT_EQ(parsed({"hamcp"}).mcp.session_idle_expiry, std::chrono::hours(720));
+}
+
 }  // namespace
 }  // namespace hamcp::app

@@ -114,7 +114,8 @@ TEST(DeepEntity, MirrorSyncsAnEntityWhoseAttributesNest40Deep) {
   ASSERT_TRUE(loop.run(client->wait_synced(20s))) << "the mirror never synced";
   auto state = client->snapshot()->states.find(deep.entity_id);
   ASSERT_TRUE(state);
-  const json::value* attr = state->attributes.if_contains("deep");
+  const json::object attributes = state->attributes.parse();
+  const json::value* attr = attributes.if_contains("deep");
   ASSERT_TRUE(attr);
   EXPECT_EQ(depth_of(*attr), 40);
   std::this_thread::sleep_for(300ms);

@@ -81,9 +81,9 @@ TEST(SimMirror, MirrorMatchesRestStatesOnAGeneratedHome) {
     EXPECT_EQ(mirrored->attributes, parsed->attributes) << parsed->entity_id;
     EXPECT_NEAR(mirrored->last_changed, parsed->last_changed, 0.001) << parsed->entity_id;
   }
-  EXPECT_GT(snap->registry(RegistryKind::entity).items.size(), 0u);
-  EXPECT_GT(snap->registry(RegistryKind::device).items.size(), 0u);
-  EXPECT_GT(snap->registry(RegistryKind::area).items.size(), 0u);
+  EXPECT_GT(snap->registry(RegistryKind::entity).size(), 0u);
+  EXPECT_GT(snap->registry(RegistryKind::device).size(), 0u);
+  EXPECT_GT(snap->registry(RegistryKind::area).size(), 0u);
   EXPECT_TRUE(snap->capabilities.subscribe_entities);
   ASSERT_TRUE(snap->services);
   EXPECT_TRUE(snap->services->contains("light"));
@@ -112,13 +112,13 @@ TEST(SimMirror, RegistryUpdateEventRefreshesTheRegistry) {
   ClientLoop loop;
   auto client = connect(loop, f.sim.url());
   ASSERT_TRUE(loop.run(client->wait_synced(20s)));
-  const auto before = client->snapshot()->registry(RegistryKind::area).items.size();
+  const auto before = client->snapshot()->registry(RegistryKind::area).size();
   json::object create = msg("config/area_registry/create");
   create["name"] = "Bench Lab";
   json::value created = loop.run(client->command(create));
   const std::string area_id(created.as_object().at("area_id").as_string());
   ASSERT_TRUE(wait_until([&] { return client->snapshot()->registry(RegistryKind::area).find(area_id) != nullptr; }));
-  EXPECT_EQ(client->snapshot()->registry(RegistryKind::area).items.size(), before + 1);
+  EXPECT_EQ(client->snapshot()->registry(RegistryKind::area).size(), before + 1);
 }
 
 TEST(SimMirror, RestartOfHomeAssistantResyncs) {

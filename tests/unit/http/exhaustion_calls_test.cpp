@@ -4,6 +4,7 @@
 // well-behaved client keeps its answers within 100 ms p99 meanwhile.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <thread>
 
 #include "http_fixture.hpp"
@@ -116,6 +117,54 @@ TEST(CallExhaustion, LegacyMessagesHaveTheSameCaps) {
   for (int i = 0; i < 60 && server.http().calls_in_flight() != 0; ++i) std::this_thread::sleep_for(100ms);
   EXPECT_EQ(server.http().calls_in_flight(), 0u);
   EXPECT_EQ(http_request(port, "POST", endpoint, json, call_body(8, "echo", R"({"text":"x"})")).status, 202u);
+}
+
+}  // namespace
+}  // namespace hamcp::test
+
+namespace hamcp::test {
+namespace {
+
+// Gap found by the lifecycle stress: a flood spread over many sessions filled
+// the global cap and 15 % of a light session's probes were refused (503).
+TEST(CallExhaustion, BusySessionsCannotTakeTheSlotsReservedForLightSessions) {
+  mcp::http::CallBudget budget(64, 16);
+  std::array<std::atomic<std::size_t>, 8> heavy{};
+  std::size_t refused = 0;
+  for (auto& session : heavy)
+    if (budget.take(session, 16) != mcp::http::CallBudget::Verdict::admitted) ++refused;
+  EXPECT_GT(refused, 0u) << "the flood reached the global cap";
+  EXPECT_LE(budget.in_flight(), 64u - budget.reserved_for_light_sessions());
+  std::atomic<std::size_t> light{0};
+  EXPECT_EQ(budget.take(light, 1), mcp::http::CallBudget::Verdict::admitted) << "an idle session gets a call in";
+  EXPECT_EQ(budget.take(light, 3), mcp::http::CallBudget::Verdict::admitted) << "up to kLightCalls in flight";
+  budget.give_back(light, 4);
+  for (auto& session : heavy)
+    if (session.load() > 0) budget.give_back(session, session.load());
+  EXPECT_EQ(budget.in_flight(), 0u);
+}
+
+TEST(CallExhaustion, ALightSessionIsServedWhileManySessionsFloodTheGlobalCap) {
+  TempDir dir;
+  TestHttpServer server(dir.path(), [](mcp::http::HttpServerOptions& o) {
+    o.max_requests_per_session = 16;
+    o.max_requests_global = 64;
+  });
+  const auto port = server.port();
+  std::vector<std::string> flooders;
+  for (int s = 0; s < 5; ++s) flooders.push_back(open_session(port));
+  const std::string light = open_session(port);
+  std::vector<std::thread> attackers;
+  for (const auto& sid : flooders)
+    attackers.emplace_back([&, sid] {
+      http_request(port, "POST", "/mcp", post_headers(sid), batch_of(16, "wait", R"({"ms":1500})"), 10000ms);
+    });
+  for (int i = 0; i < 100 && server.http().calls_in_flight() < 48; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_GE(server.http().calls_in_flight(), 48u) << "the flood is in flight";
+  auto r = http_request(port, "POST", "/mcp", post_headers(light), call_body(7, "echo", R"({"text":"light"})"), 5000ms);
+  EXPECT_EQ(r.status, 200u) << r.body;
+  EXPECT_NE(r.body.find("light"), std::string::npos) << r.body;
+  for (auto& t : attackers) t.join();
 }
 
 }  // namespace

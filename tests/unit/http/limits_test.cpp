@@ -5,11 +5,13 @@
 #include <thread>
 
 #include "http_fixture.hpp"
+#include "raw_socket.hpp"
 
 namespace hamcp::test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
 
 TEST(Limits, OversizedBodyIs413) {
   TempDir dir;
@@ -157,6 +159,59 @@ TEST(Limits, ManySessionsAndRequestsKeepTheServerServing) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(ok.load(), 20);
   EXPECT_EQ(http_request(server.port(), "GET", "/healthz", {}).status, 200u);
+}
+
+// Live sessions are capped (--max-sessions): idle ones make room, but when
+// every live session is busy a new one is refused instead of growing past it.
+TEST(Limits, NewSessionsAre503WhenEveryLiveSessionIsBusy) {
+  TempDir dir;
+  TestHttpServer server(dir.path(), [](mcp::http::HttpServerOptions& o) { o.sessions.max_in_memory = 3; });
+  const auto port = server.port();
+  std::vector<std::thread> busy;
+  for (int i = 0; i < 3; ++i) {
+    busy.emplace_back([port, sid = open_session(port)] {
+      http_request(port, "POST", "/mcp", post_headers(sid), call_body(9, "wait", R"({"ms":1500})"), 5000ms);
+    });
+  }
+  for (int i = 0; i < 100 && server.http().calls_in_flight() < 3; ++i) std::this_thread::sleep_for(10ms);
+  auto refused = http_request(port, "POST", "/mcp", post_headers({}, {}), init_body());
+  EXPECT_EQ(refused.status, 503u) << refused.body;
+  EXPECT_EQ(refused.header("retry-after"), "5");
+  EXPECT_NE(refused.body.find("--max-sessions"), std::string::npos) << refused.body;
+  EXPECT_LE(server.http().sessions_in_memory(), 3u);
+  SseStream legacy(port, "GET", "/sse", {{"Accept", "text/event-stream"}});
+  EXPECT_EQ(legacy.status(), 503u) << "legacy SSE sessions count too";
+  for (auto& t : busy) t.join();
+  // Idle again: a new session evicts the least recently used one.
+  EXPECT_FALSE(open_session(port).empty());
+  EXPECT_LE(server.http().sessions_in_memory(), 3u);
+}
+
+// Request bodies are charged to one budget across connections
+// (--max-request-mb): slow uploads on other connections cannot make the
+// server hold an unbounded amount of body bytes.
+TEST(Limits, RequestBodiesInProgressShareOneBudget) {
+  TempDir dir;
+  TestHttpServer server(dir.path(), [](mcp::http::HttpServerOptions& o) {
+    o.listener.max_body_bytes = 1u << 20;
+    o.listener.max_body_bytes_total = 1u << 20;
+  });
+  const auto port = server.port();
+  const std::string sid = open_session(port);
+  RawSocket slow(port);
+  ASSERT_TRUE(slow.ok());
+  ASSERT_TRUE(slow.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        "Content-Length: 900000\r\n\r\n[" + std::string(1000, ' ')));
+  std::this_thread::sleep_for(200ms);  // its header is read and its body charged
+  const std::string medium = call_body(2, "echo", R"({"text":")" + std::string(200000, 'm') + R"("})");
+  auto refused = http_request(port, "POST", "/mcp", post_headers(sid), medium);
+  EXPECT_EQ(refused.status, 503u) << refused.body.substr(0, 200);
+  EXPECT_EQ(refused.header("retry-after"), "1");
+  EXPECT_NE(refused.body.find("--max-request-mb"), std::string::npos) << refused.body.substr(0, 200);
+  EXPECT_EQ(http_request(port, "POST", "/mcp", post_headers(sid), list_body(3)).status, 200u) << "small ones fit";
+  slow.close();
+  std::this_thread::sleep_for(200ms);  // the slow body's charge is given back
+  EXPECT_EQ(http_request(port, "POST", "/mcp", post_headers(sid), medium).status, 200u);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // fault switches (drop, delay, 5xx, malformed frame, revoke, restart).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -218,6 +219,39 @@ TEST_F(SimServerTest, RestartKeepsStateAndPort) {
   }
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(json::parse(r.body).at("state"), "42");
+}
+
+// restart() returns once the listener is back, however long that takes.
+// Before: it slept 100 ms hoping so; with a longer gap the next request was
+// refused.
+TEST(SimServerRestart, ReturnsOnlyOnceListeningAgain) {
+  SimServer server{demo_home(), SimServerOptions{"127.0.0.1", 0, "tok", std::chrono::milliseconds(400)}};
+  const uint16_t port = server.start();
+  for (int round = 0; round < 2; ++round) {
+    const auto t0 = std::chrono::steady_clock::now();
+    server.restart();
+    EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(400));
+    EXPECT_EQ(request(port, http::verb::get, "/api/", "tok").status, 200);  // no retry: it is listening
+  }
+  server.stop();
+  EXPECT_THROW(server.restart(), std::runtime_error);
+}
+
+// port() and url() are read from other threads while the io thread re-listens
+// (a data race on bound_port and running before; the ThreadSanitizer build of
+// unit_sim reports it).
+TEST(SimServerRestart, PortIsReadableFromAnyThreadDuringRestarts) {
+  SimServer server{demo_home(), SimServerOptions{"127.0.0.1", 0, "tok", std::chrono::milliseconds(5)}};
+  const uint16_t port = server.start();
+  std::atomic<bool> done{false};
+  std::thread reader([&] {
+    for (int i = 0; i < 200000 && !done; ++i) EXPECT_EQ(server.port(), port);
+  });
+  for (int i = 0; i < 5; ++i) server.restart();
+  done = true;
+  reader.join();
+  EXPECT_EQ(server.url(), "http://127.0.0.1:" + std::to_string(port));
+  server.stop();
 }
 
 TEST_F(SimServerTest, HugeRegistryFrame) {

@@ -55,7 +55,7 @@ TEST_F(ToolsTest, CallServiceWithoutWaitIsVerifiedInTheBackground) {
   const std::string op(r.structured.at("operation_id").as_string());
   std::string status;
   ASSERT_TRUE(eventually([&] {
-    auto rec = env->ops.get(op);
+    auto rec = env->ops.get("", op);
     status = rec ? std::string(rec->at("status").as_string()) : "";
     return status == "confirmed";
   })) << status;

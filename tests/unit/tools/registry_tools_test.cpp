@@ -35,7 +35,7 @@ TEST_F(ToolsTest, SetEntityChangesSettingsAndTheMirrorFollows) {
     EXPECT_NE(updated.find(f), std::string::npos) << f;
   // The mirror refreshes the registry; search (index fed by it) finds the new name and alias.
   ASSERT_TRUE(eventually([&] {
-    const auto* e = ha->snapshot()->registry(ha::RegistryKind::entity).find("light.kitchen_ceiling_light");
+    const auto e = ha->snapshot()->registry(ha::RegistryKind::entity).find("light.kitchen_ceiling_light");
     return e && e->contains("name") && e->at("name").is_string() && e->at("name").as_string() == "Big Kitchen Lamp";
   }));
   ASSERT_TRUE(eventually([&] {
@@ -70,7 +70,7 @@ TEST_F(ToolsTest, SetEntityRenamesAndDisables) {
   r = call("ha_set_entity", R"({"entity_id":"light.shed_light","enabled":false})");
   ASSERT_FALSE(r.is_error) << r.text;
   ASSERT_TRUE(eventually([&] {
-    const auto* e = ha->snapshot()->registry(ha::RegistryKind::entity).find("light.shed_light");
+    const auto e = ha->snapshot()->registry(ha::RegistryKind::entity).find("light.shed_light");
     return e && e->at("disabled_by").is_string();
   }));
 }

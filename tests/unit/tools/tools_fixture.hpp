@@ -77,6 +77,12 @@ class ToolsTest : public ::testing::Test {
 
   CallResult call(const std::string& name, const std::string& args_json = "{}",
                   std::chrono::milliseconds budget = std::chrono::milliseconds(15000)) {
+    return call_in(*h.session, name, args_json, budget);
+  }
+
+  // The same through another MCP session (e.g. one from other_session()).
+  CallResult call_in(mcp::Session& session, const std::string& name, const std::string& args_json = "{}",
+                     std::chrono::milliseconds budget = std::chrono::milliseconds(15000)) {
     json::object req;
     req["jsonrpc"] = "2.0";
     req["id"] = ++next_id;
@@ -86,7 +92,7 @@ class ToolsTest : public ::testing::Test {
     params["arguments"] = json::parse(args_json);
     req["params"] = std::move(params);
     auto channel = std::make_shared<mcp::testing::MemoryChannel>();
-    h.session->deliver(json::value(std::move(req)), channel);
+    session.deliver(json::value(std::move(req)), channel);
     h.run_until([&] { return channel->closed > 0; }, budget);
     CallResult r;
     auto responses = channel->responses();
@@ -108,6 +114,15 @@ class ToolsTest : public ::testing::Test {
   template <class Pred>
   bool eventually(Pred pred, std::chrono::milliseconds budget = std::chrono::milliseconds(5000)) {
     return h.run_until(pred, budget);
+  }
+
+  // A second, already initialized session with its own id (as HTTP has).
+  std::shared_ptr<mcp::Session> other_session(std::string id) {
+    mcp::SessionInfo info;
+    info.protocol_version = "2025-11-25";
+    auto s = h.server.restore_session(std::move(id), std::move(info));
+    s->set_standalone_channel(std::make_shared<mcp::testing::MemoryChannel>());
+    return s;
   }
 
   json::object list_tools() { return h.request(R"({"jsonrpc":"2.0","id":"list","method":"tools/list"})"); }

@@ -1,0 +1,185 @@
+// Every tool's error paths through the official TypeScript SDK 1.x client, which validates
+// structuredContent against the tool's outputSchema even when isError is set: a failing tool must
+// never make callTool() throw ("Structured content does not match the tool's output schema"),
+// and its text must read cleanly (no JSON debris from Home Assistant's bodies).
+//
+// Paths per tool (driven by tools/list, so a new tool without an entry here fails the sweep):
+//   schema violation, unknown argument, its own failures against the demo home, and every tool
+//   against a Home Assistant that cannot be reached.
+// Then the MCP Inspector CLI's schema-portability lint over hamcp's tools/list: 0 findings.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { HAMCP_BIN, connectStdio } from './helpers.mjs';
+
+// Arguments each tool accepts (used for the unknown-argument and unreachable-HA paths).
+const VALID = {
+  ha_search: { query: 'kitchen' },
+  ha_get_overview: {},
+  ha_get_state: { entity_id: 'light.kitchen_ceiling_light' },
+  ha_call_service: { domain: 'light', service: 'turn_on', entity_id: 'light.kitchen_ceiling_light' },
+  ha_bulk_control: { operations: [{ entity_id: 'light.kitchen_ceiling_light', action: 'on' }] },
+  ha_get_operation_status: { operation_id: 'op_00000000000000000000000000000000' },
+  ha_list_services: { domain: 'light' },
+  ha_call_event: { event_type: 'hamcp_sweep' },
+  ha_get_entity: { entity_id: 'light.kitchen_ceiling_light' },
+  ha_set_entity: { entity_id: 'light.kitchen_ceiling_light', name: 'Sweep' },
+  ha_remove_entity: { entity_id: 'light.kitchen_ceiling_light' },
+  ha_eval_template: { template: '{{ 1 }}' },
+  ha_get_history: { entity_id: 'light.kitchen_ceiling_light', start: '1h' },
+  ha_get_logs: { source: 'logbook' },
+};
+
+// The tool's own failures against the demo home: [arguments, expected error code].
+const OWN_FAILURES = {
+  ha_get_state: [[{ entity_id: 'light.kitchn_ceiling' }, 'entity_not_found']],
+  ha_call_service: [
+    [{ domain: 'light', service: 'switch_on', entity_id: 'light.porch_light' }, 'service_not_found'],
+    [{ domain: 'light', service: 'turn_on', entity_id: 'light.nope_nope' }, 'entity_not_found'],
+    [{ service: 'turn_on' }, 'invalid_argument'],
+  ],
+  ha_bulk_control: [[{ operations: [{ entity_id: 'light.nope_one', action: 'off' }] }, 'all_operations_failed']],
+  ha_get_operation_status: [
+    [{ operation_id: 'op_1' }, 'operation_not_found'],
+    [{}, 'invalid_argument'],
+  ],
+  ha_get_entity: [[{ entity_id: 'light.nope_nope' }, 'entity_not_found']],
+  ha_set_entity: [[{ entity_id: 'light.nope_nope', name: 'x' }, 'entity_not_found']],
+  ha_remove_entity: [[{ entity_id: 'light.nope_nope' }, 'entity_not_found']],
+  ha_eval_template: [
+    [{ template: '{{ states( }}' }, 'template_error'],
+    [{ template: '{{ 1 + }}' }, 'template_error'],
+  ],
+  ha_get_history: [
+    [{ entity_id: 'light.kitchen_ceiling_light', start: 'last tuesday' }, 'invalid_argument'],
+    [{ entity_id: 'light.nope_nope' }, 'entity_not_found'],
+  ],
+  ha_get_logs: [[{ source: 'logbook', start: 'someday' }, 'invalid_argument']],
+  ha_search: [[{ query: 'x', offset: 1e300 }, null]],  // schema refuses it: plain text error
+  ha_get_overview: [[{ detail: 'huge' }, null]],
+  ha_list_services: [[{ limit: 0 }, null]],
+  ha_call_event: [[{ event_type: 'bad type/with slash' }, null]],
+};
+
+// A value of the wrong type for a property's declared type.
+function wrongTypeFor(schema) {
+  switch (schema?.type) {
+    case 'string': return 12345;
+    case 'integer': case 'number': return 'not a number';
+    case 'boolean': return 'not a boolean';
+    case 'array': return 42;
+    case 'object': return 'not an object';
+    default: return { unexpected: true };  // enum-only properties
+  }
+}
+
+// callTool() validates structuredContent (when present) against the cached outputSchema; a
+// mismatch throws, which fails the test here. Then the error must be readable.
+async function expectCleanError(client, name, args, code, label) {
+  let r;
+  try {
+    r = await client.callTool({ name, arguments: args });
+  } catch (e) {
+    assert.fail(`${label}: ${name}(${JSON.stringify(args)}) made the SDK throw: ${e.message}`);
+  }
+  assert.equal(r.isError, true, `${label}: ${name}(${JSON.stringify(args)}) did not fail: ${r.content?.[0]?.text}`);
+  const text = r.content.map((c) => c.text ?? '').join('');
+  assert.ok(text.length > 0, `${label}: ${name}: empty error text`);
+  if (r.structuredContent) {
+    const { error } = r.structuredContent;
+    assert.equal(typeof error?.code, 'string', `${label}: ${name}: structured error without code`);
+    assert.equal(typeof error?.message, 'string', `${label}: ${name}: structured error without message`);
+    assert.deepEqual(JSON.parse(text), r.structuredContent, `${label}: ${name}: text and structuredContent differ`);
+    if (code) assert.equal(error.code, code, `${label}: ${name}: ${error.message}`);
+    // HA's JSON bodies must not leak into the words: no `"}`, no `{"message"`.
+    assert.doesNotMatch(error.message, /"\}|\{"|\\"/, `${label}: ${name}: JSON debris in "${error.message}"`);
+    if (error.suggestion !== undefined) assert.ok(error.suggestion.length > 0, `${label}: ${name}: empty suggestion`);
+  } else {
+    assert.equal(code, null, `${label}: ${name}: expected a structured ${code} error, got text: ${text}`);
+    assert.doesNotMatch(text, /\{"message"/, `${label}: ${name}: JSON debris in "${text}"`);
+  }
+  return r;
+}
+
+async function sweepDemoHome(client) {
+  const { tools } = await client.listTools();  // caches every outputSchema validator in the client
+  assert.deepEqual(tools.map((t) => t.name).filter((n) => !VALID[n]), [], 'tools without a sweep entry');
+  let paths = 0;
+  for (const tool of tools) {
+    const props = Object.entries(tool.inputSchema.properties ?? {});
+    for (const [prop, schema] of props) {
+      await expectCleanError(client, tool.name, { ...VALID[tool.name], [prop]: wrongTypeFor(schema) }, null, 'schema');
+      paths += 1;
+    }
+    await expectCleanError(client, tool.name, { ...VALID[tool.name], zz_unknown_argument: 1 }, 'invalid_argument', 'unknown argument');
+    paths += 1;
+    for (const [args, code] of OWN_FAILURES[tool.name] ?? []) {
+      await expectCleanError(client, tool.name, args, code, 'own failure');
+      paths += 1;
+    }
+  }
+  return paths;
+}
+
+describe('error paths of every tool through the TypeScript SDK client', { skip: !HAMCP_BIN && 'HAMCP_BIN not set' }, () => {
+  test('against the demo home (stdio)', async () => {
+    const conn = await connectStdio(HAMCP_BIN, ['--demo'], 'hamcp-e2e-error-sweep');
+    try {
+      const paths = await sweepDemoHome(conn.client);
+      assert.ok(paths > 80, `only ${paths} error paths swept`);
+      // A bulk run's own record reads back through the output schema.
+      const bulk = await conn.client.callTool({ name: 'ha_bulk_control', arguments: VALID.ha_bulk_control });
+      const status = await conn.client.callTool({ name: 'ha_get_operation_status', arguments: { operation_id: bulk.structuredContent.operation_id } });
+      assert.ok(!status.isError, status.content[0].text);
+      // The session survives all of that.
+      const ok = await conn.client.callTool({ name: 'ha_eval_template', arguments: { template: '{{ 20 + 22 }}' } });
+      assert.equal(ok.structuredContent.result, '42');
+    } finally {
+      await conn.client.close();
+    }
+  });
+
+  test('against a Home Assistant that cannot be reached (stdio)', async () => {
+    // Port 1 on loopback: nothing listens, every connect is refused at once.
+    const conn = await connectStdio(HAMCP_BIN, ['--ha-url', 'http://127.0.0.1:1', '--ha-token', 'sweep-token'],
+      'hamcp-e2e-error-sweep-unreachable');
+    try {
+      const { tools } = await conn.client.listTools();
+      const results = await Promise.all(tools.map((t) => expectCleanError(conn.client, t.name, VALID[t.name], undefined, 'unreachable HA')));
+      for (const r of results) assert.doesNotMatch(r.content[0].text, /sweep-token/, 'token in an error');
+    } finally {
+      await conn.client.close();
+    }
+  });
+});
+
+// The Inspector's --strict lint prints one "Warning:"/"Error:" block per finding on stderr
+// (nothing when there is none) and exits 6 on error-severity findings.
+describe('MCP Inspector schema-portability lint', { skip: !HAMCP_BIN && 'HAMCP_BIN not set' }, () => {
+  test('hamcp --demo tools/list: 0 errors, 0 warnings', async () => {
+    const require = createRequire(import.meta.url);
+    const pkg = dirname(require.resolve('@modelcontextprotocol/inspector/package.json'));
+    const cli = join(pkg, 'clients', 'cli', 'build', 'index.js');
+    assert.match(readFileSync(cli, 'utf8'), /type-union/, 'this Inspector build has no portability lint');
+    const child = spawn(process.execPath, [cli, '--cli', '--method', 'tools/list', '--strict', HAMCP_BIN, '--demo'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOME: join(pkg, '..', '..', '.inspector-home') },  // keeps its catalog out of $HOME
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60000);
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    clearTimeout(timer);
+    assert.equal(code, 0, `inspector exited ${code}:\n${err}`);
+    const listed = JSON.parse(out);
+    assert.ok(listed.tools.length >= 14, out.slice(0, 200));
+    assert.doesNotMatch(err, /^(Warning|Error): tool/m, `portability findings:\n${err}`);
+    assert.doesNotMatch(err, /Schema portability|warnings? across/, err);
+  });
+});

@@ -1,0 +1,48 @@
+// The index keeps each document packed into one buffer (search/packed_doc.hpp):
+// unpacking must give back every field exactly, long texts and lists included.
+#include <gtest/gtest.h>
+
+#include "search/packed_doc.hpp"
+
+using namespace hamcp::search;
+
+TEST(PackedDoc, UnpacksEveryFieldExactly) {
+  EntityDoc d;
+  d.entity_id = "light.apt_12a_living_room_ceiling_light";
+  d.domain = "light";
+  d.friendly_name = "Apt 12A Living Room Ceiling Light";
+  d.registry_name = std::string(300, 'x');  // beyond the one-byte length prefix
+  d.original_name = "";
+  d.aliases = {"Deckenlicht", "", "Küche ☀"};
+  d.area_id = "apt_12a_living_room";
+  d.area_name = "Apt 12A Living Room";
+  d.area_aliases = {"lounge"};
+  d.floor_id = "f12";
+  d.floor_name = "Floor 12";
+  d.floor_aliases = {};
+  d.device_id = "0123456789abcdef0123456789abcdef";
+  d.device_name = "Ceiling";
+  d.manufacturer = "Signify";
+  d.model = "Hue White";
+  d.labels = {"Night", "Energy"};
+  d.device_class = "";
+  d.state = std::string("o\0n", 3);  // any bytes
+  d.hidden = true;
+  d.disabled = false;
+  const PackedDoc p(d);
+  EXPECT_EQ(p.entity_id(), d.entity_id);
+  EXPECT_TRUE(p.hidden());
+  EXPECT_FALSE(p.disabled());
+  const EntityDoc u = p.unpack();
+  for (auto f : {&EntityDoc::entity_id, &EntityDoc::domain, &EntityDoc::friendly_name, &EntityDoc::registry_name,
+                 &EntityDoc::original_name, &EntityDoc::area_id, &EntityDoc::area_name, &EntityDoc::floor_id,
+                 &EntityDoc::floor_name, &EntityDoc::device_id, &EntityDoc::device_name, &EntityDoc::manufacturer,
+                 &EntityDoc::model, &EntityDoc::device_class, &EntityDoc::state})
+    EXPECT_EQ(u.*f, d.*f);
+  for (auto f : {&EntityDoc::aliases, &EntityDoc::area_aliases, &EntityDoc::floor_aliases, &EntityDoc::labels})
+    EXPECT_EQ(u.*f, d.*f);
+  EXPECT_EQ(u.hidden, d.hidden);
+  EXPECT_EQ(u.disabled, d.disabled);
+  EXPECT_LT(sizeof(PackedDoc), sizeof(EntityDoc) / 4);
+  EXPECT_EQ(PackedDoc().entity_id(), "");
+}
