@@ -576,8 +576,11 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   void dispatch_non_events(Slot& slot) {
     std::vector<json::object> deep_events;
     for (auto& m : slot.too_deep) {
-      if (is_event(m)) deep_events.push_back(std::move(m));
-      else reject_too_deep(m);
+      if (is_event(m)) {
+        deep_events.push_back(std::move(m));
+      } else {
+        reject_too_deep(m);
+      }
     }
     slot.too_deep = std::move(deep_events);
     if (slot.value.is_array()) {

@@ -5,26 +5,26 @@
 // HaError of a non-2xx status (errors.cpp: explanation, fix, JSON form), and the JSON body parse.
 //
 // A tiny server on the same io_context (driven from the fuzzing thread) reads hamcp's whole request,
-// writes the input (after its first byte) as the response, and closes. The first byte picks the call: GET get_json, POST post_json, or a raw
-// GET whose body is then parsed with Response::json().
+// writes the input (after its first byte) as the response, and closes. The first byte picks the call: GET get_json,
+// POST post_json, or a raw GET whose body is then parsed with Response::json().
 //
 // Oracles besides the sanitizers: every call ends (the server always closes, so no timeout), and
 // the access token never comes back out in an error, even when HA echoes it ($TOKEN in an input
 // becomes the token hamcp sent in its Authorization header).
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/read_until.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/streambuf.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/json/serialize.hpp>
-#include <spdlog/spdlog.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -56,7 +56,8 @@ constexpr const char* kToken = "fuzz-access-token-0123456789";
 // machine each costs a time slice; the first version served from its own thread).
 class ScriptedHttpServer {
  public:
-  explicit ScriptedHttpServer(asio::io_context& io) : acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+  explicit ScriptedHttpServer(asio::io_context& io)
+      : acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     asio::co_spawn(io, accept_loop(), asio::detached);
   }
   std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
@@ -96,13 +97,16 @@ class ScriptedHttpServer {
     // hamcp's refinement of some failures probes the port with a TLS ClientHello: answer whatever
     // is not an HTTP request at once (a TLS port would answer too) instead of waiting for "\r\n\r\n".
     char first[8] = {};
-    const std::size_t n = co_await socket.async_read_some(asio::buffer(first), asio::redirect_error(asio::use_awaitable, ec));
+    const std::size_t n =
+        co_await socket.async_read_some(asio::buffer(first), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) co_return std::string();
     const std::string_view start(first, n);
-    if (start.rfind("GET ", 0) != 0 && start.rfind("POST ", 0) != 0 && start.rfind("DELETE ", 0) != 0) co_return std::string();
+    if (start.rfind("GET ", 0) != 0 && start.rfind("POST ", 0) != 0 && start.rfind("DELETE ", 0) != 0)
+      co_return std::string();
     std::string head(first, n);
     asio::streambuf in;
-    const std::size_t header_end = co_await asio::async_read_until(socket, in, "\r\n\r\n", asio::redirect_error(asio::use_awaitable, ec));
+    const std::size_t header_end =
+        co_await asio::async_read_until(socket, in, "\r\n\r\n", asio::redirect_error(asio::use_awaitable, ec));
     if (ec) co_return std::string();
     head.append(asio::buffers_begin(in.data()), asio::buffers_begin(in.data()) + header_end);
     std::size_t body = 0;
@@ -117,7 +121,8 @@ class ScriptedHttpServer {
   asio::awaitable<void> serve(tcp::socket socket) {
     const std::string head = co_await read_request(socket);
     std::string token;
-    if (auto at = head.find("Bearer "); at != std::string::npos) token = head.substr(at + 7, head.find("\r\n", at) - at - 7);
+    if (auto at = head.find("Bearer "); at != std::string::npos)
+      token = head.substr(at + 7, head.find("\r\n", at) - at - 7);
     std::string response = response_;
     echo_token(response, token);
     boost::system::error_code ec;
@@ -194,8 +199,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   input.timeout = 5000ms;
   auto settings = ha::make_connection_settings(input);
   if (!std::holds_alternative<ha::ConnectionSettings>(settings)) fail("bad connection settings");
-  world->rest = std::make_unique<ha::RestClient>(world->io.get_executor(),
-                                                 std::get<ha::ConnectionSettings>(std::move(settings)));
+  world->rest =
+      std::make_unique<ha::RestClient>(world->io.get_executor(), std::get<ha::ConnectionSettings>(std::move(settings)));
   ha::RetryPolicy once;
   once.max_attempts = 1;  // a 503 must not cost a backoff sleep per input
   world->rest->set_retry_policy(once);

@@ -19,9 +19,12 @@ struct StringTracker {
   // True when c is structural (outside any string, and not a quote).
   bool structural(char c) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       return false;
     }
     if (c == '"') {

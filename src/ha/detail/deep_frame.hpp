@@ -18,7 +18,7 @@
 namespace hamcp::ha::detail {
 
 struct DeepFrame {
-  boost::json::array whole;                 // messages within the depth limit, in order
+  boost::json::array whole;                   // messages within the depth limit, in order
   std::vector<boost::json::object> too_deep;  // top-level scalars of each message beyond it
 };
 

@@ -1,11 +1,12 @@
 // salvage_deep_frame: a frame with a message nesting past the depth limit is
 // split so only that message is rejected (ws_client.cpp); the rest is kept.
+#include "ha/detail/deep_frame.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 #include <string>
 
-#include "ha/detail/deep_frame.hpp"
 #include "ha/detail/ha_json.hpp"
 
 using namespace hamcp::ha::detail;
@@ -46,9 +47,9 @@ TEST(DeepFrame, ACoalescedArrayKeepsItsOtherMessagesWholeAndInOrder) {
 }
 
 TEST(DeepFrame, MalformedTextIsNotSalvaged) {
-  EXPECT_FALSE(salvage_deep_frame(std::string(1000, '[')));                       // never closes
-  EXPECT_FALSE(salvage_deep_frame("[" + deep_result(1) + "] trailing"));          // text after the array
-  EXPECT_FALSE(salvage_deep_frame("[" + deep_result(1) + ", {\"id\": }]"));       // a broken sibling
-  EXPECT_FALSE(salvage_deep_frame(nested_array(400)));                            // no object at the top
+  EXPECT_FALSE(salvage_deep_frame(std::string(1000, '[')));                  // never closes
+  EXPECT_FALSE(salvage_deep_frame("[" + deep_result(1) + "] trailing"));     // text after the array
+  EXPECT_FALSE(salvage_deep_frame("[" + deep_result(1) + ", {\"id\": }]"));  // a broken sibling
+  EXPECT_FALSE(salvage_deep_frame(nested_array(400)));                       // no object at the top
   EXPECT_FALSE(salvage_deep_frame("   "));
 }
