@@ -25,8 +25,8 @@ for t in "${targets[@]}"; do
   mkdir -p "$work"
   echo "campaign: $t: start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
   start=$(date +%s)
-  extra=""
-  case "$t" in fuzz_http|fuzz_ha_ws|fuzz_ha_rest|fuzz_mirror) extra="-detect_leaks=0" ;; esac  # as tests/fuzz/run.sh
+  extra="-entropic_feature_frequency_threshold=16"  # as tests/fuzz/run.sh (why: there)
+  case "$t" in fuzz_http|fuzz_ha_ws|fuzz_ha_rest|fuzz_mirror) extra="$extra -detect_leaks=0" ;; esac
   # shellcheck disable=SC2086
   nice -n 19 /usr/bin/time -o "$out/$t.cpu" -f "%U %S" "$bin" $extra -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$out/$t-" "$work" "$seeds" >"$out/$t.log" 2>&1

@@ -24,6 +24,7 @@
 #include <variant>
 
 #include "common/isolated_await.hpp"
+#include "ha/detail/deep_frame.hpp"
 #include "ha/detail/transport.hpp"
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/repeat_limiter.hpp"
@@ -73,6 +74,9 @@ struct Slot {
   bool ready = false;
   json::value value;
   std::optional<std::string> parse_error;
+  // Messages nesting deeper than kHaJsonMaxDepth, reduced to their top-level
+  // scalars (deep_frame.hpp): each fails its command or is skipped as an event.
+  std::vector<json::object> too_deep;
 };
 
 }  // namespace
@@ -114,6 +118,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   std::string ha_version_value;
   std::atomic<std::uint64_t> connect_count{0};
   std::atomic<std::size_t> subscription_count{0};
+  std::atomic<std::uint64_t> too_deep_events{0};
 
   Impl(asio::any_io_executor ex, ConnectionSettings s, WsOptions o)
       : executor(ex), strand(asio::make_strand(ex)), settings(std::move(s)), options(o) {}
@@ -547,6 +552,16 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   static void parse_into(Slot& slot, std::string_view text) {
     boost::system::error_code ec;
     slot.value = parse_ha_json(text, ec);
+    if (ec == json::error::too_deep) {
+      // Only some message of the frame is too deep: reject that one alone and
+      // keep the connection (dropping it failed everything in flight and, for
+      // a subscription's initial event, reconnected into the same frame).
+      if (auto deep = salvage_deep_frame(text)) {
+        slot.value = std::move(deep->whole);
+        slot.too_deep = std::move(deep->too_deep);
+        return;
+      }
+    }
     if (ec) slot.parse_error = ec.message() + " in a frame of " + std::to_string(text.size()) + " bytes";
   }
 
@@ -559,6 +574,15 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
 
   // Pull results/pongs out of a slot and dispatch them now, leaving events.
   void dispatch_non_events(Slot& slot) {
+    std::vector<json::object> deep_events;
+    for (auto& m : slot.too_deep) {
+      if (is_event(m)) {
+        deep_events.push_back(std::move(m));
+      } else {
+        reject_too_deep(m);
+      }
+    }
+    slot.too_deep = std::move(deep_events);
     if (slot.value.is_array()) {
       json::array keep;
       for (auto& m : slot.value.as_array()) {
@@ -589,7 +613,39 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
       } else {
         dispatch_message(slot->value);
       }
+      for (auto& m : slot->too_deep) reject_too_deep(m);
     }
+  }
+
+  // A message nesting deeper than kHaJsonMaxDepth (only its top-level scalars
+  // are left): the command it answers fails on its own, an event is skipped
+  // and counted. Either way the connection and everything else in flight stay.
+  void reject_too_deep(const json::object& m) {
+    const auto* type = m.if_contains("type");
+    const auto* idv = m.if_contains("id");
+    std::string what;
+    if (type && *type == "event") {
+      too_deep_events.fetch_add(1);
+      what = "skipped an event that nests deeper than " + std::to_string(kHaJsonMaxDepth) + " levels";
+    } else if (idv && (idv->is_uint64() || idv->is_int64())) {
+      const std::uint64_t id = idv->is_uint64() ? idv->as_uint64() : static_cast<std::uint64_t>(idv->as_int64());
+      auto it = pending.find(id);
+      if (it == pending.end()) return;
+      auto w = it->second;
+      pending.erase(it);
+      what = "Home Assistant's answer to command " + std::to_string(id) + " nests deeper than " +
+             std::to_string(kHaJsonMaxDepth) + " levels, more than hamcp reads; the connection stays up";
+      w->error = make_error(ErrorCause::protocol_error, settings.ws_url(), what);
+      w->timer.cancel();
+    } else {
+      return;
+    }
+    if (auto suffix = frame_log.admit(what)) spdlog::warn("ha ws: {}{}", what, *suffix);
+  }
+
+  static bool is_event(const json::object& m) {
+    const auto* t = m.if_contains("type");
+    return t && *t == "event";
   }
 
   // Consumes m: command results and events are moved out, not copied (a
@@ -837,6 +893,7 @@ std::string WsClient::ha_version() const {
 }
 std::uint64_t WsClient::connects() const { return impl_->connect_count.load(); }
 std::size_t WsClient::active_subscriptions() const { return impl_->subscription_count.load(); }
+std::uint64_t WsClient::too_deep_events_skipped() const { return impl_->too_deep_events.load(); }
 
 void WsClient::reconnect_now() {
   auto impl = impl_;

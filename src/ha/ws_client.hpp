@@ -92,6 +92,10 @@ class WsClient {
   std::string ha_version() const;
   std::uint64_t connects() const;  // successful connections so far (1 = never reconnected)
   std::size_t active_subscriptions() const;
+  // Events skipped because they nest deeper than HA JSON's depth limit (256):
+  // such a message is rejected on its own (a command it answers fails with a
+  // protocol_error naming the depth), the connection stays up.
+  std::uint64_t too_deep_events_skipped() const;
 
   // Test hook: drop the current connection as if the network failed.
   void drop_connection_for_testing();

@@ -4,36 +4,34 @@
 // TLS-record sniff and error classification of a failed read (src/ha/classify.cpp), the typed
 // HaError of a non-2xx status (errors.cpp: explanation, fix, JSON form), and the JSON body parse.
 //
-// A tiny server thread reads hamcp's whole request, writes the input (after its first byte) as
-// the response, and closes. The first byte picks the call: GET get_json, POST post_json, or a raw
-// GET whose body is then parsed with Response::json().
+// A tiny server on the same io_context (driven from the fuzzing thread) reads hamcp's whole request,
+// writes the input (after its first byte) as the response, and closes. The first byte picks the call: GET get_json,
+// POST post_json, or a raw GET whose body is then parsed with Response::json().
 //
 // Oracles besides the sanitizers: every call ends (the server always closes, so no timeout), and
 // the access token never comes back out in an error, even when HA echoes it ($TOKEN in an input
 // becomes the token hamcp sent in its Authorization header).
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/read_until.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/streambuf.hpp>
-#include <boost/asio/use_future.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/json/serialize.hpp>
-#include <spdlog/spdlog.h>
-
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <future>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include "ha/connection_config.hpp"
 #include "ha/rest_client.hpp"
@@ -53,25 +51,25 @@ constexpr const char* kToken = "fuzz-access-token-0123456789";
   std::abort();
 }
 
-// Answers every connection with the current response bytes, then closes it.
+// Answers every connection with the current response bytes, then closes it. Runs on the harness's
+// io_context, on the fuzzing thread next to the client: no thread hand-offs (on a loaded 2-core
+// machine each costs a time slice; the first version served from its own thread).
 class ScriptedHttpServer {
  public:
-  ScriptedHttpServer() : acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
-    std::thread([this] { serve_forever(); }).detach();
+  explicit ScriptedHttpServer(asio::io_context& io)
+      : acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    asio::co_spawn(io, accept_loop(), asio::detached);
   }
   std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
-  void set_response(std::string bytes) {
-    std::lock_guard lock(mutex_);
-    response_ = std::move(bytes);
-  }
+  void set_response(std::string bytes) { response_ = std::move(bytes); }
+  std::uint64_t served() const { return served_; }
 
  private:
-  void serve_forever() {
+  asio::awaitable<void> accept_loop() {
     for (;;) {
-      tcp::socket socket(io_);
       boost::system::error_code ec;
-      acceptor_.accept(socket, ec);
-      if (!ec) serve(socket);
+      tcp::socket socket = co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+      if (!ec) asio::co_spawn(acceptor_.get_executor(), serve(std::move(socket)), asio::detached);
     }
   }
 
@@ -93,42 +91,50 @@ class ScriptedHttpServer {
     response.replace(digits, end - digits, std::to_string(grown));
   }
 
-  void serve(tcp::socket& socket) {
+  // hamcp's whole request (head and Content-Length body), or "" for what is not an HTTP request.
+  static asio::awaitable<std::string> read_request(tcp::socket& socket) {
     boost::system::error_code ec;
-    asio::streambuf in;
-    std::string head;
     // hamcp's refinement of some failures probes the port with a TLS ClientHello: answer whatever
     // is not an HTTP request at once (a TLS port would answer too) instead of waiting for "\r\n\r\n".
     char first[8] = {};
-    const std::size_t n = socket.read_some(asio::buffer(first), ec);
-    if (ec) return;
+    const std::size_t n =
+        co_await socket.async_read_some(asio::buffer(first), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return std::string();
     const std::string_view start(first, n);
-    if (start.rfind("GET ", 0) == 0 || start.rfind("POST ", 0) == 0 || start.rfind("DELETE ", 0) == 0) {
-      head.assign(first, n);
-      const std::size_t header_end = asio::read_until(socket, in, "\r\n\r\n", ec);
-      if (ec) return;
-      head.append(asio::buffers_begin(in.data()), asio::buffers_begin(in.data()) + header_end);
-      std::size_t body = 0;
-      if (auto at = head.find("Content-Length: "); at != std::string::npos) body = std::stoul(head.substr(at + 16));
-      if (in.size() - header_end < body) asio::read(socket, in, asio::transfer_exactly(body - (in.size() - header_end)), ec);
+    if (start.rfind("GET ", 0) != 0 && start.rfind("POST ", 0) != 0 && start.rfind("DELETE ", 0) != 0)
+      co_return std::string();
+    std::string head(first, n);
+    asio::streambuf in;
+    const std::size_t header_end =
+        co_await asio::async_read_until(socket, in, "\r\n\r\n", asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return std::string();
+    head.append(asio::buffers_begin(in.data()), asio::buffers_begin(in.data()) + header_end);
+    std::size_t body = 0;
+    if (auto at = head.find("Content-Length: "); at != std::string::npos) body = std::stoul(head.substr(at + 16));
+    if (in.size() - header_end < body) {
+      co_await asio::async_read(socket, in, asio::transfer_exactly(body - (in.size() - header_end)),
+                                asio::redirect_error(asio::use_awaitable, ec));
     }
-    std::string token;
-    if (auto at = head.find("Bearer "); at != std::string::npos) token = head.substr(at + 7, head.find("\r\n", at) - at - 7);
-    std::string response;
-    {
-      std::lock_guard lock(mutex_);
-      response = response_;
-    }
-    echo_token(response, token);
-    asio::write(socket, asio::buffer(response), ec);
-    socket.shutdown(tcp::socket::shutdown_send, ec);
-    socket.close(ec);
+    co_return head;
   }
 
-  asio::io_context io_;
+  asio::awaitable<void> serve(tcp::socket socket) {
+    const std::string head = co_await read_request(socket);
+    std::string token;
+    if (auto at = head.find("Bearer "); at != std::string::npos)
+      token = head.substr(at + 7, head.find("\r\n", at) - at - 7);
+    std::string response = response_;
+    echo_token(response, token);
+    boost::system::error_code ec;
+    co_await asio::async_write(socket, asio::buffer(response), asio::redirect_error(asio::use_awaitable, ec));
+    socket.shutdown(tcp::socket::shutdown_send, ec);
+    socket.close(ec);
+    ++served_;
+  }
+
   tcp::acceptor acceptor_;
-  std::mutex mutex_;
   std::string response_;
+  std::uint64_t served_ = 0;
 };
 
 struct World {
@@ -186,19 +192,18 @@ asio::awaitable<void> call(int which) {
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   spdlog::set_level(spdlog::level::off);
   world = new World();
-  world->server = std::make_unique<ScriptedHttpServer>();
+  world->server = std::make_unique<ScriptedHttpServer>(world->io);
   ha::ConnectionInput input;
   input.url = "http://127.0.0.1:" + std::to_string(world->server->port());
   input.token = kToken;
   input.timeout = 5000ms;
   auto settings = ha::make_connection_settings(input);
   if (!std::holds_alternative<ha::ConnectionSettings>(settings)) fail("bad connection settings");
-  world->rest = std::make_unique<ha::RestClient>(world->io.get_executor(),
-                                                 std::get<ha::ConnectionSettings>(std::move(settings)));
+  world->rest =
+      std::make_unique<ha::RestClient>(world->io.get_executor(), std::get<ha::ConnectionSettings>(std::move(settings)));
   ha::RetryPolicy once;
   once.max_attempts = 1;  // a 503 must not cost a backoff sleep per input
   world->rest->set_retry_policy(once);
-  std::thread([] { world->io.run(); }).detach();
   return 0;
 }
 
@@ -206,8 +211,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   input_names_token = has_token_part(std::string_view(reinterpret_cast<const char*>(data), size));
   if (size == 0) return 0;
   world->server->set_response(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
-  std::future<void> done = asio::co_spawn(world->io, call(data[0] % 3), asio::use_future);
-  if (done.wait_for(20s) != std::future_status::ready) fail("a REST call never completed");
-  done.get();
+  bool done = false;
+  asio::co_spawn(world->io, call(data[0] % 3), [&done](std::exception_ptr e) {
+    if (e) std::rethrow_exception(e);
+    done = true;
+  });
+  // Client and server run here, on the fuzzing thread; a short wait only when just timers are left.
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (!done) {
+    if (std::chrono::steady_clock::now() > deadline) fail("a REST call never completed");
+    if (world->io.poll() == 0) world->io.run_one_for(1ms);
+  }
   return 0;
 }

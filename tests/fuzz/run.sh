@@ -57,7 +57,16 @@ set +e
 # Targets that keep a server (or an HA client) alive across inputs hold state by design (sessions,
 # subscriptions, pending timers): libFuzzer's per-input leak check would re-run nearly every input
 # and scan the heap, for nothing. LSan still checks the whole process when it exits.
+#
+# Every target: libFuzzer's entropic schedule keeps every feature it sees as "rare" until one of
+# them has been hit more than entropic_feature_frequency_threshold times (default 255), and for
+# each feature of each execution it searches that list linearly. Our targets touch 10k-30k features
+# per input (Beast, Asio, Boost.JSON under ASan), so while the list is long (the whole seed replay
+# and long stretches after it) that search was 70 % of the CPU (perf, bench/fuzz/CAMPAIGN.md).
+# 16 trims the list after the first few hits; the schedule itself stays on.
+common_flags="-entropic_feature_frequency_threshold=16"
 target_flags() {
+  echo "$common_flags"
   case "$1" in
     fuzz_http|fuzz_ha_ws|fuzz_ha_rest|fuzz_mirror) echo "-detect_leaks=0" ;;
   esac

@@ -10,6 +10,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/asio/read.hpp>
+#include <vector>
 #include <spdlog/spdlog.h>
 
 #include "ha/platform.hpp"
@@ -42,20 +43,36 @@ std::shared_ptr<ssl::context> make_ssl_context(const ConnectionSettings& s) {
   return ctx;
 }
 
-asio::awaitable<tcp::endpoint> connect_tcp(beast::tcp_stream& stream, const ConnectionSettings& s) {
-  NetContext ctx = net_context(s);
-  tcp::resolver resolver(stream.get_executor());
+namespace {
+
+// An IP literal (a common HA URL: http://192.168.1.10:8123) needs no resolver:
+// asio's resolve runs getaddrinfo on a helper thread, which with the default
+// flags also scans the host's interfaces, once per new connection.
+asio::awaitable<std::vector<tcp::endpoint>> resolve(beast::tcp_stream& stream, const ConnectionSettings& s) {
   boost::system::error_code ec;
+  const asio::ip::address literal = asio::ip::make_address(s.host, ec);
+  if (!ec) co_return std::vector<tcp::endpoint>{tcp::endpoint(literal, s.port)};
+  tcp::resolver resolver(stream.get_executor());
   const std::string port = std::to_string(s.port);
   auto results = co_await resolver.async_resolve(s.host, port, asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) throw HaException(classify_network_error(ec, NetPhase::resolve, ctx));
+  if (ec) throw HaException(classify_network_error(ec, NetPhase::resolve, net_context(s)));
   if (results.empty()) {
     throw HaException(make_error(ErrorCause::dns_failure, s.display_url, "no addresses"));
   }
+  std::vector<tcp::endpoint> endpoints;
+  for (const auto& entry : results) endpoints.push_back(entry.endpoint());
+  co_return endpoints;
+}
+
+}  // namespace
+
+asio::awaitable<tcp::endpoint> connect_tcp(beast::tcp_stream& stream, const ConnectionSettings& s) {
+  NetContext ctx = net_context(s);
+  std::vector<tcp::endpoint> endpoints = co_await resolve(stream, s);
+  boost::system::error_code ec;
   boost::system::error_code last_ec;
   std::optional<asio::ip::address> last_address;
-  for (const auto& entry : results) {
-    const tcp::endpoint ep = entry.endpoint();
+  for (const tcp::endpoint& ep : endpoints) {
     last_address = ep.address();
     if (auto hooked = run_connect_hook(ep)) {
       last_ec = hooked;

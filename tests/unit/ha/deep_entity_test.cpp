@@ -123,23 +123,45 @@ TEST(DeepEntity, MirrorSyncsAnEntityWhoseAttributesNest40Deep) {
   client->stop();
 }
 
-// Past the (now 256) limit the frame really cannot be taken: the client must
-// back off (not reset its backoff on each connect) and log boundedly.
-TEST(DeepEntity, FrameBeyondTheLimitBacksOffAndLogsBoundedly) {
+// Past the (now 256) limit the message really cannot be taken, but only that
+// message: before, the whole connection dropped (failing every command in
+// flight) and, the frame being the initial subscribe_entities event, every
+// reconnect met it again. Now the event is skipped and counted, a command
+// whose answer is too deep fails on its own naming the depth, and the same
+// connection keeps serving.
+TEST(DeepEntity, MessageBeyondTheLimitIsRejectedAloneAndTheConnectionStays) {
   LogCounter log;
   DeepHome deep(400);
   hamcp::sim::SimServer sim(std::move(deep.home), sim_options());
   sim.start();
   ClientLoop loop;
   auto client = connect(loop, sim.url());
-  std::this_thread::sleep_for(4s);
-  const auto connects = client->ws()->connects();
+  WsClient& ws = *client->ws();
+  ASSERT_TRUE(wait_until([&] { return ws.too_deep_events_skipped() >= 1; }))
+      << "the initial subscribe_entities event (too deep) was never skipped; connects: " << ws.connects();
+  auto get_states = [&]() -> boost::asio::awaitable<std::string> {
+    json::object message;
+    message["type"] = "get_states";
+    try {
+      co_await ws.command(std::move(message), 10s);
+      co_return std::string("succeeded");
+    } catch (const HaException& e) {
+      co_return e.error().message();
+    }
+  };
+  const std::string error = loop.run(get_states());
+  EXPECT_NE(error.find("nests deeper than 256 levels"), std::string::npos) << error;
+  auto ping = [&]() -> boost::asio::awaitable<bool> {
+    json::object message;
+    message["type"] = "ping";
+    co_await ws.command(std::move(message), 10s);
+    co_return true;
+  };
+  EXPECT_TRUE(loop.run(ping())) << "the connection must keep serving";
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(ws.connects(), 1u) << "the connection must stay up";
+  EXPECT_EQ(ws.state(), WsState::connected);
   client->stop();
   std::this_thread::sleep_for(50ms);
-  std::printf("frame past the depth limit: %llu connects and %d warn/error lines in 4 s\n%s",
-              static_cast<unsigned long long>(connects), log.sink->problems.load(), log.sink->seen.c_str());
-  // Backoff 50 ms doubling to 800 ms: about 7 connects in 4 s (before: ~100+).
-  EXPECT_GE(connects, 2u) << "it must keep trying";
-  EXPECT_LE(connects, 14u) << "reconnecting in a tight loop";
-  EXPECT_LE(log.sink->problems.load(), 12) << "warn/error lines in 4 s:\n" << log.sink->seen;
+  EXPECT_LE(log.sink->problems.load(), 6) << "warn/error lines:\n" << log.sink->seen;
 }
