@@ -39,7 +39,13 @@ std::optional<double> parse_iso_time(std::string_view text) {
   int y, mo, d, h, mi;
   double sec = 0;
   int consumed = 0;
-  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &consumed) < 6) {
+  // Field widths keep sscanf's %d in range (an overflowing %d is undefined);
+  // the checks below reject what is not a time at all.
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &consumed) < 6) {
+    return std::nullopt;
+  }
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 || mi < 0 || mi > 59 ||
+      !std::isfinite(sec) || sec < 0 || sec >= 61 || consumed <= 0) {
     return std::nullopt;
   }
   std::tm tm{};
@@ -53,7 +59,7 @@ std::optional<double> parse_iso_time(std::string_view text) {
   std::string_view rest = std::string_view(s).substr(static_cast<std::size_t>(consumed));
   if (!rest.empty() && (rest[0] == '+' || rest[0] == '-')) {
     int oh = 0, om = 0;
-    if (std::sscanf(std::string(rest.substr(1)).c_str(), "%d:%d", &oh, &om) >= 1) {
+    if (std::sscanf(std::string(rest.substr(1)).c_str(), "%2d:%2d", &oh, &om) >= 1) {
       const double offset = oh * 3600.0 + om * 60.0;
       epoch += rest[0] == '+' ? -offset : offset;
     }

@@ -89,14 +89,15 @@ struct Tool {
   std::string title;        // optional human title
   std::string description;  // required: clients and the conformance suite need one
   json::object input_schema;                // must be {"type":"object",...}
-  // What arguments are validated against, when wider than the advertised
-  // input_schema (e.g. a lone string also accepted where an array is listed,
-  // without a type union in tools/list). Unset = input_schema.
-  std::optional<json::object> accepted_input_schema;
   std::optional<json::object> output_schema;  // if set, structured_content must match it
   ToolAnnotations annotations;
   ToolHandler handler;
   std::vector<std::string> aliases;  // old names: callable, never listed
+  // What arguments are validated against, when wider than the advertised
+  // input_schema (e.g. a lone string also accepted where an array is listed,
+  // without a type union in tools/list). Unset = input_schema. Last, so that
+  // positional initialisers of the fields above keep their meaning.
+  std::optional<json::object> accepted_input_schema;
 };
 
 }  // namespace hamcp::mcp

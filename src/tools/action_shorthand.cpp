@@ -13,8 +13,8 @@ struct Override {
 };
 
 // Domain entries first; the generic on/off/open/close words last. The
-// services named here are Home Assistant's (lock.open and vacuum.stop exist
-// under their own names, so they need no entry).
+// services named here are Home Assistant's. lock.open needs its own entry:
+// the generic "open" below would turn it into turn_on.
 constexpr std::array kOverrides{
     Override{"cover", "open", "open_cover"},
     Override{"cover", "close", "close_cover"},
@@ -24,6 +24,7 @@ constexpr std::array kOverrides{
     Override{"valve", "close", "close_valve"},
     Override{"valve", "stop", "stop_valve"},
     Override{"valve", "set", "set_valve_position"},
+    Override{"lock", "open", "open"},
     Override{"lock", "close", "lock"},
     Override{"light", "set", "turn_on"},
     Override{"climate", "set", "set_temperature"},

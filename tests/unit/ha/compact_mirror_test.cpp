@@ -12,8 +12,8 @@
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/message_arena.hpp"
 #include "ha/snapshot.hpp"
-#include "sim/home_model.hpp"
-#include "sim/registry_json.hpp"
+#include "sim/home/home_model.hpp"
+#include "sim/core/registry_json.hpp"
 
 using namespace hamcp::ha;
 namespace json = boost::json;

@@ -339,3 +339,16 @@ TEST(Snapshot, IsoTimeRoundTrip) {
   EXPECT_DOUBLE_EQ(*parse_iso_time("2026-01-01T01:00:00.250000+01:00"), t);
   EXPECT_FALSE(parse_iso_time("yesterday"));
 }
+
+// Timestamps come from HA (or anything claiming to be HA): a malformed one is
+// "no time", never a made-up date or a number read past int's range.
+TEST(Snapshot, IsoTimeRejectsWhatIsNotATime) {
+  EXPECT_FALSE(parse_iso_time("99999999999-01-01T00:00:00+00:00"));
+  EXPECT_FALSE(parse_iso_time("2026-13-01T00:00:00+00:00"));
+  EXPECT_FALSE(parse_iso_time("2026-01-32T00:00:00+00:00"));
+  EXPECT_FALSE(parse_iso_time("2026-01-01T00:99:00+00:00"));
+  EXPECT_FALSE(parse_iso_time("2026-01-01T00:00:nan+00:00"));
+  EXPECT_FALSE(parse_iso_time("2026-01-01T00:00:1e300+00:00"));
+  EXPECT_FALSE(parse_iso_time("0000-01-01T00:00:00+00:00"));
+  EXPECT_TRUE(parse_iso_time("2026-06-30T23:59:60.5+00:00"));  // a leap second is still a time
+}
