@@ -18,7 +18,7 @@
 #include "app/home.hpp"
 #include "mcp/server.hpp"
 #include "sim/server/sim_server.hpp"
-#include "tools/overview_data.hpp"
+#include "home/overview_data.hpp"
 
 using namespace hamcp;
 namespace json = boost::json;
@@ -143,11 +143,11 @@ std::size_t bench_overview(boost::asio::io_context& io, mcp::Session& session, h
                 entities, args.c_str(), pct(t, 50), pct(t, 99), bytes, sbytes);
   }
   std::vector<double> walk;
-  tools::overview::Query q;
+  home::overview::Query q;
   q.list_entities = true;
   for (int i = 0; i < 5; ++i) {
     const auto t0 = Clock::now();
-    tools::overview::Summary s = tools::overview::summarize_from_scratch(ha.snapshot(), q);
+    home::overview::Summary s = home::overview::summarize_from_scratch(ha.snapshot(), q);
     walk.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     if (s.domains.empty()) ++errors;
   }

@@ -1,15 +1,15 @@
 #include "app/home.hpp"
 
 #include "mcp/registry.hpp"
-#include "tools/entity_tools.hpp"
-#include "tools/search_feed.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "home/search_feed.hpp"
 
 namespace hamcp::app {
 
 Home::Home(boost::asio::any_io_executor executor, const ha::ConnectionInput& input, HomeOptions options)
     : ha_(ha::HaClient::from_input(std::move(executor), input, options.client)),
       index_(std::make_unique<search::EntityIndex>()),
-      search_feed_(std::make_unique<tools::SearchFeed>(*ha_, *index_)),
+      search_feed_(std::make_unique<home::SearchFeed>(*ha_, *index_)),
       tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)) {}
 
 Home::~Home() { stop(); }

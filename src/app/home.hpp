@@ -17,7 +17,7 @@
 #include "tools/tool_env.hpp"
 
 namespace hamcp::mcp { class Registry; }
-namespace hamcp::tools { class SearchFeed; }
+namespace hamcp::home { class SearchFeed; }
 
 namespace hamcp::app {
 
@@ -54,7 +54,7 @@ class Home {
   // (the feed and the tool environment go before the client they listen to).
   std::unique_ptr<ha::HaClient> ha_;
   std::unique_ptr<search::EntityIndex> index_;
-  std::unique_ptr<tools::SearchFeed> search_feed_;
+  std::unique_ptr<home::SearchFeed> search_feed_;
   std::shared_ptr<tools::ToolEnv> tools_env_;
   bool stopped_ = false;
 };

@@ -10,12 +10,16 @@
 
 #include "ha/ha_client.hpp"
 #include "search/entity_index.hpp"
-#include "tools/operations.hpp"
-#include "tools/overview_feed.hpp"
+#include "home/operations.hpp"
+#include "home/overview_feed.hpp"
 #include "tools/response.hpp"
-#include "tools/state_watch.hpp"
+#include "home/state_watch.hpp"
 
 namespace hamcp::tools {
+
+// The tools are MCP adapters over the home services (src/home/): their names
+// are used unqualified in the tool families.
+using namespace hamcp::home;
 
 struct EntityToolsOptions {
   std::size_t response_budget = kDefaultResponseBudget;  // bytes of structuredContent

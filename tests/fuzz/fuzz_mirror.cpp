@@ -1,7 +1,7 @@
 // libFuzzer target: registry and state payloads from a hostile or broken Home Assistant, fed into
 // hamcp's live mirror (src/ha/mirror.cpp, snapshot.cpp) through the real path: a real HaClient
 // (WsClient + Mirror) connected to FakeHa (fake_ha.hpp) over loopback, and the search index kept
-// by the real SearchFeed (src/tools/search_feed.cpp), queried after every sync; every state is
+// by the real SearchFeed (src/home/search_feed.cpp), queried after every sync; every state is
 // then rendered in its REST shape, as the tools do.
 //
 // Each input is a Script for one full sync: the harness drops the connection, and on the new one
@@ -31,7 +31,7 @@
 #include "ha/connection_config.hpp"
 #include "ha/ha_client.hpp"
 #include "search/entity_index.hpp"
-#include "tools/search_feed.hpp"
+#include "home/search_feed.hpp"
 
 namespace {
 
@@ -45,7 +45,7 @@ struct World {
   std::unique_ptr<fuzz::FakeHa> ha;
   std::unique_ptr<ha::HaClient> client;
   search::EntityIndex index;
-  std::unique_ptr<tools::SearchFeed> feed;
+  std::unique_ptr<home::SearchFeed> feed;
   std::uint64_t syncs_published = 0;
 };
 World* world = nullptr;
@@ -87,7 +87,7 @@ void start() {
   options.mirror.command_timeout = 2000ms;
   world->client = std::make_unique<ha::HaClient>(world->io.get_executor(),
                                                  std::get<ha::ConnectionSettings>(std::move(settings)), options);
-  world->feed = std::make_unique<tools::SearchFeed>(*world->client, world->index);
+  world->feed = std::make_unique<home::SearchFeed>(*world->client, world->index);
   // Registered after the feed's listener, so it runs after the feed has indexed the same update.
   world->client->add_change_listener([](const ha::ChangeSet& cs, const ha::SnapshotPtr&) {
     if (cs.full_resync && cs.config_changed && cs.services_changed) ++world->syncs_published;

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/overview_data.hpp"
+#include "home/overview_data.hpp"
 
-namespace hamcp::tools::overview {
+namespace hamcp::home::overview {
 namespace {
 
 namespace json = boost::json;
@@ -262,4 +262,4 @@ TEST(OverviewAggregates, FirstIdsAreSortedAndDomainsVanishWhenEmpty) {
 }
 
 }  // namespace
-}  // namespace hamcp::tools::overview
+}  // namespace hamcp::home::overview

@@ -4,7 +4,7 @@
 // aggregates equal a from-scratch walk after real state changes.
 #include <string>
 
-#include "tools/overview_data.hpp"
+#include "home/overview_data.hpp"
 #include "tools_fixture.hpp"
 
 namespace hamcp::tools::testing {

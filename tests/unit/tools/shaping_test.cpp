@@ -2,11 +2,13 @@
 // shaping (nulls, projection, byte budget, page info), expected states.
 #include <gtest/gtest.h>
 
-#include "tools/expectations.hpp"
+#include "home/expectations.hpp"
 #include "tools/response.hpp"
-#include "tools/time_spec.hpp"
+#include "tools/entities/time_spec.hpp"
 
 namespace hamcp::tools {
+
+using namespace hamcp::home;  // expectations live with the home services
 namespace {
 
 namespace json = boost::json;

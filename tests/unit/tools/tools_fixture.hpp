@@ -11,7 +11,7 @@
 
 #include "app/home.hpp"
 #include "sim/server/sim_server.hpp"
-#include "tools/entity_tools.hpp"
+#include "tools/entities/entity_tools.hpp"
 #include "unit/mcp/mcp_harness.hpp"
 
 namespace hamcp::tools::testing {

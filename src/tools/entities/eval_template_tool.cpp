@@ -1,5 +1,5 @@
 // ha_eval_template: render a Jinja2 template in Home Assistant (read-only).
-#include "tools/entity_tools.hpp"
+#include "tools/entities/entity_tools.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

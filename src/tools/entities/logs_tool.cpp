@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "tools/entity_docs.hpp"
-#include "tools/entity_tools.hpp"
-#include "tools/entity_view.hpp"
-#include "tools/time_spec.hpp"
+#include "home/entity_docs.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "tools/entities/entity_view.hpp"
+#include "tools/entities/time_spec.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

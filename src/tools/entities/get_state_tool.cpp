@@ -1,6 +1,6 @@
 // ha_get_state: current state of one entity or up to 100, from the mirror.
-#include "tools/entity_tools.hpp"
-#include "tools/entity_view.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "tools/entities/entity_view.hpp"
 #include "mcp/echo.hpp"
 #include "tools/tool_error.hpp"
 

@@ -2,8 +2,8 @@
 // the resulting state change through the mirror.
 #include <algorithm>
 
-#include "tools/entity_tools.hpp"
-#include "tools/service_runner.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "tools/entities/service_runner.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

@@ -17,7 +17,7 @@
 
 #include "ha/snapshot.hpp"
 
-namespace hamcp::tools::overview {
+namespace hamcp::home::overview {
 
 struct Query {
   std::vector<std::string> domains;  // empty: all
@@ -94,4 +94,4 @@ class OverviewAggregates {
   std::size_t rebuilds_ = 0;
 };
 
-}  // namespace hamcp::tools::overview
+}  // namespace hamcp::home::overview

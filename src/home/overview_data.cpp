@@ -1,10 +1,10 @@
-#include "tools/overview_data.hpp"
+#include "home/overview_data.hpp"
 
 #include <algorithm>
 #include <string_view>
 #include <unordered_set>
 
-namespace hamcp::tools::overview {
+namespace hamcp::home::overview {
 
 namespace json = boost::json;
 
@@ -274,4 +274,4 @@ Summary OverviewAggregates::summarize(const Query& query) const {
   return out;
 }
 
-}  // namespace hamcp::tools::overview
+}  // namespace hamcp::home::overview

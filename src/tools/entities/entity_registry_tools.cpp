@@ -5,9 +5,9 @@
 #include <cctype>
 #include <regex>
 
-#include "tools/entity_docs.hpp"
-#include "tools/entity_tools.hpp"
-#include "tools/entity_view.hpp"
+#include "home/entity_docs.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "tools/entities/entity_view.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

@@ -10,7 +10,7 @@
 #include "ha/snapshot.hpp"
 #include "search/types.hpp"
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 struct EntityPlace {
   std::string area_id, area_name, floor_id, floor_name, device_id, device_name;
@@ -30,4 +30,4 @@ std::vector<search::EntityDoc> make_all_docs(const ha::Snapshot& snap);
 std::string str_of(const boost::json::object* o, std::string_view key);
 inline std::string str_of(const ha::RegistryItem& item, std::string_view key) { return str_of(item.get(), key); }
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 class OperationStore {
  public:
@@ -46,4 +46,4 @@ class OperationStore {
 // "op_" + 32 lowercase hex digits from OpenSSL's CSPRNG.
 std::string random_operation_id();
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

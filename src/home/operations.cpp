@@ -1,10 +1,10 @@
-#include "tools/operations.hpp"
+#include "home/operations.hpp"
 
 #include <openssl/rand.h>
 
 #include <stdexcept>
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 std::string random_operation_id() {
   unsigned char bytes[16];
@@ -51,4 +51,4 @@ std::size_t OperationStore::size() const {
   return records_.size();
 }
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

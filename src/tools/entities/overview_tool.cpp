@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "tools/entity_docs.hpp"
-#include "tools/entity_tools.hpp"
-#include "tools/entity_view.hpp"
-#include "tools/overview_data.hpp"
+#include "home/entity_docs.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "tools/entities/entity_view.hpp"
+#include "home/overview_data.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 struct Expectation {
   enum class Kind {
@@ -30,4 +30,4 @@ Expectation expect_after(const std::string& domain, const std::string& service, 
 // Does `state` satisfy e? (any_update is judged by the caller with timestamps.)
 bool satisfies(const Expectation& e, const std::string& state);
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

@@ -1,11 +1,13 @@
-#include "tools/entity_view.hpp"
+#include "tools/entities/entity_view.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
 #include <cmath>
 
-#include "tools/entity_docs.hpp"
+#include "home/entity_docs.hpp"
 
 namespace hamcp::tools {
+
+using namespace hamcp::home;  // entity_docs: names, places, attribute text
 
 std::string iso_seconds(double epoch) {
   std::string s = ha::format_iso_time(std::floor(epoch));

@@ -1,6 +1,6 @@
-#include "tools/overview_feed.hpp"
+#include "home/overview_feed.hpp"
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 OverviewFeed::OverviewFeed(ha::HaClient& ha) : ha_(ha) {
   // The listener holds the shared state, not `this`: a publication racing
@@ -39,4 +39,4 @@ std::size_t OverviewFeed::rebuilds() const {
   return shared_->aggregates.rebuilds();
 }
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

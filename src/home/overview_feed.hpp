@@ -10,9 +10,9 @@
 #include <mutex>
 
 #include "ha/ha_client.hpp"
-#include "tools/overview_data.hpp"
+#include "home/overview_data.hpp"
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 class OverviewFeed {
  public:
@@ -39,4 +39,4 @@ class OverviewFeed {
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
 };
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

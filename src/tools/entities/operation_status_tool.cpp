@@ -1,6 +1,6 @@
 // ha_get_operation_status: what became of earlier service calls and bulk runs
 // (also serves the 6.x ha_get_bulk_status).
-#include "tools/entity_tools.hpp"
+#include "tools/entities/entity_tools.hpp"
 #include "mcp/echo.hpp"
 #include "tools/tool_error.hpp"
 

@@ -11,7 +11,7 @@
 #include "ha/ha_client.hpp"
 #include "search/entity_index.hpp"
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 class SearchFeed {
  public:
@@ -35,4 +35,4 @@ class SearchFeed {
   std::unordered_set<std::string> indexed_;  // ids in the index (to find removals after a registry refetch)
 };
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

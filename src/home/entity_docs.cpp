@@ -1,9 +1,9 @@
-#include "tools/entity_docs.hpp"
+#include "home/entity_docs.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
 #include <unordered_map>
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 namespace json = boost::json;
 
@@ -212,4 +212,4 @@ std::vector<search::EntityDoc> make_all_docs(const ha::Snapshot& snap) {
   return docs;
 }
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

@@ -1,9 +1,9 @@
-#include "tools/expectations.hpp"
+#include "home/expectations.hpp"
 
 #include <cmath>
 #include <cstdlib>
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 namespace json = boost::json;
 
@@ -162,4 +162,4 @@ bool satisfies(const Expectation& e, const std::string& state) {
   return false;
 }
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tools/entity_tools.hpp"
-#include "tools/entity_view.hpp"
-#include "tools/time_spec.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "tools/entities/entity_view.hpp"
+#include "tools/entities/time_spec.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

@@ -1,4 +1,4 @@
-#include "tools/entity_tools.hpp"
+#include "tools/entities/entity_tools.hpp"
 
 namespace hamcp::tools {
 

@@ -9,8 +9,8 @@
 #include <boost/asio/as_tuple.hpp>
 
 #include "tools/action_shorthand.hpp"
-#include "tools/entity_tools.hpp"
-#include "tools/service_runner.hpp"
+#include "tools/entities/entity_tools.hpp"
+#include "tools/entities/service_runner.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

@@ -1,11 +1,11 @@
-#include "tools/search_feed.hpp"
+#include "home/search_feed.hpp"
 
 #include <algorithm>
 #include <unordered_set>
 
-#include "tools/entity_docs.hpp"
+#include "home/entity_docs.hpp"
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 namespace {
 bool same_doc(const search::EntityDoc& a, const search::EntityDoc& b) {
@@ -77,4 +77,4 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
   version_.store(snapshot->version);
 }
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

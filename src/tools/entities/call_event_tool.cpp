@@ -1,5 +1,5 @@
 // ha_call_event: fire an event on Home Assistant's event bus.
-#include "tools/entity_tools.hpp"
+#include "tools/entities/entity_tools.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

@@ -1,4 +1,4 @@
-#include "tools/service_runner.hpp"
+#include "tools/entities/service_runner.hpp"
 
 #include <algorithm>
 #include <boost/asio/co_spawn.hpp>
@@ -6,7 +6,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <map>
 
-#include "tools/expectations.hpp"
+#include "home/expectations.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {

@@ -1,4 +1,4 @@
-#include "tools/time_spec.hpp"
+#include "tools/entities/time_spec.hpp"
 
 #include <cctype>
 #include <chrono>

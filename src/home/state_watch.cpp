@@ -1,4 +1,4 @@
-#include "tools/state_watch.hpp"
+#include "home/state_watch.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -8,7 +8,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 namespace asio = boost::asio;
 
@@ -100,4 +100,4 @@ asio::awaitable<StateWatch::Outcome> StateWatch::wait_for(std::vector<std::strin
   co_return Outcome{ok, last};
 }
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

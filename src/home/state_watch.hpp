@@ -15,7 +15,7 @@
 
 #include "ha/ha_client.hpp"
 
-namespace hamcp::tools {
+namespace hamcp::home {
 
 class StateWatch {
  public:
@@ -56,4 +56,4 @@ class StateWatch {
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
 };
 
-}  // namespace hamcp::tools
+}  // namespace hamcp::home

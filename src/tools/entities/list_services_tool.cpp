@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "tools/entity_docs.hpp"
-#include "tools/entity_tools.hpp"
+#include "home/entity_docs.hpp"
+#include "tools/entities/entity_tools.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
