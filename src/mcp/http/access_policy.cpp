@@ -12,15 +12,10 @@
 #include <cstring>
 
 #include "mcp/http/session_token.hpp"
+#include "common/ascii.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -30,7 +25,7 @@ std::string_view trim(std::string_view s) {
 
 std::string strip_brackets(std::string_view host) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  return lower(host);
+  return ascii_lower(host);
 }
 
 }  // namespace
@@ -39,15 +34,15 @@ std::string host_without_port(std::string_view authority) {
   authority = trim(authority);
   if (!authority.empty() && authority.front() == '[') {
     const auto close = authority.find(']');
-    if (close == std::string_view::npos) return lower(authority);
-    return lower(authority.substr(1, close - 1));
+    if (close == std::string_view::npos) return ascii_lower(authority);
+    return ascii_lower(authority.substr(1, close - 1));
   }
   // One colon = host:port; several = a bare IPv6 address.
   const auto colon = authority.find(':');
   if (colon != std::string_view::npos && authority.find(':', colon + 1) == std::string_view::npos) {
     authority = authority.substr(0, colon);
   }
-  return lower(authority);
+  return ascii_lower(authority);
 }
 
 std::optional<std::string> parse_host_header(std::string_view authority) {
@@ -78,7 +73,7 @@ std::optional<std::string> parse_host_header(std::string_view authority) {
              })) {
     return std::nullopt;
   }
-  return lower(host);
+  return ascii_lower(host);
 }
 
 std::vector<std::string> local_host_names() {
@@ -103,8 +98,8 @@ std::vector<std::string> local_host_names() {
   }
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') {
-    out.push_back(lower(name));
-    out.push_back(lower(name) + ".local");
+    out.push_back(ascii_lower(name));
+    out.push_back(ascii_lower(name) + ".local");
   }
   return out;
 }
@@ -137,7 +132,7 @@ AuthRequirement auth_requirement(std::string_view bind_host, bool token_configur
 bool bearer_matches(std::optional<std::string_view> authorization, std::string_view expected) {
   if (!authorization || expected.empty()) return false;
   std::string_view value = trim(*authorization);
-  if (value.size() < 7 || lower(value.substr(0, 7)) != "bearer ") return false;
+  if (value.size() < 7 || ascii_lower(value.substr(0, 7)) != "bearer ") return false;
   value = trim(value.substr(7));
   return constant_time_equal(value, expected);
 }
@@ -161,7 +156,7 @@ OriginPolicy::OriginPolicy(std::string bind_host, std::vector<std::string> extra
   for (auto& o : extra_origins) {
     if (o == "*") any_origin_ = true;
     else {
-      std::string v = lower(trim(o));
+      std::string v = ascii_lower(trim(o));
       while (!v.empty() && v.back() == '/') v.pop_back();
       origins_.push_back(std::move(v));
     }
@@ -183,7 +178,7 @@ bool OriginPolicy::host_allowed(std::optional<std::string_view> host_header) con
 bool OriginPolicy::origin_allowed(std::optional<std::string_view> origin_header) const {
   if (!origin_header) return true;
   if (any_origin_) return true;
-  std::string origin = lower(trim(*origin_header));
+  std::string origin = ascii_lower(trim(*origin_header));
   while (!origin.empty() && origin.back() == '/') origin.pop_back();
   if (std::find(origins_.begin(), origins_.end(), origin) != origins_.end()) return true;
   const auto scheme_end = origin.find("://");

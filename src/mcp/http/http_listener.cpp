@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "mcp/http/guarded_log.hpp"
+#include "common/ascii.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -285,12 +286,6 @@ void Connection<Stream>::watch_peer(std::function<void()> on_gone) {
   });
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Bytes of one request body charged to the global budget while the body is
 // read and handled; given back when the request is done.
 class BodyCharge {
@@ -318,7 +313,7 @@ HttpRequest to_request(bhttp::request<bhttp::string_body>& req) {
   const auto q = out.target.find('?');
   out.path = out.target.substr(0, q);
   if (q != std::string::npos) out.query = out.target.substr(q + 1);
-  for (const auto& field : req) out.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
+  for (const auto& field : req) out.headers.emplace_back(ascii_lower(field.name_string()), std::string(field.value()));
   out.body = std::move(req.body());
   out.keep_alive = req.keep_alive();
   return out;

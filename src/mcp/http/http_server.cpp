@@ -7,15 +7,10 @@
 #include "mcp/http/data_dir.hpp"
 #include "mcp/http/guarded_log.hpp"
 #include "mcp/http/server_impl.hpp"
+#include "common/ascii.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -58,7 +53,7 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
 }
 
 std::string media_type(std::string_view content_type) {
-  return lower(trim(content_type.substr(0, content_type.find(';'))));
+  return ascii_lower(trim(content_type.substr(0, content_type.find(';'))));
 }
 
 HttpResponse sse_head() {

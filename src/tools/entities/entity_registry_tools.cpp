@@ -9,15 +9,11 @@
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
 #include "tools/tool_error.hpp"
+#include "common/ascii.hpp"
 
 namespace hamcp::tools {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Registry entry or ToolException (unknown id -> suggestions; state-only
 // entity -> explain why it cannot be edited). The mirror refreshes registries
@@ -117,12 +113,12 @@ boost::asio::awaitable<mcp::ToolResult> run_get_entity(Args& args, ToolEnv& env,
 }
 
 std::string resolve_area(const ha::Snapshot& snap, const std::string& wanted) {
-  const std::string w = lower(wanted);
+  const std::string w = ascii_lower(wanted);
   std::string names;
   for (const json::value& a : snap.registry(ha::RegistryKind::area).items()) {
     const json::object* ao = a.if_object();
     const std::string id = str_of(ao, "area_id");
-    if (id == wanted || lower(str_of(ao, "name")) == w) return id;
+    if (id == wanted || ascii_lower(str_of(ao, "name")) == w) return id;
     if (names.size() < 400) names += (names.empty() ? "" : ", ") + str_of(ao, "name");
   }
   throw ToolException(bad_argument("area", "no area '" + wanted + "'", "Use one of: " + names + " (or null to clear)."));
@@ -135,7 +131,7 @@ json::array resolve_labels(const ha::Snapshot& snap, const std::vector<std::stri
     std::string names;
     for (const json::value& item : snap.registry(ha::RegistryKind::label).items()) {
       const json::object* lo = item.if_object();
-      if (str_of(lo, "label_id") == l || lower(str_of(lo, "name")) == lower(l)) found = str_of(lo, "label_id");
+      if (str_of(lo, "label_id") == l || ascii_lower(str_of(lo, "name")) == ascii_lower(l)) found = str_of(lo, "label_id");
       if (names.size() < 400) names += (names.empty() ? "" : ", ") + str_of(lo, "name");
     }
     if (found.empty())

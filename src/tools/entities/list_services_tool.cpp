@@ -6,15 +6,11 @@
 #include "home/entity_docs.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/tool_error.hpp"
+#include "common/ascii.hpp"
 
 namespace hamcp::tools {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Field descriptions shortened: name, required, example, and selector type.
 json::object compact_fields(const json::object& fields) {
@@ -41,7 +37,7 @@ json::object compact_fields(const json::object& fields) {
 boost::asio::awaitable<mcp::ToolResult> run_list_services(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr snap = co_await env.snapshot();
   const std::string domain = args.str("domain");
-  const std::string query = lower(args.str("query"));
+  const std::string query = ascii_lower(args.str("query"));
   const bool full = args.str("detail", "minimal") == "full";
   const auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(args.integer("limit", full ? 10 : 50), 1, 500));
   const auto offset = static_cast<std::size_t>(std::max<std::int64_t>(args.integer("offset", 0), 0));
@@ -62,7 +58,7 @@ boost::asio::awaitable<mcp::ToolResult> run_list_services(Args& args, ToolEnv& e
       std::string name = std::string(d.key()) + "." + std::string(s.key());
       const json::object* desc = s.value().if_object();
       if (!query.empty()) {
-        const std::string hay = lower(name + " " + str_of(desc, "name") + " " + str_of(desc, "description"));
+        const std::string hay = ascii_lower(name + " " + str_of(desc, "name") + " " + str_of(desc, "description"));
         if (hay.find(query) == std::string::npos) continue;
       }
       matches.emplace_back(std::move(name), desc);

@@ -8,15 +8,11 @@
 #include "tools/entities/entity_view.hpp"
 #include "tools/entities/time_spec.hpp"
 #include "tools/tool_error.hpp"
+#include "common/ascii.hpp"
 
 namespace hamcp::tools {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 double number_of(const json::value* v) {
   if (!v) return 0;
@@ -50,8 +46,8 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
   const std::string source = args.str("source", "logbook");
   const auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(args.integer("limit", 50), 1, 500));
   const auto offset = static_cast<std::size_t>(std::max<std::int64_t>(args.integer("offset", 0), 0));
-  const std::string query = lower(args.str("query"));
-  const std::string level = lower(args.str("level"));
+  const std::string query = ascii_lower(args.str("query"));
+  const std::string level = ascii_lower(args.str("level"));
   std::vector<json::object> items;
 
   if (source == "logbook") {
@@ -83,7 +79,7 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
           if (std::string v = str_of(row, k); !v.empty()) e.emplace(k, v);
         if (std::string by = str_of(row, "context_entity_id"); !by.empty()) e.emplace("by", by);
         else if (std::string ev = str_of(row, "context_event_type"); !ev.empty()) e.emplace("by", ev);
-        if (!query.empty() && lower(json::serialize(e)).find(query) == std::string::npos) continue;
+        if (!query.empty() && ascii_lower(json::serialize(e)).find(query) == std::string::npos) continue;
         items.push_back(std::move(e));
       }
     }
@@ -101,7 +97,7 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
     for (const json::object* row : rows) {
       json::object e;
       const std::string lvl = str_of(row, "level");
-      if (!level.empty() && lower(lvl) != level) continue;
+      if (!level.empty() && ascii_lower(lvl) != level) continue;
       e.emplace("level", lvl);
       e.emplace("logger", str_of(row, "name"));
       std::string message;
@@ -117,7 +113,7 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
       if (const json::value* src = row->if_contains("source"); src && src->is_array() && src->get_array().size() == 2 &&
                                                                src->get_array()[0].is_string())
         e.emplace("source", std::string(src->get_array()[0].get_string()) + ":" + json::serialize(src->get_array()[1]));
-      if (!query.empty() && lower(json::serialize(e)).find(query) == std::string::npos) continue;
+      if (!query.empty() && ascii_lower(json::serialize(e)).find(query) == std::string::npos) continue;
       items.push_back(std::move(e));
     }
   } else if (source == "error_log") {
@@ -148,8 +144,8 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
         entries.push_back(std::move(line));
     }
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-      if (!level.empty() && lower(*it).find(level) == std::string::npos) continue;
-      if (!query.empty() && lower(*it).find(query) == std::string::npos) continue;
+      if (!level.empty() && ascii_lower(*it).find(level) == std::string::npos) continue;
+      if (!query.empty() && ascii_lower(*it).find(query) == std::string::npos) continue;
       json::object e;
       e.emplace("line", it->size() > 2000 ? it->substr(0, 2000) + "…" : *it);
       items.push_back(std::move(e));
