@@ -225,9 +225,12 @@ void OverviewAggregates::apply(const ha::ChangeSet& changes, const ha::SnapshotP
     auto it = domains_.find(name);
     if (it == domains_.end()) continue;
     auto& v = it->second.ids;
-    if (!m.removed.empty())
-      v.erase(std::remove_if(v.begin(), v.end(), [&](const std::string& s) { return m.removed.count(s) > 0; }),
+    if (!m.removed.empty()) {
+      // A named reference: clang 14 cannot capture a structured binding in a lambda.
+      const auto& removed = m.removed;
+      v.erase(std::remove_if(v.begin(), v.end(), [&](const std::string& s) { return removed.count(s) > 0; }),
               v.end());
+    }
     if (!m.added.empty()) {
       std::sort(m.added.begin(), m.added.end());
       const auto mid = static_cast<std::ptrdiff_t>(v.size());
