@@ -10,6 +10,9 @@
 //
 // --sessions-only N: open N sessions (initialize + initialized, never DELETE) and exit; used to
 // measure the server's memory per idle session.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/detached.hpp>
@@ -19,10 +22,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json.hpp>
-#include <CLI/CLI.hpp>
-
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -184,15 +183,25 @@ int main(int argc, char** argv) {
   int failures = 0;
 
   if (sessions_only > 0) {
-    asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-      for (std::size_t i = 0; i < sessions_only; ++i) {
-        Client c(io.get_executor(), shared);  // a new connection per session, closed after
-        co_await c.connect();
-        co_await c.open_session(static_cast<int>(i));
-      }
-    }, [&](std::exception_ptr e) {
-      if (e) { try { std::rethrow_exception(e); } catch (const std::exception& x) { std::fprintf(stderr, "%s\n", x.what()); ++failures; } }
-    });
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+          for (std::size_t i = 0; i < sessions_only; ++i) {
+            Client c(io.get_executor(), shared);  // a new connection per session, closed after
+            co_await c.connect();
+            co_await c.open_session(static_cast<int>(i));
+          }
+        },
+        [&](std::exception_ptr e) {
+          if (e) {
+            try {
+              std::rethrow_exception(e);
+            } catch (const std::exception& x) {
+              std::fprintf(stderr, "%s\n", x.what());
+              ++failures;
+            }
+          }
+        });
     io.run();
     std::printf("{\"sessions_opened\":%zu,\"failed\":%d}\n", sessions_only, failures);
     return failures ? 1 : 0;
@@ -204,27 +213,44 @@ int main(int argc, char** argv) {
   std::size_t ready = 0;
   Clock::time_point load_start;
   for (std::size_t i = 0; i < clients; ++i) {
-    asio::co_spawn(io, [&, i]() -> asio::awaitable<void> {
-      co_await pool[i]->connect();
-      co_await pool[i]->open_session(static_cast<int>(i));
-      if (++ready == clients) {
-        load_start = Clock::now();
-        shared.deadline = load_start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-        for (auto& c : pool) asio::co_spawn(io, c->run_load(), [&](std::exception_ptr e) { if (e) ++failures; });
-      }
-    }, [&](std::exception_ptr e) {
-      if (e) { try { std::rethrow_exception(e); } catch (const std::exception& x) { std::fprintf(stderr, "setup: %s\n", x.what()); ++failures; } }
-    });
+    asio::co_spawn(
+        io,
+        [&, i]() -> asio::awaitable<void> {
+          co_await pool[i]->connect();
+          co_await pool[i]->open_session(static_cast<int>(i));
+          if (++ready == clients) {
+            load_start = Clock::now();
+            shared.deadline =
+                load_start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+            for (auto& c : pool)
+              asio::co_spawn(io, c->run_load(), [&](std::exception_ptr e) {
+                if (e) ++failures;
+              });
+          }
+        },
+        [&](std::exception_ptr e) {
+          if (e) {
+            try {
+              std::rethrow_exception(e);
+            } catch (const std::exception& x) {
+              std::fprintf(stderr, "setup: %s\n", x.what());
+              ++failures;
+            }
+          }
+        });
   }
   io.run();
   double elapsed = std::chrono::duration<double>(Clock::now() - load_start).count();
   auto& lat = shared.latencies_us;
   std::sort(lat.begin(), lat.end());
-  auto pct = [&](double p) -> double { return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, static_cast<std::size_t>(p * lat.size()))]; };
-  std::printf("{\"clients\":%zu,\"what\":\"%s\",\"ok\":%zu,\"errors\":%zu,\"connection_failures\":%d,"
-              "\"seconds\":%.3f,\"rps\":%.1f,\"p50_us\":%.0f,\"p90_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f}\n",
-              clients, shared.tool.empty() ? shared.method.c_str() : ("tools/call " + shared.tool).c_str(),
-              lat.size(), shared.errors, failures, elapsed, lat.size() / std::max(elapsed, 1e-9), pct(0.50),
-              pct(0.90), pct(0.99), lat.empty() ? 0.0 : static_cast<double>(lat.back()));
+  auto pct = [&](double p) -> double {
+    return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, static_cast<std::size_t>(p * lat.size()))];
+  };
+  std::printf(
+      "{\"clients\":%zu,\"what\":\"%s\",\"ok\":%zu,\"errors\":%zu,\"connection_failures\":%d,"
+      "\"seconds\":%.3f,\"rps\":%.1f,\"p50_us\":%.0f,\"p90_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f}\n",
+      clients, shared.tool.empty() ? shared.method.c_str() : ("tools/call " + shared.tool).c_str(), lat.size(),
+      shared.errors, failures, elapsed, lat.size() / std::max(elapsed, 1e-9), pct(0.50), pct(0.90), pct(0.99),
+      lat.empty() ? 0.0 : static_cast<double>(lat.back()));
   return (failures || shared.errors) ? 1 : 0;
 }

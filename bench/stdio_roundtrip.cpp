@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,8 +21,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 extern char** environ;
 using Clock = std::chrono::steady_clock;
@@ -44,7 +43,8 @@ struct Child {
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    if (posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ) != 0) throw std::runtime_error("spawn failed: " + argv[0]);
+    if (posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ) != 0)
+      throw std::runtime_error("spawn failed: " + argv[0]);
     posix_spawn_file_actions_destroy(&fa);
     close(to_child[0]);
     close(from_child[1]);
@@ -98,7 +98,10 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 struct Stats {
   std::vector<double> v;
-  double median() { std::sort(v.begin(), v.end()); return v.empty() ? 0 : v[v.size() / 2]; }
+  double median() {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+  }
   double min() { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
   double max() { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 };
@@ -143,10 +146,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_stdio_roundtrip: %s\n", e.what());
     return 1;
   }
-  std::printf("{\"runs\":%d,\"cold_start_to_initialize_ms\":{\"median\":%.2f,\"min\":%.2f,\"max\":%.2f},"
-              "\"initialize_to_tools_list_ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
-              "\"warm_tools_list_ms\":{\"n\":%zu,\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},\"tools_list_bytes\":%zu}\n",
-              runs, cold.median(), cold.min(), cold.max(), list.median(), list.min(), list.max(), warm_list.v.size(),
-              warm_list.median(), warm_list.min(), warm_list.max(), list_bytes);
+  std::printf(
+      "{\"runs\":%d,\"cold_start_to_initialize_ms\":{\"median\":%.2f,\"min\":%.2f,\"max\":%.2f},"
+      "\"initialize_to_tools_list_ms\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+      "\"warm_tools_list_ms\":{\"n\":%zu,\"median\":%.3f,\"min\":%.3f,\"max\":%.3f},\"tools_list_bytes\":%zu}\n",
+      runs, cold.median(), cold.min(), cold.max(), list.median(), list.min(), list.max(), warm_list.v.size(),
+      warm_list.median(), warm_list.min(), warm_list.max(), list_bytes);
   return 0;
 }

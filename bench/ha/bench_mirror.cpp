@@ -10,6 +10,7 @@
 // Every wait is bounded; prints a Markdown table on stdout.
 #include <malloc.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,8 +29,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <spdlog/spdlog.h>
 
 #include "ha/ha_client.hpp"
 #include "sim/home/home_model.hpp"
@@ -110,7 +109,9 @@ int main(int argc, char** argv) {
   const int changes = argc > 2 ? std::stoi(argv[2]) : 300;
   const int reconnects = argc > 3 ? std::stoi(argv[3]) : 5;
   spdlog::set_level(spdlog::level::warn);
-  std::printf("| entities | sync ms | get_states ms | entity_registry/list ms | RSS after sync MiB (delta) | write->mirror p50 ms | p99 ms | reconnect->consistent median ms (max) |\n");
+  std::printf(
+      "| entities | sync ms | get_states ms | entity_registry/list ms | RSS after sync MiB (delta) | write->mirror p50 "
+      "ms | p99 ms | reconnect->consistent median ms (max) |\n");
   std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (std::size_t n : sizes) {
     Child child = spawn_sim(n);
@@ -215,8 +216,8 @@ int main(int argc, char** argv) {
         for (;;) {
           auto st = client->status();
           auto s = client->snapshot()->states.find(ids[0]);
-          if (st.state == hamcp::ha::MirrorState::synced && client->ws()->connects() >= static_cast<std::uint64_t>(r + 2) &&
-              s && s->state == value)
+          if (st.state == hamcp::ha::MirrorState::synced &&
+              client->ws()->connects() >= static_cast<std::uint64_t>(r + 2) && s && s->state == value)
             break;
           if (steady_clock::now() > deadline) break;
           std::this_thread::sleep_for(microseconds(200));
@@ -225,8 +226,8 @@ int main(int argc, char** argv) {
       }
       std::sort(rec.begin(), rec.end());
       std::printf("| %zu (mirrored %zu) | %.0f | %.0f | %.0f | %.1f (+%.1f) | %.2f | %.2f | %.0f (%.0f) |\n", n, got,
-                  sync_ms, states_ms, registry_ms, rss_after / 1024.0, (rss_after - rss_before) / 1024.0, pct(lat, 0.5), pct(lat, 0.99),
-                  pct(rec, 0.5), rec.empty() ? 0.0 : rec.back());
+                  sync_ms, states_ms, registry_ms, rss_after / 1024.0, (rss_after - rss_before) / 1024.0, pct(lat, 0.5),
+                  pct(lat, 0.99), pct(rec, 0.5), rec.empty() ? 0.0 : rec.back());
       std::fflush(stdout);
       client->stop();
     }

@@ -4,6 +4,8 @@
 // same program measures before and after (see bench/RESULTS-hardening.md).
 //
 //   bench_revocation [entries=10000] [deletes=300]
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "mcp/http/revocation_list.hpp"
@@ -32,8 +33,8 @@ int main(int argc, char** argv) {
   const auto dir = std::filesystem::temp_directory_path() / ("hamcp-bench-revocation-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto file = dir / "revoked";
-  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   {
     std::ofstream out(file);
     for (unsigned long long i = 0; i < entries; ++i) out << nonce(i) << ' ' << now << '\n';

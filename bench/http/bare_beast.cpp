@@ -9,6 +9,7 @@
 // Listens on 127.0.0.1 only. --body-file: serve those bytes (e.g. hamcp's own
 // ha_get_state answer, so both servers send the same payload); default: a
 // small JSON-RPC result. Runs until killed.
+#include <CLI/CLI.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -17,8 +18,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <CLI/CLI.hpp>
-
 #include <fstream>
 #include <iostream>
 #include <memory>

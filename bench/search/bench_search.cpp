@@ -8,13 +8,13 @@
 //   BM_UpsertState/<n>  incremental upsert that changes only the state
 // Run: build-*/bench/search/bench_search --benchmark_min_time=1
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <memory>
-#include <ctime>
-#include <malloc.h>
 
 #include "search/entity_index.hpp"
 #include "unit/search/home_docs.hpp"
@@ -42,13 +42,26 @@ EntityIndex& index_for(std::size_t n) {
 // Typical queries: exact names, rooms, device types, typos, other languages,
 // ids, broad single words. Names that exist in every generated home size.
 const std::vector<std::string> kQueries = {
-    "living room ceiling light", "kitchen temperature",     "bedroom window",
-    "livng room lihgt",          "Küche Licht",             "light",
-    "garage door",               "thermostat",              "motion",
-    "office desk plug",          "basement robot vacuum",   "wohnzimmer",
-    "battery",                   "bathroom humidity",       "front door lock",
-    "schlafzimmer heizung",      "guest mode",              "sensor.living_room_radiator_battery",
-    "kids room blinds",          "smoke detector",
+    "living room ceiling light",
+    "kitchen temperature",
+    "bedroom window",
+    "livng room lihgt",
+    "Küche Licht",
+    "light",
+    "garage door",
+    "thermostat",
+    "motion",
+    "office desk plug",
+    "basement robot vacuum",
+    "wohnzimmer",
+    "battery",
+    "bathroom humidity",
+    "front door lock",
+    "schlafzimmer heizung",
+    "guest mode",
+    "sensor.living_room_radiator_battery",
+    "kids room blinds",
+    "smoke detector",
 };
 
 // malloc'd bytes in use: arena chunks plus mmap'd large blocks (big vectors).

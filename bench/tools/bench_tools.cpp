@@ -10,15 +10,15 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "app/home.hpp"
+#include "home/overview_data.hpp"
 #include "mcp/server.hpp"
 #include "sim/server/sim_server.hpp"
-#include "home/overview_data.hpp"
 
 using namespace hamcp;
 namespace json = boost::json;
@@ -49,13 +49,15 @@ struct Call {
   bool error = false;
 };
 
-Call call(boost::asio::io_context& io, mcp::Session& session, int id, const std::string& tool, const std::string& args) {
+Call call(boost::asio::io_context& io, mcp::Session& session, int id, const std::string& tool,
+          const std::string& args) {
   json::object req{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}};
   req["params"] = json::object{{"name", tool}, {"arguments", json::parse(args)}};
   auto sink = std::make_shared<Sink>();
   const auto t0 = Clock::now();
   session.deliver(json::value(std::move(req)), sink);
-  run_until(io, [&] { return sink->closed; }, std::chrono::seconds(30));
+  run_until(
+      io, [&] { return sink->closed; }, std::chrono::seconds(30));
   Call c;
   c.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!sink->sent.empty()) {
@@ -74,9 +76,9 @@ double pct(std::vector<double> v, double p) {
   return v[i];
 }
 
-const char* kQueries[] = {"kitchen light", "temperature", "motion", "door", "bedroom lamp", "living room",
-                          "heating", "window", "garage", "humidity", "power", "battery", "tv", "speaker",
-                          "vacuum", "lock", "blind", "fan", "office", "kitchn lihgt"};
+const char* kQueries[] = {"kitchen light", "temperature", "motion",   "door",  "bedroom lamp", "living room", "heating",
+                          "window",        "garage",      "humidity", "power", "battery",      "tv",          "speaker",
+                          "vacuum",        "lock",        "blind",    "fan",   "office",       "kitchn lihgt"};
 
 bool overview_only() {
   const char* v = std::getenv("HAMCP_BENCH_OVERVIEW_ONLY");
@@ -130,7 +132,8 @@ std::size_t bench_overview(boost::asio::io_context& io, mcp::Session& session, h
       auto sink = std::make_shared<Sink>();
       const auto t0 = Clock::now();
       session.deliver(json::value(std::move(req)), sink);
-      run_until(io, [&] { return sink->closed; }, std::chrono::seconds(30));
+      run_until(
+          io, [&] { return sink->closed; }, std::chrono::seconds(30));
       t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
       if (sink->sent.empty()) {
         ++errors;
@@ -174,13 +177,16 @@ int bench(std::size_t entities) {
   search::EntityIndex& index = home.index();
   auto session = server.create_session();
   auto init = std::make_shared<Sink>();
-  session->deliver(json::parse(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})"),
-                   init);
+  session->deliver(
+      json::parse(
+          R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})"),
+      init);
   session->deliver(json::parse(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"), std::make_shared<Sink>());
   const auto t_sync = Clock::now();
   home.start();
-  if (!run_until(io, [&] { return ha->status().state == ha::MirrorState::synced && index.size() >= entities; },
-                 std::chrono::seconds(180))) {
+  if (!run_until(
+          io, [&] { return ha->status().state == ha::MirrorState::synced && index.size() >= entities; },
+          std::chrono::seconds(180))) {
     std::fprintf(stderr, "%zu entities: mirror did not sync in 180 s\n", entities);
     return 1;
   }
@@ -189,7 +195,8 @@ int bench(std::size_t entities) {
   // index rebuilds it triggers) go quiet so calls are measured alone.
   for (std::uint64_t v = 0; v != ha->snapshot()->version;) {
     v = ha->snapshot()->version;
-    run_until(io, [] { return false; }, std::chrono::milliseconds(1500));
+    run_until(
+        io, [] { return false; }, std::chrono::milliseconds(1500));
   }
 
   int id = 1;
@@ -197,7 +204,8 @@ int bench(std::size_t entities) {
   std::size_t errors = 0;
   auto finish = [&] {
     home.stop();
-    run_until(io, [] { return false; }, std::chrono::milliseconds(20));
+    run_until(
+        io, [] { return false; }, std::chrono::milliseconds(20));
     session->shutdown();
     sim.stop();
     return errors == 0 ? 0 : 1;

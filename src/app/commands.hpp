@@ -6,9 +6,9 @@
 
 namespace hamcp::app {
 
-int serve_stdio(const Config& config);   // default: MCP over stdin/stdout
-int serve_http(const Config& config);    // --http: Streamable HTTP + legacy SSE
-int run_sim(const SimConfig& config);    // `hamcp sim`: simulated HA alone
-int run_doctor(const Config& config);    // `hamcp doctor`: connection diagnosis
+int serve_stdio(const Config& config);  // default: MCP over stdin/stdout
+int serve_http(const Config& config);   // --http: Streamable HTTP + legacy SSE
+int run_sim(const SimConfig& config);   // `hamcp sim`: simulated HA alone
+int run_doctor(const Config& config);   // `hamcp doctor`: connection diagnosis
 
 }  // namespace hamcp::app

@@ -15,44 +15,44 @@ namespace hamcp::app {
 // How to reach Home Assistant. Names match the peer (ha-mcp) so users can switch
 // by changing one command.
 struct HaConfig {
-  std::string url;          // HOMEASSISTANT_URL; empty + SUPERVISOR_TOKEN => Supervisor proxy
-  std::string token;        // HOMEASSISTANT_TOKEN (never logged)
-  std::string ca_file;      // HOMEASSISTANT_CA_FILE: extra trusted CA for self-signed installs
-  bool insecure_tls = false;  // HOMEASSISTANT_INSECURE_TLS: skip certificate checks (loudly logged)
+  std::string url;                           // HOMEASSISTANT_URL; empty + SUPERVISOR_TOKEN => Supervisor proxy
+  std::string token;                         // HOMEASSISTANT_TOKEN (never logged)
+  std::string ca_file;                       // HOMEASSISTANT_CA_FILE: extra trusted CA for self-signed installs
+  bool insecure_tls = false;                 // HOMEASSISTANT_INSECURE_TLS: skip certificate checks (loudly logged)
   std::chrono::milliseconds timeout{30000};  // HA_TIMEOUT (seconds on the command line)
 };
 
 // What one client, or all of them, may make hamcp hold (--http). Counted in
 // work: connections, JSON-RPC calls (batch items included), buffered bytes.
 struct HttpLimits {
-  std::size_t max_connections = 0;              // HAMCP_MAX_CONNECTIONS; 0 = below the open-file limit
-  std::size_t max_connections_per_client = 128; // HAMCP_MAX_CONNECTIONS_PER_CLIENT (one address)
-  std::size_t max_calls_in_flight = 1024;       // HAMCP_MAX_CALLS_IN_FLIGHT
-  std::size_t max_calls_per_session = 64;       // HAMCP_MAX_CALLS_PER_SESSION (also the largest batch)
-  std::size_t max_buffer_mb = 128;              // HAMCP_MAX_BUFFER_MB: buffered responses, all sessions
-  std::size_t max_session_buffer_mb = 16;       // HAMCP_MAX_SESSION_BUFFER_MB: per session
-  std::size_t max_sessions = 1000;              // HAMCP_MAX_SESSIONS: live sessions (idle ones are evicted)
-  std::size_t max_request_mb = 64;              // HAMCP_MAX_REQUEST_MB: request bodies in progress, all connections
+  std::size_t max_connections = 0;               // HAMCP_MAX_CONNECTIONS; 0 = below the open-file limit
+  std::size_t max_connections_per_client = 128;  // HAMCP_MAX_CONNECTIONS_PER_CLIENT (one address)
+  std::size_t max_calls_in_flight = 1024;        // HAMCP_MAX_CALLS_IN_FLIGHT
+  std::size_t max_calls_per_session = 64;        // HAMCP_MAX_CALLS_PER_SESSION (also the largest batch)
+  std::size_t max_buffer_mb = 128;               // HAMCP_MAX_BUFFER_MB: buffered responses, all sessions
+  std::size_t max_session_buffer_mb = 16;        // HAMCP_MAX_SESSION_BUFFER_MB: per session
+  std::size_t max_sessions = 1000;               // HAMCP_MAX_SESSIONS: live sessions (idle ones are evicted)
+  std::size_t max_request_mb = 64;               // HAMCP_MAX_REQUEST_MB: request bodies in progress, all connections
 };
 
 // How MCP clients reach hamcp.
 struct McpConfig {
-  bool http = false;           // --http: Streamable HTTP (+ legacy SSE) instead of stdio
-  std::string host = "127.0.0.1";  // MCP_HOST
-  uint16_t port = 8086;        // MCP_PORT
-  std::string path = "/mcp";   // MCP_PATH
-  std::string data_dir;        // HAMCP_DATA_DIR: session key, revocations, generated token
-  std::string auth_token;      // MCP_AUTH_TOKEN: bearer token clients must send (never logged)
+  bool http = false;                          // --http: Streamable HTTP (+ legacy SSE) instead of stdio
+  std::string host = "127.0.0.1";             // MCP_HOST
+  uint16_t port = 8086;                       // MCP_PORT
+  std::string path = "/mcp";                  // MCP_PATH
+  std::string data_dir;                       // HAMCP_DATA_DIR: session key, revocations, generated token
+  std::string auth_token;                     // MCP_AUTH_TOKEN: bearer token clients must send (never logged)
   bool allow_unauthenticated_remote = false;  // explicit, loudly logged opt-out
-  bool stateless = false;      // --stateless: no session ids at all
-  std::string tls_cert;        // --tls-cert / --tls-key: serve HTTPS
+  bool stateless = false;                     // --stateless: no session ids at all
+  std::string tls_cert;                       // --tls-cert / --tls-key: serve HTTPS
   std::string tls_key;
   // HAMCP_SESSION_IDLE_HOURS, kept in seconds so fractional hours count; long by
   // default: sessions must not get lost.
   std::chrono::seconds session_idle_expiry{std::chrono::hours(24 * 30)};
   std::vector<std::string> allowed_hosts;    // MCP_ALLOWED_HOSTS: Host names besides loopback/bound
   std::vector<std::string> allowed_origins;  // MCP_ALLOWED_ORIGINS: browser origins besides loopback
-  std::string log_level = "info";  // LOG_LEVEL (stderr only)
+  std::string log_level = "info";            // LOG_LEVEL (stderr only)
   HttpLimits limits;
 };
 

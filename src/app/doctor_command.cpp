@@ -29,12 +29,11 @@ int run_doctor(const Config& config) {
   // timers (up to the HA timeout, 30 s by default) must not hold the report back.
   ha::DoctorReport report;
   std::exception_ptr failure;
-  boost::asio::co_spawn(ioc, ha::run_doctor_checks(input, options),
-                        [&](std::exception_ptr e, ha::DoctorReport r) {
-                          failure = e;
-                          if (!e) report = std::move(r);
-                          ioc.stop();
-                        });
+  boost::asio::co_spawn(ioc, ha::run_doctor_checks(input, options), [&](std::exception_ptr e, ha::DoctorReport r) {
+    failure = e;
+    if (!e) report = std::move(r);
+    ioc.stop();
+  });
   ioc.run();
   if (failure) {
     try {
@@ -44,8 +43,7 @@ int run_doctor(const Config& config) {
     }
     return 2;
   }
-  const std::string out =
-      config.doctor_json ? json_text(report.to_json()) + "\n" : report.to_text();
+  const std::string out = config.doctor_json ? json_text(report.to_json()) + "\n" : report.to_text();
   std::fwrite(out.data(), 1, out.size(), stdout);
   return report.ok() ? 0 : 1;
 }

@@ -1,8 +1,8 @@
 #include "app/home.hpp"
 
+#include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
 #include "tools/entities/entity_tools.hpp"
-#include "home/search_feed.hpp"
 
 namespace hamcp::app {
 

@@ -16,8 +16,12 @@
 #include "search/entity_index.hpp"
 #include "tools/tool_env.hpp"
 
-namespace hamcp::mcp { class Registry; }
-namespace hamcp::home { class SearchFeed; }
+namespace hamcp::mcp {
+class Registry;
+}
+namespace hamcp::home {
+class SearchFeed;
+}
 
 namespace hamcp::app {
 

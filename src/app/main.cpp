@@ -28,18 +28,14 @@ std::uint64_t checked_whole(const NumericFlag& flag, const std::string& text) {
 void add_ha_options(CLI::App& cmd, HaConfig& ha) {
   cmd.add_option("--ha-url", ha.url, "Home Assistant base URL, e.g. http://localhost:8123")
       ->envname("HOMEASSISTANT_URL");
-  cmd.add_option("--ha-token", ha.token, "Home Assistant long-lived access token")
-      ->envname("HOMEASSISTANT_TOKEN");
+  cmd.add_option("--ha-token", ha.token, "Home Assistant long-lived access token")->envname("HOMEASSISTANT_TOKEN");
   cmd.add_option("--ha-ca-file", ha.ca_file, "PEM file of an extra CA to trust (self-signed HA)")
       ->envname("HOMEASSISTANT_CA_FILE");
-  cmd.add_flag("--ha-insecure-tls", ha.insecure_tls,
-               "Do not verify Home Assistant's TLS certificate (not recommended)")
+  cmd.add_flag("--ha-insecure-tls", ha.insecure_tls, "Do not verify Home Assistant's TLS certificate (not recommended)")
       ->envname("HOMEASSISTANT_INSECURE_TLS");
   auto* timeout = cmd.add_option_function<std::string>(
       "--ha-timeout",
-      [&ha](const std::string& text) {
-        ha.timeout = seconds_to_duration(checked(kHaTimeoutFlag, text));
-      },
+      [&ha](const std::string& text) { ha.timeout = seconds_to_duration(checked(kHaTimeoutFlag, text)); },
       "Seconds to wait for one Home Assistant request, 0.1-3600 (default 30)");
   timeout->envname("HA_TIMEOUT");
 }
@@ -62,8 +58,7 @@ void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
                  "JSON-RPC calls in progress per session, and the largest batch (default 64)")
       ->envname("HAMCP_MAX_CALLS_PER_SESSION")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
-  app.add_option("--max-buffer-mb", limits.max_buffer_mb,
-                 "MiB of buffered responses (SSE replay) in all (default 128)")
+  app.add_option("--max-buffer-mb", limits.max_buffer_mb, "MiB of buffered responses (SSE replay) in all (default 128)")
       ->envname("HAMCP_MAX_BUFFER_MB")
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
   app.add_option("--max-session-buffer-mb", limits.max_session_buffer_mb,
@@ -99,19 +94,16 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   add_ha_options(app, config.ha);
   McpConfig& mcp = config.mcp;
   app.add_flag("--http", mcp.http, "Serve Streamable HTTP (and the legacy SSE endpoints)");
-  app.add_option("--host", mcp.host, "Address to bind with --http (default 127.0.0.1)")
-      ->envname("MCP_HOST");
+  app.add_option("--host", mcp.host, "Address to bind with --http (default 127.0.0.1)")->envname("MCP_HOST");
   app.add_option_function<std::string>(
-         "--port", [&mcp](const std::string& text) { mcp.port = static_cast<std::uint16_t>(checked_whole(kPortFlag, text)); },
+         "--port",
+         [&mcp](const std::string& text) { mcp.port = static_cast<std::uint16_t>(checked_whole(kPortFlag, text)); },
          "Port to bind with --http, 0-65535 (default 8086)")
       ->envname("MCP_PORT");
-  app.add_option("--path", mcp.path, "MCP endpoint path with --http (default /mcp)")
-      ->envname("MCP_PATH");
-  app.add_option("--data-dir", mcp.data_dir,
-                 "Directory for the session key, revocations and generated token")
+  app.add_option("--path", mcp.path, "MCP endpoint path with --http (default /mcp)")->envname("MCP_PATH");
+  app.add_option("--data-dir", mcp.data_dir, "Directory for the session key, revocations and generated token")
       ->envname("HAMCP_DATA_DIR");
-  app.add_option("--auth-token", mcp.auth_token, "Bearer token MCP clients must present")
-      ->envname("MCP_AUTH_TOKEN");
+  app.add_option("--auth-token", mcp.auth_token, "Bearer token MCP clients must present")->envname("MCP_AUTH_TOKEN");
   app.add_flag("--allow-unauthenticated-remote", mcp.allow_unauthenticated_remote,
                "Serve a non-loopback address without a bearer token (dangerous)");
   app.add_flag("--stateless", mcp.stateless, "Streamable HTTP without sessions");
@@ -132,22 +124,21 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
                  "Extra browser Origin allowed with --http, e.g. https://example.org (repeatable; '*' = any)")
       ->envname("MCP_ALLOWED_ORIGINS")
       ->delimiter(',');
-  app.add_option("--log-level", mcp.log_level, "stderr log level: debug, info, warn, error")
-      ->envname("LOG_LEVEL");
+  app.add_option("--log-level", mcp.log_level, "stderr log level: debug, info, warn, error")->envname("LOG_LEVEL");
   app.add_flag("--demo", config.demo, "Run against an embedded simulated Home Assistant");
   add_http_limit_options(app, mcp.limits);
 
   CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
   sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");
   sim->add_option_function<std::string>(
-      "--port", [&config](const std::string& text) {
+      "--port",
+      [&config](const std::string& text) {
         config.sim.port = static_cast<std::uint16_t>(checked_whole(kSimPortFlag, text));
       },
       "Port to bind, 0-65535 (0 = pick one and print it)");
   sim->add_option("--token", config.sim.token, "Access token clients must present");
   sim->add_option_function<std::string>(
-      "--entities",
-      [&config](const std::string& text) { config.sim.entities = checked_whole(kSimEntitiesFlag, text); },
+      "--entities", [&config](const std::string& text) { config.sim.entities = checked_whole(kSimEntitiesFlag, text); },
       "Generate a home of N entities, 0-1000000 (0 = demo home)");
   sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
 
@@ -171,10 +162,14 @@ int run(int argc, char** argv) {
   const std::variant<Command, int> parsed = parse_command_line(argc, argv, config);
   if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
   switch (std::get<Command>(parsed)) {
-    case Command::sim: return run_sim(config.sim);
-    case Command::doctor: return run_doctor(config);
-    case Command::serve_http: return serve_http(config);
-    case Command::serve_stdio: break;
+    case Command::sim:
+      return run_sim(config.sim);
+    case Command::doctor:
+      return run_doctor(config);
+    case Command::serve_http:
+      return serve_http(config);
+    case Command::serve_stdio:
+      break;
   }
   return serve_stdio(config);
 }

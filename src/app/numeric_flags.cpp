@@ -1,8 +1,9 @@
 #include "app/numeric_flags.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 #include <stdexcept>
 
 namespace hamcp::app {
@@ -13,8 +14,8 @@ std::string range_message(const NumericFlag& f, std::string_view text) {
   if (!f.env.empty()) who += fmt::format(" (or {})", f.env);
   std::string shown(text.substr(0, 40));
   if (text.size() > 40) shown += "…";
-  return fmt::format("{} must be {} from {} to {}, got \"{}\"; e.g. {} {}", who, f.what, f.min, f.max,
-                     shown, f.flag, f.example);
+  return fmt::format("{} must be {} from {} to {}, got \"{}\"; e.g. {} {}", who, f.what, f.min, f.max, shown, f.flag,
+                     f.example);
 }
 
 }  // namespace
@@ -26,8 +27,7 @@ double parse_numeric_flag(const NumericFlag& flag, std::string_view text) {
   const char* first = text.data();
   const char* last = text.data() + text.size();
   auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
-  if (text.empty() || ec != std::errc() || end != last || !std::isfinite(value) || value < flag.min ||
-      value > flag.max)
+  if (text.empty() || ec != std::errc() || end != last || !std::isfinite(value) || value < flag.min || value > flag.max)
     throw std::invalid_argument(range_message(flag, text));
   return value;
 }

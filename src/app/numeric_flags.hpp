@@ -12,17 +12,17 @@
 namespace hamcp::app {
 
 struct NumericFlag {
-  std::string_view flag;     // "--ha-timeout"
-  std::string_view env;      // "HA_TIMEOUT" ("" if none)
-  std::string_view what;     // "a number of seconds"
+  std::string_view flag;  // "--ha-timeout"
+  std::string_view env;   // "HA_TIMEOUT" ("" if none)
+  std::string_view what;  // "a number of seconds"
   double min = 0;
   double max = 0;
   std::string_view example;  // a good value, e.g. "30"
 };
 
 inline constexpr NumericFlag kHaTimeoutFlag{"--ha-timeout", "HA_TIMEOUT", "a number of seconds", 0.1, 3600, "30"};
-inline constexpr NumericFlag kSessionIdleHoursFlag{"--session-idle-hours", "HAMCP_SESSION_IDLE_HOURS", "a number of hours",
-                                                   0.01, 87600, "720"};
+inline constexpr NumericFlag kSessionIdleHoursFlag{
+    "--session-idle-hours", "HAMCP_SESSION_IDLE_HOURS", "a number of hours", 0.01, 87600, "720"};
 inline constexpr NumericFlag kSimEntitiesFlag{"--entities", "", "a whole number of entities", 0, 1000000, "10000"};
 inline constexpr NumericFlag kPortFlag{"--port", "MCP_PORT", "a port number", 0, 65535, "8086"};
 inline constexpr NumericFlag kSimPortFlag{"--port", "", "a port number", 0, 65535, "8123"};

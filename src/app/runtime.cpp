@@ -39,8 +39,7 @@ void configure_logging(std::string_view level) {
   spdlog::set_level(parsed);
 }
 
-Runtime::Runtime(const Config& config)
-    : config_(config), server_(io_.get_executor(), make_server_options(config)) {
+Runtime::Runtime(const Config& config) : config_(config), server_(io_.get_executor(), make_server_options(config)) {
   register_tool_families(server_, config_);
   connect_home();
 }

@@ -11,9 +11,15 @@
 #include "app/config.hpp"
 #include "mcp/server.hpp"
 
-namespace hamcp::sim { class SimServer; }
-namespace hamcp::ha { class HaClient; }
-namespace hamcp::app { class Home; }
+namespace hamcp::sim {
+class SimServer;
+}
+namespace hamcp::ha {
+class HaClient;
+}
+namespace hamcp::app {
+class Home;
+}
 
 namespace hamcp::app {
 

@@ -1,11 +1,10 @@
 // `hamcp --http`: Streamable HTTP (+ legacy SSE) on the composition root.
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <spdlog/spdlog.h>
-
 #include <cstdio>
 
 #include "app/commands.hpp"
@@ -32,8 +31,10 @@ bool resolve_auth_token(const McpConfig& mcp, const std::filesystem::path& data_
       spdlog::info("http: {} is not a loopback address; clients must send the configured bearer token", mcp.host);
       return true;
     case http::AuthRequirement::kUnauthenticatedRemote:
-      spdlog::warn("http: SERVING {} WITHOUT AUTHENTICATION (--allow-unauthenticated-remote): anyone who can "
-                   "reach this address controls your Home Assistant", mcp.host);
+      spdlog::warn(
+          "http: SERVING {} WITHOUT AUTHENTICATION (--allow-unauthenticated-remote): anyone who can "
+          "reach this address controls your Home Assistant",
+          mcp.host);
       return true;
     case http::AuthRequirement::kGenerateToken: {
       auto generated = http::load_or_generate_token(data_dir);
@@ -82,11 +83,12 @@ int serve_http(const Config& config) {
   options.max_session_buffered_bytes = limits.max_session_buffer_mb << 20;
   options.sessions.max_in_memory = limits.max_sessions;
   options.listener.max_body_bytes_total = limits.max_request_mb << 20;
-  spdlog::info("http: limits: {} connections ({} per client address), {} calls in flight ({} per session), "
-               "{} MiB of buffered responses ({} per session), {} sessions, {} MiB of request bodies",
-               options.listener.max_connections, options.listener.max_connections_per_client,
-               options.max_requests_global, options.max_requests_per_session, limits.max_buffer_mb,
-               limits.max_session_buffer_mb, limits.max_sessions, limits.max_request_mb);
+  spdlog::info(
+      "http: limits: {} connections ({} per client address), {} calls in flight ({} per session), "
+      "{} MiB of buffered responses ({} per session), {} sessions, {} MiB of request bodies",
+      options.listener.max_connections, options.listener.max_connections_per_client, options.max_requests_global,
+      options.max_requests_per_session, limits.max_buffer_mb, limits.max_session_buffer_mb, limits.max_sessions,
+      limits.max_request_mb);
 
   Runtime runtime(config);
   http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);
@@ -96,8 +98,8 @@ int serve_http(const Config& config) {
     spdlog::error("http: {}", e.what());
     return 1;
   }
-  spdlog::info("hamcp {} serving MCP (Streamable HTTP{}) on {}", HAMCP_VERSION,
-               mcp.stateless ? ", stateless" : "", server.url());
+  spdlog::info("hamcp {} serving MCP (Streamable HTTP{}) on {}", HAMCP_VERSION, mcp.stateless ? ", stateless" : "",
+               server.url());
   if (!mcp.stateless) {
     spdlog::info("http: legacy SSE clients: {} ; sessions signed with {}/session.key",
                  server.url().substr(0, server.url().size() - options.path.size()) + options.legacy_sse_path,

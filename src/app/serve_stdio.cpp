@@ -1,12 +1,12 @@
 // `hamcp` (default): MCP over stdin/stdout.
 #include <signal.h>
-#include <cstring>
-#include <memory>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/signal_set.hpp>
-#include <spdlog/spdlog.h>
+#include <cstring>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "app/runtime.hpp"

@@ -3,10 +3,9 @@
 // JSON line {"url": …} to stdout (scripts read the port of a --port 0 bind).
 #include <pthread.h>
 
+#include <boost/json.hpp>
 #include <csignal>
 #include <cstdio>
-
-#include <boost/json.hpp>
 
 #include "app/commands.hpp"
 #include "sim/server/sim_server.hpp"
@@ -38,7 +37,8 @@ int run_sim(const SimConfig& config) {
     std::fprintf(stderr, "hamcp sim: %s (is another process using the port? try --port 0)\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "hamcp sim: simulated Home Assistant with %zu entities listening on %s (WebSocket %s/api/websocket)\n",
+  std::fprintf(stderr,
+               "hamcp sim: simulated Home Assistant with %zu entities listening on %s (WebSocket %s/api/websocket)\n",
                entity_count, server.url().c_str(), server.url().c_str());
   std::string line = boost::json::serialize(boost::json::object{{"url", server.url()}});
   std::fprintf(stdout, "%s\n", line.c_str());

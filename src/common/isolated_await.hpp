@@ -25,7 +25,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/system/system_error.hpp>
-
 #include <exception>
 #include <memory>
 #include <optional>
@@ -65,7 +64,9 @@ struct HandOver {
 
   void operator()(std::exception_ptr error) { deliver(error, std::monostate{}); }
   template <class V>
-  void operator()(std::exception_ptr error, V value) { deliver(error, std::move(value)); }
+  void operator()(std::exception_ptr error, V value) {
+    deliver(error, std::move(value));
+  }
 
   template <class V>
   void deliver(std::exception_ptr error, V value) {

@@ -24,13 +24,12 @@ bool looks_like_tls_record(std::string_view p) noexcept {
 namespace {
 
 bool is_timeout(const boost::system::error_code& ec) {
-  return ec == boost::beast::error::timeout || ec == asio::error::timed_out ||
-         ec == errc::timed_out;
+  return ec == boost::beast::error::timeout || ec == asio::error::timed_out || ec == errc::timed_out;
 }
 
 bool is_lan_block_symptom(const boost::system::error_code& ec) {
-  return ec == asio::error::host_unreachable || ec == errc::operation_not_permitted ||
-         ec == errc::permission_denied || ec == asio::error::network_unreachable || is_timeout(ec);
+  return ec == asio::error::host_unreachable || ec == errc::operation_not_permitted || ec == errc::permission_denied ||
+         ec == asio::error::network_unreachable || is_timeout(ec);
 }
 
 bool closed_by_peer(const boost::system::error_code& ec) {
@@ -58,15 +57,13 @@ HaError tls_error(const boost::system::error_code& ec, const NetContext& ctx) {
       e.cause = ErrorCause::tls_to_plain_port;
       return e;
     case SSL_R_CERTIFICATE_VERIFY_FAILED:
-      if (ctx.verify_result == X509_V_ERR_HOSTNAME_MISMATCH ||
-          ctx.verify_result == X509_V_ERR_IP_ADDRESS_MISMATCH) {
+      if (ctx.verify_result == X509_V_ERR_HOSTNAME_MISMATCH || ctx.verify_result == X509_V_ERR_IP_ADDRESS_MISMATCH) {
         e.cause = ErrorCause::hostname_mismatch;
       } else {
         e.cause = ErrorCause::certificate_untrusted;
       }
       if (ctx.verify_result != 0) {
-        e.detail = std::string("certificate verify failed: ") +
-                   X509_verify_cert_error_string(ctx.verify_result);
+        e.detail = std::string("certificate verify failed: ") + X509_verify_cert_error_string(ctx.verify_result);
       }
       return e;
     default:
@@ -83,8 +80,7 @@ HaError classify_network_error(const boost::system::error_code& ec, NetPhase pha
     return make_error(ErrorCause::dns_failure, ctx.target, detail);
   }
   if (phase == NetPhase::connect) {
-    if (platform_is_macos() && ctx.address && is_private_lan_address(*ctx.address) &&
-        is_lan_block_symptom(ec)) {
+    if (platform_is_macos() && ctx.address && is_private_lan_address(*ctx.address) && is_lan_block_symptom(ec)) {
       return make_error(ErrorCause::macos_local_network, ctx.target, detail);
     }
     if (ec == asio::error::connection_refused) {
@@ -120,18 +116,24 @@ HaError classify_http_status(int status, std::string_view body, std::string targ
     if (c == '\n' || c == '\r') c = ' ';
   }
   ErrorCause cause = ErrorCause::protocol_error;
-  if (status == 400) cause = ErrorCause::bad_request;
-  else if (status == 401) cause = ErrorCause::unauthorized;
-  else if (status == 403) cause = ErrorCause::forbidden;
-  else if (status == 404) cause = ErrorCause::not_found;
-  else if (status == 503) cause = ErrorCause::ha_starting;
-  else if (status >= 500) cause = ErrorCause::server_error;
+  if (status == 400)
+    cause = ErrorCause::bad_request;
+  else if (status == 401)
+    cause = ErrorCause::unauthorized;
+  else if (status == 403)
+    cause = ErrorCause::forbidden;
+  else if (status == 404)
+    cause = ErrorCause::not_found;
+  else if (status == 503)
+    cause = ErrorCause::ha_starting;
+  else if (status >= 500)
+    cause = ErrorCause::server_error;
   // nginx's answer when http:// reaches its TLS port.
   if (status == 400 && excerpt.find("plain HTTP request was sent to HTTPS port") != std::string::npos) {
     cause = ErrorCause::plain_to_tls_port;
   }
-  HaError e = make_error(cause, std::move(target), "HTTP " + std::to_string(status) +
-                                                       (excerpt.empty() ? "" : ": " + excerpt));
+  HaError e =
+      make_error(cause, std::move(target), "HTTP " + std::to_string(status) + (excerpt.empty() ? "" : ": " + excerpt));
   e.http_status = status;
   return e;
 }

@@ -15,8 +15,8 @@ namespace hamcp::ha {
 enum class NetPhase { resolve, connect, tls_handshake, send, receive };
 
 struct NetContext {
-  std::string target;  // what to name in the message, e.g. "https://ha.lan:8123"
-  bool tls = false;    // the URL asked for TLS
+  std::string target;                               // what to name in the message, e.g. "https://ha.lan:8123"
+  bool tls = false;                                 // the URL asked for TLS
   std::optional<boost::asio::ip::address> address;  // address being connected to, if known
   // First bytes the server sent when a plain-HTTP read failed (TLS record sniff).
   std::string_view received_prefix;

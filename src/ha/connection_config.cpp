@@ -1,9 +1,10 @@
 #include "ha/connection_config.hpp"
 
+#include <fmt/format.h>
+
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 #include <cstdlib>
-#include <fmt/format.h>
 
 namespace hamcp::ha {
 namespace {
@@ -80,8 +81,9 @@ std::variant<ConnectionSettings, HaError> make_connection_settings(const Connect
   const std::string scheme(u.scheme());
   if (scheme != "http" && scheme != "https") {
     if (scheme == "ws" || scheme == "wss") {
-      return url_error(shown, "use the http(s):// address of Home Assistant; hamcp finds the "
-                              "WebSocket endpoint itself");
+      return url_error(shown,
+                       "use the http(s):// address of Home Assistant; hamcp finds the "
+                       "WebSocket endpoint itself");
     }
     return url_error(shown, "missing scheme: it must start with http:// or https://");
   }
@@ -105,8 +107,7 @@ std::variant<ConnectionSettings, HaError> make_connection_settings(const Connect
   } else {
     s.port = s.tls ? 443 : 80;
   }
-  const std::string host_for_header =
-      u.host_type() == boost::urls::host_type::ipv6 ? "[" + s.host + "]" : s.host;
+  const std::string host_for_header = u.host_type() == boost::urls::host_type::ipv6 ? "[" + s.host + "]" : s.host;
   const bool default_port = (s.tls && s.port == 443) || (!s.tls && s.port == 80);
   s.host_header = default_port ? host_for_header : fmt::format("{}:{}", host_for_header, s.port);
 

@@ -16,12 +16,12 @@ namespace hamcp::ha {
 
 // Raw input, as given by flags or environment.
 struct ConnectionInput {
-  std::string url;               // HOMEASSISTANT_URL
-  std::string token;             // HOMEASSISTANT_TOKEN
-  std::string ca_file;           // HOMEASSISTANT_CA_FILE
-  bool insecure_tls = false;     // HOMEASSISTANT_INSECURE_TLS
+  std::string url;                           // HOMEASSISTANT_URL
+  std::string token;                         // HOMEASSISTANT_TOKEN
+  std::string ca_file;                       // HOMEASSISTANT_CA_FILE
+  bool insecure_tls = false;                 // HOMEASSISTANT_INSECURE_TLS
   std::chrono::milliseconds timeout{30000};  // HA_TIMEOUT
-  std::string supervisor_token;  // SUPERVISOR_TOKEN (set inside an HA add-on)
+  std::string supervisor_token;              // SUPERVISOR_TOKEN (set inside an HA add-on)
 };
 
 // Fills the fields still empty in `input` from the environment (flags win).
@@ -29,7 +29,7 @@ void fill_from_environment(ConnectionInput& input);
 
 struct ConnectionSettings {
   bool tls = false;
-  std::string host;         // for DNS/connect (IPv6 without brackets)
+  std::string host;  // for DNS/connect (IPv6 without brackets)
   std::uint16_t port = 0;
   std::string host_header;  // Host: header / SNI source, e.g. "ha.lan:8123", "[::1]:8123"
   std::string api_prefix;   // HTTP path prefix replacing "/api", e.g. "/api" or "/core/api"

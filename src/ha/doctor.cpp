@@ -3,12 +3,13 @@
 // entities, latency). A failed essential step skips the ones that depend on it.
 #include "ha/doctor.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json.hpp>
-#include <fmt/format.h>
 #include <memory>
 
 #include "ha/detail/transport.hpp"
@@ -152,8 +153,9 @@ class Checkup {
       co_await connect_tcp(beast::get_lowest_layer(stream), s_);
       co_await tls_handshake(stream, s_);
       step.status = s_.insecure_tls ? StepStatus::warning : StepStatus::ok;
-      step.summary = fmt::format("TLS handshake ok ({}{})", SSL_get_version(stream.native_handle()),
-                                 s_.insecure_tls ? ", certificate NOT verified: insecure mode" : ", certificate verified");
+      step.summary =
+          fmt::format("TLS handshake ok ({}{})", SSL_get_version(stream.native_handle()),
+                      s_.insecure_tls ? ", certificate NOT verified: insecure mode" : ", certificate verified");
     } catch (const HaException& e) {
       tls_error = e.error();
     }
@@ -211,7 +213,8 @@ class Checkup {
       } else {
         std::string state = "?";
         if (auto v = r.json(); v.is_object()) {
-          if (const auto* st = v.as_object().if_contains("state"); st && st->is_string()) state = std::string(st->as_string());
+          if (const auto* st = v.as_object().if_contains("state"); st && st->is_string())
+            state = std::string(st->as_string());
         }
         step.summary = state;
         step.status = state == "RUNNING" ? StepStatus::ok : StepStatus::warning;
@@ -279,7 +282,8 @@ class Checkup {
       const std::size_t n = states.is_array() ? states.as_array().size() : 0;
       step.status = n > 0 ? StepStatus::ok : StepStatus::warning;
       step.summary = fmt::format("{} entities visible to this token", n);
-      if (n == 0) step.error = make_error(ErrorCause::forbidden, s_.display_url, "GET /api/states returned no entities");
+      if (n == 0)
+        step.error = make_error(ErrorCause::forbidden, s_.display_url, "GET /api/states returned no entities");
     } catch (const HaException& e) {
       fail(step, "cannot list states", e.error(), false);
     }
@@ -360,9 +364,15 @@ std::optional<ConnectionSettings> check_url(const ConnectionInput& input, const 
     step.error = *err;
     report.target = "(invalid URL)";
     report.steps.push_back(std::move(step));
-    for (auto [id, title] : {std::pair{"token", "Token"}, {"dns", "DNS lookup"}, {"tcp", "TCP connect"},
-                             {"tls", "TLS / plain HTTP"}, {"rest", "REST API + token"}, {"core_state", "Core state"},
-                             {"websocket", "WebSocket auth"}, {"entities", "Entities"}, {"latency", "Latency"}}) {
+    for (auto [id, title] : {std::pair{"token", "Token"},
+                             {"dns", "DNS lookup"},
+                             {"tcp", "TCP connect"},
+                             {"tls", "TLS / plain HTTP"},
+                             {"rest", "REST API + token"},
+                             {"core_state", "Core state"},
+                             {"websocket", "WebSocket auth"},
+                             {"entities", "Entities"},
+                             {"latency", "Latency"}}) {
       DoctorStep skipped;
       skipped.id = id;
       skipped.title = title;

@@ -19,8 +19,8 @@ enum class StepStatus { ok, warning, failed, skipped };
 std::string_view to_string(StepStatus s) noexcept;
 
 struct DoctorStep {
-  std::string id;       // "url", "dns", "tcp", "tls", "rest", "core_state", "websocket", ...
-  std::string title;    // "TCP connect"
+  std::string id;     // "url", "dns", "tcp", "tls", "rest", "core_state", "websocket", ...
+  std::string title;  // "TCP connect"
   StepStatus status = StepStatus::skipped;
   std::string summary;  // what was found
   std::optional<HaError> error;

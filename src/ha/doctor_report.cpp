@@ -13,10 +13,14 @@ namespace json = boost::json;
 
 std::string_view to_string(StepStatus s) noexcept {
   switch (s) {
-    case StepStatus::ok: return "ok";
-    case StepStatus::warning: return "warning";
-    case StepStatus::failed: return "failed";
-    case StepStatus::skipped: return "skipped";
+    case StepStatus::ok:
+      return "ok";
+    case StepStatus::warning:
+      return "warning";
+    case StepStatus::failed:
+      return "failed";
+    case StepStatus::skipped:
+      return "skipped";
   }
   return "unknown";
 }
@@ -60,10 +64,12 @@ std::string DoctorReport::to_text() const {
       out += fmt::format("       Fix: {}\n", s.error->fix());
     }
   }
-  const auto failed = std::count_if(steps.begin(), steps.end(), [](const DoctorStep& s) { return s.status == StepStatus::failed; });
-  out += failed == 0 ? "\nResult: OK, hamcp can reach Home Assistant.\n"
-                     : fmt::format("\nResult: FAILED ({} problem{}). Fix the first one listed; the later steps depend on it.\n",
-                                   failed, failed == 1 ? "" : "s");
+  const auto failed =
+      std::count_if(steps.begin(), steps.end(), [](const DoctorStep& s) { return s.status == StepStatus::failed; });
+  out += failed == 0
+             ? "\nResult: OK, hamcp can reach Home Assistant.\n"
+             : fmt::format("\nResult: FAILED ({} problem{}). Fix the first one listed; the later steps depend on it.\n",
+                           failed, failed == 1 ? "" : "s");
   return out;
 }
 

@@ -6,30 +6,54 @@ namespace hamcp::ha {
 
 std::string_view to_string(ErrorCause cause) noexcept {
   switch (cause) {
-    case ErrorCause::invalid_url: return "invalid_url";
-    case ErrorCause::missing_token: return "missing_token";
-    case ErrorCause::invalid_ca_file: return "invalid_ca_file";
-    case ErrorCause::dns_failure: return "dns_failure";
-    case ErrorCause::connection_refused: return "connection_refused";
-    case ErrorCause::timeout: return "timeout";
-    case ErrorCause::network_unreachable: return "network_unreachable";
-    case ErrorCause::macos_local_network: return "macos_local_network";
-    case ErrorCause::tls_to_plain_port: return "tls_to_plain_port";
-    case ErrorCause::plain_to_tls_port: return "plain_to_tls_port";
-    case ErrorCause::certificate_untrusted: return "certificate_untrusted";
-    case ErrorCause::hostname_mismatch: return "hostname_mismatch";
-    case ErrorCause::tls_failure: return "tls_failure";
-    case ErrorCause::unauthorized: return "unauthorized";
-    case ErrorCause::forbidden: return "forbidden";
-    case ErrorCause::not_found: return "not_found";
-    case ErrorCause::bad_request: return "bad_request";
-    case ErrorCause::server_error: return "server_error";
-    case ErrorCause::ha_starting: return "ha_starting";
-    case ErrorCause::connection_lost: return "connection_lost";
-    case ErrorCause::protocol_error: return "protocol_error";
-    case ErrorCause::command_failed: return "command_failed";
-    case ErrorCause::not_connected: return "not_connected";
-    case ErrorCause::internal: return "internal";
+    case ErrorCause::invalid_url:
+      return "invalid_url";
+    case ErrorCause::missing_token:
+      return "missing_token";
+    case ErrorCause::invalid_ca_file:
+      return "invalid_ca_file";
+    case ErrorCause::dns_failure:
+      return "dns_failure";
+    case ErrorCause::connection_refused:
+      return "connection_refused";
+    case ErrorCause::timeout:
+      return "timeout";
+    case ErrorCause::network_unreachable:
+      return "network_unreachable";
+    case ErrorCause::macos_local_network:
+      return "macos_local_network";
+    case ErrorCause::tls_to_plain_port:
+      return "tls_to_plain_port";
+    case ErrorCause::plain_to_tls_port:
+      return "plain_to_tls_port";
+    case ErrorCause::certificate_untrusted:
+      return "certificate_untrusted";
+    case ErrorCause::hostname_mismatch:
+      return "hostname_mismatch";
+    case ErrorCause::tls_failure:
+      return "tls_failure";
+    case ErrorCause::unauthorized:
+      return "unauthorized";
+    case ErrorCause::forbidden:
+      return "forbidden";
+    case ErrorCause::not_found:
+      return "not_found";
+    case ErrorCause::bad_request:
+      return "bad_request";
+    case ErrorCause::server_error:
+      return "server_error";
+    case ErrorCause::ha_starting:
+      return "ha_starting";
+    case ErrorCause::connection_lost:
+      return "connection_lost";
+    case ErrorCause::protocol_error:
+      return "protocol_error";
+    case ErrorCause::command_failed:
+      return "command_failed";
+    case ErrorCause::not_connected:
+      return "not_connected";
+    case ErrorCause::internal:
+      return "internal";
   }
   return "internal";
 }
@@ -66,13 +90,15 @@ std::string HaError::explanation() const {
           "shows no permission prompt for them: the same URL usually works from Terminal",
           t);
     case ErrorCause::tls_to_plain_port:
-      return fmt::format("{} was reached with https://, but this port speaks plain HTTP (TLS handshake "
-                         "failed: the answer was not TLS)",
-                         t);
+      return fmt::format(
+          "{} was reached with https://, but this port speaks plain HTTP (TLS handshake "
+          "failed: the answer was not TLS)",
+          t);
     case ErrorCause::plain_to_tls_port:
-      return fmt::format("{} was reached with http://, but this port speaks TLS (HTTPS): the answer "
-                         "was not HTTP",
-                         t);
+      return fmt::format(
+          "{} was reached with http://, but this port speaks TLS (HTTPS): the answer "
+          "was not HTTP",
+          t);
     case ErrorCause::certificate_untrusted:
       return fmt::format("the TLS certificate of {} is not trusted (self-signed or from an unknown CA)", t);
     case ErrorCause::hostname_mismatch:

@@ -56,7 +56,7 @@ class HaClient {
   bool configured() const noexcept { return settings_.has_value(); }
   const ConnectionSettings* settings() const noexcept { return settings_ ? &*settings_ : nullptr; }
 
-  SnapshotPtr snapshot() const;       // never null
+  SnapshotPtr snapshot() const;  // never null
   MirrorStatus status() const;
   // The most useful typed diagnosis of why HA is not (fully) reachable, if any.
   std::optional<HaError> last_failure() const;

@@ -12,8 +12,9 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-#include <mutex>
 #include <spdlog/spdlog.h>
+
+#include <mutex>
 
 #include "ha/detail/repeat_limiter.hpp"
 #include "ha/rest_client.hpp"
@@ -27,10 +28,14 @@ using Clock = std::chrono::steady_clock;
 
 std::string_view to_string(MirrorState s) noexcept {
   switch (s) {
-    case MirrorState::connecting: return "connecting";
-    case MirrorState::synced: return "synced";
-    case MirrorState::degraded: return "degraded";
-    case MirrorState::disconnected: return "disconnected";
+    case MirrorState::connecting:
+      return "connecting";
+    case MirrorState::synced:
+      return "synced";
+    case MirrorState::degraded:
+      return "degraded";
+    case MirrorState::disconnected:
+      return "disconnected";
   }
   return "unknown";
 }
@@ -49,9 +54,9 @@ json::object MirrorStatus::to_json() const {
 
 namespace {
 
-constexpr std::array<RegistryKind, kRegistryKinds> kAllRegistries = {
-    RegistryKind::entity, RegistryKind::device, RegistryKind::area,
-    RegistryKind::floor,  RegistryKind::label,  RegistryKind::category};
+constexpr std::array<RegistryKind, kRegistryKinds> kAllRegistries = {RegistryKind::entity, RegistryKind::device,
+                                                                     RegistryKind::area,   RegistryKind::floor,
+                                                                     RegistryKind::label,  RegistryKind::category};
 // Category scopes the HA frontend uses.
 constexpr std::array<const char*, 4> kCategoryScopes = {"automation", "script", "scene", "helpers"};
 
@@ -178,8 +183,13 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   std::optional<StateTable> staged;  // for the one "synced in N ms" log line
 
   Impl(asio::any_io_executor ex, std::shared_ptr<WsClient> w, std::shared_ptr<RestClient> r, MirrorOptions o)
-      : executor(ex), strand(asio::make_strand(ex)), ws_owner(std::move(w)), rest_owner(std::move(r)),
-        ws(*ws_owner), rest(*rest_owner), options(o) {
+      : executor(ex),
+        strand(asio::make_strand(ex)),
+        ws_owner(std::move(w)),
+        rest_owner(std::move(r)),
+        ws(*ws_owner),
+        rest(*rest_owner),
+        options(o) {
     status_value.detail = "connecting to Home Assistant";
   }
 
@@ -218,8 +228,10 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     status_value.state = st;
     status_value.mode = std::move(mode);
     status_value.detail = std::move(detail);
-    if (err) status_value.last_error = std::move(err);
-    else if (!keep_error) status_value.last_error.reset();
+    if (err)
+      status_value.last_error = std::move(err);
+    else if (!keep_error)
+      status_value.last_error.reset();
     status_value.ha_version = ws.ha_version();
   }
 
@@ -256,10 +268,12 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     cs.full_resync = first;
     if (first && hold_initial_states(*ev)) return;
     if (!first && apply_to_held_states(*ev)) return;
-    publish_states([&](StateTableBuilder& b) {
-      if (first) b.clear();
-      apply_entities(b, *ev, first, cs);
-    }, std::move(cs));
+    publish_states(
+        [&](StateTableBuilder& b) {
+          if (first) b.clear();
+          apply_entities(b, *ev, first, cs);
+        },
+        std::move(cs));
     if (first) mark_states_ready();
   }
 
@@ -367,16 +381,18 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     if (id.empty()) return;
     const auto* ns = data->as_object().if_contains("new_state");
     ChangeSet cs;
-    publish_states([&](StateTableBuilder& b) {
-      if (!ns || ns->is_null()) {
-        if (b.erase(id)) cs.states_removed.push_back(id);
-        return;
-      }
-      auto parsed = EntityState::from_json(*ns);
-      if (!parsed) return;
-      (b.find(id) ? cs.states_changed : cs.states_added).push_back(id);
-      b.put(std::make_shared<const EntityState>(std::move(*parsed)));
-    }, std::move(cs));
+    publish_states(
+        [&](StateTableBuilder& b) {
+          if (!ns || ns->is_null()) {
+            if (b.erase(id)) cs.states_removed.push_back(id);
+            return;
+          }
+          auto parsed = EntityState::from_json(*ns);
+          if (!parsed) return;
+          (b.find(id) ? cs.states_changed : cs.states_added).push_back(id);
+          b.put(std::make_shared<const EntityState>(std::move(*parsed)));
+        },
+        std::move(cs));
   }
 
   // Replace all states from a full list (get_states / GET /api/states), with a diff.
@@ -385,22 +401,25 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
     ChangeSet cs;
     cs.full_resync = full_resync;
     const StateTable old = load()->states;
-    publish_states([&](StateTableBuilder& b) {
-      b.clear();
-      for (const auto& item : list.as_array()) {
-        auto parsed = EntityState::from_json(item);
-        if (!parsed) continue;
-        auto prev = old.find(parsed->entity_id);
-        if (!prev) cs.states_added.push_back(parsed->entity_id);
-        else if (prev->last_updated != parsed->last_updated || prev->state != parsed->state ||
-                 prev->attributes != parsed->attributes)
-          cs.states_changed.push_back(parsed->entity_id);
-        b.put(std::make_shared<const EntityState>(std::move(*parsed)));
-      }
-      old.for_each([&](const EntityStatePtr& s) {
-        if (!b.find(s->entity_id)) cs.states_removed.push_back(s->entity_id);
-      });
-    }, std::move(cs));
+    publish_states(
+        [&](StateTableBuilder& b) {
+          b.clear();
+          for (const auto& item : list.as_array()) {
+            auto parsed = EntityState::from_json(item);
+            if (!parsed) continue;
+            auto prev = old.find(parsed->entity_id);
+            if (!prev)
+              cs.states_added.push_back(parsed->entity_id);
+            else if (prev->last_updated != parsed->last_updated || prev->state != parsed->state ||
+                     prev->attributes != parsed->attributes)
+              cs.states_changed.push_back(parsed->entity_id);
+            b.put(std::make_shared<const EntityState>(std::move(*parsed)));
+          }
+          old.for_each([&](const EntityStatePtr& s) {
+            if (!b.find(s->entity_id)) cs.states_removed.push_back(s->entity_id);
+          });
+        },
+        std::move(cs));
   }
 
   void publish_states(const std::function<void(StateTableBuilder&)>& edit, ChangeSet&& cs) {
@@ -531,7 +550,8 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
       sub["type"] = "subscribe_events";
       sub["event_type"] = std::string(to_string(kind)) + "_registry_updated";
       WsClient::EventHandler on_registry = [self, kind](const json::value&, bool) {
-        if (auto m = self.lock()) m->mark_dirty([kind](Impl& mm) { mm.registry_dirty[static_cast<std::size_t>(kind)] = true; });
+        if (auto m = self.lock())
+          m->mark_dirty([kind](Impl& mm) { mm.registry_dirty[static_cast<std::size_t>(kind)] = true; });
       };
       auto op = ws.subscribe(std::move(sub), std::move(on_registry));
       co_await std::move(op);

@@ -42,9 +42,9 @@ struct MirrorStatus {
 };
 
 struct MirrorOptions {
-  std::chrono::milliseconds poll_interval{10000};     // REST fallback period
-  std::chrono::milliseconds registry_debounce{150};   // coalesce bursts of *_registry_updated
-  std::chrono::milliseconds command_timeout{60000};   // registry lists can be tens of MB
+  std::chrono::milliseconds poll_interval{10000};    // REST fallback period
+  std::chrono::milliseconds registry_debounce{150};  // coalesce bursts of *_registry_updated
+  std::chrono::milliseconds command_timeout{60000};  // registry lists can be tens of MB
 };
 
 using ChangeListener = std::function<void(const ChangeSet& changes, const SnapshotPtr& snapshot)>;

@@ -29,15 +29,15 @@ bool is_private_lan_address(const boost::asio::ip::address& address) noexcept {
       return is_private_lan_address(boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6));
     }
     const auto bytes = v6.to_bytes();
-    if ((bytes[0] & 0xfe) == 0xfc) return true;                        // fc00::/7 unique local
-    if (bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80) return true;    // fe80::/10 link local
+    if ((bytes[0] & 0xfe) == 0xfc) return true;                      // fc00::/7 unique local
+    if (bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80) return true;  // fe80::/10 link local
     return false;
   }
   const auto b = address.to_v4().to_bytes();
-  if (b[0] == 10) return true;                                // 10/8
-  if (b[0] == 172 && (b[1] & 0xf0) == 16) return true;        // 172.16/12
-  if (b[0] == 192 && b[1] == 168) return true;                // 192.168/16
-  if (b[0] == 169 && b[1] == 254) return true;                // 169.254/16
+  if (b[0] == 10) return true;                          // 10/8
+  if (b[0] == 172 && (b[1] & 0xf0) == 16) return true;  // 172.16/12
+  if (b[0] == 192 && b[1] == 168) return true;          // 192.168/16
+  if (b[0] == 169 && b[1] == 254) return true;          // 169.254/16
   return false;
 }
 

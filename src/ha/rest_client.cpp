@@ -1,6 +1,6 @@
 #include "ha/rest_client.hpp"
 
-#include "ha/scrub.hpp"
+#include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -15,12 +15,12 @@
 #include <deque>
 #include <mutex>
 #include <random>
-#include <spdlog/spdlog.h>
 #include <variant>
 
 #include "ha/classify.hpp"
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/transport.hpp"
+#include "ha/scrub.hpp"
 
 namespace hamcp::ha {
 
@@ -188,7 +188,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
 
   template <class Stream>
   asio::awaitable<Exchanged> exchange(Stream& stream, Connection& conn, http::request<http::string_body>& req,
-                                     std::chrono::milliseconds timeout, bool reused) {
+                                      std::chrono::milliseconds timeout, bool reused) {
     NetContext ctx = net_context(settings);
     boost::system::error_code ec;
     conn.lowest().expires_after(timeout);
@@ -360,7 +360,7 @@ asio::awaitable<boost::json::value> RestClient::get_json(std::string path, Reque
 }
 
 asio::awaitable<boost::json::value> RestClient::post_json(std::string path, boost::json::value body,
-                                                         RequestOptions options) {
+                                                          RequestOptions options) {
   auto impl = impl_;
   std::optional<std::string> text = boost::json::serialize(body);
   Response r = co_await impl->request(http::verb::post, path, std::move(text), options);

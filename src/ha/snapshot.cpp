@@ -1,13 +1,14 @@
 #include "ha/snapshot.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <ctime>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <fmt/format.h>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <map>
 
 #include "ha/detail/ha_json.hpp"
@@ -30,8 +31,8 @@ std::string format_iso_time(double t) {
   }
   std::tm tm{};
   gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}+00:00", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}+00:00", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
 }
 
 std::optional<double> parse_iso_time(std::string_view text) {
@@ -44,8 +45,8 @@ std::optional<double> parse_iso_time(std::string_view text) {
   if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &consumed) < 6) {
     return std::nullopt;
   }
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 || mi < 0 || mi > 59 ||
-      !std::isfinite(sec) || sec < 0 || sec >= 61 || consumed <= 0) {
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 || mi < 0 || mi > 59 || !std::isfinite(sec) ||
+      sec < 0 || sec >= 61 || consumed <= 0) {
     return std::nullopt;
   }
   std::tm tm{};
@@ -226,24 +227,36 @@ StateTable StateTableBuilder::build() {
 
 std::string_view to_string(RegistryKind kind) noexcept {
   switch (kind) {
-    case RegistryKind::entity: return "entity";
-    case RegistryKind::device: return "device";
-    case RegistryKind::area: return "area";
-    case RegistryKind::floor: return "floor";
-    case RegistryKind::label: return "label";
-    case RegistryKind::category: return "category";
+    case RegistryKind::entity:
+      return "entity";
+    case RegistryKind::device:
+      return "device";
+    case RegistryKind::area:
+      return "area";
+    case RegistryKind::floor:
+      return "floor";
+    case RegistryKind::label:
+      return "label";
+    case RegistryKind::category:
+      return "category";
   }
   return "unknown";
 }
 
 std::string_view registry_key_field(RegistryKind kind) noexcept {
   switch (kind) {
-    case RegistryKind::entity: return "entity_id";
-    case RegistryKind::device: return "id";
-    case RegistryKind::area: return "area_id";
-    case RegistryKind::floor: return "floor_id";
-    case RegistryKind::label: return "label_id";
-    case RegistryKind::category: return "category_id";
+    case RegistryKind::entity:
+      return "entity_id";
+    case RegistryKind::device:
+      return "id";
+    case RegistryKind::area:
+      return "area_id";
+    case RegistryKind::floor:
+      return "floor_id";
+    case RegistryKind::label:
+      return "label_id";
+    case RegistryKind::category:
+      return "category_id";
   }
   return "id";
 }

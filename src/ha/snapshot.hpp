@@ -50,7 +50,7 @@ struct EntityState {
   std::string entity_id;
   std::string state;
   Attributes attributes;
-  double last_changed = 0;   // seconds since the epoch (UTC)
+  double last_changed = 0;  // seconds since the epoch (UTC)
   double last_updated = 0;
   double last_reported = 0;
   std::string context_id;
@@ -155,7 +155,10 @@ class Registry {
       const Registry* registry;
       std::size_t i;
       boost::json::value operator*() const { return registry->item(i); }
-      iterator& operator++() { ++i; return *this; }
+      iterator& operator++() {
+        ++i;
+        return *this;
+      }
       bool operator==(const iterator& o) const noexcept { return i == o.i; }
     };
     explicit Items(const Registry& r) : r_(&r) {}
@@ -191,7 +194,7 @@ using RegistryPtr = std::shared_ptr<const Registry>;
 // What this Home Assistant supports, as discovered while syncing.
 struct Capabilities {
   bool websocket = false;
-  bool subscribe_entities = false;  // HA >= 2022.4; else state_changed events
+  bool subscribe_entities = false;                // HA >= 2022.4; else state_changed events
   std::array<bool, kRegistryKinds> registries{};  // per RegistryKind
 };
 

@@ -1,5 +1,7 @@
 #include "ha/ws_client.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -19,15 +21,14 @@
 #include <map>
 #include <mutex>
 #include <random>
-#include <spdlog/spdlog.h>
 #include <unordered_map>
 #include <variant>
 
 #include "common/isolated_await.hpp"
 #include "ha/detail/deep_frame.hpp"
-#include "ha/detail/transport.hpp"
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/repeat_limiter.hpp"
+#include "ha/detail/transport.hpp"
 
 namespace hamcp::ha {
 
@@ -38,11 +39,16 @@ using Clock = std::chrono::steady_clock;
 
 std::string_view to_string(WsState s) noexcept {
   switch (s) {
-    case WsState::idle: return "idle";
-    case WsState::connecting: return "connecting";
-    case WsState::connected: return "connected";
-    case WsState::waiting_to_reconnect: return "waiting_to_reconnect";
-    case WsState::stopped: return "stopped";
+    case WsState::idle:
+      return "idle";
+    case WsState::connecting:
+      return "connecting";
+    case WsState::connected:
+      return "connected";
+    case WsState::waiting_to_reconnect:
+      return "waiting_to_reconnect";
+    case WsState::stopped:
+      return "stopped";
   }
   return "unknown";
 }
@@ -96,7 +102,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   std::uint64_t generation = 0;  // bumps on every connection
   std::uint64_t next_id = 1;
   std::unordered_map<std::uint64_t, std::shared_ptr<Waiter>> pending;
-  std::map<std::uint64_t, Subscription> subscriptions;      // by handle
+  std::map<std::uint64_t, Subscription> subscriptions;  // by handle
   std::unordered_map<std::uint64_t, std::uint64_t> wire_to_handle;
   std::uint64_t next_handle = 1;
   std::deque<std::string> outbox;
@@ -143,9 +149,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     }
   }
 
-  bool connected() const {
-    return !std::holds_alternative<std::monostate>(ws) && state_value == WsState::connected;
-  }
+  bool connected() const { return !std::holds_alternative<std::monostate>(ws) && state_value == WsState::connected; }
 
   // ---------------- connection ----------------
 
@@ -161,9 +165,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     websocket::permessage_deflate pmd;
     pmd.client_enable = true;
     stream.set_option(pmd);
-    stream.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
-      req.set(boost::beast::http::field::user_agent, "hamcp/" HAMCP_VERSION);
-    }));
+    stream.set_option(websocket::stream_base::decorator(
+        [](websocket::request_type& req) { req.set(boost::beast::http::field::user_agent, "hamcp/" HAMCP_VERSION); }));
   }
 
   template <class Ws>
@@ -239,8 +242,8 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     boost::system::error_code ec;
     json::value v = parse_ha_json(text, ec);
     if (ec) {
-      throw HaException(make_error(ErrorCause::protocol_error, settings.ws_url(),
-                                   "malformed JSON frame (" + ec.message() + ")"));
+      throw HaException(
+          make_error(ErrorCause::protocol_error, settings.ws_url(), "malformed JSON frame (" + ec.message() + ")"));
     }
     return v;
   }
@@ -586,8 +589,10 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     if (slot.value.is_array()) {
       json::array keep;
       for (auto& m : slot.value.as_array()) {
-        if (is_event(m)) keep.push_back(std::move(m));
-        else dispatch_message(m);
+        if (is_event(m))
+          keep.push_back(std::move(m));
+        else
+          dispatch_message(m);
       }
       slot.value = std::move(keep);
     } else if (!is_event(slot.value)) {
@@ -657,8 +662,10 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
     const auto* idv = o->if_contains("id");
     if (!type || !type->is_string() || !idv) return;
     std::uint64_t id = 0;
-    if (idv->is_int64()) id = static_cast<std::uint64_t>(idv->as_int64());
-    else if (idv->is_uint64()) id = idv->as_uint64();
+    if (idv->is_int64())
+      id = static_cast<std::uint64_t>(idv->as_int64());
+    else if (idv->is_uint64())
+      id = idv->as_uint64();
     const std::string_view t = type->as_string();
     if (t == "event") {
       auto it = wire_to_handle.find(id);
@@ -876,7 +883,8 @@ asio::awaitable<void> WsClient::unsubscribe(std::uint64_t handle) {
 
 void WsClient::on_state_change(StateHandler handler) {
   auto impl = impl_;
-  asio::dispatch(impl->strand, [impl, h = std::move(handler)]() mutable { impl->state_handlers.push_back(std::move(h)); });
+  asio::dispatch(impl->strand,
+                 [impl, h = std::move(handler)]() mutable { impl->state_handlers.push_back(std::move(h)); });
 }
 
 WsState WsClient::state() const {

@@ -20,7 +20,8 @@ std::string Expectation::describe() const {
       if (!s.empty() && s.back() == '.') s.pop_back();
       return s;
     }
-    case Kind::any_update: return "any update";
+    case Kind::any_update:
+      return "any update";
   }
   return {};
 }
@@ -105,9 +106,12 @@ Expectation expect_after(const std::string& domain, const std::string& service, 
     if (service == "stop" || service == "pause") return states({"idle", "paused", "docked"});
   }
   if (domain == "alarm_control_panel") {
-    static const char* const kArm[][2] = {{"alarm_arm_away", "armed_away"},     {"alarm_arm_home", "armed_home"},
-                                          {"alarm_arm_night", "armed_night"},   {"alarm_arm_vacation", "armed_vacation"},
-                                          {"alarm_arm_custom_bypass", "armed_custom_bypass"}, {"alarm_disarm", "disarmed"}};
+    static const char* const kArm[][2] = {{"alarm_arm_away", "armed_away"},
+                                          {"alarm_arm_home", "armed_home"},
+                                          {"alarm_arm_night", "armed_night"},
+                                          {"alarm_arm_vacation", "armed_vacation"},
+                                          {"alarm_arm_custom_bypass", "armed_custom_bypass"},
+                                          {"alarm_disarm", "disarmed"}};
     for (const auto& a : kArm)
       if (service == a[0]) {
         Expectation e;
@@ -157,7 +161,8 @@ bool satisfies(const Expectation& e, const std::string& state) {
       const double d = std::strtod(state.c_str(), &end);
       return end && *end == '\0' && !state.empty() && std::fabs(d - e.value) < 1e-6 * std::max(1.0, std::fabs(e.value));
     }
-    case Expectation::Kind::any_update: return false;
+    case Expectation::Kind::any_update:
+      return false;
   }
   return false;
 }

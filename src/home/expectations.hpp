@@ -13,9 +13,9 @@ namespace hamcp::home {
 
 struct Expectation {
   enum class Kind {
-    states,       // state must become one of `states`
-    number,       // numeric state must equal `value`
-    any_update,   // last_updated must move (or the state change)
+    states,      // state must become one of `states`
+    number,      // numeric state must equal `value`
+    any_update,  // last_updated must move (or the state change)
   } kind = Kind::any_update;
   std::vector<std::string> states;  // Kind::states; the first is the final state
   double value = 0;                 // Kind::number

@@ -26,13 +26,14 @@ bool wanted(const Query& q, std::string_view domain) {
 // distinct states were seen (their counts are then unknown or irrelevant).
 template <class Hist>
 void fill_states(DomainSummary& out, std::string_view domain, const Hist& hist, bool capped) {
-  out.show_states = !capped && hist.size() <= kMaxDistinctStates &&
-                    (!numeric_domain(domain) || hist.size() <= kMaxNumericStates);
+  out.show_states =
+      !capped && hist.size() <= kMaxDistinctStates && (!numeric_domain(domain) || hist.size() <= kMaxNumericStates);
   if (!out.show_states) return;
   std::vector<std::pair<std::string_view, std::size_t>> states(hist.begin(), hist.end());
   // Most common first; ties by name, so the output never depends on hash order.
-  std::sort(states.begin(), states.end(),
-            [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::sort(states.begin(), states.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   for (std::size_t i = 0; i < states.size() && i < kTopStates; ++i)
     out.top_states.emplace_back(std::string(states[i].first), states[i].second);
 }
@@ -62,9 +63,12 @@ struct Walk {
     if (!wanted(query, domain)) return;
     Acc& d = domains[domain];
     ++d.count;
-    if (auto it = d.states.find(st.state); it != d.states.end()) ++it->second;
-    else if (d.states.size() < kMaxDistinctStates) d.states.emplace(st.state, 1);
-    else d.capped = true;
+    if (auto it = d.states.find(st.state); it != d.states.end())
+      ++it->second;
+    else if (d.states.size() < kMaxDistinctStates)
+      d.states.emplace(st.state, 1);
+    else
+      d.capped = true;
     if (query.list_entities) d.ids.push_back(st.entity_id);
   }
 
@@ -215,8 +219,10 @@ void OverviewAggregates::apply(const ha::ChangeSet& changes, const ha::SnapshotP
       const std::string_view area = areas_->area(id);
       if (!area.empty()) {
         auto it = area_counts_.find(std::string(area));
-        if (now) ++area_counts_[std::string(area)];
-        else if (it != area_counts_.end() && --it->second == 0) area_counts_.erase(it);
+        if (now)
+          ++area_counts_[std::string(area)];
+        else if (it != area_counts_.end() && --it->second == 0)
+          area_counts_.erase(it);
       }
     }
   }
@@ -228,8 +234,7 @@ void OverviewAggregates::apply(const ha::ChangeSet& changes, const ha::SnapshotP
     if (!m.removed.empty()) {
       // A named reference: clang 14 cannot capture a structured binding in a lambda.
       const auto& removed = m.removed;
-      v.erase(std::remove_if(v.begin(), v.end(), [&](const std::string& s) { return removed.count(s) > 0; }),
-              v.end());
+      v.erase(std::remove_if(v.begin(), v.end(), [&](const std::string& s) { return removed.count(s) > 0; }), v.end());
     }
     if (!m.added.empty()) {
       std::sort(m.added.begin(), m.added.end());

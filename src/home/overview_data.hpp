@@ -38,8 +38,8 @@ struct DomainSummary {
 };
 
 struct Summary {
-  ha::SnapshotPtr snapshot;                                // the snapshot these numbers describe
-  std::map<std::string, DomainSummary> domains;            // by name
+  ha::SnapshotPtr snapshot;                                  // the snapshot these numbers describe
+  std::map<std::string, DomainSummary> domains;              // by name
   std::unordered_map<std::string, std::size_t> area_counts;  // area_id -> entities with a state
   bool same_numbers(const Summary& o) const { return domains == o.domains && area_counts == o.area_counts; }
 };

@@ -20,9 +20,10 @@ struct StateWatch::Waiter {
 };
 
 StateWatch::StateWatch(ha::HaClient& ha) : ha_(ha) {
-  listener_ = ha_.add_change_listener([shared = shared_](const ha::ChangeSet& changes, const ha::SnapshotPtr& snapshot) {
-    on_change(*shared, changes, snapshot);
-  });
+  listener_ =
+      ha_.add_change_listener([shared = shared_](const ha::ChangeSet& changes, const ha::SnapshotPtr& snapshot) {
+        on_change(*shared, changes, snapshot);
+      });
 }
 
 StateWatch::~StateWatch() { detach(); }

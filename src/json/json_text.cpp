@@ -19,13 +19,27 @@ void append_string(std::string& out, json::string_view s) {
     out.append(s.data() + run, i - run);
     run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         out += "\\u00";
         out.push_back(kHex[c >> 4]);
@@ -58,12 +72,24 @@ void append_double(std::string& out, double d) {
 
 void append_value(std::string& out, const json::value& v) {
   switch (v.kind()) {
-    case json::kind::null: out += "null"; break;
-    case json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
-    case json::kind::int64: append_integer(out, v.get_int64()); break;
-    case json::kind::uint64: append_integer(out, v.get_uint64()); break;
-    case json::kind::double_: append_double(out, v.get_double()); break;
-    case json::kind::string: append_string(out, v.get_string()); break;
+    case json::kind::null:
+      out += "null";
+      break;
+    case json::kind::bool_:
+      out += v.get_bool() ? "true" : "false";
+      break;
+    case json::kind::int64:
+      append_integer(out, v.get_int64());
+      break;
+    case json::kind::uint64:
+      append_integer(out, v.get_uint64());
+      break;
+    case json::kind::double_:
+      append_double(out, v.get_double());
+      break;
+    case json::kind::string:
+      append_string(out, v.get_string());
+      break;
     case json::kind::array: {
       out.push_back('[');
       bool first = true;

@@ -1,6 +1,7 @@
 #pragma once
 // Compact JSON text for every wire hamcp writes (stdout, HTTP bodies, SSE data,
-// tool text content) and for everything the simulated Home Assistant sends. Boost.JSON 1.81 writes doubles in scientific notation
+// tool text content) and for everything the simulated Home Assistant sends. Boost.JSON 1.81 writes doubles in
+// scientific notation
 // ("current_temperature":2.24E1, "min_temp":5E0): valid JSON, but a model
 // reads it worse and it costs tokens. This writer prints the shortest form that
 // round-trips (std::to_chars), the way Home Assistant itself (Python) does:

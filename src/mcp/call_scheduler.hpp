@@ -22,12 +22,11 @@
 // Threading: used on the server's executor only (Session's rule), so no
 // locks. With a multi-threaded io_context that executor must be a strand.
 
+#include <boost/asio/steady_timer.hpp>
 #include <cstddef>
 #include <deque>
 #include <memory>
 #include <unordered_map>
-
-#include <boost/asio/steady_timer.hpp>
 
 #include "mcp/json.hpp"
 

@@ -2,8 +2,7 @@
 
 namespace hamcp::mcp {
 
-json::object make_error_response(json::value id, int code, std::string_view message,
-                                 json::value data) {
+json::object make_error_response(json::value id, int code, std::string_view message, json::value data) {
   json::object error;
   error.reserve(3);
   error.emplace("code", code);

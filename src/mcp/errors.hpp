@@ -19,7 +19,7 @@ inline constexpr int invalid_request = -32600;
 inline constexpr int method_not_found = -32601;
 inline constexpr int invalid_params = -32602;
 inline constexpr int internal_error = -32603;
-inline constexpr int request_timeout = -32001;    // a server->client request got no answer in time
+inline constexpr int request_timeout = -32001;  // a server->client request got no answer in time
 inline constexpr int resource_not_found = -32002;
 }  // namespace error_code
 
@@ -36,8 +36,7 @@ class McpError : public std::runtime_error {
 };
 
 // {"jsonrpc":"2.0","id":id,"error":{"code":..,"message":..,"data"?:..}}
-json::object make_error_response(json::value id, int code, std::string_view message,
-                                 json::value data = nullptr);
+json::object make_error_response(json::value id, int code, std::string_view message, json::value data = nullptr);
 // {"jsonrpc":"2.0","id":id,"result":result}
 json::object make_result_response(json::value id, json::value result);
 // {"jsonrpc":"2.0","method":m,"params"?:p}

@@ -4,8 +4,8 @@
 
 namespace hamcp::mcp {
 namespace {
-constexpr std::array<std::string_view, 8> kNames = {
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> kNames = {"debug", "info",     "notice", "warning",
+                                                    "error", "critical", "alert",  "emergency"};
 }
 
 std::string_view to_string(LogLevel level) { return kNames[static_cast<std::size_t>(level)]; }

@@ -15,9 +15,8 @@ std::size_t decode_cursor(const json::object& params, std::string_view list, std
   const json::value* cursor = params.if_contains("cursor");
   if (!cursor || cursor->is_null()) return 0;
   auto bad = [&] {
-    return McpError(error_code::invalid_params,
-                    "Invalid params: cursor is not one this server issued for " + std::string(list) +
-                        "; omit it to start from the first page");
+    return McpError(error_code::invalid_params, "Invalid params: cursor is not one this server issued for " +
+                                                    std::string(list) + "; omit it to start from the first page");
   };
   if (!cursor->is_string()) throw bad();
   std::string_view text = cursor->get_string();
@@ -50,7 +49,8 @@ void put_if(json::object& o, std::string_view key, const std::string& value) {
 std::string required_string(const json::object& params, std::string_view key) {
   const json::value* v = params.if_contains(key);
   if (!v || !v->is_string() || v->get_string().empty())
-    throw McpError(error_code::invalid_params, "Invalid params: \"" + std::string(key) + "\" must be a non-empty string");
+    throw McpError(error_code::invalid_params,
+                   "Invalid params: \"" + std::string(key) + "\" must be a non-empty string");
   return std::string(v->get_string());
 }
 
@@ -111,8 +111,7 @@ std::string unknown_tool_message(const Registry& registry, std::string_view name
 }  // namespace
 
 json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size) {
-  return page(registry.tools(), params, "tools", "tools", page_size,
-              [](const RegisteredTool& t) { return t.listing; });
+  return page(registry.tools(), params, "tools", "tools", page_size, [](const RegisteredTool& t) { return t.listing; });
 }
 
 json::object list_resources(const Registry& registry, const json::object& params, std::size_t page_size) {
@@ -172,16 +171,17 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
   json::object arguments;
   if (json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
-      co_return json::value(ToolResult::error("Invalid arguments for tool " + name +
-                                              ": arguments: expected object, got " +
-                                              std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))))
-                                .to_json());
+      co_return json::value(
+          ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
+                            std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))))
+              .to_json());
     arguments = std::move(args->get_object());
   }
   json::value arguments_value(std::move(arguments));
   std::vector<std::string> problems = tool->input.validate(arguments_value, "arguments");
   if (!problems.empty())
-    co_return json::value(ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; ")).to_json());
+    co_return json::value(
+        ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; ")).to_json());
 
   std::optional<ToolResult> outcome;
   std::string failure;
@@ -211,7 +211,8 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
     std::vector<std::string> bad = tool->output->validate(structured, "structuredContent");
     if (!bad.empty())
       co_return json::value(
-          ToolResult::error("Tool " + name + " returned structuredContent that violates its outputSchema: " + join(bad, "; "))
+          ToolResult::error("Tool " + name +
+                            " returned structuredContent that violates its outputSchema: " + join(bad, "; "))
               .to_json());
     result.structured_content = std::move(structured.get_object());
   }
@@ -236,7 +237,8 @@ asio::awaitable<json::value> read_resource(const Registry& registry, json::objec
     if (!matched) {
       json::object data;
       data.emplace("uri", echo_excerpt(uri, 2048));  // the spec names the uri; not 4 MB of it
-      throw McpError(error_code::resource_not_found, "Resource not found: " + echo_excerpt(uri), json::value(std::move(data)));
+      throw McpError(error_code::resource_not_found, "Resource not found: " + echo_excerpt(uri),
+                     json::value(std::move(data)));
     }
     auto reading = matched->tmpl.reader(uri, std::move(variables), ctx);
     contents = co_await std::move(reading);
@@ -249,10 +251,12 @@ asio::awaitable<json::value> read_resource(const Registry& registry, json::objec
 asio::awaitable<json::value> get_prompt(const Registry& registry, json::object params, RequestContext& ctx) {
   std::string name = required_string(params, "name");
   auto prompt = registry.find_prompt(name);
-  if (!prompt) throw McpError(error_code::invalid_params, "Unknown prompt: " + echo_excerpt(name) + " (see prompts/list)");
+  if (!prompt)
+    throw McpError(error_code::invalid_params, "Unknown prompt: " + echo_excerpt(name) + " (see prompts/list)");
   std::map<std::string, std::string> arguments;
   if (const json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
-    if (!args->is_object()) throw McpError(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
+    if (!args->is_object())
+      throw McpError(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
     for (const auto& [key, value] : args->get_object()) {
       if (!value.is_string())
         throw McpError(error_code::invalid_params,
@@ -272,7 +276,8 @@ asio::awaitable<json::value> get_prompt(const Registry& registry, json::object p
 asio::awaitable<json::value> complete(const Registry& registry, json::object params, RequestContext& ctx) {
   CompletionRequest request;
   const json::value* ref = params.if_contains("ref");
-  if (!ref || !ref->is_object()) throw McpError(error_code::invalid_params, "Invalid params: \"ref\" must be an object");
+  if (!ref || !ref->is_object())
+    throw McpError(error_code::invalid_params, "Invalid params: \"ref\" must be an object");
   request.ref = ref->get_object();
   const json::value* argument = params.if_contains("argument");
   if (!argument || !argument->is_object())

@@ -9,8 +9,8 @@ namespace {
 bool valid_tool_name(std::string_view name) {
   if (name.empty() || name.size() > 128) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+           c == '.';
   });
 }
 
@@ -130,7 +130,8 @@ bool RegisteredTemplate::match(std::string_view uri, std::map<std::string, std::
 }
 
 void Registry::add_tool(Tool tool) {
-  if (!valid_tool_name(tool.name)) bad_definition("tool", tool.name, "name must be 1-128 characters of A-Z a-z 0-9 _ - .");
+  if (!valid_tool_name(tool.name))
+    bad_definition("tool", tool.name, "name must be 1-128 characters of A-Z a-z 0-9 _ - .");
   if (tool.description.empty()) bad_definition("tool", tool.name, "description is required");
   if (!tool.handler) bad_definition("tool", tool.name, "handler is required");
   if (tool_index_.count(tool.name)) bad_definition("tool", tool.name, "a tool or alias with this name exists");
@@ -139,8 +140,8 @@ void Registry::add_tool(Tool tool) {
     if (tool_index_.count(alias) || alias == tool.name)
       bad_definition("tool", tool.name, "alias \"" + alias + "\" is already taken");
   }
-  SchemaValidator input = compile_object_schema(tool.accepted_input_schema ? *tool.accepted_input_schema : tool.input_schema,
-                                                tool.name, "input_schema");
+  SchemaValidator input = compile_object_schema(
+      tool.accepted_input_schema ? *tool.accepted_input_schema : tool.input_schema, tool.name, "input_schema");
   std::optional<SchemaValidator> output;
   if (tool.output_schema) output.emplace(compile_object_schema(*tool.output_schema, tool.name, "output_schema"));
   json::object listing = build_listing(tool);
@@ -191,7 +192,8 @@ void Registry::add_resource_template(ResourceTemplate tmpl) {
     if (close == std::string::npos) bad_definition("resource template", text, "unbalanced '{'");
     std::string var = text.substr(i + 1, close - i - 1);
     std::string bare = !var.empty() && var[0] == '+' ? var.substr(1) : var;
-    if (bare.empty() || bare.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+    if (bare.empty() ||
+        bare.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
       bad_definition("resource template", text, "unsupported expression {" + var + "} (use {name} or {+name})");
     if (!entry.variables.empty() && literal.empty())
       bad_definition("resource template", text, "two variables need a literal between them");

@@ -22,10 +22,8 @@ namespace hamcp::mcp {
 
 // ---- resources ---------------------------------------------------------------
 // Contents entries: {uri, mimeType?, text} or {uri, mimeType?, blob(base64)}.
-json::object text_contents(std::string_view uri, std::string_view text,
-                           std::string_view mime_type = "text/plain");
-json::object blob_contents(std::string_view uri, std::string_view base64_data,
-                           std::string_view mime_type);
+json::object text_contents(std::string_view uri, std::string_view text, std::string_view mime_type = "text/plain");
+json::object blob_contents(std::string_view uri, std::string_view base64_data, std::string_view mime_type);
 
 // Returns the `contents` array. Throw McpError(error_code::resource_not_found, ...)
 // for a uri that does not exist.
@@ -55,8 +53,8 @@ struct PromptArgument {
 
 // Returns a GetPromptResult: {description?, messages:[{role, content}]}.
 // Required arguments are checked by the core before the getter runs.
-using PromptGetter = std::function<asio::awaitable<json::object>(
-    std::map<std::string, std::string> arguments, RequestContext& ctx)>;
+using PromptGetter =
+    std::function<asio::awaitable<json::object>(std::map<std::string, std::string> arguments, RequestContext& ctx)>;
 
 struct Prompt {
   std::string name, title, description;
@@ -66,7 +64,7 @@ struct Prompt {
 
 // ---- completion ------------------------------------------------------------------
 struct CompletionRequest {
-  json::object ref;            // {"type":"ref/prompt","name":..} or {"type":"ref/resource","uri":..}
+  json::object ref;  // {"type":"ref/prompt","name":..} or {"type":"ref/resource","uri":..}
   std::string argument_name;
   std::string argument_value;
   std::map<std::string, std::string> context_arguments;  // params.context.arguments
@@ -89,7 +87,7 @@ struct RegisteredTool {
 
 struct RegisteredTemplate {
   ResourceTemplate tmpl;
-  std::vector<std::string> literals;   // n+1 literal pieces around n variables
+  std::vector<std::string> literals;  // n+1 literal pieces around n variables
   std::vector<std::string> variables;
   bool match(std::string_view uri, std::map<std::string, std::string>& out) const;
 };

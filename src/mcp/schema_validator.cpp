@@ -12,9 +12,7 @@ namespace hamcp::mcp {
 namespace detail {
 
 // Bit per JSON Schema type. `integer` is a subset of `number`.
-enum TypeBit : unsigned {
-  kNull = 1, kBoolean = 2, kInteger = 4, kNumber = 8, kString = 16, kArray = 32, kObject = 64
-};
+enum TypeBit : unsigned { kNull = 1, kBoolean = 2, kInteger = 4, kNumber = 8, kString = 16, kArray = 32, kObject = 64 };
 
 struct SchemaNode {
   bool reject_all = false;  // the `false` schema
@@ -54,8 +52,7 @@ struct Storage {
 };
 
 [[noreturn]] void bad_schema(const std::string& where, const std::string& what) {
-  throw std::invalid_argument("invalid JSON Schema at " + (where.empty() ? std::string("#") : where) +
-                              ": " + what);
+  throw std::invalid_argument("invalid JSON Schema at " + (where.empty() ? std::string("#") : where) + ": " + what);
 }
 
 // Compiles a schema document into SchemaNodes; $refs are resolved against the
@@ -72,7 +69,8 @@ class Compiler {
 
  private:
   const SchemaNode* resolve_ref(std::string_view ref, const std::string& where) {
-    if (ref.empty() || ref[0] != '#') bad_schema(where, "$ref \"" + std::string(ref) + "\" must be local (start with #)");
+    if (ref.empty() || ref[0] != '#')
+      bad_schema(where, "$ref \"" + std::string(ref) + "\" must be local (start with #)");
     std::string pointer(ref.substr(1));
     if (auto it = refs_.find(pointer); it != refs_.end()) return it->second;
     const json::value* target = nullptr;  // nullptr = the root itself ("#")
@@ -266,7 +264,8 @@ class Compiler {
         if (!value.is_object()) bad_schema(at, "expected an object of schemas");
         // Compiled when referenced; check each is at least schema-shaped now.
         for (const auto& [name, sub] : value.get_object())
-          if (!sub.is_object() && !sub.is_bool()) bad_schema(at + "/" + std::string(name), "a schema must be an object or a boolean");
+          if (!sub.is_object() && !sub.is_bool())
+            bad_schema(at + "/" + std::string(name), "a schema must be an object or a boolean");
       }
       // Everything else (title, description, default, examples, format, $schema,
       // $id, $comment, deprecated, readOnly...) is an annotation: ignored.
@@ -325,16 +324,21 @@ std::string format_scalar(const json::value& v) {
 
 std::string describe(const json::value& v) {
   switch (v.kind()) {
-    case json::kind::object: return "an object";
-    case json::kind::array: return "an array";
+    case json::kind::object:
+      return "an object";
+    case json::kind::array:
+      return "an array";
     case json::kind::string: {
       std::string s = json::serialize(v);
       if (s.size() > 64) s = s.substr(0, 60) + "...\"";
       return "string " + s;
     }
-    case json::kind::null: return "null";
-    case json::kind::bool_: return v.get_bool() ? "true" : "false";
-    default: return format_scalar(v);
+    case json::kind::null:
+      return "null";
+    case json::kind::bool_:
+      return v.get_bool() ? "true" : "false";
+    default:
+      return format_scalar(v);
   }
 }
 
@@ -361,14 +365,21 @@ double as_double(const json::value& v) {
 
 unsigned bit_of(const json::value& v) {
   switch (v.kind()) {
-    case json::kind::null: return kNull;
-    case json::kind::bool_: return kBoolean;
+    case json::kind::null:
+      return kNull;
+    case json::kind::bool_:
+      return kBoolean;
     case json::kind::int64:
-    case json::kind::uint64: return kInteger | kNumber;
-    case json::kind::double_: return is_integer(v) ? (kInteger | kNumber) : kNumber;
-    case json::kind::string: return kString;
-    case json::kind::array: return kArray;
-    case json::kind::object: return kObject;
+    case json::kind::uint64:
+      return kInteger | kNumber;
+    case json::kind::double_:
+      return is_integer(v) ? (kInteger | kNumber) : kNumber;
+    case json::kind::string:
+      return kString;
+    case json::kind::array:
+      return kArray;
+    case json::kind::object:
+      return kObject;
   }
   return 0;
 }
@@ -420,7 +431,6 @@ std::size_t utf8_length(std::string_view s) {
   return n;
 }
 
-
 class Validator {
  public:
   explicit Validator(std::vector<std::string>* errors) : errors_(errors) {}
@@ -451,7 +461,10 @@ class Validator {
     if (node.enum_values) {
       bool found = false;
       for (const auto& candidate : *node.enum_values)
-        if (json_equal(candidate, v)) { found = true; break; }
+        if (json_equal(candidate, v)) {
+          found = true;
+          break;
+        }
       if (!found) {
         std::string allowed;
         for (const auto& candidate : *node.enum_values) {
@@ -502,11 +515,13 @@ class Validator {
     if (node.minimum && d < *node.minimum)
       return fail(path, "expected " + numeric_kind(node) + " >= " + format_number(*node.minimum) + ", got " + got);
     if (node.exclusive_minimum && d <= *node.exclusive_minimum)
-      return fail(path, "expected " + numeric_kind(node) + " > " + format_number(*node.exclusive_minimum) + ", got " + got);
+      return fail(path,
+                  "expected " + numeric_kind(node) + " > " + format_number(*node.exclusive_minimum) + ", got " + got);
     if (node.maximum && d > *node.maximum)
       return fail(path, "expected " + numeric_kind(node) + " <= " + format_number(*node.maximum) + ", got " + got);
     if (node.exclusive_maximum && d >= *node.exclusive_maximum)
-      return fail(path, "expected " + numeric_kind(node) + " < " + format_number(*node.exclusive_maximum) + ", got " + got);
+      return fail(path,
+                  "expected " + numeric_kind(node) + " < " + format_number(*node.exclusive_maximum) + ", got " + got);
     return true;
   }
 
@@ -514,11 +529,11 @@ class Validator {
     if (node.min_length || node.max_length) {
       std::size_t n = utf8_length(s);
       if (node.min_length && n < *node.min_length)
-        return fail(path, "expected a string of at least " + std::to_string(*node.min_length) +
-                              " characters, got " + std::to_string(n));
+        return fail(path, "expected a string of at least " + std::to_string(*node.min_length) + " characters, got " +
+                              std::to_string(n));
       if (node.max_length && n > *node.max_length)
-        return fail(path, "expected a string of at most " + std::to_string(*node.max_length) +
-                              " characters, got " + std::to_string(n));
+        return fail(path, "expected a string of at most " + std::to_string(*node.max_length) + " characters, got " +
+                              std::to_string(n));
     }
     if (node.pattern) {
       bool matched = false;
@@ -537,9 +552,11 @@ class Validator {
 
   bool check_array(const SchemaNode& node, const json::array& a, const Path& path) {
     if (node.min_items && a.size() < *node.min_items)
-      return fail(path, "expected at least " + std::to_string(*node.min_items) + " items, got " + std::to_string(a.size()));
+      return fail(path,
+                  "expected at least " + std::to_string(*node.min_items) + " items, got " + std::to_string(a.size()));
     if (node.max_items && a.size() > *node.max_items)
-      return fail(path, "expected at most " + std::to_string(*node.max_items) + " items, got " + std::to_string(a.size()));
+      return fail(path,
+                  "expected at most " + std::to_string(*node.max_items) + " items, got " + std::to_string(a.size()));
     bool ok = true;
     for (std::size_t i = 0; i < a.size(); ++i) {
       const SchemaNode* sub = i < node.prefix_items.size() ? node.prefix_items[i] : node.items;
@@ -567,14 +584,17 @@ class Validator {
       if (o.contains(name)) continue;
       Path missing{&path, name, 0, Path::property};
       std::string expected;
-      if (const SchemaNode* sub = node.property(name); sub && sub->types) expected = " (expected " + type_names(sub->types) + ")";
+      if (const SchemaNode* sub = node.property(name); sub && sub->types)
+        expected = " (expected " + type_names(sub->types) + ")";
       ok = fail(missing, "missing required property" + expected);
       if (!errors_) return false;
     }
     if (node.min_properties && o.size() < *node.min_properties)
-      if (!(ok = fail(path, "expected at least " + std::to_string(*node.min_properties) + " properties")) && !errors_) return false;
+      if (!(ok = fail(path, "expected at least " + std::to_string(*node.min_properties) + " properties")) && !errors_)
+        return false;
     if (node.max_properties && o.size() > *node.max_properties)
-      if (!(ok = fail(path, "expected at most " + std::to_string(*node.max_properties) + " properties")) && !errors_) return false;
+      if (!(ok = fail(path, "expected at most " + std::to_string(*node.max_properties) + " properties")) && !errors_)
+        return false;
     for (const auto& [key, value] : o) {
       Path prop{&path, key, 0, Path::property};
       const SchemaNode* sub = node.property(key);

@@ -17,7 +17,9 @@
 
 namespace hamcp::mcp {
 
-namespace detail { struct SchemaNode; }
+namespace detail {
+struct SchemaNode;
+}
 
 class SchemaValidator {
  public:

@@ -40,8 +40,7 @@ void ServerCore::for_each_session(F&& f) {
 
 }  // namespace detail
 
-Server::Server(asio::any_io_executor executor, ServerOptions options)
-    : core_(std::make_shared<detail::ServerCore>()) {
+Server::Server(asio::any_io_executor executor, ServerOptions options) : core_(std::make_shared<detail::ServerCore>()) {
   core_->executor = std::move(executor);
   core_->options = std::move(options);
   core_->scheduler = std::make_shared<CallScheduler>(core_->executor);

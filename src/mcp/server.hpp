@@ -21,19 +21,19 @@
 namespace hamcp::mcp {
 
 // Newest first. An initialize asking for anything else gets the newest.
-inline constexpr std::array<std::string_view, 4> kSupportedProtocolVersions = {
-    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+inline constexpr std::array<std::string_view, 4> kSupportedProtocolVersions = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                                                               "2024-11-05"};
 inline constexpr std::string_view kLatestProtocolVersion = kSupportedProtocolVersions[0];
 bool is_supported_protocol_version(std::string_view version);
 
 struct ServerOptions {
   std::string name = "hamcp";
-  std::string version;        // serverInfo.version
-  std::string title;          // serverInfo.title (optional)
-  std::string instructions;   // InitializeResult.instructions (omitted if empty)
-  std::size_t page_size = 100;  // items per tools/list, resources/list... page
+  std::string version;                                      // serverInfo.version
+  std::string title;                                        // serverInfo.title (optional)
+  std::string instructions;                                 // InitializeResult.instructions (omitted if empty)
+  std::size_t page_size = 100;                              // items per tools/list, resources/list... page
   std::chrono::milliseconds client_request_timeout{60000};  // server->client requests
-  LogLevel default_log_level = LogLevel::info;  // before logging/setLevel
+  LogLevel default_log_level = LogLevel::info;              // before logging/setLevel
 };
 
 namespace detail {
@@ -45,7 +45,8 @@ struct ServerCore {
   std::shared_ptr<CallScheduler> scheduler;  // fair turns for tool work (call_scheduler.hpp)
   std::vector<std::weak_ptr<Session>> sessions;
   json::object capabilities() const;
-  template <class F> void for_each_session(F&& f);
+  template <class F>
+  void for_each_session(F&& f);
 };
 }  // namespace detail
 

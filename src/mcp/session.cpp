@@ -1,12 +1,13 @@
 #include "mcp/session.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
 
 #include "json/json_text.hpp"
 #include "mcp/errors.hpp"
@@ -214,8 +215,7 @@ void Session::deliver(json::value message, std::shared_ptr<Channel> reply) {
   if (json::array* batch_items = message.if_array()) {
     if (batch_items->empty()) {
       if (reply->is_open())
-        reply->send(make_error_response(nullptr, error_code::invalid_request,
-                                        "Invalid Request: empty batch array"));
+        reply->send(make_error_response(nullptr, error_code::invalid_request, "Invalid Request: empty batch array"));
       reply->close();
       return;
     }
@@ -278,9 +278,9 @@ bool Session::handle_one(json::value message, const std::shared_ptr<Channel>& re
       params = std::move(*po);
     } else if (!p->is_null()) {
       if (!id) return false;  // notifications get no answer
-      respond(reply, batch,
-              make_error_response(reply_id, error_code::invalid_params,
-                                  "Invalid params: \"params\" must be an object"));
+      respond(
+          reply, batch,
+          make_error_response(reply_id, error_code::invalid_params, "Invalid params: \"params\" must be an object"));
       return false;
     }
   }
@@ -315,9 +315,9 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
     }
   }
   if (state_ == State::awaiting_initialize)
-    return error(error_code::invalid_request,
-                 "Invalid Request: session not initialized; send \"initialize\" first (got \"" +
-                     std::string(method) + "\")");
+    return error(
+        error_code::invalid_request,
+        "Invalid Request: session not initialized; send \"initialize\" first (got \"" + std::string(method) + "\")");
   if (in_flight_.count(id_key(id)))
     return error(error_code::invalid_request, "Invalid Request: a request with this id is still in progress");
 
@@ -344,8 +344,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
       if (!registry.has_resources())
         return error(error_code::method_not_found, "Method not found: " + std::string(method));
       if (method == "resources/list") return result(methods::list_resources(registry, params, page));
-      if (method == "resources/templates/list")
-        return result(methods::list_resource_templates(registry, params, page));
+      if (method == "resources/templates/list") return result(methods::list_resource_templates(registry, params, page));
       const json::value* uri = params.if_contains("uri");
       if (!uri || !uri->is_string() || uri->get_string().empty())
         return error(error_code::invalid_params, "Invalid params: \"uri\" must be a non-empty string");
@@ -408,10 +407,12 @@ asio::awaitable<json::value> run_request(const Registry& registry, std::shared_p
   }
   ctx->finish();
   if (in_flight->cancelled) co_return json::value(nullptr);
-  if (failure) co_return json::value(make_error_response(std::move(id), failure->code(), failure->what(), failure->data()));
+  if (failure)
+    co_return json::value(make_error_response(std::move(id), failure->code(), failure->what(), failure->data()));
   if (!internal.empty()) {
     spdlog::warn("mcp: {} failed: {}", method, internal);
-    co_return json::value(make_error_response(std::move(id), error_code::internal_error, "Internal error: " + internal));
+    co_return json::value(
+        make_error_response(std::move(id), error_code::internal_error, "Internal error: " + internal));
   }
   co_return json::value(make_result_response(std::move(id), std::move(result)));
 }
@@ -432,22 +433,21 @@ void Session::spawn_request(json::value id, std::string method, json::object par
   auto self = shared_from_this();
   auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), std::move(progress_token), reply, in_flight);
   auto slot = in_flight->signal.slot();
-  asio::co_spawn(
-      core_->executor,
-      run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params), std::move(ctx),
-                  in_flight),
-      asio::bind_cancellation_slot(
-          slot, [self, key = std::move(key), reply, batch, in_flight](std::exception_ptr, json::value response) {
-            auto it = self->in_flight_.find(key);
-            if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
-            if (in_flight->cancelled) response = nullptr;  // cancelled: never answer
-            if (batch) {
-              batch->finish_one(std::move(response));
-              return;
-            }
-            if (!response.is_null() && reply->is_open()) reply->send(std::move(response));
-            reply->close();
-          }));
+  asio::co_spawn(core_->executor,
+                 run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params),
+                             std::move(ctx), in_flight),
+                 asio::bind_cancellation_slot(slot, [self, key = std::move(key), reply, batch, in_flight](
+                                                        std::exception_ptr, json::value response) {
+                   auto it = self->in_flight_.find(key);
+                   if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
+                   if (in_flight->cancelled) response = nullptr;  // cancelled: never answer
+                   if (batch) {
+                     batch->finish_one(std::move(response));
+                     return;
+                   }
+                   if (!response.is_null() && reply->is_open()) reply->send(std::move(response));
+                   reply->close();
+                 }));
 }
 
 json::object Session::initialize(const json::object& params) {
@@ -507,12 +507,14 @@ void Session::handle_response(json::object& message) {
 }
 
 asio::awaitable<json::value> Session::send_request(std::string method, json::object params,
-                                                   std::shared_ptr<Channel> via,
-                                                   std::chrono::milliseconds timeout) {
+                                                   std::shared_ptr<Channel> via, std::chrono::milliseconds timeout) {
   std::string_view capability;
-  if (method == "sampling/createMessage") capability = "sampling";
-  else if (method == "elicitation/create") capability = "elicitation";
-  else if (method == "roots/list") capability = "roots";
+  if (method == "sampling/createMessage")
+    capability = "sampling";
+  else if (method == "elicitation/create")
+    capability = "elicitation";
+  else if (method == "roots/list")
+    capability = "roots";
   if (!capability.empty() && !info_.client_supports(capability))
     throw McpError(error_code::invalid_request,
                    "The client did not declare the \"" + std::string(capability) + "\" capability");
@@ -577,7 +579,8 @@ SessionInfo SessionInfo::from_json(const json::object& persisted) {
     info.protocol_version = std::string(version->get_string());
   else
     info.protocol_version = std::string(kLatestProtocolVersion);
-  if (const json::value* c = persisted.if_contains("clientInfo"); c && c->is_object()) info.client_info = c->get_object();
+  if (const json::value* c = persisted.if_contains("clientInfo"); c && c->is_object())
+    info.client_info = c->get_object();
   if (const json::value* c = persisted.if_contains("capabilities"); c && c->is_object())
     info.client_capabilities = c->get_object();
   return info;

@@ -30,9 +30,9 @@ struct OutgoingRequest;
 // it (to_json) and rebuild a Session after a restart (from_json), and so the
 // stateless 2026 era can later build one per request from params._meta.
 struct SessionInfo {
-  std::string protocol_version;     // negotiated, e.g. "2025-11-25"
-  json::object client_info;         // {name, version, title?...}
-  json::object client_capabilities; // {sampling?, elicitation?, roots?...}
+  std::string protocol_version;      // negotiated, e.g. "2025-11-25"
+  json::object client_info;          // {name, version, title?...}
+  json::object client_capabilities;  // {sampling?, elicitation?, roots?...}
 
   bool client_supports(std::string_view capability) const {  // "sampling", "elicitation", "roots"
     return client_capabilities.contains(capability);
@@ -96,19 +96,16 @@ class Session : public std::enable_shared_from_this<Session> {
   // methods.cpp (what each MCP method does).
   struct Batch;
   // Returns true when a coroutine was started that will answer later.
-  bool handle_one(json::value message, const std::shared_ptr<Channel>& reply,
-                  const std::shared_ptr<Batch>& batch);
-  void respond(const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch,
-               json::value response);
+  bool handle_one(json::value message, const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch);
+  void respond(const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch, json::value response);
   bool handle_request(json::value id, std::string_view method, json::object params,
                       const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch);
-  void spawn_request(json::value id, std::string method, json::object params,
-                     const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch);
+  void spawn_request(json::value id, std::string method, json::object params, const std::shared_ptr<Channel>& reply,
+                     const std::shared_ptr<Batch>& batch);
   json::object initialize(const json::object& params);
   void handle_notification(std::string_view method, const json::object& params);
   void handle_response(json::object& message);
-  asio::awaitable<json::value> send_request(std::string method, json::object params,
-                                            std::shared_ptr<Channel> via,
+  asio::awaitable<json::value> send_request(std::string method, json::object params, std::shared_ptr<Channel> via,
                                             std::chrono::milliseconds timeout);
   void send_unsolicited(json::value message);
 

@@ -1,5 +1,6 @@
 #include "mcp/stdio_transport.hpp"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -9,12 +10,11 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <cstring>
-#include <spdlog/spdlog.h>
 #include <stdexcept>
 #include <system_error>
 
-#include "mcp/errors.hpp"
 #include "json/json_text.hpp"
+#include "mcp/errors.hpp"
 
 namespace hamcp::mcp {
 namespace {
@@ -71,17 +71,16 @@ class OutputChannel final : public Channel, public std::enable_shared_from_this<
     in_flight_.swap(pending_);
     pending_.clear();
     auto self = shared_from_this();
-    asio::async_write(stream_, asio::buffer(in_flight_),
-                      [self](const boost::system::error_code& ec, std::size_t) {
-                        self->writing_ = false;
-                        self->in_flight_.clear();
-                        if (ec) {
-                          // The client is gone (EPIPE): nothing more can be said.
-                          self->broken_ = true;
-                          spdlog::debug("stdio: output closed: {}", ec.message());
-                        }
-                        self->write_next();
-                      });
+    asio::async_write(stream_, asio::buffer(in_flight_), [self](const boost::system::error_code& ec, std::size_t) {
+      self->writing_ = false;
+      self->in_flight_.clear();
+      if (ec) {
+        // The client is gone (EPIPE): nothing more can be said.
+        self->broken_ = true;
+        spdlog::debug("stdio: output closed: {}", ec.message());
+      }
+      self->write_next();
+    });
   }
 
   asio::posix::stream_descriptor stream_;
@@ -133,8 +132,8 @@ asio::awaitable<void> StdioTransport::run() {
   std::shared_ptr<Channel> out = impl->output;
   const std::size_t max_line = impl->options.max_line_bytes;
 
-  std::string buffer;          // bytes read but not yet split into lines
-  bool discarding = false;     // inside an oversize line: drop until its newline
+  std::string buffer;       // bytes read but not yet split into lines
+  bool discarding = false;  // inside an oversize line: drop until its newline
   std::vector<char> chunk(64 * 1024);
 
   json::parse_options parse_options;
@@ -170,9 +169,9 @@ asio::awaitable<void> StdioTransport::run() {
           discarding = true;
           buffer.clear();
           buffer.shrink_to_fit();
-          out->send(make_error_response(nullptr, error_code::invalid_request,
-                                        "Invalid Request: message exceeds " + std::to_string(max_line) +
-                                            " bytes; it was skipped"));
+          out->send(make_error_response(
+              nullptr, error_code::invalid_request,
+              "Invalid Request: message exceeds " + std::to_string(max_line) + " bytes; it was skipped"));
         }
       }
       if (!nl) break;

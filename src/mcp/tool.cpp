@@ -1,4 +1,5 @@
 #include "mcp/tool.hpp"
+
 #include "json/json_text.hpp"
 
 namespace hamcp::mcp {
@@ -51,8 +52,7 @@ json::object embedded_text(std::string_view uri, std::string_view text, std::str
   return block;
 }
 
-json::object embedded_blob(std::string_view uri, std::string_view base64_data,
-                           std::string_view mime_type) {
+json::object embedded_blob(std::string_view uri, std::string_view base64_data, std::string_view mime_type) {
   json::object resource;
   resource.emplace("uri", uri);
   if (!mime_type.empty()) resource.emplace("mimeType", mime_type);

@@ -28,12 +28,10 @@ namespace content {
 json::object text(std::string_view text);
 json::object image(std::string_view base64_data, std::string_view mime_type);
 json::object audio(std::string_view base64_data, std::string_view mime_type);
-json::object resource_link(std::string_view uri, std::string_view name,
-                           std::string_view mime_type = {}, std::string_view description = {});
-json::object embedded_text(std::string_view uri, std::string_view text,
-                           std::string_view mime_type = "text/plain");
-json::object embedded_blob(std::string_view uri, std::string_view base64_data,
-                           std::string_view mime_type);
+json::object resource_link(std::string_view uri, std::string_view name, std::string_view mime_type = {},
+                           std::string_view description = {});
+json::object embedded_text(std::string_view uri, std::string_view text, std::string_view mime_type = "text/plain");
+json::object embedded_blob(std::string_view uri, std::string_view base64_data, std::string_view mime_type);
 }  // namespace content
 
 struct ToolResult {
@@ -63,8 +61,7 @@ class RequestContext {
   virtual bool cancelled() const = 0;
   // notifications/progress; a no-op when the request had no _meta.progressToken.
   // Values that do not increase are dropped (the spec wants strictly increasing).
-  virtual void progress(double progress, std::optional<double> total = {},
-                        std::string_view message = {}) = 0;
+  virtual void progress(double progress, std::optional<double> total = {}, std::string_view message = {}) = 0;
   // notifications/message, sent only if `level` passes the session's logging/setLevel.
   virtual void log(LogLevel level, json::value data, std::string_view logger = {}) = 0;
   // Server->client request (sampling/createMessage, elicitation/create, roots/list)
@@ -85,10 +82,10 @@ class RequestContext {
 using ToolHandler = std::function<asio::awaitable<ToolResult>(json::object arguments, RequestContext& ctx)>;
 
 struct Tool {
-  std::string name;         // 1..128 chars of [A-Za-z0-9_.-]
-  std::string title;        // optional human title
-  std::string description;  // required: clients and the conformance suite need one
-  json::object input_schema;                // must be {"type":"object",...}
+  std::string name;                           // 1..128 chars of [A-Za-z0-9_.-]
+  std::string title;                          // optional human title
+  std::string description;                    // required: clients and the conformance suite need one
+  json::object input_schema;                  // must be {"type":"object",...}
   std::optional<json::object> output_schema;  // if set, structured_content must match it
   ToolAnnotations annotations;
   ToolHandler handler;

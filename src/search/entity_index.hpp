@@ -25,9 +25,9 @@ class IndexStore;
 
 struct IndexStats {
   std::size_t entities = 0;
-  std::size_t tokens = 0;          // distinct vocabulary tokens
+  std::size_t tokens = 0;  // distinct vocabulary tokens
   std::size_t postings = 0;
-  std::size_t approx_bytes = 0;    // rough heap estimate of the index structures
+  std::size_t approx_bytes = 0;  // rough heap estimate of the index structures
 };
 
 class EntityIndex {

@@ -15,11 +15,18 @@ constexpr std::size_t kMaxWordsPerValue = 32;
 // Power") is the one people mean.
 float phrase_weight(Field f) {
   switch (f) {
-    case Field::friendly_name: case Field::registry_name: case Field::alias: return 1.0f;
-    case Field::object_id: return 0.95f;
-    case Field::original_name: return 0.9f;
-    case Field::device: return 0.85f;
-    default: return 0.0f;
+    case Field::friendly_name:
+    case Field::registry_name:
+    case Field::alias:
+      return 1.0f;
+    case Field::object_id:
+      return 0.95f;
+    case Field::original_name:
+      return 0.9f;
+    case Field::device:
+      return 0.85f;
+    default:
+      return 0.0f;
   }
 }
 
@@ -28,10 +35,11 @@ bool has_digit(std::u32string_view s) {
 }
 
 template <typename T>
-std::size_t heap_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+std::size_t heap_bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
 std::size_t heap_bytes(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
 std::size_t heap_bytes(const std::u32string& s) { return s.capacity() > 3 ? (s.capacity() + 1) * 4 : 0; }
-
 
 }  // namespace
 
@@ -132,8 +140,10 @@ void IndexStore::shrink_to_fit() {
 void IndexStore::add_posting(TokenId t, Slot s, FieldMask m) {
   auto& p = tokens_[t].postings;
   auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot < b; });
-  if (it != p.end() && it->slot == s) it->fields = m;
-  else p.insert(it, Posting{s, m});
+  if (it != p.end() && it->slot == s)
+    it->fields = m;
+  else
+    p.insert(it, Posting{s, m});
 }
 
 void IndexStore::remove_posting(TokenId t, Slot s) {
@@ -158,9 +168,8 @@ bool same_indexed_text(const EntityDoc& a, const EntityDoc& b) {
          a.registry_name == b.registry_name && a.original_name == b.original_name && a.aliases == b.aliases &&
          a.area_id == b.area_id && a.area_name == b.area_name && a.area_aliases == b.area_aliases &&
          a.floor_id == b.floor_id && a.floor_name == b.floor_name && a.floor_aliases == b.floor_aliases &&
-         a.device_name == b.device_name &&
-         a.manufacturer == b.manufacturer && a.model == b.model && a.labels == b.labels &&
-         a.device_class == b.device_class;
+         a.device_name == b.device_name && a.manufacturer == b.manufacturer && a.model == b.model &&
+         a.labels == b.labels && a.device_class == b.device_class;
 }
 }  // namespace
 
@@ -188,8 +197,7 @@ void IndexStore::upsert(EntityDoc doc) {
       if (i + 1 < toks.size()) words[toks[i] + toks[i + 1]] |= bit(f);
     }
     if (float w = phrase_weight(f); w > 0 && !folded.empty()) {
-      bool dup = std::any_of(phrases.begin(), phrases.end(),
-                             [&](const Phrase& p) { return p.equals(folded); });
+      bool dup = std::any_of(phrases.begin(), phrases.end(), [&](const Phrase& p) { return p.equals(folded); });
       if (!dup) phrases.push_back(Phrase{f, value, w, folded});
       if (display.empty() && f != Field::object_id) display = folded;
     }
@@ -201,7 +209,11 @@ void IndexStore::upsert(EntityDoc doc) {
       Field f = Field::friendly_name;
       std::uint8_t value = 0;
       for (const auto& p : phrases)
-        if (p.equals(display)) { f = p.field; value = p.value; break; }
+        if (p.equals(display)) {
+          f = p.field;
+          value = p.value;
+          break;
+        }
       phrases.push_back(Phrase{f, value, 1.0f, area + U' ' + display});
     }
   }
@@ -284,8 +296,10 @@ void IndexStore::summarise(Slot s) {
     sum.phrase_weight[i] = e.phrases[i].weight;
     const Phrase& p = e.phrases[i];
     std::uint32_t m = 0;
-    if (p.ascii.empty()) m = char_class_mask(p.wide);
-    else for (char c : p.ascii) m |= 1u << char_class(static_cast<char32_t>(c));
+    if (p.ascii.empty())
+      m = char_class_mask(p.wide);
+    else
+      for (char c : p.ascii) m |= 1u << char_class(static_cast<char32_t>(c));
     sum.phrase_chars[i] = m;
   }
   summaries_[s] = sum;

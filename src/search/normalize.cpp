@@ -17,66 +17,127 @@ static_assert(kLatin1.size() == 64);
 
 // U+0100..U+017F. '5' = ij, '2' = oe.
 constexpr std::string_view kLatinExtA =
-    "aaaaaa" "cccccccc" "dddd" "eeeeeeeeee" "gggggggg" "hhhh" "iiiiiiiiii" "55" "jj" "kkk"
-    "llllllllll" "nnnnnnnnn" "oooooo" "22" "rrrrrr" "ssssssss" "tttttt" "uuuuuuuuuuuu" "ww"
-    "yyy" "zzzzzz" "s";
+    "aaaaaa"
+    "cccccccc"
+    "dddd"
+    "eeeeeeeeee"
+    "gggggggg"
+    "hhhh"
+    "iiiiiiiiii"
+    "55"
+    "jj"
+    "kkk"
+    "llllllllll"
+    "nnnnnnnnn"
+    "oooooo"
+    "22"
+    "rrrrrr"
+    "ssssssss"
+    "tttttt"
+    "uuuuuuuuuuuu"
+    "ww"
+    "yyy"
+    "zzzzzz"
+    "s";
 static_assert(kLatinExtA.size() == 128);
 
 void append_placeholder(char c, std::u32string& out) {
   switch (c) {
-    case '1': out += U"ae"; break;
-    case '2': out += U"oe"; break;
-    case '5': out += U"ij"; break;
-    case '3': out += U"th"; break;
-    case '4': out += U"ss"; break;
-    default: out.push_back(static_cast<char32_t>(static_cast<unsigned char>(c)));
+    case '1':
+      out += U"ae";
+      break;
+    case '2':
+      out += U"oe";
+      break;
+    case '5':
+      out += U"ij";
+      break;
+    case '3':
+      out += U"th";
+      break;
+    case '4':
+      out += U"ss";
+      break;
+    default:
+      out.push_back(static_cast<char32_t>(static_cast<unsigned char>(c)));
   }
 }
 
 char32_t fold_greek(char32_t c) {
   switch (c) {
-    case 0x0386: case 0x03AC: return 0x03B1;  // alpha
-    case 0x0388: case 0x03AD: return 0x03B5;  // epsilon
-    case 0x0389: case 0x03AE: return 0x03B7;  // eta
-    case 0x038A: case 0x03AF: case 0x0390: case 0x03AA: case 0x03CA: return 0x03B9;  // iota
-    case 0x038C: case 0x03CC: return 0x03BF;  // omicron
-    case 0x038E: case 0x03CD: case 0x03B0: case 0x03AB: case 0x03CB: return 0x03C5;  // upsilon
-    case 0x038F: case 0x03CE: return 0x03C9;  // omega
-    case 0x03C2: return 0x03C3;               // final sigma
-    case 0x037E: case 0x0387: return kSeparator;  // Greek question mark, ano teleia
-    default: break;
+    case 0x0386:
+    case 0x03AC:
+      return 0x03B1;  // alpha
+    case 0x0388:
+    case 0x03AD:
+      return 0x03B5;  // epsilon
+    case 0x0389:
+    case 0x03AE:
+      return 0x03B7;  // eta
+    case 0x038A:
+    case 0x03AF:
+    case 0x0390:
+    case 0x03AA:
+    case 0x03CA:
+      return 0x03B9;  // iota
+    case 0x038C:
+    case 0x03CC:
+      return 0x03BF;  // omicron
+    case 0x038E:
+    case 0x03CD:
+    case 0x03B0:
+    case 0x03AB:
+    case 0x03CB:
+      return 0x03C5;  // upsilon
+    case 0x038F:
+    case 0x03CE:
+      return 0x03C9;  // omega
+    case 0x03C2:
+      return 0x03C3;  // final sigma
+    case 0x037E:
+    case 0x0387:
+      return kSeparator;  // Greek question mark, ano teleia
+    default:
+      break;
   }
   if (c >= 0x0391 && c <= 0x03A9) return c + 0x20;
   return c;
 }
 
 char32_t fold_cyrillic(char32_t c) {
-  if (c >= 0x0400 && c <= 0x040F) c += 0x50;
-  else if (c >= 0x0410 && c <= 0x042F) c += 0x20;
+  if (c >= 0x0400 && c <= 0x040F)
+    c += 0x50;
+  else if (c >= 0x0410 && c <= 0x042F)
+    c += 0x20;
   if (c == 0x0451 || c == 0x0450) return 0x0435;  // ё, ѐ -> е
   return c;
 }
 
 bool is_separator_range(char32_t c) {
-  return (c >= 0x2000 && c <= 0x2BFF) ||    // punctuation, currency, letterlike, arrows, math, box, dingbats
-         (c >= 0x3000 && c <= 0x303F) ||    // CJK punctuation (ideographic space)
-         (c >= 0xE000 && c <= 0xF8FF) ||    // private use
-         (c >= 0xFFF0 && c <= 0xFFFF) ||    // specials, replacement char
-         (c >= 0x1F000 && c <= 0x1FAFF);    // emoji and pictographs
+  return (c >= 0x2000 && c <= 0x2BFF) ||  // punctuation, currency, letterlike, arrows, math, box, dingbats
+         (c >= 0x3000 && c <= 0x303F) ||  // CJK punctuation (ideographic space)
+         (c >= 0xE000 && c <= 0xF8FF) ||  // private use
+         (c >= 0xFFF0 && c <= 0xFFFF) ||  // specials, replacement char
+         (c >= 0x1F000 && c <= 0x1FAFF);  // emoji and pictographs
 }
 
 // Appends the folded form of one code point.
 void fold_code_point(char32_t c, std::u32string& out) {
   if (c < 0x80) {
-    if (c >= 'A' && c <= 'Z') out.push_back(c + 32);
-    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) out.push_back(c);
-    else out.push_back(kSeparator);
+    if (c >= 'A' && c <= 'Z')
+      out.push_back(c + 32);
+    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+      out.push_back(c);
+    else
+      out.push_back(kSeparator);
     return;
   }
   if (c >= 0xC0 && c <= 0xFF) {
     char m = kLatin1[c - 0xC0];
-    if (m == ' ') out.push_back(kSeparator);
-    else append_placeholder(m, out);
+    if (m == ' ')
+      out.push_back(kSeparator);
+    else
+      append_placeholder(m, out);
     return;
   }
   if (c >= 0x100 && c <= 0x17F) {
@@ -85,22 +146,49 @@ void fold_code_point(char32_t c, std::u32string& out) {
   }
   if (c >= 0x80 && c <= 0xBF) {
     switch (c) {
-      case 0xAA: out.push_back(U'a'); return;       // ª
-      case 0xBA: out.push_back(U'o'); return;       // º
-      case 0xB5: out.push_back(0x03BC); return;     // micro sign -> Greek mu
-      case 0xB2: out.push_back(U'2'); return;
-      case 0xB3: out.push_back(U'3'); return;
-      case 0xB9: out.push_back(U'1'); return;
-      case 0xAD: return;                            // soft hyphen joins
-      default: out.push_back(kSeparator); return;
+      case 0xAA:
+        out.push_back(U'a');
+        return;  // ª
+      case 0xBA:
+        out.push_back(U'o');
+        return;  // º
+      case 0xB5:
+        out.push_back(0x03BC);
+        return;  // micro sign -> Greek mu
+      case 0xB2:
+        out.push_back(U'2');
+        return;
+      case 0xB3:
+        out.push_back(U'3');
+        return;
+      case 0xB9:
+        out.push_back(U'1');
+        return;
+      case 0xAD:
+        return;  // soft hyphen joins
+      default:
+        out.push_back(kSeparator);
+        return;
     }
   }
-  if (c >= 0x0300 && c <= 0x036F) return;           // combining diacritics (NFD input)
-  if (c >= 0xFE00 && c <= 0xFE0F) return;           // variation selectors
-  if (c >= 0x0370 && c <= 0x03FF) { out.push_back(fold_greek(c)); return; }
-  if (c >= 0x0400 && c <= 0x045F) { out.push_back(fold_cyrillic(c)); return; }
-  if (c >= 0xFF01 && c <= 0xFF5E) { fold_code_point(c - 0xFEE0, out); return; }  // fullwidth ASCII
-  if (is_separator_range(c)) { out.push_back(kSeparator); return; }
+  if (c >= 0x0300 && c <= 0x036F) return;  // combining diacritics (NFD input)
+  if (c >= 0xFE00 && c <= 0xFE0F) return;  // variation selectors
+  if (c >= 0x0370 && c <= 0x03FF) {
+    out.push_back(fold_greek(c));
+    return;
+  }
+  if (c >= 0x0400 && c <= 0x045F) {
+    out.push_back(fold_cyrillic(c));
+    return;
+  }
+  if (c >= 0xFF01 && c <= 0xFF5E) {
+    fold_code_point(c - 0xFEE0, out);
+    return;
+  }  // fullwidth ASCII
+  if (is_separator_range(c)) {
+    out.push_back(kSeparator);
+    return;
+  }
   out.push_back(c);
 }
 
@@ -108,22 +196,43 @@ void fold_code_point(char32_t c, std::u32string& out) {
 // and consumes one byte, so decoding always terminates.
 char32_t decode_one(std::string_view s, size_t& i) {
   auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) { ++i; return b0; }
+  if (b0 < 0x80) {
+    ++i;
+    return b0;
+  }
   int len = 0;
   char32_t cp = 0;
-  if ((b0 & 0xE0) == 0xC0) { len = 2; cp = b0 & 0x1F; }
-  else if ((b0 & 0xF0) == 0xE0) { len = 3; cp = b0 & 0x0F; }
-  else if ((b0 & 0xF8) == 0xF0) { len = 4; cp = b0 & 0x07; }
-  else { ++i; return 0xFFFD; }
-  if (i + len > s.size()) { ++i; return 0xFFFD; }
+  if ((b0 & 0xE0) == 0xC0) {
+    len = 2;
+    cp = b0 & 0x1F;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    len = 3;
+    cp = b0 & 0x0F;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    len = 4;
+    cp = b0 & 0x07;
+  } else {
+    ++i;
+    return 0xFFFD;
+  }
+  if (i + len > s.size()) {
+    ++i;
+    return 0xFFFD;
+  }
   for (int k = 1; k < len; ++k) {
     auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) { ++i; return 0xFFFD; }
+    if ((b & 0xC0) != 0x80) {
+      ++i;
+      return 0xFFFD;
+    }
     cp = (cp << 6) | (b & 0x3F);
   }
   // Reject overlong forms, surrogates and out-of-range values.
   static constexpr std::array<char32_t, 5> kMin{0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { ++i; return 0xFFFD; }
+  if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return 0xFFFD;
+  }
   i += len;
   return cp;
 }

@@ -78,8 +78,7 @@ EntityDoc PackedDoc::unpack() const {
   EntityDoc d;
   if (bytes_.empty()) return d;
   Reader r(bytes_);
-  for (std::string* s : {&d.entity_id, &d.domain, &d.friendly_name, &d.registry_name, &d.original_name})
-    *s = r.text();
+  for (std::string* s : {&d.entity_id, &d.domain, &d.friendly_name, &d.registry_name, &d.original_name}) *s = r.text();
   d.aliases = r.list();
   d.area_id = r.text();
   d.area_name = r.text();

@@ -23,20 +23,34 @@ namespace hamcp::search {
 
 const char* field_name(Field f) {
   switch (f) {
-    case Field::entity_id: return "entity_id";
-    case Field::object_id: return "object_id";
-    case Field::friendly_name: return "friendly_name";
-    case Field::registry_name: return "registry_name";
-    case Field::original_name: return "original_name";
-    case Field::alias: return "alias";
-    case Field::area: return "area";
-    case Field::floor: return "floor";
-    case Field::device: return "device";
-    case Field::manufacturer: return "manufacturer";
-    case Field::model: return "model";
-    case Field::label: return "label";
-    case Field::domain: return "domain";
-    case Field::device_class: return "device_class";
+    case Field::entity_id:
+      return "entity_id";
+    case Field::object_id:
+      return "object_id";
+    case Field::friendly_name:
+      return "friendly_name";
+    case Field::registry_name:
+      return "registry_name";
+    case Field::original_name:
+      return "original_name";
+    case Field::alias:
+      return "alias";
+    case Field::area:
+      return "area";
+    case Field::floor:
+      return "floor";
+    case Field::device:
+      return "device";
+    case Field::manufacturer:
+      return "manufacturer";
+    case Field::model:
+      return "model";
+    case Field::label:
+      return "label";
+    case Field::domain:
+      return "domain";
+    case Field::device_class:
+      return "device_class";
   }
   return "";
 }
@@ -61,7 +75,7 @@ constexpr std::array<float, kFieldCount> kFieldWeight = {
     0.90f,  // device_class
 };
 
-constexpr float kSynonymCredit = 95.0f;   // "lamp" finding domain "light"
+constexpr float kSynonymCredit = 95.0f;  // "lamp" finding domain "light"
 // A synonym found in a name is weaker evidence than in the domain/device
 // class: "thermostat" -> "climate" should find climate.* before sensors named
 // "Office Climate Temperature".
@@ -72,7 +86,7 @@ constexpr float kTypeBonus = 3.0f;
 constexpr float kFuzzyFactor = 0.95f;     // typo matches rank below exact ones
 constexpr float kCoverageWeight = 0.68f;  // coverage + phrase + type bonus sum to at most 100
 constexpr float kPhraseWeight = 0.29f;
-constexpr double kNonExactScale = 0.99;   // 100 is reserved for an exact entity_id
+constexpr double kNonExactScale = 0.99;  // 100 is reserved for an exact entity_id
 constexpr std::size_t kMaxQueryWords = 12;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
@@ -164,7 +178,10 @@ MatchSet match_word(const IndexStore& store, const std::u32string& q) {
     const std::u32string* best_word = nullptr;
     for (const auto& w : all_synonym_words()) {
       double s = scorer.similarity(w, std::max(cutoff, best));
-      if (s > best) { best = s; best_word = &w; }
+      if (s > best) {
+        best = s;
+        best_word = &w;
+      }
     }
     if (best_word) {
       float credit = static_cast<float>(best) * kFuzzyFactor * (kSynonymCredit / 100.0f);
@@ -182,8 +199,7 @@ MatchSet match_word(const IndexStore& store, const std::u32string& q) {
     const std::size_t lv = t.text.size();
     if (lq >= 2 && lv > lq && starts_with(t.text, q)) {
       // Prefix: "kitch" -> "kitchen"; the closer the lengths, the higher.
-      out.add(static_cast<TokenId>(i),
-              100.0f * (0.75f + 0.2f * static_cast<float>(lq) / static_cast<float>(lv)));
+      out.add(static_cast<TokenId>(i), 100.0f * (0.75f + 0.2f * static_cast<float>(lq) / static_cast<float>(lv)));
       continue;
     }
     if (!scorer || t.has_digit || lv < 3 || (lv > lq ? lv - lq : lq - lv) > window || t.text == q) continue;
@@ -205,8 +221,13 @@ struct Filters {
   }
 
   explicit Filters(const Query& q)
-      : domain(key(q.domain)), area(key(q.area)), floor(key(q.floor)), label(key(q.label)),
-        state(key(q.state)), device_class(key(q.device_class)), include_hidden(q.include_hidden) {}
+      : domain(key(q.domain)),
+        area(key(q.area)),
+        floor(key(q.floor)),
+        label(key(q.label)),
+        state(key(q.state)),
+        device_class(key(q.device_class)),
+        include_hidden(q.include_hidden) {}
 
   static bool in(const std::vector<std::string>& keys, const std::string& k) {
     return std::find(keys.begin(), keys.end(), k) != keys.end();
@@ -215,9 +236,7 @@ struct Filters {
   bool any_key() const { return domain || area || floor || label || state || device_class; }
 
   // The part of pass() answerable from the dense summary.
-  bool pass_summary(const SlotSummary& s) const {
-    return s.live && (include_hidden || !s.skipped_by_default);
-  }
+  bool pass_summary(const SlotSummary& s) const { return s.live && (include_hidden || !s.skipped_by_default); }
 
   bool pass(const Entry& e) const {
     if (!e.live) return false;
@@ -237,7 +256,10 @@ std::string field_text(const EntityDoc& doc, Field f, std::uint8_t value) {
   std::string out;
   bool found = false;
   for_each_field_text(doc, [&](Field g, std::uint8_t v, std::string_view text) {
-    if (!found && g == f && v == value) { out = std::string(text); found = true; }
+    if (!found && g == f && v == value) {
+      out = std::string(text);
+      found = true;
+    }
   });
   if (f == Field::entity_id) return doc.entity_id;
   return out;
@@ -263,15 +285,15 @@ std::string field_text_with_token(const EntityDoc& doc, Field f, std::u32string_
 struct Candidate {
   Slot slot;
   float coverage;
-  double bonus;      // kTypeBonus when a query word named the entity's type
-  double upper;      // upper bound of the final score
+  double bonus;  // kTypeBonus when a query word named the entity's type
+  double upper;  // upper bound of the final score
   bool exact_id;
 };
 
 struct Ranked {
   double score;
-  std::uint32_t cand;       // index into the candidate arrays
-  int phrase = -1;          // index of the best phrase in the entry, -1 none
+  std::uint32_t cand;  // index into the candidate arrays
+  int phrase = -1;     // index of the best phrase in the entry, -1 none
   double phrase_score = 0;
 };
 
@@ -322,7 +344,8 @@ Result list_by_filters(const IndexStore& store, const Query& q, const Filters& f
   const Entry* base = store.entries().data();
   auto by_id = [&](const Entry* a, const Entry* b) { return rank[a - base] < rank[b - base]; };
   std::partial_sort(matches.begin(), matches.begin() + static_cast<std::ptrdiff_t>(end), matches.end(), by_id);
-  for (std::size_t i = begin; i < end; ++i) r.hits.push_back(Hit{std::string(matches[i]->doc.entity_id()), 0.0, "", ""});
+  for (std::size_t i = begin; i < end; ++i)
+    r.hits.push_back(Hit{std::string(matches[i]->doc.entity_id()), 0.0, "", ""});
   r.has_more = q.offset + r.hits.size() < r.total;
   return r;
 }
@@ -346,8 +369,7 @@ Result run_query(const IndexStore& store, const Query& q) {
 
   std::vector<std::u32string> words = tokenize(q.text);
   if (std::any_of(words.begin(), words.end(), [](const auto& w) { return !is_stopword(w); }))
-    words.erase(std::remove_if(words.begin(), words.end(), [](const auto& w) { return is_stopword(w); }),
-                words.end());
+    words.erase(std::remove_if(words.begin(), words.end(), [](const auto& w) { return is_stopword(w); }), words.end());
   if (words.size() > kMaxQueryWords) words.resize(kMaxQueryWords);
   const std::size_t n = words.size();
 
@@ -443,8 +465,9 @@ Result run_query(const IndexStore& store, const Query& q) {
         std::size_t shared = 0;
         for (std::uint32_t m = summary.phrase_chars[p] & query_classes; m; m &= m - 1)
           shared += query_class_count[static_cast<std::size_t>(std::countr_zero(m))];
-        phrase_ub = std::max(phrase_ub, summary.phrase_weight[p] *
-                                            PhraseScorer::upper_bound(phrase_query.size(), summary.phrase_len[p], shared));
+        phrase_ub =
+            std::max(phrase_ub, summary.phrase_weight[p] *
+                                    PhraseScorer::upper_bound(phrase_query.size(), summary.phrase_len[p], shared));
       }
     } else {
       for (const Phrase& p : entries[cand_slot[c]].phrases)
@@ -457,8 +480,8 @@ Result run_query(const IndexStore& store, const Query& q) {
 
   Result result;
   result.total = cands.size();
-  const std::size_t k = q.limit > std::numeric_limits<std::size_t>::max() - q.offset ? cands.size()
-                                                                                     : q.offset + q.limit;
+  const std::size_t k =
+      q.limit > std::numeric_limits<std::size_t>::max() - q.offset ? cands.size() : q.offset + q.limit;
   const auto& rank = store.id_ranks();
   auto better = [&](const Ranked& a, const Ranked& b) {
     if (a.score != b.score) return a.score > b.score;
@@ -492,15 +515,19 @@ Result run_query(const IndexStore& store, const Query& q) {
         // skipped once their bound cannot beat the best so far.
         phrase_order.clear();
         for (std::size_t p = 0; p < e.phrases.size(); ++p)
-          phrase_order.emplace_back(e.phrases[p].weight * PhraseScorer::upper_bound(phrase_query.size(), e.phrases[p].size()), p);
+          phrase_order.emplace_back(
+              e.phrases[p].weight * PhraseScorer::upper_bound(phrase_query.size(), e.phrases[p].size()), p);
         std::sort(phrase_order.begin(), phrase_order.end(), std::greater<>());
         for (const auto& [bound, p] : phrase_order) {
           const Phrase& ph = e.phrases[p];
           if (bound <= r.phrase_score) break;
           double cutoff = r.phrase_score / ph.weight;
-          double s = ph.weight * (ph.ascii.empty() ? phrase.similarity(ph.wide, cutoff)
-                                                   : phrase.similarity(ph.ascii, cutoff));
-          if (s > r.phrase_score) { r.phrase_score = s; r.phrase = static_cast<int>(p); }
+          double s =
+              ph.weight * (ph.ascii.empty() ? phrase.similarity(ph.wide, cutoff) : phrase.similarity(ph.ascii, cutoff));
+          if (s > r.phrase_score) {
+            r.phrase_score = s;
+            r.phrase = static_cast<int>(p);
+          }
         }
         r.score = round2(final_score(c.coverage, r.phrase_score, c.bonus));
       }

@@ -17,8 +17,7 @@ struct TokenScorer::Impl {
   rapidfuzz::CachedOSA<char32_t> osa;
 };
 
-TokenScorer::TokenScorer(std::u32string_view query_token)
-    : impl_(std::make_unique<Impl>(query_token)) {}
+TokenScorer::TokenScorer(std::u32string_view query_token) : impl_(std::make_unique<Impl>(query_token)) {}
 TokenScorer::~TokenScorer() = default;
 TokenScorer::TokenScorer(TokenScorer&&) noexcept = default;
 TokenScorer& TokenScorer::operator=(TokenScorer&&) noexcept = default;
@@ -69,8 +68,7 @@ double PhraseScorer::similarity(std::string_view ascii_text, double cutoff) cons
 double PhraseScorer::upper_bound(size_t query_len, size_t text_len) {
   // Indel ratio = 2*LCS/(|a|+|b|) and LCS <= min(|a|,|b|).
   if (query_len + text_len == 0) return 100.0;
-  return 200.0 * static_cast<double>(std::min(query_len, text_len)) /
-         static_cast<double>(query_len + text_len);
+  return 200.0 * static_cast<double>(std::min(query_len, text_len)) / static_cast<double>(query_len + text_len);
 }
 
 double PhraseScorer::upper_bound(size_t query_len, size_t text_len, size_t shared_chars) {

@@ -14,28 +14,25 @@ namespace {
 // their names do not contain it ("lamp" finds light.* entities).
 const std::initializer_list<std::initializer_list<const char32_t*>> kGroups = {
     // Domains and device classes.
-    {U"light", U"lights", U"lamp", U"lamps", U"bulb", U"bulbs", U"licht", U"lichter", U"lampe",
-     U"lampen", U"leuchte", U"leuchten", U"lumiere", U"lumieres", U"luz", U"luces", U"lampara",
-     U"lamparas"},
+    {U"light", U"lights", U"lamp", U"lamps", U"bulb", U"bulbs", U"licht", U"lichter", U"lampe", U"lampen", U"leuchte",
+     U"leuchten", U"lumiere", U"lumieres", U"luz", U"luces", U"lampara", U"lamparas"},
     {U"switch", U"switches", U"schalter", U"interrupteur", U"interruptor"},
-    {U"outlet", U"outlets", U"plug", U"plugs", U"socket", U"sockets", U"steckdose", U"steckdosen",
-     U"prise", U"enchufe"},
-    {U"climate", U"thermostat", U"thermostats", U"heating", U"heater", U"hvac", U"aircon",
-     U"heizung", U"chauffage", U"calefaccion", U"termostato"},
+    {U"outlet", U"outlets", U"plug", U"plugs", U"socket", U"sockets", U"steckdose", U"steckdosen", U"prise",
+     U"enchufe"},
+    {U"climate", U"thermostat", U"thermostats", U"heating", U"heater", U"hvac", U"aircon", U"heizung", U"chauffage",
+     U"calefaccion", U"termostato"},
     {U"temperature", U"temperatures", U"temp", U"temperatur", U"temperatura"},
-    {U"humidity", U"humid", U"luftfeuchtigkeit", U"feuchtigkeit", U"luftfeuchte", U"humidite",
-     U"humedad"},
+    {U"humidity", U"humid", U"luftfeuchtigkeit", U"feuchtigkeit", U"luftfeuchte", U"humidite", U"humedad"},
     {U"door", U"doors", U"tur", U"turen", U"porte", U"portes", U"puerta", U"puertas"},
     {U"window", U"windows", U"fenster", U"fenetre", U"fenetres", U"ventana", U"ventanas"},
-    {U"motion", U"movement", U"occupancy", U"presence", U"bewegung", U"bewegungsmelder",
-     U"mouvement", U"movimiento", U"presencia"},
+    {U"motion", U"movement", U"occupancy", U"presence", U"bewegung", U"bewegungsmelder", U"mouvement", U"movimiento",
+     U"presencia"},
     {U"lock", U"locks", U"schloss", U"turschloss", U"serrure", U"cerradura"},
-    {U"cover", U"covers", U"blind", U"blinds", U"shade", U"shades", U"shutter", U"shutters",
-     U"curtain", U"curtains", U"rollladen", U"rolladen", U"jalousie", U"volet", U"volets",
-     U"persiana", U"persianas"},
+    {U"cover", U"covers", U"blind", U"blinds", U"shade", U"shades", U"shutter", U"shutters", U"curtain", U"curtains",
+     U"rollladen", U"rolladen", U"jalousie", U"volet", U"volets", U"persiana", U"persianas"},
     {U"fan", U"fans", U"ventilator", U"ventilateur", U"ventilador"},
-    {U"mediaplayer", U"media", U"tv", U"television", U"speaker", U"speakers", U"fernseher",
-     U"lautsprecher", U"televisor", U"altavoz", U"enceinte"},
+    {U"mediaplayer", U"media", U"tv", U"television", U"speaker", U"speakers", U"fernseher", U"lautsprecher",
+     U"televisor", U"altavoz", U"enceinte"},
     {U"camera", U"cameras", U"cam", U"kamera", U"camara"},
     {U"vacuum", U"hoover", U"saugroboter", U"staubsauger", U"aspirateur", U"aspiradora"},
     {U"battery", U"batteries", U"akku", U"batterie", U"bateria"},
@@ -69,9 +66,9 @@ const std::initializer_list<std::initializer_list<const char32_t*>> kGroups = {
 };
 
 const char32_t* const kStopwords[] = {
-    U"the", U"a", U"an", U"in", U"of", U"at", U"my", U"all", U"and", U"with", U"im", U"der",
-    U"die", U"das", U"dem", U"und", U"le", U"la", U"les", U"du", U"des", U"dans", U"et", U"el",
-    U"los", U"las", U"del", U"en", U"y",
+    U"the", U"a",    U"an",  U"in",  U"of",  U"at",  U"my",  U"all", U"and", U"with",
+    U"im",  U"der",  U"die", U"das", U"dem", U"und", U"le",  U"la",  U"les", U"du",
+    U"des", U"dans", U"et",  U"el",  U"los", U"las", U"del", U"en",  U"y",
 };
 
 struct Tables {
@@ -111,8 +108,6 @@ std::span<const std::u32string> synonyms_of(std::u32string_view token) {
 
 std::span<const std::u32string> all_synonym_words() { return tables().words; }
 
-bool is_stopword(std::u32string_view token) {
-  return tables().stopwords.contains(std::u32string(token));
-}
+bool is_stopword(std::u32string_view token) { return tables().stopwords.contains(std::u32string(token)); }
 
 }  // namespace hamcp::search

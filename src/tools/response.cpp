@@ -1,4 +1,5 @@
 #include "tools/response.hpp"
+
 #include "json/json_text.hpp"
 
 namespace hamcp::tools {
@@ -68,8 +69,7 @@ bool PageWriter::add(json::value item) {
   return true;
 }
 
-void put_page_info(json::object& body, std::size_t offset, std::size_t returned, std::size_t total,
-                   bool budget_cut) {
+void put_page_info(json::object& body, std::size_t offset, std::size_t returned, std::size_t total, bool budget_cut) {
   body["total"] = total;
   if (offset > 0) body["offset"] = offset;
   const bool more = offset + returned < total;

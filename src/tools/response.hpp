@@ -55,8 +55,7 @@ class PageWriter {
 // Pagination members: total, offset (when > 0), has_more, next_offset (when
 // more), and "truncated" + "notice" when the byte budget (not the limit) cut
 // the page.
-void put_page_info(json::object& body, std::size_t offset, std::size_t returned, std::size_t total,
-                   bool budget_cut);
+void put_page_info(json::object& body, std::size_t offset, std::size_t returned, std::size_t total, bool budget_cut);
 
 // Successful result: nulls dropped, compact JSON text + structuredContent.
 mcp::ToolResult ok(json::object body);

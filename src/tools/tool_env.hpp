@@ -3,17 +3,17 @@
 // index, the state watch (wait-for-change) and the operation log. One per
 // server; shared by the handlers.
 
-#include <boost/asio/awaitable.hpp>
 #include <atomic>
+#include <boost/asio/awaitable.hpp>
 #include <chrono>
 #include <memory>
 
 #include "ha/ha_client.hpp"
-#include "search/entity_index.hpp"
 #include "home/operations.hpp"
 #include "home/overview_feed.hpp"
-#include "tools/response.hpp"
 #include "home/state_watch.hpp"
+#include "search/entity_index.hpp"
+#include "tools/response.hpp"
 
 namespace hamcp::tools {
 
@@ -25,8 +25,8 @@ struct EntityToolsOptions {
   std::size_t response_budget = kDefaultResponseBudget;  // bytes of structuredContent
   std::chrono::milliseconds default_wait{10000};         // ha_call_service wait timeout
   std::chrono::milliseconds max_wait{60000};
-  std::chrono::milliseconds first_sync_wait{3000};       // how long a read waits for the first sync
-  std::size_t bulk_parallelism = 16;                     // ha_bulk_control calls in flight
+  std::chrono::milliseconds first_sync_wait{3000};  // how long a read waits for the first sync
+  std::size_t bulk_parallelism = 16;                // ha_bulk_control calls in flight
 };
 
 class ToolEnv {

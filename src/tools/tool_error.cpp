@@ -3,9 +3,9 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "json/json_text.hpp"
 #include "mcp/echo.hpp"
 #include "search/entity_index.hpp"
-#include "json/json_text.hpp"
 
 namespace hamcp::tools {
 
@@ -60,8 +60,8 @@ std::string ha_body_message(std::string_view body, std::size_t limit) {
 }
 
 ToolError bad_argument(std::string_view field, std::string_view problem, std::string_view fix) {
-  return ToolError{"invalid_argument", "arguments." + std::string(field) + ": " + std::string(problem),
-                   std::string(fix), {}};
+  return ToolError{
+      "invalid_argument", "arguments." + std::string(field) + ": " + std::string(problem), std::string(fix), {}};
 }
 
 json::array nearest_entities(const search::EntityIndex& index, std::string_view text, std::size_t limit) {

@@ -12,7 +12,9 @@
 #include "ha/errors.hpp"
 #include "mcp/tool.hpp"
 
-namespace hamcp::search { class EntityIndex; }
+namespace hamcp::search {
+class EntityIndex;
+}
 
 namespace hamcp::tools {
 
@@ -55,7 +57,8 @@ ToolError bad_argument(std::string_view field, std::string_view problem, std::st
 
 // An entity id that is neither in the states nor in the entity registry:
 // "suggestions" holds the nearest entity ids from the search index.
-ToolError unknown_entity(const search::EntityIndex& index, std::string_view entity_id, std::string_view field = "entity_id");
+ToolError unknown_entity(const search::EntityIndex& index, std::string_view entity_id,
+                         std::string_view field = "entity_id");
 
 // Home Assistant's limit on an entity id's length.
 inline constexpr std::size_t kMaxEntityIdBytes = 255;

@@ -35,9 +35,9 @@ std::int64_t Args::integer(std::string_view key, std::int64_t fallback) const {
                                    : std::isfinite(v->get_double()) && std::trunc(v->get_double()) == v->get_double() &&
                                          v->get_double() >= -kTwoTo63 && v->get_double() < kTwoTo63;
   if (!fits)
-    throw ToolException(bad_argument(key, "must be a whole number no larger than 9223372036854775807, got " +
-                                              mcp::echo_excerpt(json::serialize(*v)),
-                                     "Pass a small whole number, e.g. 0 or 50."));
+    throw ToolException(bad_argument(
+        key, "must be a whole number no larger than 9223372036854775807, got " + mcp::echo_excerpt(json::serialize(*v)),
+        "Pass a small whole number, e.g. 0 or 50."));
   return v->is_uint64() ? static_cast<std::int64_t>(v->get_uint64()) : static_cast<std::int64_t>(v->get_double());
 }
 
@@ -132,7 +132,8 @@ json::object output_schema_with_error(const std::string& tool, std::string_view 
   props.as_object()["error"] = std::move(error_member);
   const json::value sample = ToolError{"code", "message", "suggestion", {}}.to_json();
   if (!mcp::SchemaValidator(schema).is_valid(sample))
-    throw std::logic_error("tool " + tool + ": its outputSchema refuses {\"error\":{...}}; error results would "
+    throw std::logic_error("tool " + tool +
+                           ": its outputSchema refuses {\"error\":{...}}; error results would "
                            "fail clients that validate structuredContent (drop `required`)");
   return schema;
 }

@@ -37,7 +37,8 @@ class Args {
   json::object& o_;
 };
 
-using RunFn = std::function<boost::asio::awaitable<mcp::ToolResult>(Args& args, ToolEnv& env, mcp::RequestContext& ctx)>;
+using RunFn =
+    std::function<boost::asio::awaitable<mcp::ToolResult>(Args& args, ToolEnv& env, mcp::RequestContext& ctx)>;
 
 struct ToolSpec {
   std::string name;

@@ -24,8 +24,7 @@ using mcp::ToolResult;
 // A 1x1 red pixel PNG and a 16-sample 8 kHz mono 8-bit WAV (both generated, valid files).
 constexpr const char* kRedPixelPng =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
-constexpr const char* kTinyWav =
-    "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YRAAAACAoIBggKCAYICggGCAoIBg";
+constexpr const char* kTinyWav = "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YRAAAACAoIBggKCAYICggGCAoIBg";
 
 json::object parse_object(const char* text) { return json::parse(text).as_object(); }
 
@@ -67,8 +66,8 @@ asio::awaitable<ToolResult> audio_content(json::object, RequestContext&) {
 
 asio::awaitable<ToolResult> embedded_resource(json::object, RequestContext&) {
   ToolResult result;
-  result.content.emplace_back(mcp::content::embedded_text(
-      "test://embedded-resource", "This is an embedded resource content.", "text/plain"));
+  result.content.emplace_back(
+      mcp::content::embedded_text("test://embedded-resource", "This is an embedded resource content.", "text/plain"));
   co_return result;
 }
 
@@ -76,8 +75,8 @@ asio::awaitable<ToolResult> multiple_content_types(json::object, RequestContext&
   ToolResult result;
   result.content.emplace_back(mcp::content::text("Multiple content types test:"));
   result.content.emplace_back(mcp::content::image(kRedPixelPng, "image/png"));
-  result.content.emplace_back(mcp::content::embedded_text(
-      "test://mixed-content-resource", R"({"test":"data","value":123})", "application/json"));
+  result.content.emplace_back(mcp::content::embedded_text("test://mixed-content-resource",
+                                                          R"({"test":"data","value":123})", "application/json"));
   co_return result;
 }
 
@@ -233,8 +232,7 @@ asio::awaitable<json::array> read_watched(std::string uri, RequestContext&) {
   co_return contents;
 }
 
-asio::awaitable<json::array> read_template(std::string uri, std::map<std::string, std::string> vars,
-                                           RequestContext&) {
+asio::awaitable<json::array> read_template(std::string uri, std::map<std::string, std::string> vars, RequestContext&) {
   json::object data;
   data["id"] = vars["id"];
   data["templateTest"] = true;
@@ -261,18 +259,17 @@ asio::awaitable<json::object> simple_prompt(std::map<std::string, std::string>, 
 
 asio::awaitable<json::object> prompt_with_arguments(std::map<std::string, std::string> args, RequestContext&) {
   json::array messages;
-  messages.emplace_back(user_message(mcp::content::text(
-      "Prompt with arguments: arg1='" + args["arg1"] + "', arg2='" + args["arg2"] + "'")));
+  messages.emplace_back(user_message(
+      mcp::content::text("Prompt with arguments: arg1='" + args["arg1"] + "', arg2='" + args["arg2"] + "'")));
   json::object result;
   result["messages"] = std::move(messages);
   co_return result;
 }
 
-asio::awaitable<json::object> prompt_with_embedded_resource(std::map<std::string, std::string> args,
-                                                            RequestContext&) {
+asio::awaitable<json::object> prompt_with_embedded_resource(std::map<std::string, std::string> args, RequestContext&) {
   json::array messages;
-  messages.emplace_back(user_message(mcp::content::embedded_text(
-      args["resourceUri"], "Embedded resource content for testing.", "text/plain")));
+  messages.emplace_back(user_message(
+      mcp::content::embedded_text(args["resourceUri"], "Embedded resource content for testing.", "text/plain")));
   messages.emplace_back(user_message(mcp::content::text("Please process the embedded resource above.")));
   json::object result;
   result["messages"] = std::move(messages);
@@ -339,28 +336,25 @@ void register_conformance_fixtures(mcp::Registry& registry) {
   registry.add_tool(simple_tool("test_image_content", "Returns a 1x1 PNG image", image_content));
   registry.add_tool(simple_tool("test_audio_content", "Returns a tiny WAV audio clip", audio_content));
   registry.add_tool(simple_tool("test_embedded_resource", "Returns an embedded text resource", embedded_resource));
-  registry.add_tool(simple_tool("test_multiple_content_types", "Returns text, image and resource content",
-                                multiple_content_types));
-  registry.add_tool(simple_tool("test_tool_with_logging", "Sends three log notifications ~50 ms apart",
-                                tool_with_logging));
+  registry.add_tool(
+      simple_tool("test_multiple_content_types", "Returns text, image and resource content", multiple_content_types));
+  registry.add_tool(
+      simple_tool("test_tool_with_logging", "Sends three log notifications ~50 ms apart", tool_with_logging));
   registry.add_tool(simple_tool("test_error_handling", "Always returns an isError result", error_handling));
-  registry.add_tool(simple_tool("test_tool_with_progress", "Reports progress 0, 50, 100 of 100",
-                                tool_with_progress));
-  registry.add_tool(simple_tool(
-      "test_sampling", "Asks the client to sample an LLM (sampling/createMessage)", sampling,
-      parse_object(R"({"type":"object","properties":{"prompt":{"type":"string",
+  registry.add_tool(simple_tool("test_tool_with_progress", "Reports progress 0, 50, 100 of 100", tool_with_progress));
+  registry.add_tool(simple_tool("test_sampling", "Asks the client to sample an LLM (sampling/createMessage)", sampling,
+                                parse_object(R"({"type":"object","properties":{"prompt":{"type":"string",
         "description":"The prompt to send to the LLM"}},"required":["prompt"]})")));
-  registry.add_tool(simple_tool(
-      "test_elicitation", "Asks the user for a username and email (elicitation/create)", elicitation,
-      parse_object(R"({"type":"object","properties":{"message":{"type":"string",
+  registry.add_tool(simple_tool("test_elicitation", "Asks the user for a username and email (elicitation/create)",
+                                elicitation, parse_object(R"({"type":"object","properties":{"message":{"type":"string",
         "description":"The message to show the user"}},"required":["message"]})")));
   registry.add_tool(simple_tool("test_elicitation_sep1034_defaults",
                                 "Elicitation with default values for every primitive type (SEP-1034)",
                                 elicitation_defaults));
   registry.add_tool(simple_tool("test_elicitation_sep1330_enums",
                                 "Elicitation with the five enum schema variants (SEP-1330)", elicitation_enums));
-  registry.add_tool(simple_tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features",
-                                json_schema_tool, parse_object(R"({
+  registry.add_tool(simple_tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", json_schema_tool,
+                                parse_object(R"({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "$defs": {"address": {"type": "object",
@@ -368,28 +362,31 @@ void register_conformance_fixtures(mcp::Registry& registry) {
     "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
     "additionalProperties": false
   })")));
-  registry.add_tool(simple_tool("test_reconnection",
-                                "Takes a moment, for the SSE polling / reconnection scenario", reconnection));
+  registry.add_tool(
+      simple_tool("test_reconnection", "Takes a moment, for the SSE polling / reconnection scenario", reconnection));
 
   registry.add_resource(mcp::Resource{"test://static-text", "Static Text Resource", "",
                                       "A static text resource for testing", "text/plain", std::nullopt,
                                       read_static_text});
   registry.add_resource(mcp::Resource{"test://static-binary", "Static Binary Resource", "",
-                                      "A static binary resource (1x1 PNG) for testing", "image/png",
-                                      std::nullopt, read_static_binary});
+                                      "A static binary resource (1x1 PNG) for testing", "image/png", std::nullopt,
+                                      read_static_binary});
   registry.add_resource(mcp::Resource{"test://watched-resource", "Watched Resource", "",
-                                      "A resource clients can subscribe to", "text/plain", std::nullopt,
-                                      read_watched});
+                                      "A resource clients can subscribe to", "text/plain", std::nullopt, read_watched});
   registry.add_resource_template(mcp::ResourceTemplate{"test://template/{id}/data", "Template Data", "",
-                                                       "Data for any id, from a URI template",
-                                                       "application/json", read_template});
+                                                       "Data for any id, from a URI template", "application/json",
+                                                       read_template});
 
   registry.add_prompt(mcp::Prompt{"test_simple_prompt", "", "A simple prompt without arguments", {}, simple_prompt});
-  registry.add_prompt(mcp::Prompt{"test_prompt_with_arguments", "", "A prompt with two required arguments",
+  registry.add_prompt(mcp::Prompt{"test_prompt_with_arguments",
+                                  "",
+                                  "A prompt with two required arguments",
                                   {mcp::PromptArgument{"arg1", "", "First test argument", true},
                                    mcp::PromptArgument{"arg2", "", "Second test argument", true}},
                                   prompt_with_arguments});
-  registry.add_prompt(mcp::Prompt{"test_prompt_with_embedded_resource", "", "A prompt embedding a resource",
+  registry.add_prompt(mcp::Prompt{"test_prompt_with_embedded_resource",
+                                  "",
+                                  "A prompt embedding a resource",
                                   {mcp::PromptArgument{"resourceUri", "", "URI of the resource to embed", true}},
                                   prompt_with_embedded_resource});
   registry.add_prompt(mcp::Prompt{"test_prompt_with_image", "", "A prompt with image content", {}, prompt_with_image});
@@ -397,16 +394,15 @@ void register_conformance_fixtures(mcp::Registry& registry) {
 }
 
 void register_e2e_tools(mcp::Registry& registry, std::size_t extra_tools) {
-  registry.add_tool(simple_tool(
-      "slow_echo", "Echoes text after a delay, reporting progress; cancellable", slow_echo,
-      parse_object(R"({"type":"object","properties":{
+  registry.add_tool(simple_tool("slow_echo", "Echoes text after a delay, reporting progress; cancellable", slow_echo,
+                                parse_object(R"({"type":"object","properties":{
         "text":{"type":"string","description":"Text to echo"},
         "ms":{"type":"integer","minimum":0,"maximum":60000,"description":"Total delay in milliseconds"},
         "steps":{"type":"integer","minimum":1,"maximum":1000,"description":"Progress notifications to send"}},
         "required":["text"]})")));
-  registry.add_tool(simple_tool(
-      "log_burst", "Sends count info log notifications", log_burst,
-      parse_object(R"({"type":"object","properties":{"count":{"type":"integer","minimum":0,"maximum":1000,
+  registry.add_tool(
+      simple_tool("log_burst", "Sends count info log notifications", log_burst,
+                  parse_object(R"({"type":"object","properties":{"count":{"type":"integer","minimum":0,"maximum":1000,
         "description":"How many log notifications"}}})")));
   for (std::size_t i = 0; i < extra_tools; ++i) {
     char name[32];

@@ -10,7 +10,6 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-
 #include <utility>
 
 namespace hamcp::fuzz {
@@ -29,8 +28,10 @@ Script Script::parse(std::string_view input) {
     const auto space = line.find(' ');
     if (space == std::string_view::npos) continue;
     const std::string_view word = line.substr(0, space), frame = line.substr(space + 1);
-    if (word == "auth") s.auth.emplace_back(frame);
-    else s.replies[std::string(word)].emplace_back(frame);
+    if (word == "auth")
+      s.auth.emplace_back(frame);
+    else
+      s.replies[std::string(word)].emplace_back(frame);
   }
   return s;
 }

@@ -12,20 +12,20 @@
 //   - the client recovers: after any input a well-answered ping succeeds within 10 s (a malformed
 //     frame may cost a reconnect, never a wedged client);
 //   - the access token never comes back out in an error, even when HA echoes it ($TOKEN).
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
-#include <spdlog/spdlog.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 
 #include "fake_ha.hpp"
 #include "ha/connection_config.hpp"

@@ -18,15 +18,15 @@
 //
 // Oracle besides the sanitizers: after every 64th input the server still answers a well-formed
 // ping on a new connection with HTTP 200 (bad input never takes the server down or wedges it).
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <spdlog/spdlog.h>
-
 #include <cctype>
 #include <cstdint>
 #include <cstdio>

@@ -10,7 +10,6 @@
 //   - everything the session sends is a JSON-RPC 2.0 object, or an array of them (batch);
 //   - the same Session still answers a ping afterwards (bad input never kills a session).
 #include <boost/asio/io_context.hpp>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +40,8 @@ void check_jsonrpc(const json::value& message) {
   const auto& obj = message.as_object();
   const auto* version = obj.if_contains("jsonrpc");
   if (!version || !version->is_string() || version->as_string() != "2.0") fail("jsonrpc != \"2.0\"", message);
-  if (!obj.contains("method") && !obj.contains("result") && !obj.contains("error")) fail("no method/result/error", message);
+  if (!obj.contains("method") && !obj.contains("result") && !obj.contains("error"))
+    fail("no method/result/error", message);
   if (obj.contains("result") && obj.contains("error")) fail("both result and error", message);
 }
 

@@ -15,11 +15,11 @@
 //
 // Oracles besides the sanitizers: every sync ends (synced, "sync failed" or a dropped connection)
 // within 10 s, and the client reconnects and syncs again after any input; a search query answers.
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
-#include <spdlog/spdlog.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -30,8 +30,8 @@
 #include "fake_ha.hpp"
 #include "ha/connection_config.hpp"
 #include "ha/ha_client.hpp"
-#include "search/entity_index.hpp"
 #include "home/search_feed.hpp"
+#include "search/entity_index.hpp"
 
 namespace {
 
@@ -96,9 +96,7 @@ void start() {
   wait_for([] { return world->client->status().state == ha::MirrorState::synced; }, "the first sync never ended");
 }
 
-bool sync_failed() {
-  return world->client->status().detail.find("sync failed") != std::string::npos;
-}
+bool sync_failed() { return world->client->status().detail.find("sync failed") != std::string::npos; }
 
 // What the tools do with the mirror next: every state in its REST shape (ha_get_state and the
 // entity resources render to_json(), ISO timestamps included).
@@ -126,14 +124,17 @@ bool sync_with(fuzz::Script script) {
   const std::uint64_t syncs = world->syncs_published;
   ha::WsClient* ws = world->client->ws();
   ws->drop_connection_for_testing();
-  wait_for([&] {
-    if (ws->state() == ha::WsState::waiting_to_reconnect) ws->reconnect_now();  // e.g. after a bad auth
-    return world->ha->connections() > handshakes;
-  }, "the client did not reconnect after a drop");
-  wait_for([&] {
-    return world->syncs_published > syncs || sync_failed() ||
-           ws->state() == ha::WsState::waiting_to_reconnect;
-  }, "the mirror neither synced nor failed after an input");
+  wait_for(
+      [&] {
+        if (ws->state() == ha::WsState::waiting_to_reconnect) ws->reconnect_now();  // e.g. after a bad auth
+        return world->ha->connections() > handshakes;
+      },
+      "the client did not reconnect after a drop");
+  wait_for(
+      [&] {
+        return world->syncs_published > syncs || sync_failed() || ws->state() == ha::WsState::waiting_to_reconnect;
+      },
+      "the mirror neither synced nor failed after an input");
   return world->syncs_published > syncs;
 }
 

@@ -12,13 +12,14 @@
 // HOMEASSISTANT_URL / HOMEASSISTANT_TOKEN come from the environment. Prints one
 // "ok: ..." line per proven fact; on failure prints "FAIL: ..." and exits 1.
 // Every wait is bounded. The token is never printed.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
 #include <boost/json.hpp>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -174,14 +175,14 @@ void check_mirror(Loop& loop) {
   json::value ents = loop.run(ws_command(c, list), 60s);
   const auto& ent_reg = snap->registry(hamcp::ha::RegistryKind::entity);
   expect(ent_reg.size() == ents.as_array().size(), "entity registry size differs from HA's list (" +
-                                                            std::to_string(ent_reg.size()) + " vs " +
-                                                            std::to_string(ents.as_array().size()) + ")");
+                                                       std::to_string(ent_reg.size()) + " vs " +
+                                                       std::to_string(ents.as_array().size()) + ")");
   std::printf("ok: entity registry mirrored (%zu entries)\n", ent_reg.size());
   // Capabilities: the mirror's per-registry flag equals what HA itself answers
   // (unknown_command = this HA has no such registry; 2024.3 knows floors and
   // labels but not categories).
-  for (auto kind : {hamcp::ha::RegistryKind::floor, hamcp::ha::RegistryKind::label,
-                    hamcp::ha::RegistryKind::category}) {
+  for (auto kind :
+       {hamcp::ha::RegistryKind::floor, hamcp::ha::RegistryKind::label, hamcp::ha::RegistryKind::category}) {
     json::object probe;
     probe["type"] = "config/" + std::string(hamcp::ha::to_string(kind)) + "_registry/list";
     if (kind == hamcp::ha::RegistryKind::category) probe["scope"] = "automation";
@@ -196,8 +197,8 @@ void check_mirror(Loop& loop) {
     expect(mirror_has == ha_has, std::string(hamcp::ha::to_string(kind)) + " registry: mirror capability " +
                                      (mirror_has ? "on" : "off") + " but HA " + version +
                                      (ha_has ? " has it" : " lacks it"));
-    expect(snap->registry(kind).available == ha_has, std::string(hamcp::ha::to_string(kind)) +
-                                                         " registry availability differs from HA");
+    expect(snap->registry(kind).available == ha_has,
+           std::string(hamcp::ha::to_string(kind)) + " registry availability differs from HA");
     std::printf("ok: %s registry capability %s, as HA %s answers\n", std::string(hamcp::ha::to_string(kind)).c_str(),
                 ha_has ? "on" : "off", version.c_str());
   }

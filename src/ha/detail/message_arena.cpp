@@ -1,8 +1,9 @@
 #include "ha/detail/message_arena.hpp"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <new>
-#include <sys/mman.h>
 
 namespace hamcp::ha::detail {
 

@@ -6,9 +6,9 @@
 // start small (a 20-item area list wastes little) and double up to 1 MiB.
 
 #include <cstddef>
+#include <memory>
 #include <string_view>
 #include <vector>
-#include <memory>
 
 namespace hamcp::ha::detail {
 

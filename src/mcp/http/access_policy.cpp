@@ -5,14 +5,13 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#include <boost/asio/ip/address.hpp>
-
 #include <algorithm>
+#include <boost/asio/ip/address.hpp>
 #include <cctype>
 #include <cstring>
 
-#include "mcp/http/session_token.hpp"
 #include "common/ascii.hpp"
+#include "mcp/http/session_token.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
@@ -68,9 +67,8 @@ std::optional<std::string> parse_host_header(std::string_view authority) {
     boost::system::error_code ec;
     boost::asio::ip::make_address_v6(std::string(host), ec);
     if (ec) return std::nullopt;
-  } else if (!std::all_of(host.begin(), host.end(), [](unsigned char c) {
-               return std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_';
-             })) {
+  } else if (!std::all_of(host.begin(), host.end(),
+                          [](unsigned char c) { return std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_'; })) {
     return std::nullopt;
   }
   return ascii_lower(host);
@@ -121,8 +119,7 @@ bool is_wildcard_host(std::string_view host) {
   return h.empty() || h == "0.0.0.0" || h == "::" || h == "*";
 }
 
-AuthRequirement auth_requirement(std::string_view bind_host, bool token_configured,
-                                 bool allow_unauthenticated_remote) {
+AuthRequirement auth_requirement(std::string_view bind_host, bool token_configured, bool allow_unauthenticated_remote) {
   if (is_loopback_host(bind_host)) return AuthRequirement::kOptional;
   if (token_configured) return AuthRequirement::kConfiguredToken;
   if (allow_unauthenticated_remote) return AuthRequirement::kUnauthenticatedRemote;
@@ -150,11 +147,14 @@ OriginPolicy::OriginPolicy(std::string bind_host, std::vector<std::string> extra
     hosts_.push_back(strip_brackets(bind_host));
   }
   for (auto& h : extra_hosts) {
-    if (h == "*") any_host_ = true;
-    else hosts_.push_back(host_without_port(h));
+    if (h == "*")
+      any_host_ = true;
+    else
+      hosts_.push_back(host_without_port(h));
   }
   for (auto& o : extra_origins) {
-    if (o == "*") any_origin_ = true;
+    if (o == "*")
+      any_origin_ = true;
     else {
       std::string v = ascii_lower(trim(o));
       while (!v.empty() && v.back() == '/') v.pop_back();

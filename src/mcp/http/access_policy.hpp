@@ -15,13 +15,12 @@ bool is_loopback_host(std::string_view host);
 bool is_wildcard_host(std::string_view host);
 
 enum class AuthRequirement {
-  kOptional,             // loopback bind: a configured token is still enforced
-  kConfiguredToken,      // non-loopback with a configured token
-  kGenerateToken,        // non-loopback, no token: generate, persist 0600, print once
-  kUnauthenticatedRemote // non-loopback, explicitly allowed without a token: warn loudly
+  kOptional,              // loopback bind: a configured token is still enforced
+  kConfiguredToken,       // non-loopback with a configured token
+  kGenerateToken,         // non-loopback, no token: generate, persist 0600, print once
+  kUnauthenticatedRemote  // non-loopback, explicitly allowed without a token: warn loudly
 };
-AuthRequirement auth_requirement(std::string_view bind_host, bool token_configured,
-                                 bool allow_unauthenticated_remote);
+AuthRequirement auth_requirement(std::string_view bind_host, bool token_configured, bool allow_unauthenticated_remote);
 
 // True when `authorization` is "Bearer <expected>" (scheme case-insensitive),
 // compared in constant time.
@@ -38,8 +37,7 @@ class OriginPolicy {
   // A wildcard bind (0.0.0.0, ::) still checks Host: besides the above it
   // allows the machine's own addresses (`local_names`, by default its interface
   // addresses and host name), which is what a LAN client types.
-  OriginPolicy(std::string bind_host, std::vector<std::string> extra_hosts,
-               std::vector<std::string> extra_origins,
+  OriginPolicy(std::string bind_host, std::vector<std::string> extra_hosts, std::vector<std::string> extra_origins,
                std::optional<std::vector<std::string>> local_names = std::nullopt);
 
   bool host_allowed(std::optional<std::string_view> host_header) const;

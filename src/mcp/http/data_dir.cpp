@@ -88,7 +88,8 @@ void check_data_dir(const fs::path& dir) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) throw io_error("cannot use data directory", dir);
   if (!S_ISDIR(st.st_mode)) {
-    throw std::runtime_error("data directory " + dir.string() + " is not a directory (set --data-dir / HAMCP_DATA_DIR)");
+    throw std::runtime_error("data directory " + dir.string() +
+                             " is not a directory (set --data-dir / HAMCP_DATA_DIR)");
   }
   if (st.st_uid != ::geteuid()) {
     throw std::runtime_error("data directory " + dir.string() + " belongs to uid " + std::to_string(st.st_uid) +

@@ -8,7 +8,6 @@
 //  - sse_event(): the wire format.
 
 #include <boost/asio/steady_timer.hpp>
-
 #include <chrono>
 #include <cstdint>
 #include <deque>

@@ -37,9 +37,10 @@ void announce_token(const GeneratedToken& token, std::string_view bind_host, std
     return;
   }
   if (token.created) {
-    spdlog::warn("http: {} is not a loopback address; generated a bearer token for clients and stored it in {} "
-                 "(mode 0600, not printed because stderr is not a terminal): cat {}",
-                 bind_host, token.path.string(), token.path.string());
+    spdlog::warn(
+        "http: {} is not a loopback address; generated a bearer token for clients and stored it in {} "
+        "(mode 0600, not printed because stderr is not a terminal): cat {}",
+        bind_host, token.path.string(), token.path.string());
     return;
   }
   spdlog::info("http: {} is not a loopback address; clients must send the bearer token stored in {}", bind_host,

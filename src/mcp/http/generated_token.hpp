@@ -22,7 +22,6 @@ GeneratedToken load_or_generate_token(const std::filesystem::path& data_dir);
 // Tells the operator about the token: the token itself on `terminal` when
 // `terminal_is_tty` and it was just generated; otherwise a log line naming
 // the file.
-void announce_token(const GeneratedToken& token, std::string_view bind_host, std::FILE* terminal,
-                    bool terminal_is_tty);
+void announce_token(const GeneratedToken& token, std::string_view bind_host, std::FILE* terminal, bool terminal_is_tty);
 
 }  // namespace hamcp::mcp::http

@@ -1,5 +1,9 @@
 #include "mcp/http/http_listener.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -11,16 +15,12 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <spdlog/spdlog.h>
-
-#include "mcp/http/guarded_log.hpp"
-#include "common/ascii.hpp"
-
-#include <algorithm>
-#include <atomic>
 #include <list>
 #include <mutex>
 #include <stdexcept>
+
+#include "common/ascii.hpp"
+#include "mcp/http/guarded_log.hpp"
 
 namespace hamcp::mcp::http {
 namespace beast = boost::beast;
@@ -54,7 +54,7 @@ struct HttpListener::Impl : std::enable_shared_from_this<HttpListener::Impl> {
   std::mutex mutex;
   std::list<std::weak_ptr<ConnectionBase>> connections;
   ConnectionAdmission admission;
-  std::atomic<std::size_t> refusing{0};  // refusals still being written
+  std::atomic<std::size_t> refusing{0};    // refusals still being written
   std::atomic<std::size_t> body_bytes{0};  // charged for bodies being read or handled
   std::atomic<std::chrono::steady_clock::rep> last_shed{0};
   std::atomic<bool> stopping{false};
@@ -187,7 +187,8 @@ class Connection final : public ConnectionBase,
     std::string_view te = h[bhttp::field::transfer_encoding];
     while (!te.empty() && (te.front() == ' ' || te.front() == '\t')) te.remove_prefix(1);
     while (!te.empty() && (te.back() == ' ' || te.back() == '\t')) te.remove_suffix(1);
-    if (!beast::iequals(te, "chunked")) return "Transfer-Encoding '" + printable(te, 40) + "' (only chunked is supported)";
+    if (!beast::iequals(te, "chunked"))
+      return "Transfer-Encoding '" + printable(te, 40) + "' (only chunked is supported)";
     if (h.count(bhttp::field::content_length) != 0) return "both Transfer-Encoding and Content-Length";
     return {};
   }
@@ -247,7 +248,8 @@ asio::awaitable<bool> Connection<Stream>::write(std::string_view chunk) {
   if (peer_gone_) co_return false;
   if (chunk.empty()) co_return true;  // an empty chunk would end the body
   lowest(stream_).expires_after(owner_->options.write_timeout);
-  auto [ec, n] = co_await asio::async_write(stream_, bhttp::make_chunk(asio::buffer(chunk.data(), chunk.size())), kAwait);
+  auto [ec, n] =
+      co_await asio::async_write(stream_, bhttp::make_chunk(asio::buffer(chunk.data(), chunk.size())), kAwait);
   if (ec) {
     peer_gone_ = true;
     keep_alive_ = false;
@@ -473,18 +475,21 @@ void HttpListener::Impl::admit(tcp::socket socket, const std::string& client) {
     using S = beast::ssl_stream<beast::tcp_stream>;
     auto c = std::make_shared<Connection<S>>(shared_from_this(), client, std::move(socket), *tls);
     track(c);
-    asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);  // the lambda keeps c alive
+    asio::co_spawn(
+        conn_ex, [c]() { return c->run(); }, asio::detached);  // the lambda keeps c alive
   } else {
     auto c = std::make_shared<Connection<beast::tcp_stream>>(shared_from_this(), client, std::move(socket));
     track(c);
-    asio::co_spawn(conn_ex, [c]() { return c->run(); }, asio::detached);
+    asio::co_spawn(
+        conn_ex, [c]() { return c->run(); }, asio::detached);
   }
 }
 
 namespace {
 std::string refusal(std::string_view status, std::string_view body) {
-  return "HTTP/1.1 " + std::string(status) + "\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: " +
-         std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + std::string(body);
+  return "HTTP/1.1 " + std::string(status) +
+         "\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\nConnection: close\r\n\r\n" + std::string(body);
 }
 
 // Writes a refusal, then reads (and discards) for a moment before closing, so
@@ -515,8 +520,8 @@ asio::awaitable<void> write_refusal(tcp::socket accepted, std::string_view text,
 }  // namespace
 
 void HttpListener::Impl::refuse(tcp::socket socket, ConnectionAdmission::Verdict verdict, const std::string& client) {
-  static const std::string kServerFull = refusal(
-      "503 Service Unavailable", "Server busy: too many open connections; retry after 1 second.\n");
+  static const std::string kServerFull =
+      refusal("503 Service Unavailable", "Server busy: too many open connections; retry after 1 second.\n");
   static const std::string kClientFull = refusal(
       "429 Too Many Requests", "Too many open connections from your address; close idle ones, retry after 1 second.\n");
   const bool server_full = verdict == ConnectionAdmission::Verdict::server_full;

@@ -17,8 +17,8 @@ namespace hamcp::mcp::http {
 
 struct ListenerOptions {
   std::string host = "127.0.0.1";
-  std::uint16_t port = 0;                // 0 = let the OS pick (tests)
-  std::string tls_cert, tls_key;         // both set = HTTPS
+  std::uint16_t port = 0;                 // 0 = let the OS pick (tests)
+  std::string tls_cert, tls_key;          // both set = HTTPS
   std::size_t max_body_bytes = 4u << 20;  // larger bodies get 413
   // Request bodies being read or handled, all connections together
   // (--max-request-mb): a body that would go beyond gets 503 + Retry-After

@@ -1,13 +1,13 @@
 // Routing, access control, lifecycle and /healthz of the MCP HTTP server.
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
 
+#include "common/ascii.hpp"
 #include "mcp/http/data_dir.hpp"
 #include "mcp/http/guarded_log.hpp"
 #include "mcp/http/server_impl.hpp"
-#include "common/ascii.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
@@ -43,9 +43,12 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
   while (!rest.empty()) {
     const auto comma = rest.find(',');
     const std::string item = media_type(rest.substr(0, comma));
-    if (item == "*/*") a.json = a.sse = true;
-    else if (item == "application/json" || item == "application/*") a.json = true;
-    else if (item == "text/event-stream" || item == "text/*") a.sse = true;
+    if (item == "*/*")
+      a.json = a.sse = true;
+    else if (item == "application/json" || item == "application/*")
+      a.json = true;
+    else if (item == "text/event-stream" || item == "text/*")
+      a.sse = true;
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
@@ -88,12 +91,13 @@ std::optional<HttpResponse> HttpServer::Impl::take_calls(HttpSession& hs, std::s
   };
   const std::string who = hs.key.empty() ? std::string("a stateless request") : "session " + hs.key.substr(0, 8) + "…";
   if (n > calls.max_per_session()) {
-    guarded_warn("http: refused a batch of {} calls from {} (limit {} per session, 413)", n, who, calls.max_per_session());
+    guarded_warn("http: refused a batch of {} calls from {} (limit {} per session, 413)", n, who,
+                 calls.max_per_session());
     const std::string limit = std::to_string(calls.max_per_session());
-    return HttpResponse::rpc_error(413, -32600,
-                                   "Batch too large: " + std::to_string(n) + " calls in one message, above the limit of " +
-                                       limit + " calls in flight per session; send at most " + limit +
-                                       " per batch (or raise --max-calls-per-session)");
+    return HttpResponse::rpc_error(
+        413, -32600,
+        "Batch too large: " + std::to_string(n) + " calls in one message, above the limit of " + limit +
+            " calls in flight per session; send at most " + limit + " per batch (or raise --max-calls-per-session)");
   }
   switch (calls.take(hs.in_flight, n)) {
     case CallBudget::Verdict::admitted:
@@ -256,19 +260,18 @@ std::uint16_t HttpServer::start() {
     if (impl.opts.data_dir.empty()) impl.opts.data_dir = resolve_data_dir({});
     check_data_dir(impl.opts.data_dir);
     impl.registry = std::make_unique<SessionRegistry>(load_session_key(impl.opts.data_dir),
-                                                      impl.opts.data_dir / "revoked-sessions",
-                                                      impl.opts.sessions);
+                                                      impl.opts.data_dir / "revoked-sessions", impl.opts.sessions);
   }
   std::weak_ptr<Impl> weak = impl_;
-  impl.listener = std::make_unique<HttpListener>(
-      impl.io, impl.opts.listener, [weak](HttpRequest& req, ResponseWriter& w) -> asio::awaitable<void> {
-        auto self = weak.lock();
-        if (!self) {
-          co_await w.send(HttpResponse::text(503, "Shutting down\n"));
-          co_return;
-        }
-        co_await self->handle(req, w);
-      });
+  impl.listener = std::make_unique<HttpListener>(impl.io, impl.opts.listener,
+                                                 [weak](HttpRequest& req, ResponseWriter& w) -> asio::awaitable<void> {
+                                                   auto self = weak.lock();
+                                                   if (!self) {
+                                                     co_await w.send(HttpResponse::text(503, "Shutting down\n"));
+                                                     co_return;
+                                                   }
+                                                   co_await self->handle(req, w);
+                                                 });
   impl.port = impl.listener->start();
   if (!impl.opts.stateless) impl.start_sweeper();
   return impl.port;

@@ -21,18 +21,18 @@
 namespace hamcp::mcp::http {
 
 struct HttpServerOptions {
-  ListenerOptions listener;                 // host, port, TLS, size limits, timeouts
+  ListenerOptions listener;  // host, port, TLS, size limits, timeouts
   std::string path = "/mcp";
-  bool get_stream = true;                   // false: GET on `path` answers 405
+  bool get_stream = true;  // false: GET on `path` answers 405
   bool legacy_sse = true;
   std::string legacy_sse_path = "/sse";
   std::string legacy_messages_path = "/messages";
-  bool stateless = false;                   // no session ids; a fresh session per request
-  std::filesystem::path data_dir;           // resolved (see data_dir.hpp); holds session.key, revoked
-  std::string auth_token;                   // empty = no bearer token required (never logged)
-  std::vector<std::string> allowed_hosts;   // besides loopback names and the bound address
-  std::vector<std::string> allowed_origins; // besides origins whose host is allowed
-  SessionRegistry::Options sessions;        // idle expiry, memory cap
+  bool stateless = false;                    // no session ids; a fresh session per request
+  std::filesystem::path data_dir;            // resolved (see data_dir.hpp); holds session.key, revoked
+  std::string auth_token;                    // empty = no bearer token required (never logged)
+  std::vector<std::string> allowed_hosts;    // besides loopback names and the bound address
+  std::vector<std::string> allowed_origins;  // besides origins whose host is allowed
+  SessionRegistry::Options sessions;         // idle expiry, memory cap
   ReplayLimits replay;
   // JSON-RPC calls in flight, every batch item counted (legacy /messages too).
   // Beyond: 429 (session) / 503 (server) + Retry-After. A batch of more calls
@@ -44,9 +44,9 @@ struct HttpServerOptions {
   // fit is replaced by an error response saying so.
   std::size_t max_session_buffered_bytes = 16u << 20;
   std::size_t max_buffered_bytes = 128u << 20;
-  std::chrono::milliseconds sse_keepalive{15000};      // comment line on idle streams
+  std::chrono::milliseconds sse_keepalive{15000};     // comment line on idle streams
   std::chrono::milliseconds sse_switch_after{10000};  // silent request: switch to SSE to keep alive
-  std::chrono::seconds sweep_interval{60};             // idle in-memory state eviction
+  std::chrono::seconds sweep_interval{60};            // idle in-memory state eviction
 };
 
 class HttpServer {
@@ -68,7 +68,7 @@ class HttpServer {
   std::uint16_t port() const;
   std::string url() const;  // e.g. http://127.0.0.1:8086/mcp
   std::size_t sessions_in_memory() const;
-  std::size_t connections() const;  // open HTTP connections
+  std::size_t connections() const;      // open HTTP connections
   std::size_t calls_in_flight() const;  // JSON-RPC calls being worked on
   std::size_t buffered_bytes() const;   // response bytes held in memory (accounted)
 

@@ -21,11 +21,11 @@ namespace hamcp::mcp::http {
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 struct HttpRequest {
-  std::string method;   // "GET", "POST", ...
-  std::string target;   // as sent: "/mcp?x=1"
-  std::string path;     // "/mcp"
-  std::string query;    // "x=1"
-  Headers headers;      // names lower-cased, in arrival order
+  std::string method;  // "GET", "POST", ...
+  std::string target;  // as sent: "/mcp?x=1"
+  std::string path;    // "/mcp"
+  std::string query;   // "x=1"
+  Headers headers;     // names lower-cased, in arrival order
   std::string body;
   bool keep_alive = true;
 

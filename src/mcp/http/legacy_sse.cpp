@@ -2,9 +2,9 @@
 // Streamable HTTP: GET <sse path> opens the stream and announces where to POST
 // (event "endpoint"); every answer then arrives on that stream as event
 // "message". The session lives exactly as long as the stream.
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
 #include <functional>
 #include <utility>
 
@@ -107,7 +107,8 @@ asio::awaitable<void> HttpServer::Impl::handle_legacy_post(HttpRequest& req, Res
     if (auto it = legacy.find(*key); it != legacy.end()) hs = it->second;
   }
   if (!hs) {
-    co_await w.send(HttpResponse::text(404, "Session not found: open a new stream with GET " + opts.legacy_sse_path + "\n"));
+    co_await w.send(
+        HttpResponse::text(404, "Session not found: open a new stream with GET " + opts.legacy_sse_path + "\n"));
     co_return;
   }
   const auto content_type = req.header("content-type");

@@ -20,8 +20,7 @@ namespace {
 constexpr std::uint64_t kCompactMinLines = 4096;
 
 std::int64_t now_unix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 // Holds an exclusive flock on the lock file for its lifetime.

@@ -34,9 +34,9 @@ class RevocationList {
   bool is_revoked(const std::string& nonce_hex);
 
   // Observability for tests and benchmarks.
-  std::size_t size();              // revocations held in memory
-  std::uint64_t lines_in_file();   // lines this process knows the file to hold
-  std::uint64_t full_reads();      // times the whole file was parsed
+  std::size_t size();             // revocations held in memory
+  std::uint64_t lines_in_file();  // lines this process knows the file to hold
+  std::uint64_t full_reads();     // times the whole file was parsed
 
  private:
   struct Signature {

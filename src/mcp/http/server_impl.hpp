@@ -3,11 +3,10 @@
 // (http_server.cpp), Streamable HTTP (streamable_http.cpp) and legacy SSE
 // (legacy_sse.cpp). Not part of the public API.
 
+#include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>

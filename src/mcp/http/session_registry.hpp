@@ -52,13 +52,13 @@ struct HttpSession {
   HttpSession(std::string key, std::string protocol_version, ReplayLimits limits,
               std::shared_ptr<EventAccount> buffers = nullptr);
 
-  const std::string key;        // nonce hex: registry key and mcp::Session id
+  const std::string key;  // nonce hex: registry key and mcp::Session id
   std::string protocol_version;
-  const std::string instance;   // random prefix of this object's SSE event ids
+  const std::string instance;  // random prefix of this object's SSE event ids
   const ReplayLimits limits;
   const std::shared_ptr<EventAccount> buffers;
   std::shared_ptr<Session> session;
-  std::atomic<std::size_t> in_flight{0};  // JSON-RPC calls, batch items included
+  std::atomic<std::size_t> in_flight{0};          // JSON-RPC calls, batch items included
   const std::shared_ptr<EventStream> standalone;  // stream 0: the GET stream
 
   // A new stream for one POST's answer, remembered for Last-Event-ID resumption.

@@ -69,8 +69,8 @@ std::optional<SessionTokenPayload> deserialize(std::string_view in) {
 std::string mac(const SessionKey& key, std::string_view data) {
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned int out_len = 0;
-  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-           reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &out_len) == nullptr ||
+  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+           data.size(), out, &out_len) == nullptr ||
       out_len != kMacLen) {
     throw std::runtime_error("HMAC-SHA256 failed");
   }
@@ -94,9 +94,8 @@ SessionTokenPayload make_session_payload(std::string protocol_version, std::uint
                                          std::string_view client_name, std::string_view client_version) {
   SessionTokenPayload p;
   random_bytes(p.nonce.data(), p.nonce.size());
-  p.created_unix = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
+  p.created_unix =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   if (protocol_version.size() > kMaxVersionLen) protocol_version.resize(kMaxVersionLen);
   p.protocol_version = std::move(protocol_version);
   p.capabilities = capabilities;
@@ -130,8 +129,10 @@ std::string base64url_encode(const unsigned char* data, std::size_t size) {
   out.resize(static_cast<std::size_t>(n));
   while (!out.empty() && out.back() == '=') out.pop_back();
   for (char& c : out) {
-    if (c == '+') c = '-';
-    else if (c == '/') c = '_';
+    if (c == '+')
+      c = '-';
+    else if (c == '/')
+      c = '_';
   }
   return out;
 }
@@ -141,10 +142,14 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   std::string std64;
   std64.reserve(text.size() + 3);
   for (char c : text) {
-    if (c == '-') std64.push_back('+');
-    else if (c == '_') std64.push_back('/');
-    else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) std64.push_back(c);
-    else return std::nullopt;  // includes '=', '+', '/', whitespace: not canonical base64url
+    if (c == '-')
+      std64.push_back('+');
+    else if (c == '_')
+      std64.push_back('/');
+    else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+      std64.push_back(c);
+    else
+      return std::nullopt;  // includes '=', '+', '/', whitespace: not canonical base64url
   }
   std::size_t padding = 0;
   while (std64.size() % 4 != 0) {
@@ -153,8 +158,7 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   }
   std::string out(std64.size() / 4 * 3, '\0');
   const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(std64.data()),
-                                static_cast<int>(std64.size()));
+                                reinterpret_cast<const unsigned char*>(std64.data()), static_cast<int>(std64.size()));
   if (n < 0) return std::nullopt;
   out.resize(static_cast<std::size_t>(n) - padding);
   // Refuse non-canonical encodings (stray low bits), so one id has exactly one spelling.

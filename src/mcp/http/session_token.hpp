@@ -34,11 +34,11 @@ enum ClientCapabilityBits : std::uint8_t {
 
 struct SessionTokenPayload {
   SessionNonce nonce{};
-  std::int64_t created_unix = 0;     // seconds since the epoch
-  std::string protocol_version;      // negotiated, e.g. "2025-11-25" (<= 32 bytes)
-  std::uint8_t capabilities = 0;     // ClientCapabilityBits
-  std::string client_name;           // clientInfo.name, truncated (informational)
-  std::string client_version;        // clientInfo.version, truncated (informational)
+  std::int64_t created_unix = 0;  // seconds since the epoch
+  std::string protocol_version;   // negotiated, e.g. "2025-11-25" (<= 32 bytes)
+  std::uint8_t capabilities = 0;  // ClientCapabilityBits
+  std::string client_name;        // clientInfo.name, truncated (informational)
+  std::string client_version;     // clientInfo.version, truncated (informational)
 
   // Hex of the nonce: the session's stable key in memory and in the revocation file.
   std::string nonce_hex() const;
@@ -46,8 +46,7 @@ struct SessionTokenPayload {
 
 // A new payload with a fresh random nonce and the current time.
 SessionTokenPayload make_session_payload(std::string protocol_version, std::uint8_t capabilities,
-                                         std::string_view client_name = {},
-                                         std::string_view client_version = {});
+                                         std::string_view client_name = {}, std::string_view client_version = {});
 
 class SessionTokenCodec {
  public:

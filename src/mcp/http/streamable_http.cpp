@@ -1,8 +1,8 @@
 // Streamable HTTP (MCP 2025-11-25): POST / GET / DELETE on the MCP endpoint.
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
 #include <variant>
 
 #include "mcp/http/server_impl.hpp"
@@ -28,8 +28,7 @@ HttpResponse session_not_found() { return HttpResponse::rpc_error(404, -32001, "
 
 // GET and DELETE need a live session: 400 without the header, 404 for an id that does not check
 // out; otherwise the lookup.
-std::variant<SessionRegistry::Lookup, HttpResponse> require_live_session(HttpRequest& req,
-                                                                         SessionRegistry& registry) {
+std::variant<SessionRegistry::Lookup, HttpResponse> require_live_session(HttpRequest& req, SessionRegistry& registry) {
   const auto sid = req.header("mcp-session-id");
   if (!sid) return HttpResponse::rpc_error(400, -32000, "Bad Request: Mcp-Session-Id header is required");
   auto found = registry.lookup(*sid);
@@ -46,9 +45,9 @@ std::optional<HttpResponse> check_protocol_version_header(const HttpRequest& req
     if (!supported.empty()) supported += ", ";
     supported += s;
   }
-  return HttpResponse::rpc_error(400, -32000,
-                                 "Bad Request: unsupported MCP-Protocol-Version '" + std::string(*v) +
-                                     "' (supported: " + supported + ")");
+  return HttpResponse::rpc_error(
+      400, -32000,
+      "Bad Request: unsupported MCP-Protocol-Version '" + std::string(*v) + "' (supported: " + supported + ")");
 }
 
 std::string string_field(const json::object& o, std::string_view key) {
@@ -84,7 +83,7 @@ asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::create_session(s
 }
 
 asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::materialize(const SessionTokenPayload& payload,
-                                                                           std::shared_ptr<HttpSession> live) {
+                                                                            std::shared_ptr<HttpSession> live) {
   if (live) co_return live;
   if (!session_room()) co_return nullptr;
   // A valid id we hold no state for: after a restart, an eviction, or issued by
@@ -102,16 +101,18 @@ asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::materialize(cons
   hs->session = co_await run_on(server_ex, std::move(on_server));
   std::vector<std::shared_ptr<HttpSession>> evicted;
   auto winner = registry->insert(hs, evicted);
-  if (winner != hs) shutdown_session(hs);  // another request rebuilt it first
-  else spdlog::info("http: restored session {}… from its id (protocol {})", key.substr(0, 8), payload.protocol_version);
+  if (winner != hs)
+    shutdown_session(hs);  // another request rebuilt it first
+  else
+    spdlog::info("http: restored session {}… from its id (protocol {})", key.substr(0, 8), payload.protocol_version);
   co_return winner;
 }
 
 asio::awaitable<void> HttpServer::Impl::handle_post(HttpRequest& req, ResponseWriter& w) {
   const auto content_type = req.header("content-type");
   if (!content_type || media_type(*content_type) != "application/json") {
-    co_await w.send(HttpResponse::rpc_error(415, -32000,
-                                            "Unsupported Media Type: Content-Type must be application/json"));
+    co_await w.send(
+        HttpResponse::rpc_error(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
     co_return;
   }
   const Accepts accepts = parse_accept(req.header("accept"));
@@ -226,9 +227,8 @@ asio::awaitable<void> HttpServer::Impl::handle_post(HttpRequest& req, ResponseWr
 }
 
 asio::awaitable<void> HttpServer::Impl::respond_initialize(ResponseWriter& w, std::shared_ptr<HttpSession> hs,
-                                                           const std::shared_ptr<EventStream>& stream,
-                                                           Accepts accepts, const json::object& params,
-                                                           SessionTokenPayload payload) {
+                                                           const std::shared_ptr<EventStream>& stream, Accepts accepts,
+                                                           const json::object& params, SessionTokenPayload payload) {
   auto waiter = std::make_shared<Waiter>(w.executor());
   stream->set_waiter(waiter);
   std::optional<StreamEvent> response;
@@ -265,8 +265,8 @@ asio::awaitable<void> HttpServer::Impl::respond_initialize(ResponseWriter& w, st
     json::object caps, client;
     if (const auto* c = params.if_contains("capabilities"); c && c->is_object()) caps = c->as_object();
     if (const auto* c = params.if_contains("clientInfo"); c && c->is_object()) client = c->as_object();
-    const SessionTokenPayload filled = make_session_payload(version, capability_bits(caps),
-                                                            string_field(client, "name"), string_field(client, "version"));
+    const SessionTokenPayload filled = make_session_payload(
+        version, capability_bits(caps), string_field(client, "name"), string_field(client, "version"));
     payload.protocol_version = filled.protocol_version;
     payload.capabilities = filled.capabilities;
     payload.client_name = filled.client_name;
@@ -321,7 +321,8 @@ asio::awaitable<void> HttpServer::Impl::respond(ResponseWriter& w, const std::sh
       use_sse = true;
       break;
     }
-    const auto wait_for = accepts.sse ? (switch_at - now) : std::chrono::steady_clock::duration(std::chrono::seconds(60));
+    const auto wait_for =
+        accepts.sse ? (switch_at - now) : std::chrono::steady_clock::duration(std::chrono::seconds(60));
     co_await waiter->wait(wait_for);
   }
   if (!use_sse) {
@@ -495,9 +496,8 @@ asio::awaitable<void> HttpServer::Impl::handle_delete(HttpRequest& req, Response
   co_await w.send(std::move(ok));
 }
 
-asio::awaitable<void> HttpServer::Impl::handle_stateless_post(HttpRequest& req, ResponseWriter& w,
-                                                              json::value message, bool is_initialize,
-                                                              bool has_requests, Accepts accepts) {
+asio::awaitable<void> HttpServer::Impl::handle_stateless_post(HttpRequest& req, ResponseWriter& w, json::value message,
+                                                              bool is_initialize, bool has_requests, Accepts accepts) {
   // No session ids: every POST gets a session of its own, initialized from what
   // the request says (protocol version header), and dropped afterwards.
   std::string version(req.header("mcp-protocol-version").value_or(kAssumedProtocolVersion));

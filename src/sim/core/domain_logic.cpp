@@ -18,8 +18,7 @@ bool supports(const json::object& a, std::string_view mode) {
 }
 
 bool supports_color(const json::object& a) {
-  return supports(a, "hs") || supports(a, "xy") || supports(a, "rgb") || supports(a, "rgbw") ||
-         supports(a, "rgbww");
+  return supports(a, "hs") || supports(a, "xy") || supports(a, "rgb") || supports(a, "rgbw") || supports(a, "rgbww");
 }
 
 std::string color_mode_name(const json::object& a) {
@@ -55,9 +54,12 @@ std::array<double, 2> rgb_to_hs(const std::array<int, 3>& rgb) {
   double mx = std::max({r, g, b}), mn = std::min({r, g, b}), d = mx - mn;
   double h = 0;
   if (d > 0) {
-    if (mx == r) h = std::fmod((g - b) / d, 6.0);
-    else if (mx == g) h = (b - r) / d + 2;
-    else h = (r - g) / d + 4;
+    if (mx == r)
+      h = std::fmod((g - b) / d, 6.0);
+    else if (mx == g)
+      h = (b - r) / d + 2;
+    else
+      h = (r - g) / d + 4;
     h *= 60;
     if (h < 0) h += 360;
   }
@@ -69,12 +71,25 @@ std::array<int, 3> hs_to_rgb(const std::array<double, 2>& hs) {
   double h = std::fmod(hs[0], 360.0), s = std::clamp(hs[1], 0.0, 100.0) / 100.0, v = 1.0;
   double c = v * s, x = c * (1 - std::fabs(std::fmod(h / 60.0, 2) - 1)), m = v - c;
   double r = 0, g = 0, b = 0;
-  if (h < 60) { r = c; g = x; }
-  else if (h < 120) { r = x; g = c; }
-  else if (h < 180) { g = c; b = x; }
-  else if (h < 240) { g = x; b = c; }
-  else if (h < 300) { r = x; b = c; }
-  else { r = c; b = x; }
+  if (h < 60) {
+    r = c;
+    g = x;
+  } else if (h < 120) {
+    r = x;
+    g = c;
+  } else if (h < 180) {
+    g = c;
+    b = x;
+  } else if (h < 240) {
+    g = x;
+    b = c;
+  } else if (h < 300) {
+    r = x;
+    b = c;
+  } else {
+    r = c;
+    b = x;
+  }
   auto to = [&](double u) { return static_cast<int>(std::lround((u + m) * 255)); };
   return {to(r), to(g), to(b)};
 }
@@ -97,20 +112,27 @@ std::array<int, 3> kelvin_to_rgb(int kelvin) {
   // Tanner Helland's approximation of black-body colour, as HA's color util uses.
   double t = std::clamp(kelvin, 1000, 40000) / 100.0;
   double r, g, b;
-  if (t <= 66) r = 255;
-  else r = 329.698727446 * std::pow(t - 60, -0.1332047592);
-  if (t <= 66) g = 99.4708025861 * std::log(t) - 161.1195681661;
-  else g = 288.1221695283 * std::pow(t - 60, -0.0755148492);
-  if (t >= 66) b = 255;
-  else if (t <= 19) b = 0;
-  else b = 138.5177312231 * std::log(t - 10) - 305.0447927307;
+  if (t <= 66)
+    r = 255;
+  else
+    r = 329.698727446 * std::pow(t - 60, -0.1332047592);
+  if (t <= 66)
+    g = 99.4708025861 * std::log(t) - 161.1195681661;
+  else
+    g = 288.1221695283 * std::pow(t - 60, -0.0755148492);
+  if (t >= 66)
+    b = 255;
+  else if (t <= 19)
+    b = 0;
+  else
+    b = 138.5177312231 * std::log(t - 10) - 305.0447927307;
   auto c = [](double u) { return static_cast<int>(std::lround(std::clamp(u, 0.0, 255.0))); };
   return {c(r), c(g), c(b)};
 }
 
 void light_turn_off(json::object& a) {
-  for (const char* key : {"brightness", "color_mode", "color_temp_kelvin", "color_temp", "hs_color",
-                          "rgb_color", "xy_color"})
+  for (const char* key :
+       {"brightness", "color_mode", "color_temp_kelvin", "color_temp", "hs_color", "rgb_color", "xy_color"})
     if (a.contains(key) || key == std::string_view("brightness") || key == std::string_view("color_mode"))
       a[key] = nullptr;
   if (a.contains("effect")) a["effect"] = nullptr;
@@ -160,8 +182,10 @@ void light_turn_on(json::object& a, const LightChange& change) {
       if (arr.size() == 3)
         for (int i = 0; i < 3; ++i) rgb[i] = saturate_cast<int>(arr[i].to_number<double>());
     }
-    if (change.rgb) rgb = *change.rgb;
-    else if (change.hs) rgb = hs_to_rgb(*change.hs);
+    if (change.rgb)
+      rgb = *change.rgb;
+    else if (change.hs)
+      rgb = hs_to_rgb(*change.hs);
     set_color(a, rgb);
     if (has_ct) {
       a["color_temp_kelvin"] = nullptr;
@@ -169,8 +193,10 @@ void light_turn_on(json::object& a, const LightChange& change) {
     }
     if (change.hs) a["hs_color"] = json::array{round_to((*change.hs)[0], 3), round_to((*change.hs)[1], 3)};
   }
-  if (change.effect && a.contains("effect_list")) a["effect"] = *change.effect;
-  else if (a.contains("effect_list") && a["effect"].is_null()) a["effect"] = "off";
+  if (change.effect && a.contains("effect_list"))
+    a["effect"] = *change.effect;
+  else if (a.contains("effect_list") && a["effect"].is_null())
+    a["effect"] = "off";
 }
 
 }  // namespace hamcp::sim

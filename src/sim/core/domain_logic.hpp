@@ -4,9 +4,8 @@
 // move together, an off light reports them as null, etc.
 
 #include <array>
-#include <optional>
-
 #include <boost/json.hpp>
+#include <optional>
 
 namespace hamcp::sim {
 
@@ -14,10 +13,10 @@ namespace json = boost::json;
 
 // Requested light change (light.turn_on data, already validated).
 struct LightChange {
-  std::optional<int> brightness;              // 0..255 (0 turns the light off)
-  std::optional<std::array<int, 3>> rgb;      // 0..255 each
-  std::optional<int> color_temp_kelvin;       // clamped to the light's range
-  std::optional<std::array<double, 2>> hs;    // hue 0..360, saturation 0..100
+  std::optional<int> brightness;            // 0..255 (0 turns the light off)
+  std::optional<std::array<int, 3>> rgb;    // 0..255 each
+  std::optional<int> color_temp_kelvin;     // clamped to the light's range
+  std::optional<std::array<double, 2>> hs;  // hue 0..360, saturation 0..100
   std::optional<std::string> effect;
 };
 

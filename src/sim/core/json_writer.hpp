@@ -3,9 +3,8 @@
 // in shortest round-trip form with a decimal point ("21.5", "100.0"), never
 // Boost.JSON 1.81's exponent form ("2.15E1"). Same writer as hamcp's own wire.
 
-#include <string>
-
 #include <boost/json/value.hpp>
+#include <string>
 
 #include "json/json_text.hpp"
 

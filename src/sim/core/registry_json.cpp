@@ -55,8 +55,10 @@ json::object entity_display_json(const EntityRegistryEntry& e) {
   if (e.entity_category) o["ec"] = *e.entity_category == "config" ? 0 : 1;
   if (e.hidden_by) o["hb"] = true;
   if (e.has_entity_name) o["hn"] = true;
-  if (e.name) o["en"] = *e.name;
-  else if (e.original_name) o["en"] = *e.original_name;
+  if (e.name)
+    o["en"] = *e.name;
+  else if (e.original_name)
+    o["en"] = *e.original_name;
   if (const auto* s = e.options.if_contains("sensor"); s && s->is_object())
     if (const auto* p = s->get_object().if_contains("display_precision")) o["dp"] = *p;
   return o;
@@ -123,8 +125,11 @@ json::object label_json(const Label& l) {
 }
 
 json::object category_json(const Category& c) {
-  return {{"category_id", c.category_id}, {"created_at", c.created_at}, {"icon", opt(c.icon)},
-          {"modified_at", c.modified_at}, {"name", c.name}};
+  return {{"category_id", c.category_id},
+          {"created_at", c.created_at},
+          {"icon", opt(c.icon)},
+          {"modified_at", c.modified_at},
+          {"name", c.name}};
 }
 
 }  // namespace hamcp::sim

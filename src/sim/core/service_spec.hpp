@@ -36,9 +36,9 @@ using PlainHandler = std::function<std::optional<json::value>(Run&, const json::
 struct Spec {
   std::string domain, name, description;
   std::vector<Field> fields;
-  bool entity = true;            // has a target; handler runs per entity
+  bool entity = true;  // has a target; handler runs per entity
   ResponseSupport response = ResponseSupport::none;
-  int required_features = 0;     // entity must have these supported_features bits
+  int required_features = 0;  // entity must have these supported_features bits
   EntityHandler on_entity;
   PlainHandler on_call;
 };
@@ -52,12 +52,16 @@ inline ServiceError validation(std::string message, std::string key = {}) {
 
 inline std::string fmt_num(double v) {
   char buf[32];
-  if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.1f", v);
-  else std::snprintf(buf, sizeof buf, "%g", v);
+  if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
-inline double num(const json::value& v) { return v.is_double() ? v.get_double() : static_cast<double>(v.to_number<double>()); }
+inline double num(const json::value& v) {
+  return v.is_double() ? v.get_double() : static_cast<double>(v.to_number<double>());
+}
 inline double attr_num(const json::object& a, std::string_view k, double fallback) {
   const json::value* v = a.if_contains(k);
   return v && v->is_number() ? num(*v) : fallback;
@@ -66,7 +70,9 @@ inline std::string attr_str(const json::object& a, std::string_view k) {
   const json::value* v = a.if_contains(k);
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
-inline int features(const StoredState& s) { return saturate_cast<int>(attr_num(s.attributes, "supported_features", 0)); }
+inline int features(const StoredState& s) {
+  return saturate_cast<int>(attr_num(s.attributes, "supported_features", 0));
+}
 
 inline std::vector<std::string> string_list(const json::value& v) {
   std::vector<std::string> out;
@@ -82,13 +88,13 @@ inline std::vector<std::string> string_list(const json::value& v) {
       start = comma + 1;
     }
   };
-  if (v.is_string()) add(v.get_string());
+  if (v.is_string())
+    add(v.get_string());
   else if (v.is_array())
     for (const auto& x : v.get_array())
       if (x.is_string()) add(x.get_string());
   return out;
 }
-
 
 }  // namespace svc
 
@@ -133,15 +139,22 @@ struct Run {
 inline Field fint(std::string n, std::optional<double> lo, std::optional<double> hi, std::string d, bool req = false) {
   return Field{std::move(n), FT::Int, lo, hi, req, std::move(d)};
 }
-inline Field ffloat(std::string n, std::optional<double> lo, std::optional<double> hi, std::string d, bool req = false) {
+inline Field ffloat(std::string n, std::optional<double> lo, std::optional<double> hi, std::string d,
+                    bool req = false) {
   return Field{std::move(n), FT::Float, lo, hi, req, std::move(d)};
 }
-inline Field fstr(std::string n, std::string d, bool req = false) { return Field{std::move(n), FT::Str, {}, {}, req, std::move(d)}; }
-inline Field fbool(std::string n, std::string d, bool req = false) { return Field{std::move(n), FT::Bool, {}, {}, req, std::move(d)}; }
-inline Field fany(std::string n, std::string d, bool req = false) { return Field{std::move(n), FT::Any, {}, {}, req, std::move(d)}; }
+inline Field fstr(std::string n, std::string d, bool req = false) {
+  return Field{std::move(n), FT::Str, {}, {}, req, std::move(d)};
+}
+inline Field fbool(std::string n, std::string d, bool req = false) {
+  return Field{std::move(n), FT::Bool, {}, {}, req, std::move(d)};
+}
+inline Field fany(std::string n, std::string d, bool req = false) {
+  return Field{std::move(n), FT::Any, {}, {}, req, std::move(d)};
+}
 
 inline Spec entity_spec(std::string domain, std::string name, std::string description, std::vector<Field> fields,
-                 EntityHandler h, int required_features = 0) {
+                        EntityHandler h, int required_features = 0) {
   Spec s;
   s.domain = std::move(domain);
   s.name = std::move(name);
@@ -152,8 +165,8 @@ inline Spec entity_spec(std::string domain, std::string name, std::string descri
   return s;
 }
 
-inline Spec plain_spec(std::string domain, std::string name, std::string description, std::vector<Field> fields, PlainHandler h,
-                ResponseSupport response = ResponseSupport::none) {
+inline Spec plain_spec(std::string domain, std::string name, std::string description, std::vector<Field> fields,
+                       PlainHandler h, ResponseSupport response = ResponseSupport::none) {
   Spec s;
   s.domain = std::move(domain);
   s.name = std::move(name);
@@ -176,10 +189,10 @@ inline void check_option(const StoredState& s, const std::string& option, const 
       if (o.is_string() && o.get_string() == option) return;
   std::string all;
   if (opts && opts->is_array())
-    for (const auto& o : opts->get_array()) all += (all.empty() ? "" : ", ") + std::string(o.is_string() ? o.get_string() : "");
+    for (const auto& o : opts->get_array())
+      all += (all.empty() ? "" : ", ") + std::string(o.is_string() ? o.get_string() : "");
   throw validation("Invalid option: " + option + " (possible options: " + all + ")", "invalid_option");
 }
-
 
 // The action families (services_<family>.cpp).
 void add_lighting_services(Services::Impl& impl);    // light, switch, input_boolean, fan

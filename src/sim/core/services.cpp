@@ -1,6 +1,3 @@
-#include "sim/core/json_writer.hpp"
-#include "sim/core/service_spec.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -10,6 +7,8 @@
 
 #include "common/saturate_cast.hpp"
 #include "sim/core/domain_logic.hpp"
+#include "sim/core/json_writer.hpp"
+#include "sim/core/service_spec.hpp"
 #include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
@@ -62,17 +61,21 @@ Services::Services(StateStore& store) : store_(store), impl_(std::make_shared<Im
 void Services::refresh_script_services() {
   std::lock_guard lock(store_.mutex());
   for (auto it = impl_->specs["script"].begin(); it != impl_->specs["script"].end();) {
-    if (!it->second.entity && it->first != "reload") it = impl_->specs["script"].erase(it);
-    else ++it;
+    if (!it->second.entity && it->first != "reload")
+      it = impl_->specs["script"].erase(it);
+    else
+      ++it;
   }
   for (const auto& [object, config] : store_.home().script_configs) {
     std::string eid = "script." + object;
-    std::string alias = config.contains("alias") && config.at("alias").is_string() ? std::string(config.at("alias").get_string()) : object;
-    impl_->add(plain_spec("script", object, alias, {},
-                          [eid](Run& r, const json::object& d) -> std::optional<json::value> {
-                            r.call("script", "turn_on", {}, {{"entity_id", eid}});
-                            return std::nullopt;
-                          }));
+    std::string alias = config.contains("alias") && config.at("alias").is_string()
+                            ? std::string(config.at("alias").get_string())
+                            : object;
+    impl_->add(
+        plain_spec("script", object, alias, {}, [eid](Run& r, const json::object& d) -> std::optional<json::value> {
+          r.call("script", "turn_on", {}, {{"entity_id", eid}});
+          return std::nullopt;
+        }));
     impl_->specs["script"][object].fields.clear();
   }
 }
@@ -99,11 +102,21 @@ json::object describe(const Spec& s) {
         sel["number"] = n;
         break;
       }
-      case FT::Bool: sel["boolean"] = json::object{}; break;
-      case FT::Str: sel["text"] = json::object{}; break;
-      case FT::Rgb: sel["color_rgb"] = json::object{}; break;
-      case FT::Hs: sel["object"] = json::object{}; break;
-      case FT::Any: sel["object"] = json::object{}; break;
+      case FT::Bool:
+        sel["boolean"] = json::object{};
+        break;
+      case FT::Str:
+        sel["text"] = json::object{};
+        break;
+      case FT::Rgb:
+        sel["color_rgb"] = json::object{};
+        break;
+      case FT::Hs:
+        sel["object"] = json::object{};
+        break;
+      case FT::Any:
+        sel["object"] = json::object{};
+        break;
     }
     json::object fo{{"description", f.description}, {"selector", sel}};
     if (f.required) fo["required"] = true;
@@ -116,7 +129,8 @@ json::object describe(const Spec& s) {
     if (s.required_features) ent["supported_features"] = json::array{s.required_features};
     o["target"] = json::object{{"entity", json::array{ent}}};
   }
-  if (s.response != ResponseSupport::none) o["response"] = json::object{{"optional", s.response == ResponseSupport::optional}};
+  if (s.response != ResponseSupport::none)
+    o["response"] = json::object{{"optional", s.response == ResponseSupport::optional}};
   return o;
 }
 
@@ -187,7 +201,8 @@ std::vector<std::string> Services::expand_target(const json::object& target) con
   for (const auto& e : home.entities) {
     if (e.entity_category || e.hidden_by) continue;  // HA skips these when expanding areas/devices
     bool hit = false;
-    if (e.area_id) hit = areas.count(*e.area_id) > 0;
+    if (e.area_id)
+      hit = areas.count(*e.area_id) > 0;
     else if (e.device_id) {
       auto it = device_by_id.find(*e.device_id);
       hit = it != device_by_id.end() && it->second->area_id && areas.count(*it->second->area_id);
@@ -196,7 +211,7 @@ std::vector<std::string> Services::expand_target(const json::object& target) con
       // a device's entity that was moved to another area does not follow the device's area
       auto it = device_by_id.find(*e.device_id);
       bool via_area = it != device_by_id.end() && it->second->area_id && areas.count(*it->second->area_id);
-      hit = !(via_area && e.area_id) ;
+      hit = !(via_area && e.area_id);
     }
     if (hit) push(e.entity_id);
   }
@@ -222,7 +237,8 @@ json::object validate(const Spec& spec, const json::object& data) {
       case FT::Int:
       case FT::Float: {
         double x = 0;
-        if (v.is_number()) x = num(v);
+        if (v.is_number())
+          x = num(v);
         else if (v.is_string()) {
           auto parsed = numeric_state(v.get_string());
           if (!parsed) throw invalid(std::string("expected ") + (f->type == FT::Int ? "int" : "float") + where);
@@ -231,37 +247,52 @@ json::object validate(const Spec& spec, const json::object& data) {
           throw invalid(std::string("expected ") + (f->type == FT::Int ? "int" : "float") + where);
         }
         if (f->type == FT::Int) x = std::trunc(x);
-        if (f->min && x < *f->min) throw invalid("value must be at least " + fmt_num(*f->min).substr(0, fmt_num(*f->min).find(".0")) + where);
-        if (f->max && x > *f->max) throw invalid("value must be at most " + fmt_num(*f->max).substr(0, fmt_num(*f->max).find(".0")) + where);
-        if (f->type == FT::Int) out[key] = static_cast<int64_t>(x);
-        else out[key] = x;
+        if (f->min && x < *f->min)
+          throw invalid("value must be at least " + fmt_num(*f->min).substr(0, fmt_num(*f->min).find(".0")) + where);
+        if (f->max && x > *f->max)
+          throw invalid("value must be at most " + fmt_num(*f->max).substr(0, fmt_num(*f->max).find(".0")) + where);
+        if (f->type == FT::Int)
+          out[key] = static_cast<int64_t>(x);
+        else
+          out[key] = x;
         break;
       }
       case FT::Bool:
-        if (v.is_bool()) out[key] = v;
-        else if (v.is_string() && (v.get_string() == "true" || v.get_string() == "on" || v.get_string() == "yes")) out[key] = true;
-        else if (v.is_string() && (v.get_string() == "false" || v.get_string() == "off" || v.get_string() == "no")) out[key] = false;
-        else throw invalid("expected bool" + where);
+        if (v.is_bool())
+          out[key] = v;
+        else if (v.is_string() && (v.get_string() == "true" || v.get_string() == "on" || v.get_string() == "yes"))
+          out[key] = true;
+        else if (v.is_string() && (v.get_string() == "false" || v.get_string() == "off" || v.get_string() == "no"))
+          out[key] = false;
+        else
+          throw invalid("expected bool" + where);
         break;
       case FT::Str:
-        if (v.is_string()) out[key] = v;
-        else if (v.is_number()) out[key] = to_json(v);
-        else throw invalid("expected str" + where);
+        if (v.is_string())
+          out[key] = v;
+        else if (v.is_number())
+          out[key] = to_json(v);
+        else
+          throw invalid("expected str" + where);
         break;
       case FT::Rgb: {
-        if (!v.is_array() || v.get_array().size() != 3) throw invalid("value should be a list of 3 integers 0..255" + where);
+        if (!v.is_array() || v.get_array().size() != 3)
+          throw invalid("value should be a list of 3 integers 0..255" + where);
         for (const auto& c : v.get_array())
           if (!c.is_number() || num(c) < 0 || num(c) > 255) throw invalid("value must be at most 255" + where);
         out[key] = v;
         break;
       }
       case FT::Hs: {
-        if (!v.is_array() || v.get_array().size() != 2 || !v.get_array()[0].is_number() || !v.get_array()[1].is_number())
+        if (!v.is_array() || v.get_array().size() != 2 || !v.get_array()[0].is_number() ||
+            !v.get_array()[1].is_number())
           throw invalid("expected a list of [hue, saturation]" + where);
         out[key] = v;
         break;
       }
-      case FT::Any: out[key] = v; break;
+      case FT::Any:
+        out[key] = v;
+        break;
     }
   }
   for (const auto& f : spec.fields)
@@ -303,12 +334,15 @@ const Spec& checked_spec(const std::map<std::string, std::map<std::string, Spec>
   }
   const Spec& spec = d->second.at(call.service);
   if (spec.response == ResponseSupport::only && !call.return_response)
-    throw ServiceError{"service_validation_error", "The action requires responses and must be called with return_response=True",
-                       "service_lacks_response_request", {}};
+    throw ServiceError{"service_validation_error",
+                       "The action requires responses and must be called with return_response=True",
+                       "service_lacks_response_request",
+                       {}};
   if (spec.response == ResponseSupport::none && call.return_response)
     throw ServiceError{"service_validation_error",
                        "An action which does not return responses can't be called with return_response=True",
-                       "service_does_not_support_response", {}};
+                       "service_does_not_support_response",
+                       {}};
   return spec;
 }
 
@@ -337,8 +371,10 @@ std::set<std::string> explicit_entity_ids(json::object& target, bool& all) {
   auto* v = target.if_contains("entity_id");
   if (!v) return ids;
   for (auto& id : string_list(*v)) {
-    if (id == "all" || id == "*") all = true;
-    else ids.insert(id);
+    if (id == "all" || id == "*")
+      all = true;
+    else
+      ids.insert(id);
   }
   if (all) {
     target.erase("entity_id");
@@ -357,7 +393,8 @@ ServiceOutcome Services::call(const ServiceCall& call) {
   const Spec& spec = checked_spec(impl_->specs, call);
   json::object data = validate(spec, call.data);
   Run run{*impl_, *this, call.context, {}};
-  store_.fire("call_service", {{"domain", call.domain}, {"service", call.service}, {"service_data", call.data}}, call.context);
+  store_.fire("call_service", {{"domain", call.domain}, {"service", call.service}, {"service_data", call.data}},
+              call.context);
 
   ServiceOutcome out;
   if (!spec.entity) {
@@ -390,18 +427,21 @@ ServiceOutcome Services::call(const ServiceCall& call) {
   return out;
 }
 
-json::object Services::run_on_entities(const svc::Spec& spec, const ServiceCall& call, const std::vector<std::string>& ids,
-                                       const std::set<std::string>& explicit_ids, const json::object& data, svc::Run& run) {
+json::object Services::run_on_entities(const svc::Spec& spec, const ServiceCall& call,
+                                       const std::vector<std::string>& ids, const std::set<std::string>& explicit_ids,
+                                       const json::object& data, svc::Run& run) {
   json::object responses;
   for (const auto& id : ids) {
-    if (call.domain != "homeassistant" && domain_of(id) != call.domain) continue;  // targets of other domains are ignored
+    if (call.domain != "homeassistant" && domain_of(id) != call.domain)
+      continue;  // targets of other domains are ignored
     StatePtr st = store_.get(id);
     if (!st) continue;  // HA logs "Referenced entities … are missing or not currently available"
     if (spec.required_features && (features(*st) & spec.required_features) == 0) {
       if (explicit_ids.count(id))
         throw ServiceError{"service_validation_error",
                            "Entity " + id + " does not support action " + call.domain + "." + call.service,
-                           "entity_service_not_supported", {}};
+                           "entity_service_not_supported",
+                           {}};
       continue;
     }
     if (st->state == "unavailable") continue;

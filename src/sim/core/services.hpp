@@ -37,8 +37,8 @@ struct ServiceCall {
 };
 
 struct ServiceOutcome {
-  std::vector<StatePtr> changed;         // states changed under the call's context
-  std::optional<json::value> response;   // only with return_response
+  std::vector<StatePtr> changed;        // states changed under the call's context
+  std::optional<json::value> response;  // only with return_response
 };
 
 enum class ResponseSupport { none, optional, only };

@@ -1,6 +1,5 @@
 // Actions of homeassistant.*, notifications, the logbook and the system log.
 #include "sim/core/service_spec.hpp"
-
 #include "sim/core/sim_core.hpp"
 #include "sim/core/time_util.hpp"
 
@@ -17,7 +16,10 @@ void add_homeassistant(Services::Impl& impl) {
       for (const auto& eid : string_list(d.at("entity_id"))) by_domain[std::string(domain_of(eid))].push_back(eid);
       for (auto& [dom, ids] : by_domain) {
         std::string service = svc;
-        if (dom == "cover") service = svc == std::string("turn_on") ? "open_cover" : svc == std::string("turn_off") ? "close_cover" : "toggle";
+        if (dom == "cover")
+          service = svc == std::string("turn_on")    ? "open_cover"
+                    : svc == std::string("turn_off") ? "close_cover"
+                                                     : "toggle";
         if (dom == "lock") service = svc == std::string("turn_on") ? "unlock" : "lock";
         if (!impl.specs.count(dom) || !impl.specs[dom].count(service)) continue;  // HA logs "not supported"
         json::array arr;
@@ -28,45 +30,71 @@ void add_homeassistant(Services::Impl& impl) {
     };
     impl.add(std::move(s));
   }
-  impl.add(entity_spec("homeassistant", "update_entity", "Forces one or more entities to update their data.", {}, [](Run&, const StoredState&, const json::object&) {}));
-  for (const char* svc : {"reload_core_config", "reload_all", "check_config", "restart", "stop", "save_persistent_states", "reload_custom_templates"})
-    impl.add(plain_spec("homeassistant", svc, "Core maintenance action.", {}, [](Run&, const json::object&) { return std::nullopt; }));
+  impl.add(entity_spec("homeassistant", "update_entity", "Forces one or more entities to update their data.", {},
+                       [](Run&, const StoredState&, const json::object&) {}));
+  for (const char* svc : {"reload_core_config", "reload_all", "check_config", "restart", "stop",
+                          "save_persistent_states", "reload_custom_templates"})
+    impl.add(plain_spec("homeassistant", svc, "Core maintenance action.", {},
+                        [](Run&, const json::object&) { return std::nullopt; }));
   impl.add(plain_spec("homeassistant", "set_location", "Updates the Home Assistant location.",
-                 {ffloat("latitude", -90, 90, "Latitude of your location.", true), ffloat("longitude", -180, 180, "Longitude of your location.", true), ffloat("elevation", {}, {}, "Elevation of your location.")},
-                 [&impl](Run&, const json::object& d) -> std::optional<json::value> {
-                   impl.store.home().config.latitude = num(d.at("latitude"));
-                   impl.store.home().config.longitude = num(d.at("longitude"));
-                   return std::nullopt;
-                 }));
+                      {ffloat("latitude", -90, 90, "Latitude of your location.", true),
+                       ffloat("longitude", -180, 180, "Longitude of your location.", true),
+                       ffloat("elevation", {}, {}, "Elevation of your location.")},
+                      [&impl](Run&, const json::object& d) -> std::optional<json::value> {
+                        impl.store.home().config.latitude = num(d.at("latitude"));
+                        impl.store.home().config.longitude = num(d.at("longitude"));
+                        return std::nullopt;
+                      }));
 }
 
 void add_notifications_and_logs(Services::Impl& impl) {
-  impl.add(plain_spec("persistent_notification", "create", "Shows a notification on the notifications panel.",
-                 {fstr("message", "Message body of the notification.", true), fstr("title", "Optional title of the notification."), fstr("notification_id", "ID of the notification.")},
-                 [&impl](Run& r, const json::object& d) -> std::optional<json::value> { impl.store.fire("persistent_notifications_updated", {{"message", d.at("message")}}, r.ctx); return std::nullopt; }));
-  impl.add(plain_spec("persistent_notification", "dismiss", "Deletes a notification from the notifications panel.", {fstr("notification_id", "ID of the notification to be deleted.", true)},
-                 [](Run&, const json::object&) { return std::nullopt; }));
-  impl.add(plain_spec("persistent_notification", "dismiss_all", "Deletes all notifications.", {}, [](Run&, const json::object&) { return std::nullopt; }));
+  impl.add(plain_spec(
+      "persistent_notification", "create", "Shows a notification on the notifications panel.",
+      {fstr("message", "Message body of the notification.", true), fstr("title", "Optional title of the notification."),
+       fstr("notification_id", "ID of the notification.")},
+      [&impl](Run& r, const json::object& d) -> std::optional<json::value> {
+        impl.store.fire("persistent_notifications_updated", {{"message", d.at("message")}}, r.ctx);
+        return std::nullopt;
+      }));
+  impl.add(plain_spec("persistent_notification", "dismiss", "Deletes a notification from the notifications panel.",
+                      {fstr("notification_id", "ID of the notification to be deleted.", true)},
+                      [](Run&, const json::object&) { return std::nullopt; }));
+  impl.add(plain_spec("persistent_notification", "dismiss_all", "Deletes all notifications.", {},
+                      [](Run&, const json::object&) { return std::nullopt; }));
   for (const char* svc : {"notify", "persistent_notification", "mobile_app_alex_s_iphone"})
-    impl.add(plain_spec("notify", svc, "Sends a notification message.",
-                   {fstr("message", "Message body of the notification.", true), fstr("title", "Title of the notification."), fany("target", "Targets."), fany("data", "Extended information.")},
-                   [](Run&, const json::object&) { return std::nullopt; }));
+    impl.add(plain_spec(
+        "notify", svc, "Sends a notification message.",
+        {fstr("message", "Message body of the notification.", true), fstr("title", "Title of the notification."),
+         fany("target", "Targets."), fany("data", "Extended information.")},
+        [](Run&, const json::object&) { return std::nullopt; }));
   impl.add(plain_spec("logbook", "log", "Writes a custom entry to the logbook.",
-                 {fstr("name", "Custom name for an entity, can be referenced using an `entity_id`.", true), fstr("message", "Message of the logbook entry.", true), fstr("entity_id", "Entity to reference in the logbook entry."), fstr("domain", "Determines which icon is used in the logbook entry.")},
-                 [&impl](Run& r, const json::object& d) -> std::optional<json::value> {
-                   LogbookEntry e;
-                   e.when = now_timestamp();
-                   e.name = std::string(d.at("name").get_string());
-                   e.message = std::string(d.at("message").get_string());
-                   if (auto* v = d.if_contains("entity_id")) e.entity_id = std::string(v->get_string());
-                   if (auto* v = d.if_contains("domain")) e.domain = std::string(v->get_string());
-                   e.context = r.ctx;
-                   impl.store.add_logbook(std::move(e));
-                   return std::nullopt;
-                 }));
-  impl.add(plain_spec("system_log", "write", "Write log entry.", {fstr("message", "Message to log.", true), fstr("level", "Log level."), fstr("logger", "Logger name under which to log the message.")},
-                 [&impl](Run& r, const json::object& d) -> std::optional<json::value> { impl.store.fire("system_log_event", {{"message", json::array{d.at("message")}}, {"level", d.contains("level") ? d.at("level") : json::value("error")}}, r.ctx); return std::nullopt; }));
-  impl.add(plain_spec("system_log", "clear", "Deletes all log entries.", {}, [](Run&, const json::object&) { return std::nullopt; }));
+                      {fstr("name", "Custom name for an entity, can be referenced using an `entity_id`.", true),
+                       fstr("message", "Message of the logbook entry.", true),
+                       fstr("entity_id", "Entity to reference in the logbook entry."),
+                       fstr("domain", "Determines which icon is used in the logbook entry.")},
+                      [&impl](Run& r, const json::object& d) -> std::optional<json::value> {
+                        LogbookEntry e;
+                        e.when = now_timestamp();
+                        e.name = std::string(d.at("name").get_string());
+                        e.message = std::string(d.at("message").get_string());
+                        if (auto* v = d.if_contains("entity_id")) e.entity_id = std::string(v->get_string());
+                        if (auto* v = d.if_contains("domain")) e.domain = std::string(v->get_string());
+                        e.context = r.ctx;
+                        impl.store.add_logbook(std::move(e));
+                        return std::nullopt;
+                      }));
+  impl.add(plain_spec("system_log", "write", "Write log entry.",
+                      {fstr("message", "Message to log.", true), fstr("level", "Log level."),
+                       fstr("logger", "Logger name under which to log the message.")},
+                      [&impl](Run& r, const json::object& d) -> std::optional<json::value> {
+                        impl.store.fire("system_log_event",
+                                        {{"message", json::array{d.at("message")}},
+                                         {"level", d.contains("level") ? d.at("level") : json::value("error")}},
+                                        r.ctx);
+                        return std::nullopt;
+                      }));
+  impl.add(plain_spec("system_log", "clear", "Deletes all log entries.", {},
+                      [](Run&, const json::object&) { return std::nullopt; }));
 }
 
 }  // namespace

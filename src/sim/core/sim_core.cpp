@@ -1,8 +1,8 @@
-#include "sim/core/json_writer.hpp"
 #include "sim/core/sim_core.hpp"
 
 #include <set>
 
+#include "sim/core/json_writer.hpp"
 #include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
@@ -10,23 +10,25 @@ namespace {
 
 bool equal_ct(std::string_view a, std::string_view b) {
   unsigned char diff = a.size() == b.size() ? 0 : 1;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i % (b.empty() ? 1 : b.size())]);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    diff |= static_cast<unsigned char>(a[i] ^ b[i % (b.empty() ? 1 : b.size())]);
   return diff == 0 && !b.empty();
 }
 
 }  // namespace
 
-SimCore::SimCore(Home home, std::string token)
-    : store_(std::move(home)), services_(store_), token_(std::move(token)) {
+SimCore::SimCore(Home home, std::string token) : store_(std::move(home)), services_(store_), token_(std::move(token)) {
   Timestamp now = now_timestamp();
   system_log_.push_back({"homeassistant.components.sonos", "Error retrieving favorites from Kitchen Speaker: timed out",
-                         "ERROR", "/usr/src/homeassistant/homeassistant/components/sonos/favorites.py", 98, now - 3600, 3});
+                         "ERROR", "/usr/src/homeassistant/homeassistant/components/sonos/favorites.py", 98, now - 3600,
+                         3});
   system_log_.push_back({"homeassistant.helpers.template",
-                         "Template variable warning: 'dict object' has no attribute 'brightness' when rendering '{{ trigger.to_state.attributes.brightness }}'",
+                         "Template variable warning: 'dict object' has no attribute 'brightness' when rendering '{{ "
+                         "trigger.to_state.attributes.brightness }}'",
                          "WARNING", "/usr/src/homeassistant/homeassistant/helpers/template.py", 2748, now - 7200, 1});
   // Voice-assistant exposure: lights, switches, climate, covers, locks, fans, media players.
-  static const std::set<std::string> exposed = {"light", "switch", "climate", "cover", "lock", "fan", "media_player",
-                                                "scene", "script", "input_boolean"};
+  static const std::set<std::string> exposed = {"light", "switch",       "climate", "cover",  "lock",
+                                                "fan",   "media_player", "scene",   "script", "input_boolean"};
   for (const auto& s : store_.all())
     if (exposed.count(std::string(domain_of(s->entity_id)))) exposure_["conversation"][s->entity_id] = true;
 }
@@ -37,11 +39,12 @@ bool SimCore::control_token_ok(std::string_view token) const { return equal_ct(t
 json::object SimCore::config_json() {
   std::lock_guard lock(store_.mutex());
   const CoreConfig& c = store_.home().config;
-  std::set<std::string> components = {"api", "auth", "automation", "config", "default_config", "frontend", "history",
-                                      "homeassistant", "http", "logbook", "lovelace", "person", "recorder", "scene",
-                                      "script", "search", "sun", "system_log", "websocket_api", "zone", "input_boolean",
-                                      "input_number", "input_select", "input_text", "input_datetime", "input_button",
-                                      "counter", "timer", "weather", "backup", "energy", "trace"};
+  std::set<std::string> components = {
+      "api",           "auth",         "automation", "config",         "default_config", "frontend", "history",
+      "homeassistant", "http",         "logbook",    "lovelace",       "person",         "recorder", "scene",
+      "script",        "search",       "sun",        "system_log",     "websocket_api",  "zone",     "input_boolean",
+      "input_number",  "input_select", "input_text", "input_datetime", "input_button",   "counter",  "timer",
+      "weather",       "backup",       "energy",     "trace"};
   for (const auto& e : store_.home().entities) {
     components.insert(e.platform);
     components.insert(std::string(domain_of(e.entity_id)));
@@ -49,12 +52,14 @@ json::object SimCore::config_json() {
   json::array comps;
   for (const auto& x : components) comps.emplace_back(x);
   bool metric = c.unit_system == "metric";
-  json::object units = metric ? json::object{{"length", "km"}, {"accumulated_precipitation", "mm"}, {"area", "m²"},
-                                             {"mass", "g"}, {"pressure", "Pa"}, {"temperature", "°C"},
-                                             {"volume", "L"}, {"wind_speed", "m/s"}}
-                              : json::object{{"length", "mi"}, {"accumulated_precipitation", "in"}, {"area", "ft²"},
-                                             {"mass", "lb"}, {"pressure", "psi"}, {"temperature", "°F"},
-                                             {"volume", "gal"}, {"wind_speed", "mph"}};
+  json::object units = metric ? json::object{{"length", "km"},   {"accumulated_precipitation", "mm"},
+                                             {"area", "m²"},     {"mass", "g"},
+                                             {"pressure", "Pa"}, {"temperature", "°C"},
+                                             {"volume", "L"},    {"wind_speed", "m/s"}}
+                              : json::object{{"length", "mi"},    {"accumulated_precipitation", "in"},
+                                             {"area", "ft²"},     {"mass", "lb"},
+                                             {"pressure", "psi"}, {"temperature", "°F"},
+                                             {"volume", "gal"},   {"wind_speed", "mph"}};
   return {{"latitude", c.latitude},
           {"longitude", c.longitude},
           {"elevation", c.elevation},

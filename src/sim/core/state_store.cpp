@@ -1,4 +1,3 @@
-#include "sim/core/json_writer.hpp"
 #include "sim/core/state_store.hpp"
 
 #include <algorithm>
@@ -6,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "sim/core/json_writer.hpp"
 #include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
@@ -44,8 +44,10 @@ json::object state_json(const EntityState& s) {
 
 json::object compressed_state_json(const EntityState& s) {
   json::object o{{"s", s.state}, {"a", s.attributes}};
-  if (!s.context.parent_id && !s.context.user_id) o["c"] = s.context.id;
-  else o["c"] = context_json(s.context);
+  if (!s.context.parent_id && !s.context.user_id)
+    o["c"] = s.context.id;
+  else
+    o["c"] = context_json(s.context);
   o["lc"] = s.last_changed;
   if (s.last_updated != s.last_changed) o["lu"] = s.last_updated;
   return o;
@@ -63,16 +65,22 @@ json::object state_diff_json(const EntityState& o, const EntityState& n) {
   json::object add;
   json::object diff;
   if (o.state != n.state) add["s"] = n.state;
-  if (o.last_changed != n.last_changed) add["lc"] = n.last_changed;
-  else if (o.last_updated != n.last_updated) add["lu"] = n.last_updated;
+  if (o.last_changed != n.last_changed)
+    add["lc"] = n.last_changed;
+  else if (o.last_updated != n.last_updated)
+    add["lu"] = n.last_updated;
   if (o.context.parent_id != n.context.parent_id) add["c"] = json::object{{"parent_id", opt(n.context.parent_id)}};
   if (o.context.user_id != n.context.user_id) {
-    if (add.contains("c")) add["c"].as_object()["user_id"] = opt(n.context.user_id);
-    else add["c"] = json::object{{"user_id", opt(n.context.user_id)}};
+    if (add.contains("c"))
+      add["c"].as_object()["user_id"] = opt(n.context.user_id);
+    else
+      add["c"] = json::object{{"user_id", opt(n.context.user_id)}};
   }
   if (o.context.id != n.context.id) {
-    if (add.contains("c")) add["c"].as_object()["id"] = n.context.id;
-    else add["c"] = n.context.id;
+    if (add.contains("c"))
+      add["c"].as_object()["id"] = n.context.id;
+    else
+      add["c"] = n.context.id;
   }
   if (o.attributes != n.attributes) {
     json::object changed;
@@ -106,12 +114,30 @@ StateStore::StateStore(Home home, bool rebase_to_now) : home_(std::move(home)) {
       s.last_changed = s.last_updated = s.last_reported = started_at_ - age;
     }
   }
-  for (auto& e : home_.entities) { rebase(e.created_at, shift); rebase(e.modified_at, shift); }
-  for (auto& d : home_.devices) { rebase(d.created_at, shift); rebase(d.modified_at, shift); }
-  for (auto& a : home_.areas) { rebase(a.created_at, shift); rebase(a.modified_at, shift); }
-  for (auto& f : home_.floors) { rebase(f.created_at, shift); rebase(f.modified_at, shift); }
-  for (auto& l : home_.labels) { rebase(l.created_at, shift); rebase(l.modified_at, shift); }
-  for (auto& c : home_.categories) { rebase(c.created_at, shift); rebase(c.modified_at, shift); }
+  for (auto& e : home_.entities) {
+    rebase(e.created_at, shift);
+    rebase(e.modified_at, shift);
+  }
+  for (auto& d : home_.devices) {
+    rebase(d.created_at, shift);
+    rebase(d.modified_at, shift);
+  }
+  for (auto& a : home_.areas) {
+    rebase(a.created_at, shift);
+    rebase(a.modified_at, shift);
+  }
+  for (auto& f : home_.floors) {
+    rebase(f.created_at, shift);
+    rebase(f.modified_at, shift);
+  }
+  for (auto& l : home_.labels) {
+    rebase(l.created_at, shift);
+    rebase(l.modified_at, shift);
+  }
+  for (auto& c : home_.categories) {
+    rebase(c.created_at, shift);
+    rebase(c.modified_at, shift);
+  }
   order_.reserve(home_.states.size());
   states_.reserve(home_.states.size());
   for (auto& s : home_.states) {
@@ -282,7 +308,7 @@ void StateStore::unlisten(uint64_t id) {
 void StateStore::fire(std::string event_type, json::object data, const Context& context, std::string origin,
                       StatePtr old_snapshot, StatePtr new_snapshot) {
   std::lock_guard lock(mutex_);
-  Event e{std::move(event_type), std::move(data), std::move(origin), now_timestamp(), context,
+  Event e{std::move(event_type),   std::move(data),        std::move(origin), now_timestamp(), context,
           std::move(old_snapshot), std::move(new_snapshot)};
   // Copy ids first: a listener may unlisten (itself or others) while we iterate.
   std::vector<uint64_t> ids;
@@ -300,8 +326,11 @@ void StateStore::fire(std::string event_type, json::object data, const Context& 
 
 std::map<std::string, std::size_t> StateStore::listener_counts() const {
   std::lock_guard lock(mutex_);
-  std::map<std::string, std::size_t> out{{"state_changed", 0}, {"call_service", 0}, {"homeassistant_start", 1},
-                                         {"homeassistant_started", 1}, {"component_loaded", 0}};
+  std::map<std::string, std::size_t> out{{"state_changed", 0},
+                                         {"call_service", 0},
+                                         {"homeassistant_start", 1},
+                                         {"homeassistant_started", 1},
+                                         {"component_loaded", 0}};
   for (const auto& [id, slot] : listeners_) out[slot.event_type.empty() ? "*" : slot.event_type]++;
   return out;
 }
@@ -338,8 +367,10 @@ std::vector<StatePtr> StateStore::history(const std::string& entity_id, Timestam
   // The state at `start` (last point before it) and every point in the window.
   StatePtr before;
   for (const auto& p : h) {
-    if (p->last_updated < start) before = p;
-    else if (p->last_updated <= end) out.push_back(p);
+    if (p->last_updated < start)
+      before = p;
+    else if (p->last_updated <= end)
+      out.push_back(p);
   }
   if (before && (out.empty() || out.front()->last_updated > start)) out.insert(out.begin(), before);
   return out;

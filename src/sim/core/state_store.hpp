@@ -21,8 +21,6 @@
 
 namespace hamcp::sim {
 
-
-
 // An immutable state snapshot plus its serialised forms, filled on first use
 // (under the store mutex) so /api/states of a 100k home is mostly memcpy.
 struct StoredState : EntityState {
@@ -80,8 +78,8 @@ class StateStore {
   // state string changes, last_updated when state or attributes change;
   // state_changed is fired (unless nothing changed and !force_update).
   // Returns the new snapshot.
-  StatePtr set_state(const std::string& entity_id, std::string state, json::object attributes,
-                     const Context& context, bool force_update = false);
+  StatePtr set_state(const std::string& entity_id, std::string state, json::object attributes, const Context& context,
+                     bool force_update = false);
   bool remove_state(const std::string& entity_id, const Context& context);
 
   // Serialised /api/states body (cached per entity; big homes stay fast).
@@ -121,8 +119,8 @@ class StateStore {
 
   mutable std::recursive_mutex mutex_;
   Home home_;
-  std::vector<std::string> order_;                         // entity ids in insertion order
-  std::unordered_map<std::string, StatePtr> states_;       // entity_id -> current snapshot
+  std::vector<std::string> order_;                    // entity ids in insertion order
+  std::unordered_map<std::string, StatePtr> states_;  // entity_id -> current snapshot
   std::unordered_map<std::string, std::vector<StatePtr>> history_;
   std::vector<LogbookEntry> logbook_;
   struct ListenerSlot {

@@ -34,12 +34,18 @@ std::string py_float(double d) {
 
 std::string py_str(const json::value& v) {
   switch (v.kind()) {
-    case json::kind::null: return "None";
-    case json::kind::bool_: return v.get_bool() ? "True" : "False";
-    case json::kind::int64: return std::to_string(v.get_int64());
-    case json::kind::uint64: return std::to_string(v.get_uint64());
-    case json::kind::double_: return py_float(v.get_double());
-    case json::kind::string: return std::string(v.get_string());
+    case json::kind::null:
+      return "None";
+    case json::kind::bool_:
+      return v.get_bool() ? "True" : "False";
+    case json::kind::int64:
+      return std::to_string(v.get_int64());
+    case json::kind::uint64:
+      return std::to_string(v.get_uint64());
+    case json::kind::double_:
+      return py_float(v.get_double());
+    case json::kind::string:
+      return std::string(v.get_string());
     case json::kind::array: {
       std::string s = "[";
       bool first = true;
@@ -67,14 +73,22 @@ std::string py_str(const json::value& v) {
 
 bool truthy(const json::value& v) {
   switch (v.kind()) {
-    case json::kind::null: return false;
-    case json::kind::bool_: return v.get_bool();
-    case json::kind::int64: return v.get_int64() != 0;
-    case json::kind::uint64: return v.get_uint64() != 0;
-    case json::kind::double_: return v.get_double() != 0;
-    case json::kind::string: return !v.get_string().empty();
-    case json::kind::array: return !v.get_array().empty();
-    case json::kind::object: return true;
+    case json::kind::null:
+      return false;
+    case json::kind::bool_:
+      return v.get_bool();
+    case json::kind::int64:
+      return v.get_int64() != 0;
+    case json::kind::uint64:
+      return v.get_uint64() != 0;
+    case json::kind::double_:
+      return v.get_double() != 0;
+    case json::kind::string:
+      return !v.get_string().empty();
+    case json::kind::array:
+      return !v.get_array().empty();
+    case json::kind::object:
+      return true;
   }
   return false;
 }
@@ -106,7 +120,10 @@ class Parser {
     std::size_t i = 0;
     while (i < src_.size()) {
       char c = src_[i];
-      if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++i;
+        continue;
+      }
       if (std::isdigit(static_cast<unsigned char>(c))) {
         std::size_t j = i;
         while (j < src_.size() && (std::isdigit(static_cast<unsigned char>(src_[j])) || src_[j] == '.')) ++j;
@@ -146,11 +163,17 @@ class Parser {
 
   const Token& peek() const { return toks_[pos_]; }
   bool accept_op(const char* op) {
-    if (peek().kind == Token::Op && peek().text == op) { ++pos_; return true; }
+    if (peek().kind == Token::Op && peek().text == op) {
+      ++pos_;
+      return true;
+    }
     return false;
   }
   bool accept_name(const char* n) {
-    if (peek().kind == Token::Name && peek().text == n) { ++pos_; return true; }
+    if (peek().kind == Token::Name && peek().text == n) {
+      ++pos_;
+      return true;
+    }
     return false;
   }
   void expect_op(const char* op) {
@@ -198,8 +221,10 @@ class Parser {
         if (o == "==" || o == "!=") {
           bool eq;
           auto a = as_num(l), b = as_num(r);
-          if (l.is_number() && r.is_number()) eq = *a == *b;
-          else eq = l == r;
+          if (l.is_number() && r.is_number())
+            eq = *a == *b;
+          else
+            eq = l == r;
           return o == "==" ? eq : !eq;
         }
         auto a = as_num(l), b = as_num(r);
@@ -215,7 +240,8 @@ class Parser {
     if (accept_name("in")) {
       json::value r = add();
       if (r.is_array()) return std::find(r.get_array().begin(), r.get_array().end(), l) != r.get_array().end();
-      if (r.is_string() && l.is_string()) return std::string(r.get_string()).find(std::string(l.get_string())) != std::string::npos;
+      if (r.is_string() && l.is_string())
+        return std::string(r.get_string()).find(std::string(l.get_string())) != std::string::npos;
       fail("TypeError: argument of type is not iterable");
     }
     return l;
@@ -225,12 +251,14 @@ class Parser {
     for (;;) {
       if (accept_op("+")) {
         json::value r = mul();
-        if (l.is_string() && r.is_string()) l = std::string(l.get_string()) + std::string(r.get_string());
+        if (l.is_string() && r.is_string())
+          l = std::string(l.get_string()) + std::string(r.get_string());
         else if (l.is_array() && r.is_array()) {
           json::array a = l.get_array();
           for (auto& x : r.get_array()) a.push_back(x);
           l = a;
-        } else l = arith(l, r, '+');
+        } else
+          l = arith(l, r, '+');
       } else if (accept_op("-")) {
         l = arith(l, mul(), '-');
       } else if (accept_op("~")) {
@@ -243,37 +271,60 @@ class Parser {
   json::value mul() {
     json::value l = unary();
     for (;;) {
-      if (accept_op("*")) l = arith(l, unary(), '*');
-      else if (accept_op("//")) l = arith(l, unary(), 'd');
-      else if (accept_op("/")) l = arith(l, unary(), '/');
-      else if (accept_op("%")) l = arith(l, unary(), '%');
-      else return l;
+      if (accept_op("*"))
+        l = arith(l, unary(), '*');
+      else if (accept_op("//"))
+        l = arith(l, unary(), 'd');
+      else if (accept_op("/"))
+        l = arith(l, unary(), '/');
+      else if (accept_op("%"))
+        l = arith(l, unary(), '%');
+      else
+        return l;
     }
   }
   json::value arith(const json::value& l, const json::value& r, char op) {
     if (!l.is_number() || !r.is_number())
-      fail(std::string("TypeError: unsupported operand type(s) for ") + op + ": '" + type_name(l) + "' and '" + type_name(r) + "'");
+      fail(std::string("TypeError: unsupported operand type(s) for ") + op + ": '" + type_name(l) + "' and '" +
+           type_name(r) + "'");
     double a = l.to_number<double>(), b = r.to_number<double>();
     bool ints = !l.is_double() && !r.is_double();
     switch (op) {
-      case '+': return make_num(a + b, ints);
-      case '-': return make_num(a - b, ints);
-      case '*': return make_num(a * b, ints);
-      case '/': if (b == 0) fail("ZeroDivisionError: division by zero"); return a / b;
-      case 'd': if (b == 0) fail("ZeroDivisionError: integer division or modulo by zero"); return make_num(std::floor(a / b), ints);
-      case '%': if (b == 0) fail("ZeroDivisionError: integer division or modulo by zero"); return make_num(std::fmod(a, b), ints);
+      case '+':
+        return make_num(a + b, ints);
+      case '-':
+        return make_num(a - b, ints);
+      case '*':
+        return make_num(a * b, ints);
+      case '/':
+        if (b == 0) fail("ZeroDivisionError: division by zero");
+        return a / b;
+      case 'd':
+        if (b == 0) fail("ZeroDivisionError: integer division or modulo by zero");
+        return make_num(std::floor(a / b), ints);
+      case '%':
+        if (b == 0) fail("ZeroDivisionError: integer division or modulo by zero");
+        return make_num(std::fmod(a, b), ints);
     }
     return nullptr;
   }
   static std::string type_name(const json::value& v) {
     switch (v.kind()) {
-      case json::kind::string: return "str";
-      case json::kind::int64: case json::kind::uint64: return "int";
-      case json::kind::double_: return "float";
-      case json::kind::null: return "NoneType";
-      case json::kind::bool_: return "bool";
-      case json::kind::array: return "list";
-      default: return "dict";
+      case json::kind::string:
+        return "str";
+      case json::kind::int64:
+      case json::kind::uint64:
+        return "int";
+      case json::kind::double_:
+        return "float";
+      case json::kind::null:
+        return "NoneType";
+      case json::kind::bool_:
+        return "bool";
+      case json::kind::array:
+        return "list";
+      default:
+        return "dict";
     }
   }
   json::value unary() {
@@ -326,7 +377,8 @@ class Parser {
           auto idx = key.to_number<int64_t>();
           const auto& a = v.get_array();
           if (idx < 0) idx += static_cast<int64_t>(a.size());
-          if (idx < 0 || idx >= static_cast<int64_t>(a.size())) fail("UndefinedError: list object has no element " + py_str(key));
+          if (idx < 0 || idx >= static_cast<int64_t>(a.size()))
+            fail("UndefinedError: list object has no element " + py_str(key));
           v = a[static_cast<std::size_t>(idx)];
         } else if (key.is_string()) {
           v = member(v, std::string(key.get_string()));
@@ -438,7 +490,8 @@ class Parser {
 
   std::string entity_arg(const json::value& v) {
     if (v.is_string()) return std::string(v.get_string());
-    if (v.is_object() && v.get_object().contains("entity_id")) return std::string(v.get_object().at("entity_id").get_string());
+    if (v.is_object() && v.get_object().contains("entity_id"))
+      return std::string(v.get_object().at("entity_id").get_string());
     return py_str(v);
   }
 
@@ -464,7 +517,8 @@ class Parser {
   }
 
   void need_args(const std::string& f, const std::vector<json::value>& a, std::size_t n) {
-    if (a.size() < n) fail("TypeError: " + f + "() missing " + std::to_string(n - a.size()) + " required positional argument");
+    if (a.size() < n)
+      fail("TypeError: " + f + "() missing " + std::to_string(n - a.size()) + " required positional argument");
   }
 
   // states(), state_attr(), is_state(), is_state_attr(), has_value(); nothing for other names.
@@ -554,7 +608,8 @@ class Parser {
       for (const auto& d : h.devices)
         if (d.area_id == ar->area_id) devs.insert(d.id);
       for (const auto& e : h.entities)
-        if (e.area_id ? *e.area_id == ar->area_id : (e.device_id && devs.count(*e.device_id))) out.emplace_back(e.entity_id);
+        if (e.area_id ? *e.area_id == ar->area_id : (e.device_id && devs.count(*e.device_id)))
+          out.emplace_back(e.entity_id);
       return out;
     }
     if (f == "device_id") {
@@ -581,7 +636,8 @@ class Parser {
       auto t = parse_iso_time(str_arg(a, 0));
       if (!t) {
         if (a.size() > 1) return a[1];
-        fail("ValueError: Template error: as_timestamp got invalid input '" + py_str(a[0]) + "' when rendering template, but no default was specified");
+        fail("ValueError: Template error: as_timestamp got invalid input '" + py_str(a[0]) +
+             "' when rendering template, but no default was specified");
       }
       return *t;
     }
@@ -594,7 +650,6 @@ class Parser {
     }
     fail("UndefinedError: '" + f + "' is undefined");
   }
-
 
   json::value primary() {
     const Token t = peek();
@@ -661,10 +716,15 @@ json::value parse_result(const std::string& text) {
     std::string j;
     bool in = false;
     for (char c : text) {
-      if (c == '\'') { j += '"'; in = !in; continue; }
+      if (c == '\'') {
+        j += '"';
+        in = !in;
+        continue;
+      }
       j += c;
     }
-    for (auto [from, to] : {std::pair<std::string, std::string>{"True", "true"}, {"False", "false"}, {"None", "null"}}) {
+    for (auto [from, to] :
+         {std::pair<std::string, std::string>{"True", "true"}, {"False", "false"}, {"None", "null"}}) {
       for (std::size_t p = 0; (p = j.find(from, p)) != std::string::npos;) j.replace(p, from.size(), to);
     }
     boost::system::error_code ec;
@@ -685,8 +745,8 @@ TemplateResult render_template(StateStore& store, const std::string& source, con
   int pieces = 0;
   while (i < source.size()) {
     std::size_t open = source.find("{", i);
-    while (open != std::string::npos && open + 1 < source.size() && source[open + 1] != '{' && source[open + 1] != '%' &&
-           source[open + 1] != '#')
+    while (open != std::string::npos && open + 1 < source.size() && source[open + 1] != '{' &&
+           source[open + 1] != '%' && source[open + 1] != '#')
       open = source.find("{", open + 1);
     if (open == std::string::npos || open + 1 >= source.size()) {
       r.text += source.substr(i);
@@ -698,10 +758,12 @@ TemplateResult render_template(StateStore& store, const std::string& source, con
       ++pieces;
     }
     char kind = source[open + 1];
-    if (kind == '%') throw TemplateError("TemplateSyntaxError: statements ({% … %}) are not supported by the hamcp simulator");
+    if (kind == '%')
+      throw TemplateError("TemplateSyntaxError: statements ({% … %}) are not supported by the hamcp simulator");
     std::string close = kind == '#' ? "#}" : "}}";
     std::size_t end = source.find(close, open + 2);
-    if (end == std::string::npos) throw TemplateError("TemplateSyntaxError: unexpected end of template, expected 'end of print statement'.");
+    if (end == std::string::npos)
+      throw TemplateError("TemplateSyntaxError: unexpected end of template, expected 'end of print statement'.");
     if (kind == '{') {
       Parser p(store, source.substr(open + 2, end - open - 2), variables, r);
       json::value v = p.parse_all();

@@ -11,12 +11,15 @@ std::string iso_time(Timestamp t) {
   double whole = std::floor(t);
   auto secs = static_cast<std::time_t>(whole);
   long micros = std::lround((t - whole) * 1e6);
-  if (micros >= 1000000) { ++secs; micros -= 1000000; }
+  if (micros >= 1000000) {
+    ++secs;
+    micros -= 1000000;
+  }
   std::tm tm{};
   gmtime_r(&secs, &tm);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06ld+00:00", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06ld+00:00", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
   return buf;
 }
 

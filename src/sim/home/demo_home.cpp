@@ -61,7 +61,12 @@ struct DemoDevice {
 };
 
 const std::vector<DemoDevice> kDevices = {
-    {kind_color_light, "Living Room", "Living Room Ceiling Light", {"Main light", "Big light"}, {"Energy saving"}, true},
+    {kind_color_light,
+     "Living Room",
+     "Living Room Ceiling Light",
+     {"Main light", "Big light"},
+     {"Energy saving"},
+     true},
     {kind_color_light, "Living Room", "Living Room Floor Lamp", {"Reading lamp"}, {"Night light"}, false},
     {kind_ambiance_light, "Living Room", "Living Room Spotlights", {}, {}, false},
     {kind_color_light, "Living Room", "TV Backlight", {"Ambilight"}, {"Energy saving"}, false},
@@ -226,8 +231,7 @@ Helpers add_helpers(HomeBuilder& b) {
   add_input_boolean(b, "Night Mode", false, "mdi:weather-night");
   add_input_number(b, "Target Temperature Day", 15, 25, 0.5, 21, "°C", "mdi:thermometer");
   add_input_number(b, "Wake-up Brightness", 0, 100, 5, 60, "%", "mdi:brightness-6");
-  h.house_mode =
-      add_input_select(b, "House Mode", {"Home", "Away", "Night", "Vacation"}, "Home", "mdi:home-switch");
+  h.house_mode = add_input_select(b, "House Mode", {"Home", "Away", "Night", "Vacation"}, "Home", "mdi:home-switch");
   add_input_select(b, "Living Room Scene", {"Relax", "Movie", "Bright", "Off"}, "Relax", "mdi:palette");
   add_input_text(b, "Welcome Message", "Welcome home!");
   add_input_datetime(b, "Wake-up Time", false, true);
@@ -272,52 +276,50 @@ void add_scenes(HomeBuilder& b) {
   add_scene(b, "Dinner", {{"light.dining_table_pendant", {{"state", "on"}, {"brightness", 150}}}}, "mdi:silverware");
   add_scene(b, "Bright Living Room", {{"light.living_room_ceiling_light", {{"state", "on"}, {"brightness", 255}}}},
             "mdi:brightness-7");
-  add_scene(b, "All Off Downstairs",
-            {{"light.living_room_ceiling_light", {{"state", "off"}}}, {"light.kitchen_ceiling_light", {{"state", "off"}}}},
-            "mdi:lightbulb-off");
+  add_scene(
+      b, "All Off Downstairs",
+      {{"light.living_room_ceiling_light", {{"state", "off"}}}, {"light.kitchen_ceiling_light", {{"state", "off"}}}},
+      "mdi:lightbulb-off");
 }
 
 void add_automations(HomeBuilder& b, const Taxonomy& t, const Helpers& h, const std::string& goodnight) {
   add_automation(b, "Hallway light on motion", "Turn the hallway light on when motion is detected after sunset",
                  json::array{state_trigger("binary_sensor.hallway_motion_motion", "on")},
-                 json::array{call("light.turn_on", {{"entity_id", "light.hallway_light"}})}, true, t.cat_light, {t.label("Night light")});
-  add_automation(b, "Lock front door at night", "",
-                 json::array{json::object{{"trigger", "time"}, {"at", "23:00:00"}}},
-                 json::array{call("lock.lock", {{"entity_id", "lock.front_door_lock"}})}, true, t.cat_sec, {t.label("Security")});
-  add_automation(b, "Leak alert", "Notify everybody when any leak sensor gets wet",
-                 json::array{state_trigger("binary_sensor.kitchen_sink_leak_sensor_water_leak", "on"),
-                             state_trigger("binary_sensor.bathroom_leak_sensor_water_leak", "on")},
-                 json::array{json::object{{"action", "notify.notify"},
-                                          {"data", {{"message", "Water leak detected!"}}}}},
-                 true, t.cat_notify, {t.label("Security")});
-  add_automation(b, "Heating eco when away", "",
-                 json::array{state_trigger(h.house_mode, "Away")},
+                 json::array{call("light.turn_on", {{"entity_id", "light.hallway_light"}})}, true, t.cat_light,
+                 {t.label("Night light")});
+  add_automation(b, "Lock front door at night", "", json::array{json::object{{"trigger", "time"}, {"at", "23:00:00"}}},
+                 json::array{call("lock.lock", {{"entity_id", "lock.front_door_lock"}})}, true, t.cat_sec,
+                 {t.label("Security")});
+  add_automation(
+      b, "Leak alert", "Notify everybody when any leak sensor gets wet",
+      json::array{state_trigger("binary_sensor.kitchen_sink_leak_sensor_water_leak", "on"),
+                  state_trigger("binary_sensor.bathroom_leak_sensor_water_leak", "on")},
+      json::array{json::object{{"action", "notify.notify"}, {"data", {{"message", "Water leak detected!"}}}}}, true,
+      t.cat_notify, {t.label("Security")});
+  add_automation(b, "Heating eco when away", "", json::array{state_trigger(h.house_mode, "Away")},
                  json::array{call("climate.set_preset_mode", {{"area_id", json::array{"living_room", "bedroom"}}},
                                   {{"preset_mode", "eco"}})},
                  true, t.cat_climate);
   add_automation(b, "Bathroom fan on humidity", "",
-                 json::array{json::object{{"trigger", "numeric_state"},
-                                          {"entity_id", "sensor.bathroom_climate_humidity"},
-                                          {"above", 70}}},
+                 json::array{json::object{
+                     {"trigger", "numeric_state"}, {"entity_id", "sensor.bathroom_climate_humidity"}, {"above", 70}}},
                  json::array{call("fan.turn_on", {{"entity_id", "fan.bathroom_extractor_fan"}})}, true, t.cat_climate);
-  add_automation(b, "Goodnight at 23:30", "",
-                 json::array{json::object{{"trigger", "time"}, {"at", "23:30:00"}}},
-                 json::array{json::object{{"action", "script.turn_on"}, {"target", {{"entity_id", goodnight}}}}},
-                 false, t.cat_light);
+  add_automation(b, "Goodnight at 23:30", "", json::array{json::object{{"trigger", "time"}, {"at", "23:30:00"}}},
+                 json::array{json::object{{"action", "script.turn_on"}, {"target", {{"entity_id", goodnight}}}}}, false,
+                 t.cat_light);
   add_automation(b, "Holiday presence simulation", "Random lights while on vacation",
                  json::array{json::object{{"trigger", "sun"}, {"event", "sunset"}}},
-                 json::array{call("light.turn_on", {{"label_id", t.label("Holiday mode")}})}, false, t.cat_light, {t.label("Holiday mode")});
-  add_automation(b, "Guest mode welcome", "",
-                 json::array{state_trigger(h.guest_mode, "on")},
+                 json::array{call("light.turn_on", {{"label_id", t.label("Holiday mode")}})}, false, t.cat_light,
+                 {t.label("Holiday mode")});
+  add_automation(b, "Guest mode welcome", "", json::array{state_trigger(h.guest_mode, "on")},
                  json::array{call("light.turn_on", {{"area_id", "hallway"}})}, true);
-  add_automation(b, "Vacation mode off on arrival", "",
-                 json::array{state_trigger("person.alex", "home")},
+  add_automation(b, "Vacation mode off on arrival", "", json::array{state_trigger("person.alex", "home")},
                  json::array{call("input_boolean.turn_off", {{"entity_id", h.vacation_mode}})}, true, t.cat_sec);
-  add_automation(b, "Wäsche fertig Benachrichtigung", "Meldung wenn die Waschmaschine fertig ist",
-                 json::array{state_trigger("sensor.washing_machine_operation_state", "finished")},
-                 json::array{json::object{{"action", "notify.notify"},
-                                          {"data", {{"message", "Die Wäsche ist fertig"}}}}},
-                 true, t.cat_notify);
+  add_automation(
+      b, "Wäsche fertig Benachrichtigung", "Meldung wenn die Waschmaschine fertig ist",
+      json::array{state_trigger("sensor.washing_machine_operation_state", "finished")},
+      json::array{json::object{{"action", "notify.notify"}, {"data", {{"message", "Die Wäsche ist fertig"}}}}}, true,
+      t.cat_notify);
 }
 
 }  // namespace

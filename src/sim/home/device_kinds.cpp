@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "sim/core/domain_logic.hpp"
-#include "sim/home/home_builder.hpp"
 #include "sim/core/time_util.hpp"
+#include "sim/home/home_builder.hpp"
 
 namespace hamcp::sim {
 namespace {
@@ -69,16 +69,17 @@ std::string sensor(HomeBuilder& b, const std::string& dev, const std::string& pl
 }
 
 std::string battery(HomeBuilder& b, const std::string& dev, const std::string& platform) {
-  return sensor(b, dev, platform, "Battery", std::to_string(35 + b.rng().below(66)), "battery", "%", "measurement", true);
+  return sensor(b, dev, platform, "Battery", std::to_string(35 + b.rng().below(66)), "battery", "%", "measurement",
+                true);
 }
 
 void maybe_update(HomeBuilder& b, const std::string& dev, const std::string& platform, const char* version) {
   if (!b.rng().chance(0.15)) return;
   bool pending = b.rng().chance(0.3);
   std::string latest = pending ? std::string(version) + ".1" : version;
-  json::object a{{"auto_update", false}, {"display_precision", 0}, {"installed_version", version},
-                 {"in_progress", false}, {"latest_version", latest}, {"release_summary", nullptr},
-                 {"release_url", nullptr}, {"skipped_version", nullptr}, {"title", nullptr},
+  json::object a{{"auto_update", false},         {"display_precision", 0},     {"installed_version", version},
+                 {"in_progress", false},         {"latest_version", latest},   {"release_summary", nullptr},
+                 {"release_url", nullptr},       {"skipped_version", nullptr}, {"title", nullptr},
                  {"update_percentage", nullptr}, {"supported_features", 5}};
   auto s = spec("update", dev, platform, "Firmware", pending ? "on" : "off", std::move(a));
   s.device_class = "firmware";
@@ -97,15 +98,14 @@ json::array arr(std::initializer_list<const char*> items) {
   return a;
 }
 
-void light(HomeBuilder& b, const Room& room, const KindOptions& o, const std::vector<Model>& models,
-           json::array modes, int features, bool effects) {
+void light(HomeBuilder& b, const Room& room, const KindOptions& o, const std::vector<Model>& models, json::array modes,
+           int features, bool effects) {
   std::string platform;
-  std::string dev = make_device(b, room, o, models,
-                                {"Ceiling Light", "Floor Lamp", "Table Lamp", "Spotlights", "Pendant Light", "LED Strip",
-                                 "Wall Light", "Reading Lamp"},
-                                {"Deckenlampe", "Stehlampe", "Tischlampe", "Spots", "Hängelampe", "LED-Streifen",
-                                 "Wandleuchte"},
-                                platform);
+  std::string dev = make_device(
+      b, room, o, models,
+      {"Ceiling Light", "Floor Lamp", "Table Lamp", "Spotlights", "Pendant Light", "LED Strip", "Wall Light",
+       "Reading Lamp"},
+      {"Deckenlampe", "Stehlampe", "Tischlampe", "Spots", "Hängelampe", "LED-Streifen", "Wandleuchte"}, platform);
   json::object a{{"supported_color_modes", modes}, {"supported_features", features}};
   bool ct = false;
   for (auto& m : modes) ct |= m.get_string() == "color_temp";
@@ -123,7 +123,8 @@ void light(HomeBuilder& b, const Room& room, const KindOptions& o, const std::ve
   if (on) {
     LightChange c;
     c.brightness = 40 + static_cast<int>(b.rng().below(216));
-    if (ct && b.rng().chance(0.6)) c.color_temp_kelvin = 2200 + 100 * static_cast<int>(b.rng().below(30));
+    if (ct && b.rng().chance(0.6))
+      c.color_temp_kelvin = 2200 + 100 * static_cast<int>(b.rng().below(30));
     else if (modes.size() > 0 && modes[0].get_string() != "color_temp")
       c.hs = std::array<double, 2>{static_cast<double>(b.rng().below(360)), 40.0 + b.rng().below(60)};
     light_turn_on(a, c);
@@ -166,16 +167,14 @@ void kind_onoff_light(HomeBuilder& b, const Room& r, const KindOptions& o) {
 
 void kind_smart_plug(HomeBuilder& b, const Room& r, const KindOptions& o) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"Shelly", "Shelly Plus Plug S", "shelly", "1.4.4"},
-                                 {"TP-Link", "HS110", "tplink", "1.5.6"},
-                                 {"Eve Systems", "Eve Energy", "homekit_controller", "6.3.1"},
-                                 {"IKEA of Sweden", "TRETAKT Smart plug", "zha", "1.0.0"}},
-                                {"Coffee Machine Plug", "TV Plug", "Heater Plug", "Dehumidifier Plug", "Lamp Plug",
-                                 "Desk Plug", "Fridge Plug"},
-                                {"Kaffeemaschine Steckdose", "Fernseher Steckdose", "Heizlüfter Steckdose",
-                                 "Steckdose"},
-                                platform);
+  std::string dev = make_device(
+      b, r, o,
+      {{"Shelly", "Shelly Plus Plug S", "shelly", "1.4.4"},
+       {"TP-Link", "HS110", "tplink", "1.5.6"},
+       {"Eve Systems", "Eve Energy", "homekit_controller", "6.3.1"},
+       {"IKEA of Sweden", "TRETAKT Smart plug", "zha", "1.0.0"}},
+      {"Coffee Machine Plug", "TV Plug", "Heater Plug", "Dehumidifier Plug", "Lamp Plug", "Desk Plug", "Fridge Plug"},
+      {"Kaffeemaschine Steckdose", "Fernseher Steckdose", "Heizlüfter Steckdose", "Steckdose"}, platform);
   bool on = o.on || b.rng().chance(0.5);
   auto s = spec("switch", dev, platform, std::nullopt, on ? "on" : "off", {});
   s.device_class = "outlet";
@@ -202,13 +201,13 @@ void kind_wall_switch(HomeBuilder& b, const Room& r, const KindOptions& o) {
 
 void kind_climate_sensor(HomeBuilder& b, const Room& r, const KindOptions& o) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"Aqara", "Temperature and Humidity Sensor T1", "zha", "0.0.0_0019"},
-                                 {"Xiaomi", "LYWSD03MMC", "xiaomi_ble", nullptr},
-                                 {"SwitchBot", "Meter Plus", "switchbot", "2.0"},
-                                 {"Eve Systems", "Eve Room", "homekit_controller", "1.2.8"}},
-                                {"Climate Sensor", "Thermometer", "Temperature Sensor"},
-                                {"Klimasensor", "Thermometer"}, platform);
+  std::string dev =
+      make_device(b, r, o,
+                  {{"Aqara", "Temperature and Humidity Sensor T1", "zha", "0.0.0_0019"},
+                   {"Xiaomi", "LYWSD03MMC", "xiaomi_ble", nullptr},
+                   {"SwitchBot", "Meter Plus", "switchbot", "2.0"},
+                   {"Eve Systems", "Eve Room", "homekit_controller", "1.2.8"}},
+                  {"Climate Sensor", "Thermometer", "Temperature Sensor"}, {"Klimasensor", "Thermometer"}, platform);
   double t = r.outdoor ? b.rng().uniform(-3, 16) : b.rng().uniform(18.5, 23.5);
   std::string temp = sensor(b, dev, platform, "Temperature", num(t, 1), "temperature", "°C", "measurement");
   if (!o.aliases.empty() || !o.labels.empty()) {
@@ -216,7 +215,8 @@ void kind_climate_sensor(HomeBuilder& b, const Room& r, const KindOptions& o) {
     e.aliases = o.aliases;
     e.labels = o.labels;
   }
-  std::string hum = sensor(b, dev, platform, "Humidity", num(b.rng().uniform(35, 65), 1), "humidity", "%", "measurement");
+  std::string hum =
+      sensor(b, dev, platform, "Humidity", num(b.rng().uniform(35, 65), 1), "humidity", "%", "measurement");
   battery(b, dev, platform);
   for (auto& area : b.home().areas)
     if (area.area_id == r.area_id && !area.temperature_entity_id) {
@@ -243,15 +243,15 @@ void kind_motion_sensor(HomeBuilder& b, const Room& r, const KindOptions& o) {
 namespace {
 void contact(HomeBuilder& b, const Room& r, const KindOptions& o, bool door) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"Aqara", "Door and Window Sensor", "zha", "0.0.0_0009"},
-                                 {"Sonoff", "SNZB-04", "zha", "1.0.4"},
-                                 {"Eve Systems", "Eve Door & Window", "homekit_controller", "1.2.9"}},
-                                door ? std::vector<const char*>{"Door", "Front Door Sensor", "Door Contact"}
-                                     : std::vector<const char*>{"Window", "Window Sensor", "Skylight"},
-                                door ? std::vector<const char*>{"Tür", "Türkontakt"}
-                                     : std::vector<const char*>{"Fenster", "Fensterkontakt"},
-                                platform);
+  std::string dev = make_device(
+      b, r, o,
+      {{"Aqara", "Door and Window Sensor", "zha", "0.0.0_0009"},
+       {"Sonoff", "SNZB-04", "zha", "1.0.4"},
+       {"Eve Systems", "Eve Door & Window", "homekit_controller", "1.2.9"}},
+      door ? std::vector<const char*>{"Door", "Front Door Sensor", "Door Contact"}
+           : std::vector<const char*>{"Window", "Window Sensor", "Skylight"},
+      door ? std::vector<const char*>{"Tür", "Türkontakt"} : std::vector<const char*>{"Fenster", "Fensterkontakt"},
+      platform);
   auto s = spec("binary_sensor", dev, platform, std::nullopt, b.rng().chance(door ? 0.1 : 0.2) ? "on" : "off", {});
   s.device_class = door ? "door" : "window";
   apply_main(s, o);
@@ -265,13 +265,13 @@ void kind_door_contact(HomeBuilder& b, const Room& r, const KindOptions& o) { co
 
 void kind_thermostat(HomeBuilder& b, const Room& r, const KindOptions& o) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"tado°", "Smart Radiator Thermostat", "tado", "109.1"},
-                                 {"Danfoss", "eTRV0100", "zha", "01.08"},
-                                 {"ecobee", "ecobee3 lite", "ecobee", "4.8.7.132"},
-                                 {"Netatmo", "Smart Thermostat", "netatmo", "72"}},
-                                {"Thermostat", "Radiator", "Heating"}, {"Heizung", "Heizkörper", "Thermostat"},
-                                platform);
+  std::string dev =
+      make_device(b, r, o,
+                  {{"tado°", "Smart Radiator Thermostat", "tado", "109.1"},
+                   {"Danfoss", "eTRV0100", "zha", "01.08"},
+                   {"ecobee", "ecobee3 lite", "ecobee", "4.8.7.132"},
+                   {"Netatmo", "Smart Thermostat", "netatmo", "72"}},
+                  {"Thermostat", "Radiator", "Heating"}, {"Heizung", "Heizkörper", "Thermostat"}, platform);
   double current = b.rng().uniform(18.0, 22.5);
   double target = 17.0 + 0.5 * b.rng().below(11);
   std::string mode = o.on || b.rng().chance(0.7) ? "heat" : "off";
@@ -295,12 +295,12 @@ void kind_thermostat(HomeBuilder& b, const Room& r, const KindOptions& o) {
 
 void kind_blind(HomeBuilder& b, const Room& r, const KindOptions& o) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"IKEA of Sweden", "FYRTUR block-out roller blind", "zha", "24.4.11"},
-                                 {"Somfy", "Sonesse 30 WireFree", "somfy_mylink", nullptr},
-                                 {"Shelly", "Shelly Plus 2PM", "shelly", "1.4.4"}},
-                                {"Blinds", "Roller Shutter", "Curtains", "Shades"}, {"Rollladen", "Jalousie", "Vorhang"},
-                                platform);
+  std::string dev =
+      make_device(b, r, o,
+                  {{"IKEA of Sweden", "FYRTUR block-out roller blind", "zha", "24.4.11"},
+                   {"Somfy", "Sonesse 30 WireFree", "somfy_mylink", nullptr},
+                   {"Shelly", "Shelly Plus 2PM", "shelly", "1.4.4"}},
+                  {"Blinds", "Roller Shutter", "Curtains", "Shades"}, {"Rollladen", "Jalousie", "Vorhang"}, platform);
   int pos = o.on ? 100 : static_cast<int>(b.rng().below(5)) * 25;
   json::object a{{"current_position", pos}, {"supported_features", 15}};
   auto s = spec("cover", dev, platform, std::nullopt, pos == 0 ? "closed" : "open", std::move(a));
@@ -487,9 +487,9 @@ void kind_smoke_detector(HomeBuilder& b, const Room& r, const KindOptions& o) {
 
 void kind_leak_sensor(HomeBuilder& b, const Room& r, const KindOptions& o) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"Aqara", "Water Leak Sensor", "zha", "0.0.0_0019"}, {"Sonoff", "SNZB-05P", "zha", "1.0.0"}},
-                                {"Leak Sensor", "Water Sensor"}, {"Wassermelder"}, platform);
+  std::string dev = make_device(
+      b, r, o, {{"Aqara", "Water Leak Sensor", "zha", "0.0.0_0019"}, {"Sonoff", "SNZB-05P", "zha", "1.0.0"}},
+      {"Leak Sensor", "Water Sensor"}, {"Wassermelder"}, platform);
   auto s = spec("binary_sensor", dev, platform, "Water leak", "off", {});
   s.device_class = "moisture";
   apply_main(s, o);
@@ -514,22 +514,20 @@ void kind_air_purifier(HomeBuilder& b, const Room& r, const KindOptions& o) {
   apply_main(s, o);
   b.add_entity(std::move(s));
   sensor(b, dev, platform, "PM2.5", std::to_string(3 + b.rng().below(30)), "pm25", "µg/m³", "measurement");
-  auto sel = spec("select", dev, platform, "LED brightness", "Bright",
-                  {{"options", arr({"Bright", "Dim", "Off"})}});
+  auto sel = spec("select", dev, platform, "LED brightness", "Bright", {{"options", arr({"Bright", "Dim", "Off"})}});
   sel.entity_category = "config";
   b.add_entity(std::move(sel));
-  auto n = spec("number", dev, platform, "Favorite level", "10",
-                {{"min", 0}, {"max", 17}, {"step", 1}, {"mode", "auto"}});
+  auto n =
+      spec("number", dev, platform, "Favorite level", "10", {{"min", 0}, {"max", 17}, {"step", 1}, {"mode", "auto"}});
   n.entity_category = "config";
   b.add_entity(std::move(n));
 }
 
 void kind_energy_meter(HomeBuilder& b, const Room& r, const KindOptions& o) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"Shelly", "Shelly Pro 3EM", "shelly", "1.4.4"},
-                                 {"HomeWizard", "P1 Meter", "homewizard", "5.18"}},
-                                {"Energy Meter", "Power Meter"}, {"Stromzähler"}, platform);
+  std::string dev = make_device(
+      b, r, o, {{"Shelly", "Shelly Pro 3EM", "shelly", "1.4.4"}, {"HomeWizard", "P1 Meter", "homewizard", "5.18"}},
+      {"Energy Meter", "Power Meter"}, {"Stromzähler"}, platform);
   std::string p = sensor(b, dev, platform, "Power", num(b.rng().uniform(150, 3500), 1), "power", "W", "measurement");
   if (!o.aliases.empty()) b.home().entities.back().aliases = o.aliases;
   sensor(b, dev, platform, "Energy import", num(b.rng().uniform(1000, 20000), 3), "energy", "kWh", "total_increasing");
@@ -539,16 +537,17 @@ void kind_energy_meter(HomeBuilder& b, const Room& r, const KindOptions& o) {
 
 void kind_washing_machine(HomeBuilder& b, const Room& r, const KindOptions& o) {
   std::string platform;
-  std::string dev = make_device(b, r, o,
-                                {{"Bosch", "WAX32M41", "home_connect", nullptr}, {"Miele", "WCR 870 WPS", "miele", nullptr}},
-                                {"Washing Machine", "Washer", "Dryer"}, {"Waschmaschine", "Trockner"}, platform);
+  std::string dev =
+      make_device(b, r, o, {{"Bosch", "WAX32M41", "home_connect", nullptr}, {"Miele", "WCR 870 WPS", "miele", nullptr}},
+                  {"Washing Machine", "Washer", "Dryer"}, {"Waschmaschine", "Trockner"}, platform);
   bool running = o.on || b.rng().chance(0.2);
   auto s = spec("sensor", dev, platform, "Operation state", running ? "run" : "ready",
                 {{"options", arr({"inactive", "ready", "delayedstart", "run", "pause", "finished", "error"})}});
   s.device_class = "enum";
   apply_main(s, o);
   b.add_entity(std::move(s));
-  sensor(b, dev, platform, "Remaining program time", running ? iso_time(kHomeEpoch + 3000) : "unknown", "timestamp", "", "");
+  sensor(b, dev, platform, "Remaining program time", running ? iso_time(kHomeEpoch + 3000) : "unknown", "timestamp", "",
+         "");
   auto sw = spec("switch", dev, platform, "Power", "on", {});
   b.add_entity(std::move(sw));
 }
@@ -567,10 +566,14 @@ void add_sun(HomeBuilder& b) {
   s.original_name = "Sun";
   s.platform = "sun";
   s.state = "above_horizon";
-  s.attributes = {{"next_dawn", iso_time(kHomeEpoch + 24000)},     {"next_dusk", iso_time(kHomeEpoch + 58000)},
-                  {"next_midnight", iso_time(kHomeEpoch + 86400)}, {"next_noon", iso_time(kHomeEpoch + 41000)},
-                  {"next_rising", iso_time(kHomeEpoch + 26500)},   {"next_setting", iso_time(kHomeEpoch + 55700)},
-                  {"elevation", 12.4},                             {"azimuth", 178.2},
+  s.attributes = {{"next_dawn", iso_time(kHomeEpoch + 24000)},
+                  {"next_dusk", iso_time(kHomeEpoch + 58000)},
+                  {"next_midnight", iso_time(kHomeEpoch + 86400)},
+                  {"next_noon", iso_time(kHomeEpoch + 41000)},
+                  {"next_rising", iso_time(kHomeEpoch + 26500)},
+                  {"next_setting", iso_time(kHomeEpoch + 55700)},
+                  {"elevation", 12.4},
+                  {"azimuth", 178.2},
                   {"rising", false}};
   b.add_entity(std::move(s));
   b.home().entities.back().device_id = dev;
@@ -589,11 +592,20 @@ void add_weather(HomeBuilder& b) {
   s.original_name = std::nullopt;
   s.name = std::nullopt;
   s.state = "partlycloudy";
-  s.attributes = {{"temperature", 7.4},        {"apparent_temperature", 4.9}, {"dew_point", 3.1},
-                  {"temperature_unit", "°C"},  {"humidity", 74},              {"cloud_coverage", 56.3},
-                  {"uv_index", 0.8},           {"pressure", 1014.2},          {"pressure_unit", "hPa"},
-                  {"wind_bearing", 231.5},     {"wind_speed", 18.4},          {"wind_speed_unit", "km/h"},
-                  {"visibility_unit", "km"},   {"precipitation_unit", "mm"},
+  s.attributes = {{"temperature", 7.4},
+                  {"apparent_temperature", 4.9},
+                  {"dew_point", 3.1},
+                  {"temperature_unit", "°C"},
+                  {"humidity", 74},
+                  {"cloud_coverage", 56.3},
+                  {"uv_index", 0.8},
+                  {"pressure", 1014.2},
+                  {"pressure_unit", "hPa"},
+                  {"wind_bearing", 231.5},
+                  {"wind_speed", 18.4},
+                  {"wind_speed_unit", "km/h"},
+                  {"visibility_unit", "km"},
+                  {"precipitation_unit", "mm"},
                   {"attribution", "Weather forecast from met.no, delivered by the Norwegian Meteorological Institute."},
                   {"supported_features", 3}};
   b.add_entity(std::move(s));
@@ -622,11 +634,18 @@ json::array add_people(HomeBuilder& b, const std::vector<std::string>& person_na
     t.device_id = dev;
     t.platform = "mobile_app";
     t.state = home ? "home" : "not_home";
-    t.attributes = {{"source_type", "gps"}, {"battery_level", 20 + b.rng().below(80)}, {"latitude", round_to(lat, 6)},
-                    {"longitude", round_to(lon, 6)}, {"gps_accuracy", 12}, {"altitude", 4}, {"course", 0},
-                    {"speed", 0}, {"vertical_accuracy", 6}};
+    t.attributes = {{"source_type", "gps"},
+                    {"battery_level", 20 + b.rng().below(80)},
+                    {"latitude", round_to(lat, 6)},
+                    {"longitude", round_to(lon, 6)},
+                    {"gps_accuracy", 12},
+                    {"altitude", 4},
+                    {"course", 0},
+                    {"speed", 0},
+                    {"vertical_accuracy", 6}};
     std::string tracker = b.add_entity(std::move(t));
-    sensor(b, dev, "mobile_app", "Battery level", std::to_string(20 + b.rng().below(80)), "battery", "%", "measurement");
+    sensor(b, dev, "mobile_app", "Battery level", std::to_string(20 + b.rng().below(80)), "battery", "%",
+           "measurement");
     EntitySpec p;
     p.domain = "person";
     p.object_id = slug;
@@ -634,9 +653,14 @@ json::array add_people(HomeBuilder& b, const std::vector<std::string>& person_na
     p.platform = "person";
     p.state = home ? "home" : "not_home";
     std::string user = b.hex_id();
-    p.attributes = {{"editable", true},       {"id", slug},           {"device_trackers", json::array{tracker}},
-                    {"latitude", round_to(lat, 6)}, {"longitude", round_to(lon, 6)}, {"gps_accuracy", 12},
-                    {"source", tracker},      {"user_id", user}};
+    p.attributes = {{"editable", true},
+                    {"id", slug},
+                    {"device_trackers", json::array{tracker}},
+                    {"latitude", round_to(lat, 6)},
+                    {"longitude", round_to(lon, 6)},
+                    {"gps_accuracy", 12},
+                    {"source", tracker},
+                    {"user_id", user}};
     persons.emplace_back(b.add_entity(std::move(p)));
   }
   return persons;
@@ -650,9 +674,8 @@ void add_home_zone(HomeBuilder& b, const json::array& persons) {
   z.original_name = cfg.location_name;
   z.state = std::to_string(persons.size() > 0 ? persons.size() / 2 + persons.size() % 2 : 0);
   z.registry = false;
-  z.attributes = {{"latitude", cfg.latitude}, {"longitude", cfg.longitude}, {"radius", 100},
-                  {"passive", false},          {"persons", persons},         {"editable", true},
-                  {"icon", "mdi:home"}};
+  z.attributes = {{"latitude", cfg.latitude}, {"longitude", cfg.longitude}, {"radius", 100},     {"passive", false},
+                  {"persons", persons},       {"editable", true},           {"icon", "mdi:home"}};
   b.add_entity(std::move(z));
 }
 
@@ -667,10 +690,16 @@ void add_core_update(HomeBuilder& b) {
   u.platform = "hassio";
   u.original_name = "Update";
   u.state = "on";
-  u.attributes = {{"auto_update", false},   {"display_precision", 0}, {"installed_version", b.home().config.version},
-                  {"in_progress", false},    {"latest_version", "2025.12.1"},
-                  {"release_summary", nullptr}, {"release_url", "https://www.home-assistant.io/blog/"},
-                  {"skipped_version", nullptr}, {"title", "Home Assistant Core"}, {"update_percentage", nullptr},
+  u.attributes = {{"auto_update", false},
+                  {"display_precision", 0},
+                  {"installed_version", b.home().config.version},
+                  {"in_progress", false},
+                  {"latest_version", "2025.12.1"},
+                  {"release_summary", nullptr},
+                  {"release_url", "https://www.home-assistant.io/blog/"},
+                  {"skipped_version", nullptr},
+                  {"title", "Home Assistant Core"},
+                  {"update_percentage", nullptr},
                   {"entity_picture", "https://brands.home-assistant.io/homeassistant/icon.png"},
                   {"supported_features", 11}};
   b.add_entity(std::move(u));

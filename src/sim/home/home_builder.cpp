@@ -29,13 +29,33 @@ std::string slugify(std::string_view text) {
     } else if (c == 0xC3 && i + 1 < text.size()) {
       unsigned char d = static_cast<unsigned char>(text[++i]);
       switch (d) {
-        case 0xA4: case 0x84: emit("a"); break;  // ä Ä
-        case 0xB6: case 0x96: emit("o"); break;  // ö Ö
-        case 0xBC: case 0x9C: emit("u"); break;  // ü Ü
-        case 0x9F: emit("ss"); break;            // ß
-        case 0xA9: case 0xA8: case 0x89: emit("e"); break;  // é è É
-        case 0xA0: case 0xA1: case 0xA2: emit("a"); break;
-        default: sep = true;
+        case 0xA4:
+        case 0x84:
+          emit("a");
+          break;  // ä Ä
+        case 0xB6:
+        case 0x96:
+          emit("o");
+          break;  // ö Ö
+        case 0xBC:
+        case 0x9C:
+          emit("u");
+          break;  // ü Ü
+        case 0x9F:
+          emit("ss");
+          break;  // ß
+        case 0xA9:
+        case 0xA8:
+        case 0x89:
+          emit("e");
+          break;  // é è É
+        case 0xA0:
+        case 0xA1:
+        case 0xA2:
+          emit("a");
+          break;
+        default:
+          sep = true;
       }
     } else {
       // apostrophes vanish ("Anna's Phone" -> "annas_phone"), everything else separates
@@ -177,9 +197,12 @@ const Device* HomeBuilder::device(const std::string& id) const {
 std::string HomeBuilder::add_entity(EntitySpec spec) {
   const Device* dev = spec.device_id ? device(*spec.device_id) : nullptr;
   std::string friendly;
-  if (dev && spec.original_name) friendly = dev->name + " " + *spec.original_name;
-  else if (dev) friendly = dev->name;
-  else if (spec.original_name) friendly = *spec.original_name;
+  if (dev && spec.original_name)
+    friendly = dev->name + " " + *spec.original_name;
+  else if (dev)
+    friendly = dev->name;
+  else if (spec.original_name)
+    friendly = *spec.original_name;
   std::string shown = spec.name ? *spec.name : friendly;
 
   std::string object = spec.object_id.empty() ? slugify(friendly) : spec.object_id;
@@ -204,8 +227,8 @@ std::string HomeBuilder::add_entity(EntitySpec spec) {
     e.entity_id = entity_id;
     e.id = hex_id();
     e.platform = spec.platform.empty() ? spec.domain : spec.platform;
-    e.unique_id = dev ? dev->identifiers.front().second + "-" + slugify(spec.original_name.value_or(spec.domain))
-                      : object;
+    e.unique_id =
+        dev ? dev->identifiers.front().second + "-" + slugify(spec.original_name.value_or(spec.domain)) : object;
     if (dev) {
       e.device_id = dev->id;
       e.config_entry_id = dev->primary_config_entry;
@@ -296,11 +319,15 @@ std::string add_input_datetime(HomeBuilder& b, std::string name, bool has_date, 
   json::object a{{"has_date", has_date}, {"has_time", has_time}};
   std::string state;
   if (has_date) {
-    a["year"] = 2026; a["month"] = 1; a["day"] = 2;
+    a["year"] = 2026;
+    a["month"] = 1;
+    a["day"] = 2;
     state = "2026-01-02";
   }
   if (has_time) {
-    a["hour"] = 6; a["minute"] = 30; a["second"] = 0;
+    a["hour"] = 6;
+    a["minute"] = 30;
+    a["second"] = 0;
     state += (state.empty() ? "" : " ") + std::string("06:30:00");
   }
   a["timestamp"] = has_date ? 1767335400.0 : 23400.0;
@@ -324,8 +351,12 @@ std::string add_automation(HomeBuilder& b, std::string alias, std::string descri
                            json::array actions, bool on, std::optional<std::string> category_id,
                            std::vector<std::string> labels) {
   std::string id = std::to_string(1700000000000ull + b.rng().below(99999999999ull));
-  json::object config{{"id", id},           {"alias", alias},     {"description", description},
-                      {"triggers", triggers}, {"conditions", json::array{}}, {"actions", actions},
+  json::object config{{"id", id},
+                      {"alias", alias},
+                      {"description", description},
+                      {"triggers", triggers},
+                      {"conditions", json::array{}},
+                      {"actions", actions},
                       {"mode", "single"}};
   b.home().automation_configs[id] = config;
   EntitySpec s;
@@ -334,8 +365,11 @@ std::string add_automation(HomeBuilder& b, std::string alias, std::string descri
   s.original_name = alias;
   s.state = on ? "on" : "off";
   bool ran = b.rng().chance(0.7);
-  s.attributes = {{"id", id}, {"last_triggered", ran ? json::value(iso_time(kHomeEpoch - b.rng().uniform(600, 86400 * 3))) : json::value(nullptr)},
-                  {"mode", "single"}, {"current", 0}};
+  s.attributes = {{"id", id},
+                  {"last_triggered",
+                   ran ? json::value(iso_time(kHomeEpoch - b.rng().uniform(600, 86400 * 3))) : json::value(nullptr)},
+                  {"mode", "single"},
+                  {"current", 0}};
   s.labels = std::move(labels);
   std::string eid = b.add_entity(std::move(s));
   auto& reg = b.home().entities.back();

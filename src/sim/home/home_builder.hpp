@@ -25,7 +25,9 @@ class Rng {
   bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
   double uniform(double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(next() >> 11) * 0x1.0p-53); }
   template <class T>
-  const T& pick(const std::vector<T>& v) { return v[below(v.size())]; }
+  const T& pick(const std::vector<T>& v) {
+    return v[below(v.size())];
+  }
 
  private:
   uint64_t state_;
@@ -40,16 +42,16 @@ struct EntitySpec {
   std::string domain;
   std::string object_id;  // suggested; made unique ("_2", "_3"…) like HA does
   std::string state;
-  json::object attributes;  // domain attributes, without friendly_name
+  json::object attributes;                   // domain attributes, without friendly_name
   std::optional<std::string> device_id;      // device whose name prefixes the friendly name
   std::optional<std::string> original_name;  // entity part of the name (nullopt: the device's name)
   std::optional<std::string> name;           // user-set name override
   std::optional<std::string> area_id;        // entity's own area (else the device's)
   std::optional<std::string> device_class;   // also written as the device_class attribute
   std::optional<std::string> entity_category;
-  std::optional<std::string> icon;           // user icon override (also the icon attribute)
-  std::string platform;                      // integration; empty: the domain itself
-  bool registry = true;                      // false: state only (e.g. sun/zone.home-like)
+  std::optional<std::string> icon;  // user icon override (also the icon attribute)
+  std::string platform;             // integration; empty: the domain itself
+  bool registry = true;             // false: state only (e.g. sun/zone.home-like)
   std::vector<std::string> aliases;
   std::vector<std::string> labels;
   std::optional<std::string> hidden_by;
@@ -90,8 +92,8 @@ class HomeBuilder {
 
   const Device* device(const std::string& id) const;
   std::size_t entity_count() const { return home_.states.size(); }
-  std::string hex_id();    // 32 lower-case hex chars (registry ids)
-  std::string ulid();      // 26 chars, Crockford base32 (context and category ids)
+  std::string hex_id();                                   // 32 lower-case hex chars (registry ids)
+  std::string ulid();                                     // 26 chars, Crockford base32 (context and category ids)
   std::string config_entry(const std::string& platform);  // one config entry id per integration
 
  private:
@@ -109,14 +111,14 @@ class HomeBuilder {
 // attributes. `room` is the area name prefix used for device names.
 struct Room {
   std::string area_id;
-  std::string name;     // "Living Room", "Küche"
+  std::string name;  // "Living Room", "Küche"
   bool outdoor = false;
   bool german = false;  // device names in German ("Küche Deckenlampe")
 };
 
 // What a kind may vary; manufacturers/models are chosen from realistic lists by rng.
 struct KindOptions {
-  std::string device_name;  // empty: derived from room + kind
+  std::string device_name;           // empty: derived from room + kind
   std::vector<std::string> aliases;  // aliases for the main entity
   std::vector<std::string> labels;   // labels for the main entity
   bool on = false;                   // initial on/open/playing where it applies
@@ -128,13 +130,13 @@ void kind_color_light(HomeBuilder&, const Room&, const KindOptions&);
 void kind_dimmable_light(HomeBuilder&, const Room&, const KindOptions&);
 void kind_ambiance_light(HomeBuilder&, const Room&, const KindOptions&);
 void kind_onoff_light(HomeBuilder&, const Room&, const KindOptions&);
-void kind_smart_plug(HomeBuilder&, const Room&, const KindOptions&);     // switch + power + energy
+void kind_smart_plug(HomeBuilder&, const Room&, const KindOptions&);  // switch + power + energy
 void kind_wall_switch(HomeBuilder&, const Room&, const KindOptions&);
-void kind_climate_sensor(HomeBuilder&, const Room&, const KindOptions&); // temperature + humidity + battery
-void kind_motion_sensor(HomeBuilder&, const Room&, const KindOptions&);  // motion + illuminance + battery
+void kind_climate_sensor(HomeBuilder&, const Room&, const KindOptions&);  // temperature + humidity + battery
+void kind_motion_sensor(HomeBuilder&, const Room&, const KindOptions&);   // motion + illuminance + battery
 void kind_window_contact(HomeBuilder&, const Room&, const KindOptions&);
 void kind_door_contact(HomeBuilder&, const Room&, const KindOptions&);
-void kind_thermostat(HomeBuilder&, const Room&, const KindOptions&);     // climate + valve number
+void kind_thermostat(HomeBuilder&, const Room&, const KindOptions&);  // climate + valve number
 void kind_blind(HomeBuilder&, const Room&, const KindOptions&);
 void kind_garage_door(HomeBuilder&, const Room&, const KindOptions&);
 void kind_door_lock(HomeBuilder&, const Room&, const KindOptions&);
@@ -145,8 +147,8 @@ void kind_vacuum(HomeBuilder&, const Room&, const KindOptions&);
 void kind_camera(HomeBuilder&, const Room&, const KindOptions&);
 void kind_smoke_detector(HomeBuilder&, const Room&, const KindOptions&);
 void kind_leak_sensor(HomeBuilder&, const Room&, const KindOptions&);
-void kind_air_purifier(HomeBuilder&, const Room&, const KindOptions&);   // fan + pm2.5 + filter select
-void kind_energy_meter(HomeBuilder&, const Room&, const KindOptions&);   // power/energy/voltage
+void kind_air_purifier(HomeBuilder&, const Room&, const KindOptions&);  // fan + pm2.5 + filter select
+void kind_energy_meter(HomeBuilder&, const Room&, const KindOptions&);  // power/energy/voltage
 void kind_washing_machine(HomeBuilder&, const Room&, const KindOptions&);
 
 // Whole-home singletons: sun, weather, zone.home, persons + trackers, update entities.
@@ -154,18 +156,18 @@ void add_home_singletons(HomeBuilder&, const std::vector<std::string>& person_na
 
 // Helpers (input_*, counter, timer) and automations/scripts/scenes bound to entities.
 std::string add_input_boolean(HomeBuilder&, std::string name, bool on, std::string icon);
-std::string add_input_number(HomeBuilder&, std::string name, double min, double max, double step,
-                             double value, std::string unit, std::string icon);
-std::string add_input_select(HomeBuilder&, std::string name, std::vector<std::string> options,
-                             std::string value, std::string icon);
+std::string add_input_number(HomeBuilder&, std::string name, double min, double max, double step, double value,
+                             std::string unit, std::string icon);
+std::string add_input_select(HomeBuilder&, std::string name, std::vector<std::string> options, std::string value,
+                             std::string icon);
 std::string add_input_text(HomeBuilder&, std::string name, std::string value);
 std::string add_input_datetime(HomeBuilder&, std::string name, bool has_date, bool has_time);
 std::string add_input_button(HomeBuilder&, std::string name, std::string icon);
 std::string add_counter(HomeBuilder&, std::string name, int value, int step);
 std::string add_timer(HomeBuilder&, std::string name, std::string duration);
-std::string add_automation(HomeBuilder&, std::string alias, std::string description,
-                           json::array triggers, json::array actions, bool on,
-                           std::optional<std::string> category_id = {}, std::vector<std::string> labels = {});
+std::string add_automation(HomeBuilder&, std::string alias, std::string description, json::array triggers,
+                           json::array actions, bool on, std::optional<std::string> category_id = {},
+                           std::vector<std::string> labels = {});
 std::string add_script(HomeBuilder&, std::string alias, std::string icon, json::array sequence,
                        std::optional<std::string> category_id = {});
 std::string add_scene(HomeBuilder&, std::string name, json::object entities, std::string icon);

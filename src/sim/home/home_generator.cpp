@@ -21,66 +21,118 @@ struct RoomType {
 
 const std::vector<RoomType>& room_types() {
   static const std::vector<RoomType> types = {
-      {"Living Room", "Wohnzimmer", "mdi:sofa", false,
+      {"Living Room",
+       "Wohnzimmer",
+       "mdi:sofa",
+       false,
        {kind_color_light, kind_tv, kind_climate_sensor, kind_thermostat, kind_blind, kind_color_light, kind_speaker,
         kind_window_contact, kind_motion_sensor, kind_ambiance_light, kind_smart_plug, kind_air_purifier},
        {"Lounge", "Family Room"}},
-      {"Kitchen", "Küche", "mdi:stove", false,
+      {"Kitchen",
+       "Küche",
+       "mdi:stove",
+       false,
        {kind_dimmable_light, kind_smart_plug, kind_climate_sensor, kind_ambiance_light, kind_smoke_detector,
         kind_leak_sensor, kind_speaker, kind_smart_plug, kind_motion_sensor},
        {"Cooking area"}},
-      {"Bedroom", "Schlafzimmer", "mdi:bed", false,
+      {"Bedroom",
+       "Schlafzimmer",
+       "mdi:bed",
+       false,
        {kind_color_light, kind_ambiance_light, kind_blind, kind_climate_sensor, kind_thermostat, kind_ambiance_light,
         kind_window_contact, kind_fan, kind_speaker},
        {"Master bedroom", "Sleeping room"}},
-      {"Bathroom", "Badezimmer", "mdi:shower", false,
+      {"Bathroom",
+       "Badezimmer",
+       "mdi:shower",
+       false,
        {kind_ambiance_light, kind_climate_sensor, kind_fan, kind_thermostat, kind_leak_sensor, kind_dimmable_light},
        {"Washroom"}},
-      {"Office", "Arbeitszimmer", "mdi:desk", false,
+      {"Office",
+       "Arbeitszimmer",
+       "mdi:desk",
+       false,
        {kind_ambiance_light, kind_smart_plug, kind_climate_sensor, kind_dimmable_light, kind_thermostat, kind_fan,
         kind_window_contact},
        {"Study", "Den"}},
-      {"Hallway", "Flur", "mdi:door", false,
+      {"Hallway",
+       "Flur",
+       "mdi:door",
+       false,
        {kind_dimmable_light, kind_motion_sensor, kind_door_contact, kind_door_lock, kind_smoke_detector, kind_camera},
        {"Entrance", "Hall"}},
-      {"Kids Room", "Kinderzimmer", "mdi:teddy-bear", false,
+      {"Kids Room",
+       "Kinderzimmer",
+       "mdi:teddy-bear",
+       false,
        {kind_color_light, kind_climate_sensor, kind_thermostat, kind_color_light, kind_window_contact, kind_blind},
        {"Nursery", "Playroom"}},
-      {"Guest Room", "Gästezimmer", "mdi:bed-empty", false,
+      {"Guest Room",
+       "Gästezimmer",
+       "mdi:bed-empty",
+       false,
        {kind_dimmable_light, kind_thermostat, kind_climate_sensor, kind_window_contact, kind_blind},
        {"Spare room"}},
-      {"Dining Room", "Esszimmer", "mdi:table-chair", false,
-       {kind_color_light, kind_blind, kind_window_contact, kind_ambiance_light, kind_speaker}, {"Dining area"}},
-      {"Laundry Room", "Waschküche", "mdi:washing-machine", false,
+      {"Dining Room",
+       "Esszimmer",
+       "mdi:table-chair",
+       false,
+       {kind_color_light, kind_blind, kind_window_contact, kind_ambiance_light, kind_speaker},
+       {"Dining area"}},
+      {"Laundry Room",
+       "Waschküche",
+       "mdi:washing-machine",
+       false,
        {kind_onoff_light, kind_washing_machine, kind_leak_sensor, kind_energy_meter, kind_smart_plug},
        {"Utility room"}},
-      {"Garage", "Garage", "mdi:garage", true,
-       {kind_garage_door, kind_onoff_light, kind_smart_plug, kind_camera, kind_motion_sensor}, {"Carport"}},
-      {"Garden", "Garten", "mdi:flower", true,
+      {"Garage",
+       "Garage",
+       "mdi:garage",
+       true,
+       {kind_garage_door, kind_onoff_light, kind_smart_plug, kind_camera, kind_motion_sensor},
+       {"Carport"}},
+      {"Garden",
+       "Garten",
+       "mdi:flower",
+       true,
        {kind_color_light, kind_wall_switch, kind_climate_sensor, kind_camera, kind_smart_plug, kind_motion_sensor},
        {"Backyard", "Yard"}},
-      {"Basement", "Keller", "mdi:stairs-down", false,
-       {kind_onoff_light, kind_leak_sensor, kind_climate_sensor, kind_smart_plug, kind_vacuum}, {"Cellar"}},
-      {"Patio", "Terrasse", "mdi:table-furniture", true,
-       {kind_color_light, kind_smart_plug, kind_climate_sensor, kind_blind}, {"Terrace", "Deck"}},
+      {"Basement",
+       "Keller",
+       "mdi:stairs-down",
+       false,
+       {kind_onoff_light, kind_leak_sensor, kind_climate_sensor, kind_smart_plug, kind_vacuum},
+       {"Cellar"}},
+      {"Patio",
+       "Terrasse",
+       "mdi:table-furniture",
+       true,
+       {kind_color_light, kind_smart_plug, kind_climate_sensor, kind_blind},
+       {"Terrace", "Deck"}},
   };
   return types;
 }
 
 const std::vector<std::string>& alias_nouns(std::string_view domain) {
   static const std::map<std::string_view, std::vector<std::string>> nouns = {
-      {"light", {"lamp", "main light", "lights"}},      {"climate", {"heating", "radiator"}},
-      {"media_player", {"telly", "music", "speaker"}},  {"cover", {"blinds", "shades"}},
-      {"switch", {"plug", "socket"}},                   {"fan", {"fan", "ventilation"}},
-      {"sensor", {"temperature", "thermometer"}},       {"binary_sensor", {"sensor", "detector"}},
-      {"lock", {"lock", "door"}},                       {"vacuum", {"robot", "hoover"}},
+      {"light", {"lamp", "main light", "lights"}},
+      {"climate", {"heating", "radiator"}},
+      {"media_player", {"telly", "music", "speaker"}},
+      {"cover", {"blinds", "shades"}},
+      {"switch", {"plug", "socket"}},
+      {"fan", {"fan", "ventilation"}},
+      {"sensor", {"temperature", "thermometer"}},
+      {"binary_sensor", {"sensor", "detector"}},
+      {"lock", {"lock", "door"}},
+      {"vacuum", {"robot", "hoover"}},
       {"camera", {"cam", "camera"}}};
   static const std::vector<std::string> fallback = {"device"};
   auto it = nouns.find(domain);
   return it == nouns.end() ? fallback : it->second;
 }
-const std::vector<std::string> kPersonNames = {"Alex", "Sam", "Jordan", "Taylor", "Lena", "Jonas", "Mia", "Noah",
-                                               "Sofia", "Lukas", "Emma", "Liam", "Hannah", "Ben", "Olivia", "Felix"};
+const std::vector<std::string> kPersonNames = {"Alex",   "Sam",  "Jordan", "Taylor", "Lena", "Jonas",
+                                               "Mia",    "Noah", "Sofia",  "Lukas",  "Emma", "Liam",
+                                               "Hannah", "Ben",  "Olivia", "Felix"};
 
 }  // namespace
 
@@ -105,8 +157,8 @@ Taxonomy add_taxonomy(HomeBuilder& b) {
       b.add_label("Outdoor", "light-green", "mdi:tree", ""),
   };
   t.auto_categories = {b.add_category("automation", "Lighting", "mdi:lightbulb-group"),
-                                              b.add_category("automation", "Security", "mdi:shield"),
-                                              b.add_category("automation", "Climate", "mdi:thermostat")};
+                       b.add_category("automation", "Security", "mdi:shield"),
+                       b.add_category("automation", "Climate", "mdi:thermostat")};
   t.script_category = b.add_category("script", "Routines", "mdi:routes");
 
   return t;
@@ -209,8 +261,8 @@ std::vector<std::string> add_devices(HomeBuilder& b, const Rooms& r, const Taxon
 }
 
 // Helpers, automations, scripts and scenes, one at a time until N entities.
-void add_configured_entities(HomeBuilder& b, std::size_t entity_count, const Rooms& r, const std::vector<std::string>& lights,
-                             const Taxonomy& tax) {
+void add_configured_entities(HomeBuilder& b, std::size_t entity_count, const Rooms& r,
+                             const std::vector<std::string>& lights, const Taxonomy& tax) {
   Rng& rng = b.rng();
   const auto& rooms = r.rooms;
   const auto& labels = tax.labels;
@@ -221,14 +273,20 @@ void add_configured_entities(HomeBuilder& b, std::size_t entity_count, const Roo
     const Room& room = rooms[n % rooms.size()];
     std::string light = lights.empty() ? "light.missing" : lights[n % lights.size()];
     switch (n % 12) {
-      case 0: add_input_boolean(b, "Guest Mode" + idx, false, "mdi:account-multiple"); break;
-      case 1:
-        add_automation(b, room.name + " lights on motion", "",
-                       json::array{json::object{{"trigger", "state"}, {"entity_id", "binary_sensor." + room.area_id + "_motion"}, {"to", "on"}}},
-                       json::array{json::object{{"action", "light.turn_on"}, {"target", {{"area_id", room.area_id}}}}},
-                       rng.chance(0.85), auto_categories[0]);
+      case 0:
+        add_input_boolean(b, "Guest Mode" + idx, false, "mdi:account-multiple");
         break;
-      case 2: add_input_number(b, "Target Temperature" + idx, 15, 25, 0.5, 20.5, "°C", "mdi:thermometer"); break;
+      case 1:
+        add_automation(
+            b, room.name + " lights on motion", "",
+            json::array{json::object{
+                {"trigger", "state"}, {"entity_id", "binary_sensor." + room.area_id + "_motion"}, {"to", "on"}}},
+            json::array{json::object{{"action", "light.turn_on"}, {"target", {{"area_id", room.area_id}}}}},
+            rng.chance(0.85), auto_categories[0]);
+        break;
+      case 2:
+        add_input_number(b, "Target Temperature" + idx, 15, 25, 0.5, 20.5, "°C", "mdi:thermometer");
+        break;
       case 3:
         add_scene(b, room.name + " Relax" + idx,
                   json::object{{light, json::object{{"state", "on"}, {"brightness", 120}}}}, "mdi:sofa");
@@ -237,24 +295,34 @@ void add_configured_entities(HomeBuilder& b, std::size_t entity_count, const Roo
         add_input_select(b, "House Mode" + idx, {"Home", "Away", "Night", "Vacation"}, "Home", "mdi:home-switch");
         break;
       case 5:
-        add_script(b, room.name + " all off" + idx, "mdi:power",
-                   json::array{json::object{{"action", "homeassistant.turn_off"}, {"target", {{"area_id", room.area_id}}}}},
-                   script_category);
+        add_script(
+            b, room.name + " all off" + idx, "mdi:power",
+            json::array{json::object{{"action", "homeassistant.turn_off"}, {"target", {{"area_id", room.area_id}}}}},
+            script_category);
         break;
       case 6:
         add_automation(b, "Lock up at night" + idx, "Locks every door at 23:00",
                        json::array{json::object{{"trigger", "time"}, {"at", "23:00:00"}}},
-                       json::array{json::object{{"action", "lock.lock"}, {"target", {{"label_id", labels[0]}}}}},
-                       true, auto_categories[1], {labels[0]});
+                       json::array{json::object{{"action", "lock.lock"}, {"target", {{"label_id", labels[0]}}}}}, true,
+                       auto_categories[1], {labels[0]});
         break;
-      case 7: add_counter(b, "Door Openings" + idx, static_cast<int>(rng.below(40)), 1); break;
-      case 8: add_timer(b, "Kitchen Timer" + idx, "0:10:00"); break;
-      case 9: add_input_text(b, "Welcome Message" + idx, "Welcome home!"); break;
-      case 10: add_input_datetime(b, "Wake-up Time" + idx, false, true); break;
-      case 11: add_input_button(b, "Reset Filters" + idx, "mdi:air-filter"); break;
+      case 7:
+        add_counter(b, "Door Openings" + idx, static_cast<int>(rng.below(40)), 1);
+        break;
+      case 8:
+        add_timer(b, "Kitchen Timer" + idx, "0:10:00");
+        break;
+      case 9:
+        add_input_text(b, "Welcome Message" + idx, "Welcome home!");
+        break;
+      case 10:
+        add_input_datetime(b, "Wake-up Time" + idx, false, true);
+        break;
+      case 11:
+        add_input_button(b, "Reset Filters" + idx, "mdi:air-filter");
+        break;
     }
   }
-
 }
 
 // Exactly N: drops surplus entities from the end (with their registry entries and configs).
@@ -280,7 +348,7 @@ Home generate_home(std::size_t entity_count, uint64_t seed) {
   HomeBuilder b(seed * 0x100000001B3ull + entity_count);
   Rng& rng = b.rng();
   static const char* cities[][2] = {{"Amsterdam", "Europe/Amsterdam"}, {"Berlin", "Europe/Berlin"},
-                                    {"London", "Europe/London"},     {"Denver", "America/Denver"},
+                                    {"London", "Europe/London"},       {"Denver", "America/Denver"},
                                     {"Vienna", "Europe/Vienna"},       {"Toronto", "America/Toronto"}};
   auto city = cities[rng.below(6)];
   b.home().config.location_name = std::string(city[0]) + " Home";

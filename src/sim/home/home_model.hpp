@@ -8,7 +8,6 @@
 // 1:1 mapping (see home_json.hpp).
 
 #include <boost/json.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -35,8 +34,8 @@ struct Context {
 };
 
 struct EntityState {
-  std::string entity_id;  // "<domain>.<object_id>"
-  std::string state;      // always a string ("on", "21.5", "unavailable"…)
+  std::string entity_id;    // "<domain>.<object_id>"
+  std::string state;        // always a string ("on", "21.5", "unavailable"…)
   json::object attributes;  // includes friendly_name, icon, unit_of_measurement…
   Timestamp last_changed = kHomeEpoch;
   Timestamp last_updated = kHomeEpoch;
@@ -52,8 +51,9 @@ struct EntityRegistryEntry {
   std::optional<std::string> config_entry_id;
   std::optional<std::string> device_id;
   std::optional<std::string> area_id;  // own area; when empty the device's area applies
-  std::optional<std::string> name;           // user override
-  std::optional<std::string> original_name;  // integration-provided (with has_entity_name: the part after the device name)
+  std::optional<std::string> name;     // user override
+  std::optional<std::string>
+      original_name;  // integration-provided (with has_entity_name: the part after the device name)
   std::optional<std::string> icon;
   std::optional<std::string> original_icon;
   std::optional<std::string> device_class;           // user override
@@ -64,8 +64,8 @@ struct EntityRegistryEntry {
   std::optional<std::string> translation_key;
   std::optional<std::string> unit_of_measurement;
   std::vector<std::string> aliases;
-  std::vector<std::string> labels;                   // label_ids
-  std::map<std::string, std::string> categories;     // scope -> category_id
+  std::vector<std::string> labels;                // label_ids
+  std::map<std::string, std::string> categories;  // scope -> category_id
   bool has_entity_name = true;
   json::object options;
   json::object capabilities;  // e.g. {"min_color_temp_kelvin":2000,…} or {"state_class":"measurement"}
@@ -85,7 +85,7 @@ struct Device {
   std::optional<std::string> serial_number;
   std::optional<std::string> area_id;
   std::optional<std::string> via_device_id;
-  std::optional<std::string> entry_type;   // "service" for cloud/virtual devices
+  std::optional<std::string> entry_type;  // "service" for cloud/virtual devices
   std::optional<std::string> disabled_by;
   std::optional<std::string> configuration_url;
   std::vector<std::string> config_entries;
@@ -156,8 +156,8 @@ struct CoreConfig {
 
 struct Home {
   CoreConfig config;
-  std::vector<EntityState> states;               // one per entity (also for non-registry ones)
-  std::vector<EntityRegistryEntry> entities;     // registry entries (not every state has one)
+  std::vector<EntityState> states;            // one per entity (also for non-registry ones)
+  std::vector<EntityRegistryEntry> entities;  // registry entries (not every state has one)
   std::vector<Device> devices;
   std::vector<Area> areas;
   std::vector<Floor> floors;

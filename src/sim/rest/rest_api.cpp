@@ -57,7 +57,8 @@ RestResponse RestApi::handle(const RestRequest& req) {
     if (req.method != "POST") return method_not_allowed();
     bool invalid = false;
     auto body = body_object(req, invalid);
-    if (!body) return message_response(400, "Fault command must be a JSON object, e.g. {\"action\":\"drop_websockets\"}");
+    if (!body)
+      return message_response(400, "Fault command must be a JSON object, e.g. {\"action\":\"drop_websockets\"}");
     return control_(*body);
   }
   if (!core_.token_ok(token)) return text_response(401, "401: Unauthorized");

@@ -40,6 +40,6 @@ class RestApi {
 
 RestResponse json_response(int status, const json::value& body);
 RestResponse message_response(int status, std::string_view message);  // {"message": …}
-RestResponse text_response(int status, std::string_view text);         // text/plain
+RestResponse text_response(int status, std::string_view text);        // text/plain
 
 }  // namespace hamcp::sim

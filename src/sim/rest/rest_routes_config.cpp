@@ -37,8 +37,9 @@ RestResponse delete_config(RestCall& c, const std::string& kind) {
   if (!eid.empty()) {
     c.store.remove_state(eid, c.user_context);
     auto& ents = home.entities;
-    ents.erase(std::remove_if(ents.begin(), ents.end(), [&](const EntityRegistryEntry& e) { return e.entity_id == eid; }),
-               ents.end());
+    ents.erase(
+        std::remove_if(ents.begin(), ents.end(), [&](const EntityRegistryEntry& e) { return e.entity_id == eid; }),
+        ents.end());
   }
   if (kind == "script") c.core.services().refresh_script_services();
   return json_response(200, json::object{{"result", "ok"}});
@@ -54,7 +55,8 @@ std::optional<RestResponse> check_required(const std::string& kind, const std::s
     if (!cfg.contains("actions") && !cfg.contains("action")) return missing("actions");
     cfg["id"] = key;
   } else if (kind == "script") {
-    if (slugify(key) != key) return message_response(400, "Message malformed: invalid slug " + key + " (try " + slugify(key) + ")");
+    if (slugify(key) != key)
+      return message_response(400, "Message malformed: invalid slug " + key + " (try " + slugify(key) + ")");
     if (!cfg.contains("sequence")) return missing("sequence");
   } else {
     if (!cfg.contains("entities")) return missing("entities");
@@ -89,7 +91,8 @@ std::pair<std::string, json::object> entity_state_for(const std::string& kind, c
 }
 
 // A new entity id for `alias` in `kind`'s domain, numbered like HA's when taken.
-std::string new_entity_id(StateStore& store, const std::string& kind, const std::string& key, const std::string& alias) {
+std::string new_entity_id(StateStore& store, const std::string& kind, const std::string& key,
+                          const std::string& alias) {
   std::string object = kind == "script" ? key : slugify(alias);
   const std::string base = object;
   for (int n = 2; store.get(kind + "." + object); ++n) object = base + "_" + std::to_string(n);
@@ -119,7 +122,8 @@ RestResponse save_config(RestCall& c, const std::string& kind) {
   if (auto error = check_required(kind, key, cfg)) return *error;
   const std::string name_key = kind == "scene" ? "name" : "alias";
   std::string alias = kind == "script" ? key : kind + " " + key;
-  if (const json::value* name = cfg.if_contains(name_key); name && name->is_string()) alias = std::string(name->get_string());
+  if (const json::value* name = cfg.if_contains(name_key); name && name->is_string())
+    alias = std::string(name->get_string());
   configs_of(c.store.home(), kind)[key] = cfg;
   std::string eid = entity_of(c.store, kind, key);
   const bool created = eid.empty() || !c.store.get(eid);

@@ -15,7 +15,8 @@ bool valid_entity_id(std::string_view id) {
   for (std::size_t i = 0; i < id.size(); ++i) {
     char c = id[i];
     if (i == dot) continue;
-    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_')) return false;
+    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
   }
   return id.find("__") == std::string_view::npos && id[dot + 1] != '_' && id.back() != '_';
 }
@@ -46,7 +47,9 @@ RestResponse service_error_response(const ServiceError& e) {
   if (e.translation_key && *e.translation_key == "service_does_not_support_response")
     return message_response(400, "Service does not support responses. Remove return_response from request.");
   if (e.translation_key && *e.translation_key == "service_lacks_response_request")
-    return message_response(400, "Service call requires responses but caller did not ask for responses. Add ?return_response to query parameters.");
+    return message_response(400,
+                            "Service call requires responses but caller did not ask for responses. Add "
+                            "?return_response to query parameters.");
   if (e.code == "invalid_format" || e.code == "not_found") return bad_request();
   return server_error();
 }
@@ -97,7 +100,8 @@ RestResponse render(RestCall& c) {
   auto body = body_object(c.request, invalid);
   if (invalid || !body) return message_response(400, "Data should be valid JSON.");
   const json::value* tpl = body->if_contains("template");
-  if (!tpl || !tpl->is_string()) return message_response(400, "Message format incorrect: required key not provided @ data['template']");
+  if (!tpl || !tpl->is_string())
+    return message_response(400, "Message format incorrect: required key not provided @ data['template']");
   json::object vars;
   if (const auto* v = body->if_contains("variables"); v && v->is_object()) vars = v->get_object();
   try {
@@ -114,10 +118,14 @@ void add_core_routes(RestRouter& r) {
   r.add("GET", "/api", [](RestCall&) { return message_response(200, "API running."); });
   r.add("GET", "/api/config", [](RestCall& c) { return json_response(200, c.core.config_json()); });
   r.add("*", "/api/core/state", [](RestCall&) {
-    return json_response(200, json::object{{"state", "RUNNING"},
-                                           {"recorder_state", json::object{{"migration_in_progress", false}, {"migration_is_live", false}}}});
+    return json_response(
+        200,
+        json::object{{"state", "RUNNING"},
+                     {"recorder_state", json::object{{"migration_in_progress", false}, {"migration_is_live", false}}}});
   });
-  r.add("GET", "/api/states", [](RestCall& c) { return RestResponse{200, "application/json", c.store.states_array_json(), {}}; });
+  r.add("GET", "/api/states", [](RestCall& c) {
+    return RestResponse{200, "application/json", c.store.states_array_json(), {}};
+  });
   r.add("GET", "/api/states/{entity_id}", [](RestCall& c) {
     StatePtr s = c.store.get(c.path[0]);
     if (!s) return message_response(404, "Entity not found.");
@@ -132,7 +140,8 @@ void add_core_routes(RestRouter& r) {
   r.add("POST", "/api/services/{domain}/{service}", call_service);
   r.add("GET", "/api/events", [](RestCall& c) {
     json::array out;
-    for (const auto& [type, count] : c.store.listener_counts()) out.push_back(json::object{{"event", type}, {"listener_count", count}});
+    for (const auto& [type, count] : c.store.listener_counts())
+      out.push_back(json::object{{"event", type}, {"listener_count", count}});
     return json_response(200, out);
   });
   r.add("POST", "/api/events/{event_type}", fire_event);

@@ -13,19 +13,11 @@
 //     "restart"                         drop everything and listen again on the same port (state kept)
 //     "clear"                           undo delay, rest_failure, huge_registry and revoke_token
 //     "status"                          {"websockets": n, "delay_ms", "rest_failure", "entities"}
-#include "sim/core/json_writer.hpp"
 #include "sim/server/sim_server.hpp"
 
-#include <atomic>
-#include <condition_variable>
-#include <deque>
-#include <functional>
-#include <future>
-#include <list>
-#include <set>
-#include <stdexcept>
-#include <thread>
+#include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -38,8 +30,16 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
-#include <spdlog/spdlog.h>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <list>
+#include <set>
+#include <stdexcept>
+#include <thread>
 
+#include "sim/core/json_writer.hpp"
 #include "sim/rest/rest_api.hpp"
 #include "sim/ws/ws_connection.hpp"
 
@@ -227,8 +227,10 @@ asio::awaitable<void> ws_writer(std::shared_ptr<WsSession> s, SimServer::Impl* i
     std::string group;
     std::size_t grouped = 0;
     auto flush_group = [&] {
-      if (grouped == 1) frames.push_back(group.substr(1));
-      else if (grouped > 1) frames.push_back(group + "]");
+      if (grouped == 1)
+        frames.push_back(group.substr(1));
+      else if (grouped > 1)
+        frames.push_back(group + "]");
       group.clear();
       grouped = 0;
     };
@@ -265,11 +267,16 @@ bool is_loopback(const beast::tcp_stream& stream) {
 
 std::string failure_body(int status) {
   switch (status) {
-    case 500: return "500 Internal Server Error\n\nServer got itself in trouble";
-    case 502: return "502: Bad Gateway";
-    case 503: return "503: Service Unavailable";
-    case 504: return "504: Gateway Timeout";
-    default: return std::to_string(status) + ": Server Error";
+    case 500:
+      return "500 Internal Server Error\n\nServer got itself in trouble";
+    case 502:
+      return "502: Bad Gateway";
+    case 503:
+      return "503: Service Unavailable";
+    case 504:
+      return "504: Gateway Timeout";
+    default:
+      return std::to_string(status) + ": Server Error";
   }
 }
 
@@ -288,7 +295,8 @@ asio::awaitable<void> SimServer::Impl::ws_session(beast::tcp_stream stream, http
   auto s = std::make_shared<WsSession>(std::move(stream));
   beast::get_lowest_layer(s->ws).expires_never();
   s->ws.set_option(websocket::stream_base::timeout{std::chrono::seconds(30), websocket::stream_base::none(), false});
-  s->ws.set_option(websocket::stream_base::decorator([](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
+  s->ws.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
   s->ws.auto_fragment(false);
   s->ws.read_message_max(16 * 1024 * 1024);
   conns.insert(s.get());
@@ -338,8 +346,8 @@ asio::awaitable<void> SimServer::Impl::http_session(tcp::socket socket) {
     stream.expires_after(std::chrono::seconds(300));
     boost::system::error_code ec;
     co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec && ec.category() == make_error_code(http::error::bad_target).category() && ec != http::error::end_of_stream &&
-        ec != http::error::partial_message) {
+    if (ec && ec.category() == make_error_code(http::error::bad_target).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message) {
       // Unparseable request: answer like aiohttp, then close.
       http::response<http::string_body> bad{http::status::bad_request, 11};
       bad.set(http::field::server, kServerHeader);
@@ -407,26 +415,34 @@ asio::awaitable<void> SimServer::Impl::http_session(tcp::socket socket) {
 
 RestResponse SimServer::Impl::control(const json::object& cmd) {
   const json::value* a = cmd.if_contains("action");
-  if (!a || !a->is_string()) return message_response(400, "Missing \"action\" (drop_websockets, delay, rest_failure, malformed_frame, huge_registry, revoke_token, restore_token, restart, clear, status)");
+  if (!a || !a->is_string())
+    return message_response(400,
+                            "Missing \"action\" (drop_websockets, delay, rest_failure, malformed_frame, huge_registry, "
+                            "revoke_token, restore_token, restart, clear, status)");
   std::string action(a->get_string());
   auto number = [&](const char* key) -> int64_t {
     const json::value* v = cmd.if_contains(key);
     return v && v->is_number() ? v->to_number<int64_t>() : 0;
   };
-  if (action == "drop_websockets") close_all(true, false);
-  else if (action == "delay") delay_ms = static_cast<int>(number("ms"));
+  if (action == "drop_websockets")
+    close_all(true, false);
+  else if (action == "delay")
+    delay_ms = static_cast<int>(number("ms"));
   else if (action == "rest_failure") {
     int64_t status = number("status");
-    if (status != 0 && (status < 500 || status > 599)) return message_response(400, "\"status\" must be a 5xx code or 0");
+    if (status != 0 && (status < 500 || status > 599))
+      return message_response(400, "\"status\" must be a 5xx code or 0");
     rest_failure = static_cast<int>(status);
   } else if (action == "malformed_frame") {
     for (auto* c : std::vector<Closable*>(conns.begin(), conns.end()))
       if (c->is_websocket() && c->authenticated()) c->push_raw("{\"id\": 1, \"type\": \"result\", \"success\": tru");
-  } else if (action == "huge_registry") core.pad_registry_bytes = static_cast<std::size_t>(number("bytes"));
+  } else if (action == "huge_registry")
+    core.pad_registry_bytes = static_cast<std::size_t>(number("bytes"));
   else if (action == "revoke_token") {
     core.revoke_token();
     close_all(true, true);
-  } else if (action == "restore_token") core.restore_token();
+  } else if (action == "restore_token")
+    core.restore_token();
   else if (action == "clear") {
     delay_ms = 0;
     rest_failure = 0;
@@ -463,8 +479,8 @@ uint16_t SimServer::start() {
     impl_->work.reset();
     boost::system::error_code ec;
     impl_->acceptor.close(ec);
-    throw std::runtime_error("cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) + ": " +
-                             e.code().message());
+    throw std::runtime_error("cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) +
+                             ": " + e.code().message());
   }
   impl_->running = true;
   impl_->thread = std::thread([impl = impl_.get()] { impl->ioc.run(); });
@@ -526,7 +542,9 @@ StateStore& SimServer::store() { return impl_->core.store(); }
 void SimServer::drop_websockets() {
   impl_->on_io([impl = impl_.get()] { impl->close_all(true, false); });
 }
-void SimServer::set_response_delay(std::chrono::milliseconds delay) { impl_->delay_ms = static_cast<int>(delay.count()); }
+void SimServer::set_response_delay(std::chrono::milliseconds delay) {
+  impl_->delay_ms = static_cast<int>(delay.count());
+}
 void SimServer::set_rest_failure(int status) { impl_->rest_failure = status; }
 void SimServer::send_malformed_frame() {
   impl_->on_io([impl = impl_.get()] { impl->control(json::object{{"action", "malformed_frame"}}); });

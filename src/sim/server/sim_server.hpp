@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
-#include "sim/home/home_model.hpp"
 #include "sim/core/sim_core.hpp"
+#include "sim/home/home_model.hpp"
 
 namespace hamcp::sim {
 
@@ -53,18 +53,18 @@ class SimServer {
 
   // --- fault injection (all thread-safe; also reachable over HTTP, see
   // docs in sim_server.cpp / tests/fidelity/README.md)
-  void drop_websockets();                          // close every WebSocket now
+  void drop_websockets();                                    // close every WebSocket now
   void set_response_delay(std::chrono::milliseconds delay);  // delay REST responses and WS frames
-  void set_rest_failure(int status);               // REST answers this 5xx status; 0 = off
-  void send_malformed_frame();                     // one non-JSON text frame to every authenticated socket
-  void set_registry_padding(std::size_t bytes);    // pad config/entity_registry/list to >= bytes
-  void revoke_token();                             // close authenticated sockets; new auth/REST fails
+  void set_rest_failure(int status);                         // REST answers this 5xx status; 0 = off
+  void send_malformed_frame();                               // one non-JSON text frame to every authenticated socket
+  void set_registry_padding(std::size_t bytes);              // pad config/entity_registry/list to >= bytes
+  void revoke_token();                                       // close authenticated sockets; new auth/REST fails
   void restore_token();
   // Drop everything, re-listen on the same port, state kept. Returns once the
   // listener is back (throws std::runtime_error when it cannot listen again).
   void restart();
-  void clear_faults();                             // delay 0, no REST failure, no padding, token restored
-  std::size_t websocket_count() const;             // open WebSocket connections
+  void clear_faults();                  // delay 0, no REST failure, no padding, token restored
+  std::size_t websocket_count() const;  // open WebSocket connections
 
   struct Impl;
 

@@ -25,7 +25,8 @@ std::string unique_slug(const std::vector<T>& items, const std::string& name, st
 }
 
 template <class T>
-bool name_taken(const std::vector<T>& items, const std::string& name, const std::string* except_id, std::string T::*id_field) {
+bool name_taken(const std::vector<T>& items, const std::string& name, const std::string* except_id,
+                std::string T::*id_field) {
   auto norm = [](std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), ::tolower);
     s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
@@ -103,7 +104,8 @@ void apply_floor_fields(Floor& f, const json::object& msg) {
   if (auto v = opt_string(msg, "name")) f.name = *v;
   if (msg.contains("aliases")) f.aliases = opt_strings(msg, "aliases");
   if (auto [p, v] = nullable(msg, "icon"); p) f.icon = v;
-  if (const auto* l = msg.if_contains("level")) f.level = l->is_int64() ? std::optional<int>(static_cast<int>(l->get_int64())) : std::nullopt;
+  if (const auto* l = msg.if_contains("level"))
+    f.level = l->is_int64() ? std::optional<int>(static_cast<int>(l->get_int64())) : std::nullopt;
   f.modified_at = now_timestamp();
 }
 
@@ -223,7 +225,8 @@ void category_create(WsConnection& c, int64_t id, const json::object& msg) {
 void category_update(WsConnection& c, int64_t id, const json::object& msg) {
   std::string scope = req_string(msg, "scope"), cid = req_string(msg, "category_id");
   auto& cats = home(c).categories;
-  auto it = std::find_if(cats.begin(), cats.end(), [&](const Category& x) { return x.scope == scope && x.category_id == cid; });
+  auto it = std::find_if(cats.begin(), cats.end(),
+                         [&](const Category& x) { return x.scope == scope && x.category_id == cid; });
   if (it == cats.end()) return c.send_error(id, "invalid_info", "Category ID doesn't exist");
   if (auto v = opt_string(msg, "name")) it->name = *v;
   if (auto [p, v] = nullable(msg, "icon"); p) it->icon = v;
@@ -235,7 +238,8 @@ void category_update(WsConnection& c, int64_t id, const json::object& msg) {
 void category_delete(WsConnection& c, int64_t id, const json::object& msg) {
   std::string scope = req_string(msg, "scope"), cid = req_string(msg, "category_id");
   auto& cats = home(c).categories;
-  auto it = std::find_if(cats.begin(), cats.end(), [&](const Category& x) { return x.scope == scope && x.category_id == cid; });
+  auto it = std::find_if(cats.begin(), cats.end(),
+                         [&](const Category& x) { return x.scope == scope && x.category_id == cid; });
   if (it == cats.end()) return c.send_error(id, "invalid_info", "Category ID doesn't exist");
   cats.erase(it);
   for (auto& e : home(c).entities)

@@ -15,7 +15,9 @@ using Table = std::map<std::string, WsConnection::Handler, std::less<>>;
 
 inline Home& home(WsConnection& c) { return c.core().store().home(); }
 inline Context ctx(WsConnection& c) { return c.core().store().new_context(std::nullopt, c.core().store().user_id()); }
-inline void fire(WsConnection& c, const char* type, json::object data) { c.core().store().fire(type, std::move(data), ctx(c)); }
+inline void fire(WsConnection& c, const char* type, json::object data) {
+  c.core().store().fire(type, std::move(data), ctx(c));
+}
 
 inline json::value opt(const std::optional<std::string>& v) { return v ? json::value(*v) : json::value(nullptr); }
 inline json::array strings(const std::vector<std::string>& v) {

@@ -1,6 +1,6 @@
-#include "sim/core/json_writer.hpp"
 #include "sim/ws/ws_connection.hpp"
 
+#include "sim/core/json_writer.hpp"
 #include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
@@ -134,7 +134,8 @@ void WsConnection::on_message(std::string_view text) {
   json::value msg = json::parse(text, ec);
   if (!authenticated_) {
     if (ec) {
-      sink_(to_json(json::object{{"type", "auth_invalid"}, {"message", "Auth message incorrectly formatted: expected JSON"}}));
+      sink_(to_json(
+          json::object{{"type", "auth_invalid"}, {"message", "Auth message incorrectly formatted: expected JSON"}}));
       closed_ = true;
       closer_();
       return;
@@ -160,8 +161,10 @@ void WsConnection::handle_auth(const json::value& msg) {
   const json::value* type = o ? o->if_contains("type") : nullptr;
   const json::value* token = o ? o->if_contains("access_token") : nullptr;
   if (!type || !type->is_string() || type->get_string() != "auth" || !token || !token->is_string()) {
-    std::string why = !o ? "expected a dictionary" : !type ? "required key not provided @ data['type']"
-                      : !token ? "required key not provided @ data['access_token']" : "value must be one of ['auth']";
+    std::string why = !o       ? "expected a dictionary"
+                      : !type  ? "required key not provided @ data['type']"
+                      : !token ? "required key not provided @ data['access_token']"
+                               : "value must be one of ['auth']";
     sink_(to_json(json::object{{"type", "auth_invalid"}, {"message", "Auth message incorrectly formatted: " + why}}));
     closed_ = true;
     closer_();
@@ -200,14 +203,16 @@ void WsConnection::handle_command(const json::value& msg) {
   if (t == "supported_features") {
     const json::value* f = o->if_contains("features");
     if (f && f->is_object())
-      if (const json::value* c = f->get_object().if_contains("coalesce_messages")) coalesce_ = c->is_number() ? c->to_number<double>() != 0 : c->is_bool() && c->get_bool();
+      if (const json::value* c = f->get_object().if_contains("coalesce_messages"))
+        coalesce_ = c->is_number() ? c->to_number<double>() != 0 : c->is_bool() && c->get_bool();
     send_result(id, nullptr);
     return;
   }
   if (t == "unsubscribe_events") {
     const json::value* sub = o->if_contains("subscription");
     if (!sub || !sub->is_int64()) {
-      send_error(id, "invalid_format", "Message incorrectly formatted: required key not provided @ data['subscription']");
+      send_error(id, "invalid_format",
+                 "Message incorrectly formatted: required key not provided @ data['subscription']");
       return;
     }
     std::function<void()> unsub;

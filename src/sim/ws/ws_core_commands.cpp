@@ -28,23 +28,33 @@ void get_states(WsConnection& c, int64_t id, const json::object&) {
 
 void get_config(WsConnection& c, int64_t id, const json::object&) { c.send_result(id, c.core().config_json()); }
 
-void get_services(WsConnection& c, int64_t id, const json::object&) { c.send_result(id, c.core().services().describe_ws()); }
+void get_services(WsConnection& c, int64_t id, const json::object&) {
+  c.send_result(id, c.core().services().describe_ws());
+}
 
 void get_panels(WsConnection& c, int64_t id, const json::object&) {
   json::object panels;
   for (const char* p : {"lovelace", "energy", "map", "logbook", "history", "config", "developer-tools", "profile"})
-    panels[p] = json::object{{"component_name", p}, {"icon", nullptr}, {"title", nullptr}, {"config", nullptr},
-                             {"url_path", p}, {"require_admin", std::string(p) == "config"}, {"config_panel_domain", nullptr}};
+    panels[p] = json::object{{"component_name", p},
+                             {"icon", nullptr},
+                             {"title", nullptr},
+                             {"config", nullptr},
+                             {"url_path", p},
+                             {"require_admin", std::string(p) == "config"},
+                             {"config_panel_domain", nullptr}};
   c.send_result(id, panels);
 }
 
 void current_user(WsConnection& c, int64_t id, const json::object&) {
-  c.send_result(id, json::object{{"id", c.core().store().user_id()},
-                                  {"name", "Owner"},
-                                  {"is_owner", true},
-                                  {"is_admin", true},
-                                  {"credentials", json::array{json::object{{"auth_provider_type", "homeassistant"}, {"auth_provider_id", nullptr}}}},
-                                  {"mfa_modules", json::array{json::object{{"id", "totp"}, {"name", "Authenticator app"}, {"enabled", false}}}}});
+  c.send_result(
+      id, json::object{{"id", c.core().store().user_id()},
+                       {"name", "Owner"},
+                       {"is_owner", true},
+                       {"is_admin", true},
+                       {"credentials", json::array{json::object{{"auth_provider_type", "homeassistant"},
+                                                                {"auth_provider_id", nullptr}}}},
+                       {"mfa_modules",
+                        json::array{json::object{{"id", "totp"}, {"name", "Authenticator app"}, {"enabled", false}}}}});
 }
 
 void call_service(WsConnection& c, int64_t id, const json::object& msg) {
@@ -164,19 +174,20 @@ void render_template_cmd(WsConnection& c, int64_t id, const json::object& msg) {
   }
   auto watched = std::make_shared<std::set<std::string>>(first.entities.begin(), first.entities.end());
   auto weak = c.weak();
-  uint64_t listener = store.listen("state_changed", [weak, id, watched, source, vars, report_errors, &store](const Event& e) {
-    auto self = weak.lock();
-    if (!self) return;
-    const auto* eid = e.data.if_contains("entity_id");
-    if (!eid || !eid->is_string() || !watched->count(std::string(eid->get_string()))) return;
-    try {
-      TemplateResult r = render_template(store, source, vars);
-      watched->insert(r.entities.begin(), r.entities.end());
-      self->send_event(id, json::object{{"result", r.value}, {"listeners", listeners_json(r)}});
-    } catch (const TemplateError& err) {
-      if (report_errors) self->send_event(id, json::object{{"error", err.what()}, {"level", "ERROR"}});
-    }
-  });
+  uint64_t listener =
+      store.listen("state_changed", [weak, id, watched, source, vars, report_errors, &store](const Event& e) {
+        auto self = weak.lock();
+        if (!self) return;
+        const auto* eid = e.data.if_contains("entity_id");
+        if (!eid || !eid->is_string() || !watched->count(std::string(eid->get_string()))) return;
+        try {
+          TemplateResult r = render_template(store, source, vars);
+          watched->insert(r.entities.begin(), r.entities.end());
+          self->send_event(id, json::object{{"result", r.value}, {"listeners", listeners_json(r)}});
+        } catch (const TemplateError& err) {
+          if (report_errors) self->send_event(id, json::object{{"error", err.what()}, {"level", "ERROR"}});
+        }
+      });
   c.add_subscription(id, [&store, listener] { store.unlisten(listener); });
   c.send_result(id, nullptr);
   c.send_event(id, json::object{{"result", first.value}, {"listeners", listeners_json(first)}});
@@ -209,10 +220,12 @@ void execute_script(WsConnection& c, int64_t id, const json::object& msg) {
     std::string full(action->get_string());
     auto dot = full.find('.');
     if (dot == std::string::npos) continue;
-    ServiceCall call{full.substr(0, dot), full.substr(dot + 1),
+    ServiceCall call{full.substr(0, dot),
+                     full.substr(dot + 1),
                      o.contains("data") && o.at("data").is_object() ? o.at("data").get_object() : json::object{},
                      o.contains("target") && o.at("target").is_object() ? o.at("target").get_object() : json::object{},
-                     ctx, false};
+                     ctx,
+                     false};
     try {
       c.core().services().call(call);
     } catch (const ServiceError& e) {
@@ -238,9 +251,13 @@ void extract_from_target(WsConnection& c, int64_t id, const json::object& msg) {
   json::array devs, areas;
   for (auto& d : opt_strings(t->get_object(), "device_id")) devs.emplace_back(d);
   for (auto& a : opt_strings(t->get_object(), "area_id")) areas.emplace_back(a);
-  c.send_result(id, json::object{{"referenced_entities", ents}, {"referenced_devices", devs}, {"referenced_areas", areas},
-                                 {"missing_devices", json::array{}}, {"missing_areas", json::array{}},
-                                 {"missing_floors", json::array{}}, {"missing_labels", json::array{}}});
+  c.send_result(id, json::object{{"referenced_entities", ents},
+                                 {"referenced_devices", devs},
+                                 {"referenced_areas", areas},
+                                 {"missing_devices", json::array{}},
+                                 {"missing_areas", json::array{}},
+                                 {"missing_floors", json::array{}},
+                                 {"missing_labels", json::array{}}});
 }
 
 void manifest_list(WsConnection& c, int64_t id, const json::object&) {
@@ -248,8 +265,12 @@ void manifest_list(WsConnection& c, int64_t id, const json::object&) {
   for (const auto& e : c.core().store().home().entities) domains.insert(e.platform);
   json::array out;
   for (const auto& d : domains)
-    out.push_back(json::object{{"domain", d}, {"name", d}, {"documentation", "https://www.home-assistant.io/integrations/" + d},
-                               {"codeowners", json::array{}}, {"requirements", json::array{}}, {"is_built_in", true},
+    out.push_back(json::object{{"domain", d},
+                               {"name", d},
+                               {"documentation", "https://www.home-assistant.io/integrations/" + d},
+                               {"codeowners", json::array{}},
+                               {"requirements", json::array{}},
+                               {"is_built_in", true},
                                {"iot_class", "local_push"}});
   c.send_result(id, out);
 }
@@ -263,11 +284,21 @@ void config_entries_get(WsConnection& c, int64_t id, const json::object& msg) {
   json::array out;
   for (const auto& [eid, platform] : entries) {
     if (domain && *domain != platform) continue;
-    out.push_back(json::object{{"entry_id", eid}, {"domain", platform}, {"title", platform}, {"source", "user"},
-                               {"state", "loaded"}, {"supports_options", false}, {"supports_remove_device", true},
-                               {"supports_unload", true}, {"supports_reconfigure", false}, {"pref_disable_new_entities", false},
-                               {"pref_disable_polling", false}, {"disabled_by", nullptr}, {"reason", nullptr},
-                               {"error_reason_translation_key", nullptr}, {"error_reason_translation_placeholders", nullptr},
+    out.push_back(json::object{{"entry_id", eid},
+                               {"domain", platform},
+                               {"title", platform},
+                               {"source", "user"},
+                               {"state", "loaded"},
+                               {"supports_options", false},
+                               {"supports_remove_device", true},
+                               {"supports_unload", true},
+                               {"supports_reconfigure", false},
+                               {"pref_disable_new_entities", false},
+                               {"pref_disable_polling", false},
+                               {"disabled_by", nullptr},
+                               {"reason", nullptr},
+                               {"error_reason_translation_key", nullptr},
+                               {"error_reason_translation_placeholders", nullptr},
                                {"num_subentries", 0}});
   }
   c.send_result(id, out);
@@ -275,7 +306,9 @@ void config_entries_get(WsConnection& c, int64_t id, const json::object& msg) {
 
 void empty_list(WsConnection& c, int64_t id, const json::object&) { c.send_result(id, json::array{}); }
 
-void repairs_list(WsConnection& c, int64_t id, const json::object&) { c.send_result(id, json::object{{"issues", json::array{}}}); }
+void repairs_list(WsConnection& c, int64_t id, const json::object&) {
+  c.send_result(id, json::object{{"issues", json::array{}}});
+}
 
 void system_log_list(WsConnection& c, int64_t id, const json::object&) {
   json::array out;
@@ -292,7 +325,8 @@ void system_log_list(WsConnection& c, int64_t id, const json::object&) {
 }
 
 void themes(WsConnection& c, int64_t id, const json::object&) {
-  c.send_result(id, json::object{{"themes", json::object{}}, {"default_theme", "default"}, {"default_dark_theme", nullptr}});
+  c.send_result(
+      id, json::object{{"themes", json::object{}}, {"default_theme", "default"}, {"default_dark_theme", nullptr}});
 }
 
 void lovelace_config(WsConnection& c, int64_t id, const json::object&) {
@@ -300,10 +334,14 @@ void lovelace_config(WsConnection& c, int64_t id, const json::object&) {
 }
 
 void backup_info(WsConnection& c, int64_t id, const json::object&) {
-  c.send_result(id, json::object{{"agent_errors", json::object{}}, {"backups", json::array{}},
-                                 {"last_attempted_automatic_backup", nullptr}, {"last_completed_automatic_backup", nullptr},
-                                 {"last_action_event", nullptr}, {"next_automatic_backup", nullptr},
-                                 {"next_automatic_backup_additional", false}, {"state", "idle"}});
+  c.send_result(id, json::object{{"agent_errors", json::object{}},
+                                 {"backups", json::array{}},
+                                 {"last_attempted_automatic_backup", nullptr},
+                                 {"last_completed_automatic_backup", nullptr},
+                                 {"last_action_event", nullptr},
+                                 {"next_automatic_backup", nullptr},
+                                 {"next_automatic_backup_additional", false},
+                                 {"state", "idle"}});
 }
 
 void expose_list(WsConnection& c, int64_t id, const json::object&) {
@@ -324,7 +362,8 @@ void expose_entity(WsConnection& c, int64_t id, const json::object& msg) {
   bool expose = opt_bool(msg, "should_expose", false);
   for (const auto& a : assistants) {
     if (a != "conversation" && a != "cloud.alexa" && a != "cloud.google_assistant")
-      throw BadMessage{"value must be one of ['cloud.alexa', 'cloud.google_assistant', 'conversation'] @ data['assistants'][0]"};
+      throw BadMessage{
+          "value must be one of ['cloud.alexa', 'cloud.google_assistant', 'conversation'] @ data['assistants'][0]"};
     for (const auto& e : ids) c.core().exposure()[a][e] = expose;
   }
   c.send_result(id, nullptr);

@@ -34,11 +34,16 @@ void sync_state(WsConnection& c, const EntityRegistryEntry& e) {
   json::object a = s->attributes;
   std::string name = friendly_name(c, e);
   if (!name.empty()) a["friendly_name"] = name;
-  if (e.icon) a["icon"] = *e.icon;
-  else if (e.original_icon) a["icon"] = *e.original_icon;
-  else a.erase("icon");
-  if (e.device_class) a["device_class"] = *e.device_class;
-  else if (e.original_device_class) a["device_class"] = *e.original_device_class;
+  if (e.icon)
+    a["icon"] = *e.icon;
+  else if (e.original_icon)
+    a["icon"] = *e.original_icon;
+  else
+    a.erase("icon");
+  if (e.device_class)
+    a["device_class"] = *e.device_class;
+  else if (e.original_device_class)
+    a["device_class"] = *e.original_device_class;
   if (a != s->attributes) store.set_state(e.entity_id, s->state, std::move(a), ctx(c));
 }
 
@@ -95,22 +100,26 @@ void entity_get_entries(WsConnection& c, int64_t id, const json::object& msg) {
 // HA's checks before an entity registry update changes anything: {code, message}
 // of the error to answer, or nothing. Malformed fields throw BadMessage.
 std::optional<std::pair<std::string, std::string>> entity_update_error(WsConnection& c, const json::object& msg,
-                                                                        const std::string& eid) {
+                                                                       const std::string& eid) {
   auto& store = c.core().store();
-  static const std::set<std::string> allowed = {"type", "id", "entity_id", "name", "icon", "area_id", "device_class",
-                                                "new_entity_id", "disabled_by", "hidden_by", "aliases", "labels",
-                                                "categories", "options_domain", "options"};
+  static const std::set<std::string> allowed = {
+      "type",    "id",           "entity_id",     "name",           "icon",
+      "area_id", "device_class", "new_entity_id", "disabled_by",    "hidden_by",
+      "aliases", "labels",       "categories",    "options_domain", "options"};
   for (const auto& kv : msg)
-    if (!allowed.count(std::string(kv.key()))) throw BadMessage{"extra keys not allowed @ data['" + std::string(kv.key()) + "']"};
+    if (!allowed.count(std::string(kv.key())))
+      throw BadMessage{"extra keys not allowed @ data['" + std::string(kv.key()) + "']"};
   for (const char* key : {"disabled_by", "hidden_by"}) {
     auto [present, v] = nullable(msg, key);
-    if (present && v && *v != "user") throw BadMessage{std::string("value must be one of ['user'] for dictionary value @ data['") + key + "']"};
+    if (present && v && *v != "user")
+      throw BadMessage{std::string("value must be one of ['user'] for dictionary value @ data['") + key + "']"};
   }
   if (auto [present, v] = nullable(msg, "area_id"); present && v && !store.area(*v))
     return std::make_pair(std::string("invalid_info"), "Area " + *v + " does not exist");
   if (auto n = opt_string(msg, "new_entity_id"); n && *n != eid) {
     if (domain_of(*n) != domain_of(eid))
-      return std::make_pair(std::string("invalid_info"), std::string("New entity ID should be same domain as old entity ID"));
+      return std::make_pair(std::string("invalid_info"),
+                            std::string("New entity ID should be same domain as old entity ID"));
     if (n->find('.') == std::string::npos || slugify(n->substr(n->find('.') + 1)) != n->substr(n->find('.') + 1))
       return std::make_pair(std::string("invalid_info"), "Invalid entity ID: " + *n);
     if (store.entity_entry(*n) || store.get(*n))
@@ -151,8 +160,10 @@ std::optional<std::string> apply_entity_fields(WsConnection& c, EntityRegistryEn
   }
   if (const auto* cats = msg.if_contains("categories"); cats && cats->is_object()) {
     for (const auto& kv : cats->get_object()) {
-      if (kv.value().is_null()) e.categories.erase(std::string(kv.key()));
-      else if (kv.value().is_string()) e.categories[std::string(kv.key())] = std::string(kv.value().get_string());
+      if (kv.value().is_null())
+        e.categories.erase(std::string(kv.key()));
+      else if (kv.value().is_string())
+        e.categories[std::string(kv.key())] = std::string(kv.value().get_string());
     }
     changes["categories"] = json::object{};
   }
@@ -199,7 +210,11 @@ void entity_update(WsConnection& c, int64_t id, const json::object& msg) {
     store.rename_entity(eid, *n, ctx(c));
     e = store.entity_entry(*n);
     current = *n;
-    fire(c, "entity_registry_updated", {{"action", "update"}, {"entity_id", current}, {"changes", json::object{{"entity_id", eid}}}, {"old_entity_id", eid}});
+    fire(c, "entity_registry_updated",
+         {{"action", "update"},
+          {"entity_id", current},
+          {"changes", json::object{{"entity_id", eid}}},
+          {"old_entity_id", eid}});
   }
   if (old_disabled != e->disabled_by) apply_disabled_change(c, current, e->disabled_by.has_value(), result);
   sync_state(c, *e);
@@ -265,7 +280,8 @@ void device_remove_config_entry(WsConnection& c, int64_t id, const json::object&
   auto it = std::find_if(devs.begin(), devs.end(), [&](const Device& d) { return d.id == did; });
   if (it == devs.end()) return c.send_error(id, "not_found", "Device not found");
   auto& ce = it->config_entries;
-  if (std::find(ce.begin(), ce.end(), entry) == ce.end()) return c.send_error(id, "not_found", "Config entry not found");
+  if (std::find(ce.begin(), ce.end(), entry) == ce.end())
+    return c.send_error(id, "not_found", "Config entry not found");
   ce.erase(std::remove(ce.begin(), ce.end(), entry), ce.end());
   if (ce.empty()) {
     devs.erase(it);

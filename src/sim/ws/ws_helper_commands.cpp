@@ -53,15 +53,22 @@ void helper_list(WsConnection& c, int64_t id, const json::object& msg) {
 }
 
 std::string initial_state(const std::string& domain, const json::object& a) {
-  auto num = [&](const char* k, double d) { return a.contains(k) && a.at(k).is_number() ? a.at(k).to_number<double>() : d; };
+  auto num = [&](const char* k, double d) {
+    return a.contains(k) && a.at(k).is_number() ? a.at(k).to_number<double>() : d;
+  };
   char buf[32];
-  if (domain == "input_boolean") return a.contains("initial") && a.at("initial").is_bool() && a.at("initial").get_bool() ? "on" : "off";
-  if (domain == "input_number") { std::snprintf(buf, sizeof buf, "%.1f", num("initial", num("min", 0))); return buf; }
+  if (domain == "input_boolean")
+    return a.contains("initial") && a.at("initial").is_bool() && a.at("initial").get_bool() ? "on" : "off";
+  if (domain == "input_number") {
+    std::snprintf(buf, sizeof buf, "%.1f", num("initial", num("min", 0)));
+    return buf;
+  }
   if (domain == "input_select") {
     if (a.contains("initial") && a.at("initial").is_string()) return std::string(a.at("initial").get_string());
     return std::string(a.at("options").get_array().front().get_string());
   }
-  if (domain == "input_text") return a.contains("initial") && a.at("initial").is_string() ? std::string(a.at("initial").get_string()) : "";
+  if (domain == "input_text")
+    return a.contains("initial") && a.at("initial").is_string() ? std::string(a.at("initial").get_string()) : "";
   if (domain == "counter") return std::to_string(saturate_cast<long>(num("initial", 0)));
   if (domain == "timer") return "idle";
   if (domain == "zone") return "0";
@@ -84,9 +91,13 @@ void helper_write(WsConnection& c, int64_t id, const json::object& msg, bool cre
       object = base + "_" + std::to_string(n);
     eid = domain + "." + object;
     attrs["editable"] = true;
-    if (domain == "input_number") attrs = {{"initial", nullptr}, {"editable", true}, {"min", 0}, {"max", 100}, {"step", 1}, {"mode", "slider"}};
-    if (domain == "input_text") attrs = {{"initial", nullptr}, {"editable", true}, {"min", 0}, {"max", 100}, {"pattern", nullptr}, {"mode", "text"}};
-    if (domain == "counter") attrs = {{"initial", 0}, {"editable", true}, {"step", 1}, {"minimum", nullptr}, {"maximum", nullptr}};
+    if (domain == "input_number")
+      attrs = {{"initial", nullptr}, {"editable", true}, {"min", 0}, {"max", 100}, {"step", 1}, {"mode", "slider"}};
+    if (domain == "input_text")
+      attrs = {{"initial", nullptr}, {"editable", true},   {"min", 0},
+               {"max", 100},         {"pattern", nullptr}, {"mode", "text"}};
+    if (domain == "counter")
+      attrs = {{"initial", 0}, {"editable", true}, {"step", 1}, {"minimum", nullptr}, {"maximum", nullptr}};
     if (domain == "timer") attrs = {{"duration", "0:00:00"}, {"editable", true}};
     if (domain == "zone") attrs = {{"radius", 100}, {"passive", false}, {"persons", json::array{}}, {"editable", true}};
     attrs["friendly_name"] = name;
@@ -100,8 +111,10 @@ void helper_write(WsConnection& c, int64_t id, const json::object& msg, bool cre
     if (auto n = opt_string(msg, "name")) attrs["friendly_name"] = *n;
   }
   if (auto [p, v] = nullable(msg, "icon"); p) {
-    if (v) attrs["icon"] = *v;
-    else attrs.erase("icon");
+    if (v)
+      attrs["icon"] = *v;
+    else
+      attrs.erase("icon");
   }
   for (const auto& f : helper_fields().at(domain))
     if (const auto* v = msg.if_contains(f)) attrs[f] = *v;
@@ -138,7 +151,8 @@ void helper_delete(WsConnection& c, int64_t id, const json::object& msg) {
   if (!store.get(eid)) return c.send_error(id, "not_found", "Unable to find " + key + " " + object);
   store.remove_state(eid, ctx(c));
   auto& ents = home(c).entities;
-  ents.erase(std::remove_if(ents.begin(), ents.end(), [&](const EntityRegistryEntry& e) { return e.entity_id == eid; }), ents.end());
+  ents.erase(std::remove_if(ents.begin(), ents.end(), [&](const EntityRegistryEntry& e) { return e.entity_id == eid; }),
+             ents.end());
   fire(c, "entity_registry_updated", {{"action", "remove"}, {"entity_id", eid}});
   c.send_result(id, nullptr);
 }

@@ -49,8 +49,10 @@ void history_during_period(WsConnection& c, int64_t id, const json::object& msg)
 
 json::object logbook_json(const LogbookEntry& e, bool float_when) {
   json::object o;
-  if (float_when) o["when"] = e.when;
-  else o["when"] = iso_time(e.when);
+  if (float_when)
+    o["when"] = e.when;
+  else
+    o["when"] = iso_time(e.when);
   if (e.state) o["state"] = *e.state;
   if (!e.entity_id.empty()) o["entity_id"] = e.entity_id;
   if (!e.name.empty()) o["name"] = e.name;
@@ -92,11 +94,12 @@ void statistics_during_period(WsConnection& c, int64_t id, const json::object& m
   Timestamp now = now_timestamp();
   Timestamp end = std::min(opt_time(msg, "end_time").value_or(now), now);
   std::string period = req_string(msg, "period");
-  static const std::map<std::string, double> seconds = {{"5minute", 300}, {"hour", 3600}, {"day", 86400},
-                                                       {"week", 604800}, {"month", 2592000}};
+  static const std::map<std::string, double> seconds = {
+      {"5minute", 300}, {"hour", 3600}, {"day", 86400}, {"week", 604800}, {"month", 2592000}};
   auto step = seconds.find(period);
   if (step == seconds.end())
-    throw BadMessage{"value must be one of ['5minute', 'day', 'hour', 'month', 'week'] for dictionary value @ data['period']"};
+    throw BadMessage{
+        "value must be one of ['5minute', 'day', 'hour', 'month', 'week'] for dictionary value @ data['period']"};
   auto ids = opt_strings(msg, "statistic_ids");
   auto types_list = opt_strings(msg, "types");
   std::set<std::string> types(types_list.begin(), types_list.end());

@@ -100,7 +100,9 @@ void related_to_floor(WsConnection& c, const std::string& item, Related& r) {
 
 void related_to_label(WsConnection& c, const std::string& item, Related& r) {
   Home& h = home(c);
-  auto has = [&](const std::vector<std::string>& labels) { return std::find(labels.begin(), labels.end(), item) != labels.end(); };
+  auto has = [&](const std::vector<std::string>& labels) {
+    return std::find(labels.begin(), labels.end(), item) != labels.end();
+  };
   for (const auto& e : h.entities)
     if (has(e.labels)) {
       std::string_view dom = domain_of(e.entity_id);
@@ -151,9 +153,11 @@ void related_to_config(WsConnection& c, const std::string& type, const std::stri
 void search_related(WsConnection& c, int64_t id, const json::object& msg) {
   std::string type = req_string(msg, "item_type"), item = req_string(msg, "item_id");
   using Finder = void (*)(WsConnection&, const std::string&, Related&);
-  static const std::map<std::string, Finder, std::less<>> finders = {
-      {"entity", related_to_entity}, {"device", related_to_device}, {"area", related_to_area},
-      {"floor", related_to_floor},   {"label", related_to_label}};
+  static const std::map<std::string, Finder, std::less<>> finders = {{"entity", related_to_entity},
+                                                                     {"device", related_to_device},
+                                                                     {"area", related_to_area},
+                                                                     {"floor", related_to_floor},
+                                                                     {"label", related_to_label}};
   static const std::set<std::string, std::less<>> known_without_relations = {
       "config_entry", "integration", "group", "person", "automation_blueprint", "script_blueprint"};
   Related r;
@@ -162,9 +166,10 @@ void search_related(WsConnection& c, int64_t id, const json::object& msg) {
   } else if (type == "automation" || type == "script" || type == "scene") {
     related_to_config(c, type, item, r);
   } else if (!known_without_relations.count(type)) {
-    throw BadMessage{"value must be one of ['area', 'automation', 'automation_blueprint', 'config_entry', 'device', "
-                     "'entity', 'floor', 'group', 'integration', 'label', 'person', 'scene', 'script', "
-                     "'script_blueprint'] for dictionary value @ data['item_type']"};
+    throw BadMessage{
+        "value must be one of ['area', 'automation', 'automation_blueprint', 'config_entry', 'device', "
+        "'entity', 'floor', 'group', 'integration', 'label', 'person', 'scene', 'script', "
+        "'script_blueprint'] for dictionary value @ data['item_type']"};
   }
   json::object out;
   for (auto& [t, ids] : r.by_type) {

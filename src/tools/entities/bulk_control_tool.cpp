@@ -1,12 +1,12 @@
 // ha_bulk_control: many service calls at once, in parallel (bounded), each
 // verified like ha_call_service. One failure never hides the others.
 #include <algorithm>
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/as_tuple.hpp>
 
 #include "tools/action_shorthand.hpp"
 #include "tools/entities/entity_tools.hpp"
@@ -30,20 +30,24 @@ struct Shared {
 ServiceRequest parse_operation(const json::value& v, std::size_t i, bool wait, std::chrono::milliseconds timeout) {
   const std::string where = "operations[" + std::to_string(i) + "]";
   const json::object* o = v.if_object();
-  if (!o) throw ToolException(bad_argument(where, "expected an object", "Use {\"entity_id\":\"light.x\",\"action\":\"turn_on\"}."));
+  if (!o)
+    throw ToolException(
+        bad_argument(where, "expected an object", "Use {\"entity_id\":\"light.x\",\"action\":\"turn_on\"}."));
   ServiceRequest r;
   r.entity_ids = string_list(o->if_contains("entity_id"));
   std::string action;
   if (const json::value* a = o->if_contains("action"); a && a->is_string()) action = a->get_string();
   if (action.empty())
     if (const json::value* a = o->if_contains("service"); a && a->is_string()) action = a->get_string();
-  if (action.empty()) throw ToolException(bad_argument(where + ".action", "missing", "Name the service, e.g. \"turn_off\"."));
+  if (action.empty())
+    throw ToolException(bad_argument(where + ".action", "missing", "Name the service, e.g. \"turn_off\"."));
   if (action.find('.') != std::string::npos) {
     r.domain = action.substr(0, action.find('.'));
     action = action.substr(action.find('.') + 1);
   }
   if (const json::value* d = o->if_contains("domain"); d && d->is_string()) r.domain = d->get_string();
-  if (r.domain.empty() && !r.entity_ids.empty()) r.domain = r.entity_ids.front().substr(0, r.entity_ids.front().find('.'));
+  if (r.domain.empty() && !r.entity_ids.empty())
+    r.domain = r.entity_ids.front().substr(0, r.entity_ids.front().find('.'));
   if (r.domain.empty()) throw ToolException(bad_argument(where + ".domain", "missing", "Give entity_id or domain."));
   // ha-mcp's action words ("off", "open", "heat"...) -> the domain's service.
   ResolvedAction resolved = resolve_action(r.domain, action);
@@ -64,8 +68,9 @@ json::object failure_item(const ToolError& e) {
   return item;
 }
 
-asio::awaitable<void> worker(ToolEnv& env, std::shared_ptr<Shared> shared, std::shared_ptr<std::vector<json::value>> ops,
-                             bool wait, std::chrono::milliseconds timeout, std::string parent, std::string scope) {
+asio::awaitable<void> worker(ToolEnv& env, std::shared_ptr<Shared> shared,
+                             std::shared_ptr<std::vector<json::value>> ops, bool wait,
+                             std::chrono::milliseconds timeout, std::string parent, std::string scope) {
   while (shared->next < ops->size()) {
     const std::size_t i = shared->next++;
     json::object item;
@@ -124,17 +129,22 @@ boost::asio::awaitable<mcp::ToolResult> run_bulk(Args& args, ToolEnv& env, mcp::
     auto [ec] = co_await shared->done->async_wait(asio::as_tuple(asio::use_awaitable));
     (void)ec;
     auto cs = co_await asio::this_coro::cancellation_state;
-    if (cs.cancelled() != asio::cancellation_type::none) throw boost::system::system_error(asio::error::operation_aborted);
+    if (cs.cancelled() != asio::cancellation_type::none)
+      throw boost::system::system_error(asio::error::operation_aborted);
   }
 
   std::size_t ok_count = 0, failed = 0, unconfirmed = 0, pending = 0;
   json::array results;
   for (auto& r : shared->results) {
     const std::string status(r.at("status").as_string());
-    if (status == "failed") ++failed;
-    else if (status == "unconfirmed") ++unconfirmed;
-    else if (status == "pending") ++pending;
-    else ++ok_count;
+    if (status == "failed")
+      ++failed;
+    else if (status == "unconfirmed")
+      ++unconfirmed;
+    else if (status == "pending")
+      ++pending;
+    else
+      ++ok_count;
     results.emplace_back(std::move(r));
   }
   json::object body;
@@ -146,15 +156,20 @@ boost::asio::awaitable<mcp::ToolResult> run_bulk(Args& args, ToolEnv& env, mcp::
   if (pending) body.emplace("pending", pending);
   body.emplace("results", results);
   json::object update;
-  update.emplace("status", failed == ops->size() ? "failed" : failed || unconfirmed ? "partial" : pending ? "pending" : "confirmed");
+  update.emplace("status", failed == ops->size()   ? "failed"
+                           : failed || unconfirmed ? "partial"
+                           : pending               ? "pending"
+                                                   : "confirmed");
   update.emplace("succeeded", ok_count);
   update.emplace("failed", failed);
   update.emplace("results", std::move(results));
   env.ops.update(bulk_id, std::move(update));
   if (failed == ops->size()) {
     // Nothing worked: an error result, still listing every failure.
-    ToolError e{"all_operations_failed", "None of the " + std::to_string(ops->size()) + " operations succeeded.",
-                "Read results[].error for each one and fix those operations.", {}};
+    ToolError e{"all_operations_failed",
+                "None of the " + std::to_string(ops->size()) + " operations succeeded.",
+                "Read results[].error for each one and fix those operations.",
+                {}};
     e.extra.emplace("results", body.at("results"));
     co_return e.result();
   }
@@ -177,7 +192,8 @@ ToolSpec make_bulk_control_spec() {
 "domain":{"type":"string"},"data":{"type":"object"}},"required":["action"]}},
 "wait":{"type":"boolean","default":true},"timeout":{"type":"number","minimum":0,"maximum":60}},
 "required":["operations"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"succeeded":{"type":"integer"},"failed":{"type":"integer"},"results":{"type":"array"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"operation_id":{"type":"string"},"succeeded":{"type":"integer"},"failed":{"type":"integer"},"results":{"type":"array"}}})J";
   s.also_accepts = {{"operations[].entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.annotations = writes(true, false);
   s.hidden_args = {"parallel"};

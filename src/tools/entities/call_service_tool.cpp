@@ -27,7 +27,8 @@ boost::asio::awaitable<mcp::ToolResult> run_call_service(Args& args, ToolEnv& en
     req.service = req.service.substr(req.service.find('.') + 1);
   }
   if (req.domain.empty())
-    throw ToolException(bad_argument("domain", "missing", "Pass domain and service, e.g. domain=\"light\", service=\"turn_on\"."));
+    throw ToolException(
+        bad_argument("domain", "missing", "Pass domain and service, e.g. domain=\"light\", service=\"turn_on\"."));
   req.entity_ids = args.list("entity_id");
   if (const json::object* target = args.object("target")) {
     for (const auto& kv : *target) {
@@ -72,7 +73,8 @@ ToolSpec make_call_service_spec() {
 "return_response":{"type":"boolean"},"wait":{"type":"boolean","default":true},
 "timeout":{"type":"number","minimum":0,"maximum":60,"description":"Seconds to wait (default 10)"}},
 "required":["service"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"status":{"enum":["confirmed","unconfirmed","sent","pending"]},"entities":{"type":"array"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"operation_id":{"type":"string"},"status":{"enum":["confirmed","unconfirmed","sent","pending"]},"entities":{"type":"array"}}})J";
   s.annotations = writes(true, false);
   s.legacy_args = {{"service_data", "data"}};
   s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};

@@ -5,11 +5,11 @@
 #include <cctype>
 #include <regex>
 
+#include "common/ascii.hpp"
 #include "home/entity_docs.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
 #include "tools/tool_error.hpp"
-#include "common/ascii.hpp"
 
 namespace hamcp::tools {
 
@@ -32,11 +32,12 @@ boost::asio::awaitable<json::object> require_entry(ToolEnv& env, const ha::Snaps
   }
   if (fresh) co_return *fresh;
   if (snap.states.find(id))
-    throw ToolException(ToolError{
-        "entity_not_in_registry",
-        id + " exists but is not in the entity registry (it has no unique_id, e.g. defined in YAML), so Home "
-             "Assistant cannot edit or remove it through the registry.",
-        "Give it a unique_id in its YAML/integration config, or change it there.", {}});
+    throw ToolException(
+        ToolError{"entity_not_in_registry",
+                  id + " exists but is not in the entity registry (it has no unique_id, e.g. defined in YAML), so Home "
+                       "Assistant cannot edit or remove it through the registry.",
+                  "Give it a unique_id in its YAML/integration config, or change it there.",
+                  {}});
   throw ToolException(unknown_entity(env.index, id));
 }
 
@@ -49,7 +50,8 @@ boost::asio::awaitable<std::optional<json::object>> exposure_of(ToolEnv& env, co
     json::value r = co_await env.ha.command(std::move(msg));
     if (const json::object* ro = r.if_object())
       if (const json::value* all = ro->if_contains("exposed_entities"); all && all->is_object())
-        if (const json::value* mine = all->get_object().if_contains(id); mine && mine->is_object()) out = mine->get_object();
+        if (const json::value* mine = all->get_object().if_contains(id); mine && mine->is_object())
+          out = mine->get_object();
     if (!out) out = json::object();
   } catch (const ha::HaException&) {
     // Older HA or a restricted token: exposure is optional information.
@@ -121,7 +123,8 @@ std::string resolve_area(const ha::Snapshot& snap, const std::string& wanted) {
     if (id == wanted || ascii_lower(str_of(ao, "name")) == w) return id;
     if (names.size() < 400) names += (names.empty() ? "" : ", ") + str_of(ao, "name");
   }
-  throw ToolException(bad_argument("area", "no area '" + wanted + "'", "Use one of: " + names + " (or null to clear)."));
+  throw ToolException(
+      bad_argument("area", "no area '" + wanted + "'", "Use one of: " + names + " (or null to clear)."));
 }
 
 json::array resolve_labels(const ha::Snapshot& snap, const std::vector<std::string>& wanted) {
@@ -131,7 +134,8 @@ json::array resolve_labels(const ha::Snapshot& snap, const std::vector<std::stri
     std::string names;
     for (const json::value& item : snap.registry(ha::RegistryKind::label).items()) {
       const json::object* lo = item.if_object();
-      if (str_of(lo, "label_id") == l || ascii_lower(str_of(lo, "name")) == ascii_lower(l)) found = str_of(lo, "label_id");
+      if (str_of(lo, "label_id") == l || ascii_lower(str_of(lo, "name")) == ascii_lower(l))
+        found = str_of(lo, "label_id");
       if (names.size() < 400) names += (names.empty() ? "" : ", ") + str_of(lo, "name");
     }
     if (found.empty())
@@ -255,7 +259,9 @@ ToolSpec make_get_entity_spec() {
   ToolSpec s;
   s.name = "ha_get_entity";
   s.title = "Get entity settings";
-  s.description = "Registry settings of an entity (or list): name, area, device, labels, aliases, icon, enabled, hidden, voice exposure.";
+  s.description =
+      "Registry settings of an entity (or list): name, area, device, labels, aliases, icon, enabled, hidden, voice "
+      "exposure.";
   s.input_schema = R"J({"type":"object","properties":{
 "entity_id":{"type":"string"}},"required":["entity_id"]})J";
   s.output_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"entities":{"type":"array"}}})J";

@@ -50,10 +50,21 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
 }
 
 json::object registry_view(const ha::Snapshot& snap, const json::object& entry) {
-  static constexpr std::string_view kKeep[] = {
-      "entity_id", "name", "original_name", "icon", "original_icon", "platform", "device_class",
-      "original_device_class", "entity_category", "disabled_by", "hidden_by", "aliases", "unit_of_measurement",
-      "has_entity_name", "unique_id"};
+  static constexpr std::string_view kKeep[] = {"entity_id",
+                                               "name",
+                                               "original_name",
+                                               "icon",
+                                               "original_icon",
+                                               "platform",
+                                               "device_class",
+                                               "original_device_class",
+                                               "entity_category",
+                                               "disabled_by",
+                                               "hidden_by",
+                                               "aliases",
+                                               "unit_of_measurement",
+                                               "has_entity_name",
+                                               "unique_id"};
   json::object v;
   for (std::string_view k : kKeep) {
     const json::value* x = entry.if_contains(k);
@@ -77,7 +88,8 @@ json::object registry_view(const ha::Snapshot& snap, const json::object& entry) 
     device.emplace("name", p.device_name);
     v.emplace("device", std::move(device));
   }
-  if (const json::value* labels = entry.if_contains("labels"); labels && labels->is_array() && !labels->get_array().empty()) {
+  if (const json::value* labels = entry.if_contains("labels");
+      labels && labels->is_array() && !labels->get_array().empty()) {
     json::array out;
     const auto& reg = snap.registry(ha::RegistryKind::label);
     for (const auto& l : labels->get_array()) {

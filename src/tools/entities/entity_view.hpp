@@ -11,10 +11,10 @@
 namespace hamcp::tools {
 
 struct ViewOptions {
-  bool attributes = false;                 // include the attributes object
+  bool attributes = false;                  // include the attributes object
   std::vector<std::string> attribute_keys;  // only these attributes (implies attributes)
-  bool times = false;                      // last_changed / last_updated (ISO)
-  bool place = true;                       // area (+ floor) name
+  bool times = false;                       // last_changed / last_updated (ISO)
+  bool place = true;                        // area (+ floor) name
 };
 
 // {entity_id, name, state, unit?, area?, floor?, attributes?, last_changed?, last_updated?}

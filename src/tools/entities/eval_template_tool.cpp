@@ -16,13 +16,16 @@ boost::asio::awaitable<mcp::ToolResult> run_eval_template(Args& args, ToolEnv& e
     std::string reason = ha_body_message(r.body);
     constexpr std::string_view kPrefix = "Error rendering template: ";
     if (reason.rfind(kPrefix, 0) == 0) reason.erase(0, kPrefix.size());
-    throw ToolException(ToolError{"template_error", "Template failed to render: " + reason,
-                                  "Fix the Jinja2 syntax or the names it uses; test parts separately.", {}});
+    throw ToolException(ToolError{"template_error",
+                                  "Template failed to render: " + reason,
+                                  "Fix the Jinja2 syntax or the names it uses; test parts separately.",
+                                  {}});
   }
   if (!r.ok()) {
     ha::HaError e;
-    e.cause = r.status == 401 ? ha::ErrorCause::unauthorized : r.status >= 500 ? ha::ErrorCause::server_error
-                                                                                : ha::ErrorCause::bad_request;
+    e.cause = r.status == 401   ? ha::ErrorCause::unauthorized
+              : r.status >= 500 ? ha::ErrorCause::server_error
+                                : ha::ErrorCause::bad_request;
     e.http_status = r.status;
     e.detail = ha_body_message(r.body);
     throw ToolException(from_ha_error(e));

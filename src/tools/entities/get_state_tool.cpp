@@ -1,7 +1,7 @@
 // ha_get_state: current state of one entity or up to 100, from the mirror.
+#include "mcp/echo.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
-#include "mcp/echo.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -12,7 +12,8 @@ boost::asio::awaitable<mcp::ToolResult> run_get_state(Args& args, ToolEnv& env, 
   ha::SnapshotPtr snap = co_await env.snapshot();
   const bool many = args.get("entity_id") && args.get("entity_id")->is_array();
   const std::vector<std::string> ids = args.list("entity_id");
-  if (ids.empty()) throw ToolException(bad_argument("entity_id", "no entity id given", "Pass an id like \"light.kitchen\"."));
+  if (ids.empty())
+    throw ToolException(bad_argument("entity_id", "no entity id given", "Pass an id like \"light.kitchen\"."));
   ViewOptions vo;
   vo.attributes = true;
   vo.times = true;
@@ -25,7 +26,8 @@ boost::asio::awaitable<mcp::ToolResult> run_get_state(Args& args, ToolEnv& env, 
       if (snap->registry(ha::RegistryKind::entity).find(ids.front()))
         throw ToolException(ToolError{"entity_has_no_state",
                                       ids.front() + " is registered but has no state (disabled or not loaded).",
-                                      "Check it with ha_get_entity; enable it with ha_set_entity enabled=true.", {}});
+                                      "Check it with ha_get_entity; enable it with ha_set_entity enabled=true.",
+                                      {}});
       throw ToolException(unknown_entity(env.index, ids.front()));
     }
     json::object v = entity_view(*snap, *st, vo);
@@ -76,7 +78,8 @@ ToolSpec make_get_state_spec() {
 "entity_id":{"type":"string"},
 "attribute_keys":{"type":"array","items":{"type":"string"}},
 "fields":{"type":"array","items":{"type":"string"}}},"required":["entity_id"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"state":{"type":"string"},"states":{"type":"array"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"entity_id":{"type":"string"},"state":{"type":"string"},"states":{"type":"array"}}})J";
   s.annotations = read_only();
   s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"},"maxItems":100})J"}};
   s.run = run_get_state;

@@ -16,7 +16,8 @@ double time_arg(Args& args, const char* key, const char* fallback, double now) {
   std::string text = args.str(key, fallback);
   if (const json::value* v = args.get(key); v && v->is_number()) text = std::to_string(v->to_number<double>()) + "h";
   auto parsed = parse_time_spec(text, now);
-  if (auto* err = std::get_if<std::string>(&parsed)) throw ToolException(bad_argument(key, *err, "Example: \"24h\", \"7d\" or \"2026-01-01T00:00:00Z\"."));
+  if (auto* err = std::get_if<std::string>(&parsed))
+    throw ToolException(bad_argument(key, *err, "Example: \"24h\", \"7d\" or \"2026-01-01T00:00:00Z\"."));
   return std::get<double>(parsed);
 }
 
@@ -89,13 +90,17 @@ boost::asio::awaitable<mcp::ToolResult> run_history(Args& args, ToolEnv& env, mc
             o.emplace(t, std::round(d * 1000) / 1000);
           }
         const std::size_t size = json_size(o) + 1;
-        if (size > budget_left) { cut = true; break; }
+        if (size > budget_left) {
+          cut = true;
+          break;
+        }
         budget_left -= size;
         rows_out.emplace_back(std::move(o));
       }
       e.emplace("count", n);
       if (n == 0)
-        e.emplace("note", "No statistics: only entities with a state_class (measurement/total) have long-term statistics.");
+        e.emplace("note",
+                  "No statistics: only entities with a state_class (measurement/total) have long-term statistics.");
       e.emplace("rows", std::move(rows_out));
       out.emplace_back(std::move(e));
     }
@@ -130,7 +135,10 @@ boost::asio::awaitable<mcp::ToolResult> run_history(Args& args, ToolEnv& env, mc
         if (!t) t = row->if_contains("last_changed");
         c.emplace("at", iso_seconds(any_time(t)));
         const std::size_t size = json_size(c) + 1;
-        if (size > budget_left) { cut = true; break; }
+        if (size > budget_left) {
+          cut = true;
+          break;
+        }
         budget_left -= size;
         changes.emplace_back(std::move(c));
       }
@@ -145,8 +153,9 @@ boost::asio::awaitable<mcp::ToolResult> run_history(Args& args, ToolEnv& env, mc
   body.emplace("entities", std::move(out));
   if (cut) {
     body.emplace("truncated", true);
-    body.emplace("notice", "Response size limit reached; use a shorter window, fewer entities, a lower limit or "
-                           "source=statistics with a longer period.");
+    body.emplace("notice",
+                 "Response size limit reached; use a shorter window, fewer entities, a lower limit or "
+                 "source=statistics with a longer period.");
   }
   co_return ok(std::move(body));
 }

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/ascii.hpp"
 #include "home/entity_docs.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/tool_error.hpp"
-#include "common/ascii.hpp"
 
 namespace hamcp::tools {
 
@@ -25,7 +25,8 @@ json::object compact_fields(const json::object& fields) {
     }
     json::object c;
     if (std::string d = str_of(f, "description"); !d.empty()) c.emplace("description", d);
-    if (const json::value* r = f->if_contains("required"); r && r->is_bool() && r->get_bool()) c.emplace("required", true);
+    if (const json::value* r = f->if_contains("required"); r && r->is_bool() && r->get_bool())
+      c.emplace("required", true);
     if (const json::value* e = f->if_contains("example")) c.emplace("example", *e);
     if (const json::value* sel = f->if_contains("selector"); sel && sel->is_object() && !sel->get_object().empty())
       c.emplace("type", sel->get_object().begin()->key());
@@ -45,7 +46,10 @@ boost::asio::awaitable<mcp::ToolResult> run_list_services(Args& args, ToolEnv& e
     throw ToolException("services_unavailable", "Home Assistant's service list has not been loaded yet.",
                         "Retry in a few seconds.");
   if (!domain.empty() && !snap->services->contains(domain)) {
-    ToolError e{"domain_not_found", "No service domain " + domain + ".", "Call ha_list_services without domain to see all.", {}};
+    ToolError e{"domain_not_found",
+                "No service domain " + domain + ".",
+                "Call ha_list_services without domain to see all.",
+                {}};
     throw ToolException(std::move(e));
   }
 
@@ -74,7 +78,8 @@ boost::asio::awaitable<mcp::ToolResult> run_list_services(Args& args, ToolEnv& e
     if (std::string n = str_of(desc, "name"); !n.empty()) item.emplace("name", n);
     if (full) {
       if (std::string d = str_of(desc, "description"); !d.empty()) item.emplace("description", d);
-      if (const json::value* f = desc ? desc->if_contains("fields") : nullptr; f && f->is_object() && !f->get_object().empty())
+      if (const json::value* f = desc ? desc->if_contains("fields") : nullptr;
+          f && f->is_object() && !f->get_object().empty())
         item.emplace("fields", compact_fields(f->get_object()));
       if (desc && desc->contains("target")) item.emplace("takes_target", true);
       if (const json::value* r = desc ? desc->if_contains("response") : nullptr; r && !r->is_null())
@@ -101,7 +106,8 @@ ToolSpec make_list_services_spec() {
   s.input_schema = R"J({"type":"object","properties":{
 "domain":{"type":"string"},"query":{"type":"string"},"detail":{"enum":["minimal","full"]},
 "limit":{"type":"integer","minimum":1,"maximum":500},"offset":{"type":"integer","minimum":0,"maximum":1000000000}}})J";
-  s.output_schema = R"J({"type":"object","properties":{"services":{"type":"array"},"total":{"type":"integer"},"has_more":{"type":"boolean"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"services":{"type":"array"},"total":{"type":"integer"},"has_more":{"type":"boolean"}}})J";
   s.annotations = read_only();
   s.legacy_args = {{"detail_level", "detail"}};
   s.run = run_list_services;

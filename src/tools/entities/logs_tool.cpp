@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/ascii.hpp"
 #include "home/entity_docs.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
 #include "tools/entities/time_spec.hpp"
 #include "tools/tool_error.hpp"
-#include "common/ascii.hpp"
 
 namespace hamcp::tools {
 
@@ -77,8 +77,10 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
         e.emplace("when", iso_seconds(number_of(row->if_contains("when"))));
         for (const char* k : {"entity_id", "name", "state", "message", "domain"})
           if (std::string v = str_of(row, k); !v.empty()) e.emplace(k, v);
-        if (std::string by = str_of(row, "context_entity_id"); !by.empty()) e.emplace("by", by);
-        else if (std::string ev = str_of(row, "context_event_type"); !ev.empty()) e.emplace("by", ev);
+        if (std::string by = str_of(row, "context_entity_id"); !by.empty())
+          e.emplace("by", by);
+        else if (std::string ev = str_of(row, "context_event_type"); !ev.empty())
+          e.emplace("by", ev);
         if (!query.empty() && ascii_lower(json::serialize(e)).find(query) == std::string::npos) continue;
         items.push_back(std::move(e));
       }
@@ -102,16 +104,18 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
       e.emplace("logger", str_of(row, "name"));
       std::string message;
       if (const json::value* m = row->if_contains("message")) {
-        if (m->is_string()) message = m->get_string();
+        if (m->is_string())
+          message = m->get_string();
         else if (m->is_array())
           for (const auto& part : m->get_array())
             if (part.is_string()) message += (message.empty() ? "" : " | ") + std::string(part.get_string());
       }
       e.emplace("message", message);
       e.emplace("when", iso_seconds(number_of(row->if_contains("timestamp"))));
-      if (const json::value* c = row->if_contains("count"); c && c->is_number() && c->to_number<double>() > 1) e.emplace("count", *c);
-      if (const json::value* src = row->if_contains("source"); src && src->is_array() && src->get_array().size() == 2 &&
-                                                               src->get_array()[0].is_string())
+      if (const json::value* c = row->if_contains("count"); c && c->is_number() && c->to_number<double>() > 1)
+        e.emplace("count", *c);
+      if (const json::value* src = row->if_contains("source");
+          src && src->is_array() && src->get_array().size() == 2 && src->get_array()[0].is_string())
         e.emplace("source", std::string(src->get_array()[0].get_string()) + ":" + json::serialize(src->get_array()[1]));
       if (!query.empty() && ascii_lower(json::serialize(e)).find(query) == std::string::npos) continue;
       items.push_back(std::move(e));
@@ -121,7 +125,8 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
     if (r.status == 404)
       throw ToolException(ToolError{"error_log_unavailable",
                                     "Home Assistant has no error log file (file logging is off on this install).",
-                                    "Use source=\"system\" for recent warnings and errors.", {}});
+                                    "Use source=\"system\" for recent warnings and errors.",
+                                    {}});
     if (!r.ok()) {
       ha::HaError e;
       e.cause = r.status == 401 ? ha::ErrorCause::unauthorized : ha::ErrorCause::server_error;
@@ -172,7 +177,8 @@ ToolSpec make_logs_spec() {
 "entity_id":{"type":"string"},"start":{"type":"string"},"end":{"type":"string"},
 "level":{"type":"string"},"query":{"type":"string"},
 "limit":{"type":"integer","minimum":1,"maximum":500,"default":50},"offset":{"type":"integer","minimum":0,"maximum":1000000000}}})J";
-  s.output_schema = R"J({"type":"object","properties":{"entries":{"type":"array"},"total":{"type":"integer"},"has_more":{"type":"boolean"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"entries":{"type":"array"},"total":{"type":"integer"},"has_more":{"type":"boolean"}}})J";
   s.annotations = read_only();
   s.annotations.open_world_hint = true;
   s.aliases = {"ha_get_logbook"};

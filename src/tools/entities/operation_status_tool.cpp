@@ -1,7 +1,7 @@
 // ha_get_operation_status: what became of earlier service calls and bulk runs
 // (also serves the 6.x ha_get_bulk_status).
-#include "tools/entities/entity_tools.hpp"
 #include "mcp/echo.hpp"
+#include "tools/entities/entity_tools.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -29,8 +29,10 @@ boost::asio::awaitable<mcp::ToolResult> run_status(Args& args, ToolEnv& env, mcp
   }
   json::array found, missing;
   for (const auto& id : ids) {
-    if (auto op = env.ops.get(scope, id)) found.emplace_back(std::move(*op));
-    else missing.emplace_back(id);
+    if (auto op = env.ops.get(scope, id))
+      found.emplace_back(std::move(*op));
+    else
+      missing.emplace_back(id);
   }
   json::object body;
   body.emplace("operations", std::move(found));
@@ -47,7 +49,8 @@ ToolSpec make_operation_status_spec() {
   s.description = "Outcome of earlier ha_call_service / ha_bulk_control calls by operation_id (one or a list).";
   s.input_schema = R"J({"type":"object","properties":{
 "operation_id":{"type":"string"}}})J";
-  s.output_schema = R"J({"type":"object","properties":{"operation_id":{"type":"string"},"status":{"type":"string"},"operations":{"type":"array"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"operation_id":{"type":"string"},"status":{"type":"string"},"operations":{"type":"array"}}})J";
   s.annotations = read_only();
   s.aliases = {"ha_get_bulk_status"};
   s.legacy_args = {{"operation_ids", "operation_id"}};

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "home/entity_docs.hpp"
+#include "home/overview_data.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
-#include "home/overview_data.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -66,8 +66,8 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   const std::size_t budget_bytes = std::max<std::size_t>(env.options.response_budget, 1);
   overview::Query query;
   query.list_entities = detail != "minimal";
-  query.per_domain = static_cast<std::size_t>(
-      std::clamp<std::int64_t>(args.integer("limit", detail == "full" ? 50 : 10), 1, 1000));
+  query.per_domain =
+      static_cast<std::size_t>(std::clamp<std::int64_t>(args.integer("limit", detail == "full" ? 50 : 10), 1, 1000));
   // Every entity view is >= 20 bytes, so the budget cuts the listing before
   // this many ids: no need to copy more out of the aggregates.
   query.max_listed = budget_bytes / 16 + 2;
@@ -78,11 +78,14 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   if (!area_filter.empty()) {
     for (const json::value& a : latest_areas.items()) {
       const json::object* ao = a.if_object();
-      if (str_of(ao, "area_id") == area_filter || str_of(ao, "name") == area_filter) query.area_id = str_of(ao, "area_id");
+      if (str_of(ao, "area_id") == area_filter || str_of(ao, "name") == area_filter)
+        query.area_id = str_of(ao, "area_id");
     }
     if (query.area_id.empty())
-      throw ToolException(ToolError{"area_not_found", "No area '" + area_filter + "'.",
-                                    "Call ha_get_overview without area to see the area list.", {}});
+      throw ToolException(ToolError{"area_not_found",
+                                    "No area '" + area_filter + "'.",
+                                    "Call ha_get_overview without area to see the area list.",
+                                    {}});
   }
 
   // Aggregates kept current from the mirror: O(domains + areas) per call.
@@ -128,7 +131,9 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   }
   // Domains: counts + the most common states, each entry sized with room for
   // its "more" count so the entity listing below gets only what is left.
-  auto remaining = [&](std::size_t used) { return budget_bytes > used + kNoticeReserve ? budget_bytes - used - kNoticeReserve : 0; };
+  auto remaining = [&](std::size_t used) {
+    return budget_bytes > used + kNoticeReserve ? budget_bytes - used - kNoticeReserve : 0;
+  };
   json::object out_domains;
   std::size_t domains_shown = 0, skeleton_bytes = json_size(body) + 12;  // + ,"domains":{}
   for (const auto& [name, d] : sum.domains) {
@@ -185,8 +190,10 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
         ++listed;
       }
       const std::size_t shown = ents.size();
-      if (d.count > shown) dom["more"] = d.count - shown;
-      else dom.erase("more");
+      if (d.count > shown)
+        dom["more"] = d.count - shown;
+      else
+        dom.erase("more");
       if (listing_cut) break;
     }
     // Domains after the cut keep their placeholder: "entities":[] and "more" = count.
@@ -214,7 +221,8 @@ ToolSpec make_overview_spec() {
 "detail":{"enum":["minimal","standard","full"],"default":"minimal"},
 "domains":{"type":"array","items":{"type":"string"}},"area":{"type":"string"},
 "limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Entities listed per domain"}}})J";
-  s.output_schema = R"J({"type":"object","properties":{"home":{"type":"object"},"areas":{"type":"array"},"domains":{"type":"object"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"home":{"type":"object"},"areas":{"type":"array"},"domains":{"type":"object"}}})J";
   s.annotations = read_only();
   s.aliases = {"ha_get_system_version"};
   s.legacy_args = {{"detail_level", "detail"}};

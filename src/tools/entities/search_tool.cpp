@@ -87,14 +87,17 @@ boost::asio::awaitable<mcp::ToolResult> run_search(Args& args, ToolEnv& env, mcp
     }
     std::stable_sort(result.hits.begin(), result.hits.end(),
                      [](const search::Hit& a, const search::Hit& b) { return a.score > b.score; });
-    if (offset >= result.hits.size()) result.hits.clear();
-    else result.hits.erase(result.hits.begin(), result.hits.begin() + static_cast<std::ptrdiff_t>(offset));
+    if (offset >= result.hits.size())
+      result.hits.clear();
+    else
+      result.hits.erase(result.hits.begin(), result.hits.begin() + static_cast<std::ptrdiff_t>(offset));
     if (result.hits.size() > limit) result.hits.resize(limit);
   }
 
   const std::vector<std::string> fields = args.list("fields");
-  const bool want_attrs = std::find(fields.begin(), fields.end(), "attributes") != fields.end() ||
-                          std::any_of(fields.begin(), fields.end(), [](const std::string& f) { return f.rfind("attributes.", 0) == 0; });
+  const bool want_attrs =
+      std::find(fields.begin(), fields.end(), "attributes") != fields.end() ||
+      std::any_of(fields.begin(), fields.end(), [](const std::string& f) { return f.rfind("attributes.", 0) == 0; });
   const bool want_times = std::find(fields.begin(), fields.end(), "last_changed") != fields.end() ||
                           std::find(fields.begin(), fields.end(), "last_updated") != fields.end();
   PageWriter page(env.options.response_budget);
@@ -143,7 +146,8 @@ ToolSpec make_search_spec() {
 "limit":{"type":"integer","minimum":1,"maximum":100,"default":10},"offset":{"type":"integer","minimum":0,"maximum":1000000000},
 "include_hidden":{"type":"boolean"},"group_by_domain":{"type":"boolean"},
 "fields":{"type":"array","items":{"type":"string"},"description":"Keep only these keys, e.g. entity_id,state,attributes.brightness,last_changed"}}})J";
-  s.output_schema = R"J({"type":"object","properties":{"results":{"type":"array"},"groups":{"type":"object"},"total":{"type":"integer"},"has_more":{"type":"boolean"},"next_offset":{"type":"integer"}}})J";
+  s.output_schema =
+      R"J({"type":"object","properties":{"results":{"type":"array"},"groups":{"type":"object"},"total":{"type":"integer"},"has_more":{"type":"boolean"},"next_offset":{"type":"integer"}}})J";
   s.annotations = read_only();
   s.aliases = {"ha_search_entities", "ha_deep_search"};
   s.legacy_args = {{"domain_filter", "domain"}, {"area_filter", "area"}, {"state_filter", "state"}};

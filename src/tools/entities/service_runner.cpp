@@ -29,7 +29,8 @@ void check_service_exists(const ha::Snapshot& snap, const std::string& domain, c
       if (const json::object* svcs = kv.value().if_object(); svcs && svcs->contains(service))
         near.emplace_back(std::string(kv.key()) + "." + service);
   }
-  e.suggestion = near.empty() ? "List services with ha_list_services." : "Use one of suggestions, or see ha_list_services.";
+  e.suggestion =
+      near.empty() ? "List services with ha_list_services." : "Use one of suggestions, or see ha_list_services.";
   if (near.size() > 20) near.resize(20);
   if (!near.empty()) e.extra.emplace("suggestions", std::move(near));
   throw ToolException(std::move(e));

@@ -25,12 +25,23 @@ std::optional<double> parse_duration(std::string_view text) {
     const double n = std::strtod(std::string(text.substr(start, i - start)).c_str(), nullptr);
     double unit = 0;
     switch (std::tolower(static_cast<unsigned char>(text[i]))) {
-      case 's': unit = 1; break;
-      case 'm': unit = 60; break;
-      case 'h': unit = 3600; break;
-      case 'd': unit = 86400; break;
-      case 'w': unit = 7 * 86400; break;
-      default: return std::nullopt;
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      case 'w':
+        unit = 7 * 86400;
+        break;
+      default:
+        return std::nullopt;
     }
     ++i;
     total += n * unit;
@@ -72,11 +83,11 @@ std::variant<double, std::string> parse_time_spec(std::string_view text, double 
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   auto parsed = parse_unchecked(text, now);
   // "1e300h" ago or year 99999 is no time Home Assistant (or an ISO string) can hold.
-  constexpr double kFirst = 0.0;             // 1970-01-01T00:00:00Z
-  constexpr double kLast = 253402300799.0;   // 9999-12-31T23:59:59Z
+  constexpr double kFirst = 0.0;            // 1970-01-01T00:00:00Z
+  constexpr double kLast = 253402300799.0;  // 9999-12-31T23:59:59Z
   if (const double* t = std::get_if<double>(&parsed); t && !(*t >= kFirst && *t <= kLast))
-    return "\"" + mcp::echo_excerpt(text) + "\" is outside 1970-01-01 .. 9999-12-31; use a relative time like \"24h\" or a " +
-           "date in that range";
+    return "\"" + mcp::echo_excerpt(text) +
+           "\" is outside 1970-01-01 .. 9999-12-31; use a relative time like \"24h\" or a " + "date in that range";
   return parsed;
 }
 

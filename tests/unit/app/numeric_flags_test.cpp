@@ -1,5 +1,7 @@
 // Numeric flags and environment variables are range-checked with a message
 // naming the flag, its variable, the range and a good value; fractions count.
+#include "app/numeric_flags.hpp"
+
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "app/main.hpp"
-#include "app/numeric_flags.hpp"
 
 namespace hamcp::app {
 namespace {
@@ -91,7 +92,8 @@ Config parsed(std::vector<std::string> args) {
 }
 
 TEST(NumericFlags, FractionalSessionIdleHoursReachTheConfig) {
-  EXPECT_EQ(parsed({"hamcp", "--http", "--session-idle-hours", "0.5"}).mcp.session_idle_expiry, std::chrono::seconds(1800));
+  EXPECT_EQ(parsed({"hamcp", "--http", "--session-idle-hours", "0.5"}).mcp.session_idle_expiry,
+            std::chrono::seconds(1800));
   EXPECT_EQ(parsed({"hamcp", "--session-idle-hours", "0.01"}).mcp.session_idle_expiry, std::chrono::seconds(36));
   EXPECT_EQ(parsed({"hamcp", "doctor", "--ha-timeout", "2.5"}).ha.timeout, std::chrono::milliseconds(2500));
   ::setenv("HAMCP_SESSION_IDLE_HOURS", "1.25", 1);

@@ -1,10 +1,10 @@
 // saturate_cast: double -> integer with no undefined behaviour, whatever the double.
+#include "common/saturate_cast.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
-
-#include "common/saturate_cast.hpp"
 
 namespace hamcp {
 namespace {

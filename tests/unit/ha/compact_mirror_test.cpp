@@ -12,8 +12,8 @@
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/message_arena.hpp"
 #include "ha/snapshot.hpp"
-#include "sim/home/home_model.hpp"
 #include "sim/core/registry_json.hpp"
+#include "sim/home/home_model.hpp"
 
 using namespace hamcp::ha;
 namespace json = boost::json;
@@ -120,7 +120,8 @@ TEST(CompactMirror, EntityRegistryHeapIsCloseToItsText) {
 
 TEST(CompactMirror, LargeMessagesAreParsedIntoTheirOwnArena) {
   std::string big = "[";
-  for (int i = 0; i < 20000; ++i) big += std::string(i ? "," : "") + R"({"entity_id":"light.l)" + std::to_string(i) + R"("})";
+  for (int i = 0; i < 20000; ++i)
+    big += std::string(i ? "," : "") + R"({"entity_id":"light.l)" + std::to_string(i) + R"("})";
   big += "]";
   ASSERT_GE(big.size(), detail::kArenaMessageBytes);
   boost::system::error_code ec;

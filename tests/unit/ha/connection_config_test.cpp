@@ -1,8 +1,8 @@
+#include "ha/connection_config.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-
-#include "ha/connection_config.hpp"
 
 using namespace hamcp::ha;
 

@@ -304,8 +304,8 @@ TEST(ConnectionErrors, MacosDiagnosisCoversEpermTimeoutAndAllPrivateRanges) {
   for (const auto& code : {boost::system::error_code(EPERM, boost::system::system_category()),
                            boost::system::error_code(asio::error::timed_out)}) {
     set_connect_hook_for_testing([code](const asio::ip::tcp::endpoint&) { return code; });
-    for (const char* url : {"http://10.0.0.5:8123", "http://172.20.1.1:8123", "http://169.254.3.4:8123",
-                            "http://[fd00::5]:8123"}) {
+    for (const char* url :
+         {"http://10.0.0.5:8123", "http://172.20.1.1:8123", "http://169.254.3.4:8123", "http://[fd00::5]:8123"}) {
       auto e = get_error(settings_for(url));
       ASSERT_TRUE(e) << url;
       EXPECT_EQ(e->cause, ErrorCause::macos_local_network) << url << ": " << e->message();
@@ -315,9 +315,8 @@ TEST(ConnectionErrors, MacosDiagnosisCoversEpermTimeoutAndAllPrivateRanges) {
 
 TEST(ConnectionErrors, NoMacosDiagnosisOnLinuxOrPublicAddress) {
   PlatformReset reset;
-  set_connect_hook_for_testing([](const asio::ip::tcp::endpoint&) {
-    return boost::system::error_code(asio::error::host_unreachable);
-  });
+  set_connect_hook_for_testing(
+      [](const asio::ip::tcp::endpoint&) { return boost::system::error_code(asio::error::host_unreachable); });
   set_platform_is_macos_for_testing(false);
   auto linux_err = get_error(settings_for("http://192.168.1.50:8123"));
   ASSERT_TRUE(linux_err);

@@ -3,13 +3,13 @@
 // "too deep": the mirror dropped the connection, reconnected at once (the
 // backoff was reset by each successful connect) and logged ~25 lines a second.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <boost/json.hpp>
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 

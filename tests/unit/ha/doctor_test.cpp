@@ -1,9 +1,10 @@
+#include "ha/doctor.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
 #include "fake_ha.hpp"
-#include "ha/doctor.hpp"
 #include "loopback_servers.hpp"
 #include "test_util.hpp"
 
@@ -37,7 +38,8 @@ TEST(Doctor, HealthyHomeAssistantPassesEveryStep) {
   FakeHa ha;
   auto r = doctor(ha.url(), ha.token());
   EXPECT_TRUE(r.ok()) << r.to_text();
-  for (const char* id : {"url", "token", "dns", "tcp", "tls", "rest", "core_state", "websocket", "version", "entities", "latency"}) {
+  for (const char* id :
+       {"url", "token", "dns", "tcp", "tls", "rest", "core_state", "websocket", "version", "entities", "latency"}) {
     EXPECT_EQ(step(r, id).status, StepStatus::ok) << id << "\n" << r.to_text();
   }
   EXPECT_NE(step(r, "version").summary.find("2026.1.0"), std::string::npos);

@@ -93,10 +93,12 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
     const double t = now_seconds() - 60;
     entities["light.kitchen"] = {"on", json::object{{"friendly_name", "Kitchen Light"}, {"brightness", 255}}, t};
     entities["light.bedroom"] = {"off", json::object{{"friendly_name", "Bedroom Light"}}, t};
-    entities["sensor.temperature"] = {"21.5", json::object{{"friendly_name", "Temperature"}, {"unit_of_measurement", "°C"}}, t};
+    entities["sensor.temperature"] = {"21.5",
+                                      json::object{{"friendly_name", "Temperature"}, {"unit_of_measurement", "°C"}}, t};
     entities["switch.fan"] = {"off", json::object{{"friendly_name", "Fan"}}, t};
     for (std::size_t i = 0; i < options.extra_sensors; ++i) {
-      entities["sensor.extra_" + std::to_string(i)] = {std::to_string(i), json::object{{"friendly_name", "Extra " + std::to_string(i)}}, t};
+      entities["sensor.extra_" + std::to_string(i)] = {
+          std::to_string(i), json::object{{"friendly_name", "Extra " + std::to_string(i)}}, t};
     }
     areas.push_back(json::object{{"area_id", "kitchen"}, {"name", "Kitchen"}, {"floor_id", nullptr}});
   }
@@ -132,8 +134,11 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       auto it = s->event_subs.find(type);
       if (it == s->event_subs.end()) continue;
       for (auto id : it->second) {
-        s->send(json::object{{"id", id}, {"type", "event"},
-                             {"event", json::object{{"event_type", type}, {"data", data}, {"origin", "LOCAL"},
+        s->send(json::object{{"id", id},
+                             {"type", "event"},
+                             {"event", json::object{{"event_type", type},
+                                                    {"data", data},
+                                                    {"origin", "LOCAL"},
                                                     {"time_fired", "2026-01-01T00:00:00+00:00"}}}});
       }
     }
@@ -154,7 +159,8 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
         if (!attrs_changed.empty()) plus["a"] = attrs_changed;
         ev["c"] = json::object{{id, json::object{{"+", plus}}}};
       } else {
-        ev["a"] = json::object{{id, json::object{{"s", state}, {"a", e.attributes}, {"c", ctx}, {"lc", e.last_changed}}}};
+        ev["a"] =
+            json::object{{id, json::object{{"s", state}, {"a", e.attributes}, {"c", ctx}, {"lc", e.last_changed}}}};
       }
       s->send(json::object{{"id", s->entities_sub}, {"type", "event"}, {"event", ev}});
     }
@@ -163,8 +169,12 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
   json::value entity_registry() const {
     json::array a;
     for (const auto& [id, e] : entities) {
-      a.push_back(json::object{{"entity_id", id}, {"id", "reg-" + id}, {"platform", "fake"}, {"area_id", nullptr},
-                               {"name", nullptr}, {"labels", json::array{}}});
+      a.push_back(json::object{{"entity_id", id},
+                               {"id", "reg-" + id},
+                               {"platform", "fake"},
+                               {"area_id", nullptr},
+                               {"name", nullptr},
+                               {"labels", json::array{}}});
     }
     return a;
   }
@@ -188,7 +198,8 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
   }
 
   void handle(const std::shared_ptr<Session>& s, const json::object& msg) {
-    const std::string type = msg.contains("type") && msg.at("type").is_string() ? std::string(msg.at("type").as_string()) : "";
+    const std::string type =
+        msg.contains("type") && msg.at("type").is_string() ? std::string(msg.at("type").as_string()) : "";
     std::uint64_t id = 0;
     if (const auto* v = msg.if_contains("id"); v && v->is_int64()) id = static_cast<std::uint64_t>(v->as_int64());
     {
@@ -196,8 +207,11 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       ++commands[type];
     }
     if (id <= s->last_id) {
-      s->send(json::object{{"id", id}, {"type", "result"}, {"success", false},
-                           {"error", json::object{{"code", "id_reuse"}, {"message", "Identifier values have to increase."}}}});
+      s->send(json::object{
+          {"id", id},
+          {"type", "result"},
+          {"success", false},
+          {"error", json::object{{"code", "id_reuse"}, {"message", "Identifier values have to increase."}}}});
       return;
     }
     s->last_id = id;
@@ -206,7 +220,9 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       s->send(json::object{{"id", id}, {"type", "result"}, {"success", true}, {"result", std::move(result)}});
     };
     auto fail = [&](const char* code, std::string message) {
-      s->send(json::object{{"id", id}, {"type", "result"}, {"success", false},
+      s->send(json::object{{"id", id},
+                           {"type", "result"},
+                           {"success", false},
                            {"error", json::object{{"code", code}, {"message", message}}}});
     };
     if (type == "ping") {
@@ -255,7 +271,8 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       std::string target;
       for (const char* key : {"service_data", "target"}) {
         if (const auto* d = msg.if_contains(key); d && d->is_object()) {
-          if (const auto* e = d->as_object().if_contains("entity_id"); e && e->is_string()) target = std::string(e->as_string());
+          if (const auto* e = d->as_object().if_contains("entity_id"); e && e->is_string())
+            target = std::string(e->as_string());
         }
       }
       if ((service != "turn_on" && service != "turn_off") || !entities.count(target)) {
@@ -409,7 +426,8 @@ void FakeHa::remove_entity(const std::string& id) {
     impl_->entities.erase(id);
     for (auto& s : impl_->live_sessions()) {
       if (s->entities_sub) {
-        s->send(json::object{{"id", s->entities_sub}, {"type", "event"}, {"event", json::object{{"r", json::array{id}}}}});
+        s->send(
+            json::object{{"id", s->entities_sub}, {"type", "event"}, {"event", json::object{{"r", json::array{id}}}}});
       }
     }
   });

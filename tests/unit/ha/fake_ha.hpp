@@ -30,17 +30,17 @@ class FakeHa {
   void set_state(const std::string& entity_id, const std::string& state);
   void remove_entity(const std::string& entity_id);
   void add_area(const std::string& area_id, const std::string& name);  // fires area_registry_updated
-  void drop_connections();                        // abrupt close of every WebSocket
-  void send_raw_to_all(const std::string& text);  // e.g. a malformed frame
-  void revoke_token();                            // future auth gets auth_invalid; drops sessions
-  void stall_command(const std::string& type);    // never answer this command type
-  void set_big_entity_registry_bytes(std::size_t bytes);  // pad entity_registry/list to this size
-  void set_refuse_websocket(bool refuse);         // decline upgrades (HA without websocket_api)
+  void drop_connections();                                             // abrupt close of every WebSocket
+  void send_raw_to_all(const std::string& text);                       // e.g. a malformed frame
+  void revoke_token();                                                 // future auth gets auth_invalid; drops sessions
+  void stall_command(const std::string& type);                         // never answer this command type
+  void set_big_entity_registry_bytes(std::size_t bytes);               // pad entity_registry/list to this size
+  void set_refuse_websocket(bool refuse);                              // decline upgrades (HA without websocket_api)
 
-  std::size_t websocket_sessions() const;         // sessions that completed auth
-  std::size_t auth_attempts() const;              // auth messages received (good or bad)
+  std::size_t websocket_sessions() const;  // sessions that completed auth
+  std::size_t auth_attempts() const;       // auth messages received (good or bad)
   std::size_t command_count(const std::string& type) const;
-  boost::json::value states_json() const;         // as GET /api/states
+  boost::json::value states_json() const;  // as GET /api/states
 
   struct Impl;
 

@@ -224,9 +224,8 @@ TEST(Mirror, ReconnectAfterDropResyncs) {
   ha.set_state("switch.fan", "on");
   ASSERT_TRUE(wait_until([&] { return ha.websocket_sessions() >= 2; }));
   ASSERT_TRUE(loop.run(client->wait_synced(10s)));
-  ASSERT_TRUE(wait_until([&] {
-    return !client->snapshot()->states.find("light.kitchen") && state_of(*client, "switch.fan") == "on";
-  }));
+  ASSERT_TRUE(wait_until(
+      [&] { return !client->snapshot()->states.find("light.kitchen") && state_of(*client, "switch.fan") == "on"; }));
   EXPECT_EQ(client->status().state, MirrorState::synced);
   // Still live after the resync.
   ha.set_state("light.bedroom", "on");
@@ -257,7 +256,8 @@ TEST(HaClient, UnreachableAtStartStillStartsAndExplains) {
   ClientLoop loop;
   auto client = make_client(loop, "http://127.0.0.1:" + std::to_string(port), "tok-123456");
   EXPECT_NO_THROW(client->start());
-  ASSERT_TRUE(wait_until([&] { return client->status().state == MirrorState::disconnected && client->last_failure(); }));
+  ASSERT_TRUE(
+      wait_until([&] { return client->status().state == MirrorState::disconnected && client->last_failure(); }));
   EXPECT_EQ(client->last_failure()->cause, ErrorCause::connection_refused);
   const auto start = std::chrono::steady_clock::now();
   try {

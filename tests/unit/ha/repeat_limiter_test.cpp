@@ -1,8 +1,8 @@
 // RepeatLimiter: a failure that repeats on every reconnect is logged once a
 // window, with the count of what was held back; a new failure shows at once.
-#include <gtest/gtest.h>
-
 #include "ha/detail/repeat_limiter.hpp"
+
+#include <gtest/gtest.h>
 
 using hamcp::ha::detail::RepeatLimiter;
 using namespace std::chrono_literals;

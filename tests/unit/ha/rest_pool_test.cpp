@@ -3,11 +3,10 @@
 // HA over at most 32 connections at once and queues the rest.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-
-#include <atomic>
 
 #include "ha/rest_client.hpp"
 #include "loopback_servers.hpp"
@@ -57,7 +56,8 @@ TEST(RestPool, AQueuedCallTimesOutWithAClearError) {
             co_await client.get("/api/");
           } catch (const HaException& e) {
             if (e.error().cause == ErrorCause::timeout) ++timeouts;
-            if (e.error().detail.find("connections to Home Assistant") != std::string::npos) queued_detail = e.error().detail;
+            if (e.error().detail.find("connections to Home Assistant") != std::string::npos)
+              queued_detail = e.error().detail;
           }
         },
         asio::detached);

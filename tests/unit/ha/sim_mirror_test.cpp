@@ -148,16 +148,17 @@ TEST(SimMirror, InFlightCommandAtDropFailsPromptlyAndRetryably) {
   std::atomic<bool> done{false};
   std::optional<HaError> err;
   std::mutex m;
-  boost::asio::co_spawn(loop.executor(), client->command(msg("get_config"), 30s), [&](std::exception_ptr e, json::value) {
-    try {
-      if (e) std::rethrow_exception(e);
-    } catch (const HaException& ex) {
-      std::lock_guard l(m);
-      err = ex.error();
-    } catch (...) {
-    }
-    done = true;
-  });
+  boost::asio::co_spawn(loop.executor(), client->command(msg("get_config"), 30s),
+                        [&](std::exception_ptr e, json::value) {
+                          try {
+                            if (e) std::rethrow_exception(e);
+                          } catch (const HaException& ex) {
+                            std::lock_guard l(m);
+                            err = ex.error();
+                          } catch (...) {
+                          }
+                          done = true;
+                        });
   std::this_thread::sleep_for(100ms);
   const auto drop = std::chrono::steady_clock::now();
   f.sim.drop_websockets();
@@ -219,10 +220,12 @@ TEST(SimMirror, RevokedTokenIsAClearAuthError) {
   auto client = connect(loop, f.sim.url());
   ASSERT_TRUE(loop.run(client->wait_synced(20s)));
   f.sim.revoke_token();
-  ASSERT_TRUE(wait_until([&] {
-    auto e = client->last_failure();
-    return e && e->cause == ErrorCause::unauthorized;
-  }, 5s));
+  ASSERT_TRUE(wait_until(
+      [&] {
+        auto e = client->last_failure();
+        return e && e->cause == ErrorCause::unauthorized;
+      },
+      5s));
   EXPECT_NE(client->last_failure()->fix().find("Long-lived access tokens"), std::string::npos);
   try {
     loop.run(client->command(msg("get_config")), 10s);

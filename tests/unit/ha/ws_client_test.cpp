@@ -1,5 +1,7 @@
 // WebSocket client against FakeHa: handshake, multiplexing, failures that must
 // be prompt and typed, reconnect with re-subscription, huge frames.
+#include "ha/ws_client.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,7 +13,6 @@
 
 #include "client_loop.hpp"
 #include "fake_ha.hpp"
-#include "ha/ws_client.hpp"
 #include "test_util.hpp"
 
 using namespace hamcp::ha;
@@ -150,9 +151,15 @@ TEST(WsClient, ReconnectResubscribesEverySubscription) {
       for (const auto& kv : c->as_object()) changed.emplace_back(kv.key());
     }
   }));
-  ASSERT_TRUE(wait_until([&] { std::lock_guard l(m); return firsts == 1; }));
+  ASSERT_TRUE(wait_until([&] {
+    std::lock_guard l(m);
+    return firsts == 1;
+  }));
   ha.drop_connections();
-  ASSERT_TRUE(wait_until([&] { std::lock_guard l(m); return firsts == 2; })) << "not re-subscribed";
+  ASSERT_TRUE(wait_until([&] {
+    std::lock_guard l(m);
+    return firsts == 2;
+  })) << "not re-subscribed";
   EXPECT_EQ(ws.connects(), 2u);
   EXPECT_EQ(ws.active_subscriptions(), 1u);
   ha.set_state("switch.fan", "on");
@@ -193,7 +200,10 @@ TEST(WsClient, MalformedFrameGivesClearErrorThenRecovers) {
   ws.start();
   ASSERT_TRUE(wait_until([&] { return ws.state() == WsState::connected; }));
   ha.send_raw_to_all("{\"id\": 3, \"type\": \"result\", \"success\": tru");
-  ASSERT_TRUE(wait_until([&] { std::lock_guard l(m); return !errors.empty(); }));
+  ASSERT_TRUE(wait_until([&] {
+    std::lock_guard l(m);
+    return !errors.empty();
+  }));
   {
     std::lock_guard l(m);
     EXPECT_EQ(errors.front().cause, ErrorCause::protocol_error);
@@ -267,8 +277,10 @@ TEST(WsClient, HundredMegabyteFrameWhilePingsComplete) {
   std::atomic<bool> big_failed{false};
   asio::co_spawn(loop.executor(), ws.command(msg("config/entity_registry/list"), 120s),
                  [&](std::exception_ptr e, json::value v) {
-                   if (e) big_failed = true;
-                   else entries = v.as_array().size();
+                   if (e)
+                     big_failed = true;
+                   else
+                     entries = v.as_array().size();
                    big_done = true;
                  });
   // Pings keep completing while the frame is transferred and parsed.

@@ -38,9 +38,8 @@ TEST(CallExhaustion, BatchItemsCountAgainstTheCaps) {
   });
   const auto port = server.port();
   const std::string a = open_session(port), b = open_session(port), good = open_session(port);
-  LatencyProbe probe([&] {
-    return http_request(port, "POST", "/mcp", post_headers(good), list_body(1), 2000ms).status == 200u;
-  });
+  LatencyProbe probe(
+      [&] { return http_request(port, "POST", "/mcp", post_headers(good), list_body(1), 2000ms).status == 200u; });
 
   // A batch that can never fit: refused at once, naming the limit and the fix.
   auto huge = http_request(port, "POST", "/mcp", post_headers(a), batch_of(2000, "wait", R"({"ms":1500})"));
@@ -87,8 +86,9 @@ TEST(CallExhaustion, ABatchAboveTheGlobalRoomIs503) {
   auto r = http_request(server.port(), "POST", "/mcp", post_headers(sid), batch_of(5, "echo", R"({"text":"x"})"));
   EXPECT_EQ(r.status, 503u) << r.body;
   EXPECT_EQ(r.header("retry-after"), "1");
-  EXPECT_EQ(http_request(server.port(), "POST", "/mcp", post_headers(sid), batch_of(4, "echo", R"({"text":"x"})")).status,
-            200u);
+  EXPECT_EQ(
+      http_request(server.port(), "POST", "/mcp", post_headers(sid), batch_of(4, "echo", R"({"text":"x"})")).status,
+      200u);
 }
 
 TEST(CallExhaustion, LegacyMessagesHaveTheSameCaps) {

@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "http_fixture.hpp"
-#include "mcp/http/admission.hpp"
 #include "latency_probe.hpp"
+#include "mcp/http/admission.hpp"
 #include "raw_socket.hpp"
 
 namespace hamcp::test {
@@ -46,7 +46,8 @@ TEST(ConnectionExhaustion, KeepAlivesFromOneAddressAreCappedAndShed) {
   const std::string sid = open_session(port);
   HttpConnection good(port);  // the well-behaved client, connected before the attack
   ASSERT_EQ(good.request("POST", "/mcp", post_headers(sid), list_body(1)).status, 200u);
-  LatencyProbe probe([&] { return good.request("POST", "/mcp", post_headers(sid), list_body(2), 2000ms).status == 200u; });
+  LatencyProbe probe(
+      [&] { return good.request("POST", "/mcp", post_headers(sid), list_body(2), 2000ms).status == 200u; });
 
   // The attack: 300 connections from 127.0.0.1, each one GET /healthz, then idle.
   std::vector<RawSocket> attack;
@@ -90,7 +91,8 @@ TEST(ConnectionExhaustion, SilentConnectionsFillingTheServerAreShedAndRefusedWit
   const std::string sid = open_session(port);
   HttpConnection good(port);
   ASSERT_EQ(good.request("POST", "/mcp", post_headers(sid), list_body(1)).status, 200u);
-  LatencyProbe probe([&] { return good.request("POST", "/mcp", post_headers(sid), list_body(2), 2000ms).status == 200u; });
+  LatencyProbe probe(
+      [&] { return good.request("POST", "/mcp", post_headers(sid), list_body(2), 2000ms).status == 200u; });
 
   // Slowloris: 100 connections that never send a byte.
   std::vector<RawSocket> attack;

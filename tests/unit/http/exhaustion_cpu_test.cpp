@@ -25,17 +25,23 @@ void add_burn_tool(TestHttpServer& server) {
   std::promise<void> added;
   server.on_server([&added](mcp::Server& s) {
     json::object schema = json::parse(R"({"type":"object","properties":{"ms":{"type":"integer"}}})").as_object();
-    s.registry().add_tool(mcp::Tool{
-        "burn", "", "Busy for ms milliseconds", schema, std::nullopt, {},
-        [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
-          std::int64_t ms = 1;
-          if (auto* v = args.if_contains("ms"); v && v->is_int64()) ms = std::clamp<std::int64_t>(v->as_int64(), 0, 20);
-          const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-          std::uint64_t spins = 0;
-          while (std::chrono::steady_clock::now() < until && spins < 1'000'000'000) ++spins;
-          co_return mcp::ToolResult::text(std::to_string(spins));
-        },
-        {}});
+    s.registry().add_tool(
+        mcp::Tool{"burn",
+                  "",
+                  "Busy for ms milliseconds",
+                  schema,
+                  std::nullopt,
+                  {},
+                  [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
+                    std::int64_t ms = 1;
+                    if (auto* v = args.if_contains("ms"); v && v->is_int64())
+                      ms = std::clamp<std::int64_t>(v->as_int64(), 0, 20);
+                    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+                    std::uint64_t spins = 0;
+                    while (std::chrono::steady_clock::now() < until && spins < 1'000'000'000) ++spins;
+                    co_return mcp::ToolResult::text(std::to_string(spins));
+                  },
+                  {}});
     added.set_value();
   });
   added.get_future().wait();
@@ -70,9 +76,8 @@ TEST(CpuExhaustion, HeavyBatchesOfOtherSessionsDoNotDelayAWellBehavedSession) {
   }
   std::this_thread::sleep_for(200ms);  // the flood is under way
   int n = 0;
-  LatencyProbe listing([&] {
-    return http_request(port, "POST", "/mcp", post_headers(good), list_body(++n), 5000ms).status == 200u;
-  });
+  LatencyProbe listing(
+      [&] { return http_request(port, "POST", "/mcp", post_headers(good), list_body(++n), 5000ms).status == 200u; });
   std::this_thread::sleep_for(1500ms);
   listing.stop();
   LatencyProbe calling([&] {

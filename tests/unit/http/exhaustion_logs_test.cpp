@@ -2,7 +2,6 @@
 // A refused Origin (60 KB each, hundreds of times) must produce a few short
 // lines, not megabytes of log, and a well-behaved client keeps its answers.
 #include <gtest/gtest.h>
-
 #include <spdlog/sinks/ostream_sink.h>
 
 #include <sstream>
@@ -45,9 +44,8 @@ TEST(LogExhaustion, RefusedOriginsAreLoggedTruncatedAndRateLimited) {
   const auto port = server.port();
   const std::string good = open_session(port);
   LogCapture capture;
-  LatencyProbe probe([&] {
-    return http_request(port, "POST", "/mcp", post_headers(good), list_body(1), 2000ms).status == 200u;
-  });
+  LatencyProbe probe(
+      [&] { return http_request(port, "POST", "/mcp", post_headers(good), list_body(1), 2000ms).status == 200u; });
   // 400 requests x a 60 KB Origin = 24 MB of log before the fix.
   std::vector<std::thread> attackers;
   std::atomic<int> refused{0};

@@ -31,9 +31,8 @@ TEST(MemoryExhaustion, RetainedResponsesStayWithinTheBudgetWhileSessionsLive) {
   TestHttpServer server(dir.path(), small_budgets);
   const auto port = server.port();
   const std::string good = open_session(port);
-  LatencyProbe probe([&] {
-    return http_request(port, "POST", "/mcp", post_headers(good), list_body(1), 2000ms).status == 200u;
-  });
+  LatencyProbe probe(
+      [&] { return http_request(port, "POST", "/mcp", post_headers(good), list_body(1), 2000ms).status == 200u; });
 
   // 8 sessions x 16 answers of 200 KB: 25 MB if every finished stream were kept.
   const std::string big = call_body(2, "echo", R"({"text":")" + std::string(200000, 'x') + R"("})");
@@ -48,7 +47,8 @@ TEST(MemoryExhaustion, RetainedResponsesStayWithinTheBudgetWhileSessionsLive) {
         auto r = http_request(port, "POST", "/mcp", post_headers(sid), big, 5000ms);
         if (r.status == 200u && r.body.size() > 200000) ++answered;
         std::size_t seen = server.http().buffered_bytes(), prev = max_buffered.load();
-        while (seen > prev && !max_buffered.compare_exchange_weak(prev, seen)) {}
+        while (seen > prev && !max_buffered.compare_exchange_weak(prev, seen)) {
+        }
       }
     });
   }

@@ -3,10 +3,9 @@
 // /healthz quiet before auth, an unsafe data dir refused, secret files never
 // read through symlinks, only chunked Transfer-Encoding.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <spdlog/sinks/ostream_sink.h>
 
 #include <cstdio>
 #include <fstream>
@@ -165,8 +164,10 @@ TEST(Hardening, OnlyChunkedTransferEncodingIsAccepted) {
   TestHttpServer server(dir.path());
   const std::string sid = open_session(server.port());
   const std::string body = list_body(9);
-  const std::string head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                           "Accept: application/json, text/event-stream\r\nConnection: close\r\nMcp-Session-Id: " + sid + "\r\n";
+  const std::string head =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      "Accept: application/json, text/event-stream\r\nConnection: close\r\nMcp-Session-Id: " +
+      sid + "\r\n";
   auto send = [&](const std::string& framing, const std::string& payload) {
     HttpConnection c(server.port());
     return c.raw_exchange(head + framing + "\r\n" + payload, 2000ms);

@@ -1,9 +1,5 @@
 #include "http_client.hpp"
 
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -11,6 +7,9 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
 
 namespace hamcp::test {
 namespace asio = boost::asio;
@@ -56,8 +55,7 @@ std::map<std::string, std::string> header_map(const Message& m) {
 }
 
 http::request<http::string_body> make_request(const std::string& method, const std::string& target,
-                                              const HeaderList& headers, const std::string& body,
-                                              std::uint16_t port) {
+                                              const HeaderList& headers, const std::string& body, std::uint16_t port) {
   http::request<http::string_body> req;
   req.method_string(method);
   req.target(target);
@@ -100,9 +98,7 @@ HttpReply HttpConnection::request(const std::string& method, const std::string& 
   if (!impl_->open) return reply;
   auto req = make_request(method, target, headers, body, impl_->port);
   auto& im = *impl_;
-  error_code ec = run_op(im.ioc, im.socket, timeout, [&](auto handler) {
-    http::async_write(im.socket, req, handler);
-  });
+  error_code ec = run_op(im.ioc, im.socket, timeout, [&](auto handler) { http::async_write(im.socket, req, handler); });
   if (ec && std::getenv("HTTP_TEST_DEBUG")) std::fprintf(stderr, "write failed: %s\n", ec.message().c_str());
   if (ec) {
     im.open = false;
@@ -110,7 +106,8 @@ HttpReply HttpConnection::request(const std::string& method, const std::string& 
   }
   http::response_parser<http::string_body> parser;
   parser.body_limit(64u << 20);
-  ec = run_op(im.ioc, im.socket, timeout, [&](auto handler) { http::async_read(im.socket, im.buffer, parser, handler); });
+  ec = run_op(im.ioc, im.socket, timeout,
+              [&](auto handler) { http::async_read(im.socket, im.buffer, parser, handler); });
   if (ec && std::getenv("HTTP_TEST_DEBUG")) std::fprintf(stderr, "read failed: %s\n", ec.message().c_str());
   if (ec) {
     im.open = false;
@@ -126,14 +123,14 @@ HttpReply HttpConnection::request(const std::string& method, const std::string& 
 
 std::string HttpConnection::raw_exchange(const std::string& bytes, std::chrono::milliseconds timeout) {
   auto& im = *impl_;
-  error_code ec = run_op(im.ioc, im.socket, timeout, [&](auto handler) {
-    asio::async_write(im.socket, asio::buffer(bytes), handler);
-  });
+  error_code ec = run_op(im.ioc, im.socket, timeout,
+                         [&](auto handler) { asio::async_write(im.socket, asio::buffer(bytes), handler); });
   std::string out;
   if (ec) return out;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
     std::array<char, 4096> buf;
     std::size_t got = 0;
@@ -172,7 +169,8 @@ struct SseStream::Impl {
   // Reads more body bytes into `pending`; false on end/timeout/error.
   bool read_more(std::chrono::milliseconds timeout) {
     if (ended || failed) return false;
-    error_code ec = run_op(ioc, socket, timeout, [&](auto handler) { http::async_read_some(socket, buffer, parser, handler); });
+    error_code ec =
+        run_op(ioc, socket, timeout, [&](auto handler) { http::async_read_some(socket, buffer, parser, handler); });
     if (ec == http::error::end_of_chunk) ec = {};
     if (ec == asio::error::timed_out) return false;
     if (ec) {
@@ -201,13 +199,11 @@ SseStream::SseStream(std::uint16_t port, const std::string& method, const std::s
   };
   im.parser.on_chunk_body(im.on_chunk);
   auto req = make_request(method, target, headers, body, port);
-  ec = run_op(im.ioc, im.socket, std::chrono::milliseconds(5000), [&](auto handler) {
-    http::async_write(im.socket, req, handler);
-  });
+  ec = run_op(im.ioc, im.socket, std::chrono::milliseconds(5000),
+              [&](auto handler) { http::async_write(im.socket, req, handler); });
   if (!ec) {
-    ec = run_op(im.ioc, im.socket, std::chrono::milliseconds(10000), [&](auto handler) {
-      http::async_read_header(im.socket, im.buffer, im.parser, handler);
-    });
+    ec = run_op(im.ioc, im.socket, std::chrono::milliseconds(10000),
+                [&](auto handler) { http::async_read_header(im.socket, im.buffer, im.parser, handler); });
   }
   if (ec) {
     im.failed = true;
@@ -259,8 +255,10 @@ std::optional<SseEvent> SseStream::next(std::chrono::milliseconds timeout) {
         std::string value = colon == std::string::npos ? std::string() : line.substr(colon + 1);
         if (!value.empty() && value[0] == ' ') value.erase(0, 1);
         any_field = true;
-        if (field == "id") ev.id = value;
-        else if (field == "event") ev.event = value;
+        if (field == "id")
+          ev.id = value;
+        else if (field == "event")
+          ev.event = value;
         else if (field == "data") {
           if (has_data) ev.data += '\n';
           ev.data += value;
@@ -269,7 +267,8 @@ std::optional<SseEvent> SseStream::next(std::chrono::milliseconds timeout) {
       }
       if (any_field) return ev;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return std::nullopt;
     if (!im.read_more(left)) {
       if (im.ended && im.pending.find("\n\n") != std::string::npos) continue;
@@ -282,7 +281,8 @@ std::string SseStream::body(std::chrono::milliseconds timeout) {
   auto& im = *impl_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!im.ended && !im.failed) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0 || !im.read_more(left)) break;
   }
   if (!im.parser.get().chunked()) return im.parser.get().body();

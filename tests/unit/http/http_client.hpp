@@ -17,7 +17,7 @@ namespace hamcp::test {
 using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 struct HttpReply {
-  unsigned status = 0;  // 0 = no answer (connection failed or timed out)
+  unsigned status = 0;                         // 0 = no answer (connection failed or timed out)
   std::map<std::string, std::string> headers;  // lower-case names
   std::string body;
   std::string header(const std::string& lower_name) const {
@@ -37,8 +37,7 @@ class HttpConnection {
   explicit HttpConnection(std::uint16_t port, std::string host = "127.0.0.1");
   ~HttpConnection();
   HttpReply request(const std::string& method, const std::string& target, const HeaderList& headers,
-                    const std::string& body = {},
-                    std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
+                    const std::string& body = {}, std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
   bool is_open() const;
   // Writes raw bytes (slow/malformed clients) and returns what comes back until
   // the server closes or `timeout` passes.

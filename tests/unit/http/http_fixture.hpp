@@ -4,22 +4,20 @@
 // private data dir (so restarts and several instances can share it).
 
 #include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-
-#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <random>
 #include <string>
 #include <thread>
-
-#include <spdlog/spdlog.h>
 
 #include "http_client.hpp"
 #include "mcp/http/http_server.hpp"
@@ -59,43 +57,56 @@ inline mcp::asio::awaitable<void> sleep_for(std::chrono::milliseconds ms) {
 inline void register_test_tools(mcp::Server& server) {
   auto& reg = server.registry();
   json::object text_schema = json::parse(R"({"type":"object","properties":{"text":{"type":"string"}}})").as_object();
-  reg.add_tool(mcp::Tool{
-      "echo", "", "Returns its text", text_schema, std::nullopt, {},
-      [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
-        std::string text;
-        if (auto* t = args.if_contains("text"); t && t->is_string()) text = std::string(t->as_string());
-        co_return mcp::ToolResult::text(text);
-      },
-      {}});
+  reg.add_tool(mcp::Tool{"echo",
+                         "",
+                         "Returns its text",
+                         text_schema,
+                         std::nullopt,
+                         {},
+                         [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
+                           std::string text;
+                           if (auto* t = args.if_contains("text"); t && t->is_string())
+                             text = std::string(t->as_string());
+                           co_return mcp::ToolResult::text(text);
+                         },
+                         {}});
   // What the session knows about its client: proves a rebuilt session kept it.
-  reg.add_tool(mcp::Tool{
-      "whoami", "", "Describes the session", json::parse(R"({"type":"object"})").as_object(), std::nullopt, {},
-      [](json::object, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
-        json::object o;
-        o["protocolVersion"] = ctx.session().protocol_version;
-        o["capabilities"] = ctx.session().client_capabilities;
-        o["clientInfo"] = ctx.session().client_info;
-        co_return mcp::ToolResult::structured(std::move(o));
-      },
-      {}});
-  json::object wait_schema = json::parse(
-      R"({"type":"object","properties":{"ms":{"type":"integer"},"notes":{"type":"integer"}}})").as_object();
+  reg.add_tool(mcp::Tool{"whoami",
+                         "",
+                         "Describes the session",
+                         json::parse(R"({"type":"object"})").as_object(),
+                         std::nullopt,
+                         {},
+                         [](json::object, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
+                           json::object o;
+                           o["protocolVersion"] = ctx.session().protocol_version;
+                           o["capabilities"] = ctx.session().client_capabilities;
+                           o["clientInfo"] = ctx.session().client_info;
+                           co_return mcp::ToolResult::structured(std::move(o));
+                         },
+                         {}});
+  json::object wait_schema =
+      json::parse(R"({"type":"object","properties":{"ms":{"type":"integer"},"notes":{"type":"integer"}}})").as_object();
   // Sends `notes` log notifications (warning passes the default level) `ms`
   // apart, then answers "done": a request whose answer must be SSE.
-  reg.add_tool(mcp::Tool{
-      "wait", "", "Waits, optionally logging on the way", wait_schema, std::nullopt, {},
-      [](json::object args, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
-        std::int64_t ms = 0, notes = 0;
-        if (auto* v = args.if_contains("ms"); v && v->is_int64()) ms = v->as_int64();
-        if (auto* v = args.if_contains("notes"); v && v->is_int64()) notes = v->as_int64();
-        for (std::int64_t i = 0; i < notes; ++i) {
-          ctx.log(mcp::LogLevel::warning, json::value("note " + std::to_string(i)));
-          co_await sleep_for(std::chrono::milliseconds(ms));
-        }
-        if (notes == 0) co_await sleep_for(std::chrono::milliseconds(ms));
-        co_return mcp::ToolResult::text("done");
-      },
-      {}});
+  reg.add_tool(mcp::Tool{"wait",
+                         "",
+                         "Waits, optionally logging on the way",
+                         wait_schema,
+                         std::nullopt,
+                         {},
+                         [](json::object args, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
+                           std::int64_t ms = 0, notes = 0;
+                           if (auto* v = args.if_contains("ms"); v && v->is_int64()) ms = v->as_int64();
+                           if (auto* v = args.if_contains("notes"); v && v->is_int64()) notes = v->as_int64();
+                           for (std::int64_t i = 0; i < notes; ++i) {
+                             ctx.log(mcp::LogLevel::warning, json::value("note " + std::to_string(i)));
+                             co_await sleep_for(std::chrono::milliseconds(ms));
+                           }
+                           if (notes == 0) co_await sleep_for(std::chrono::milliseconds(ms));
+                           co_return mcp::ToolResult::text("done");
+                         },
+                         {}});
 }
 
 class TestHttpServer {

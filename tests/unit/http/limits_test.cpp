@@ -40,9 +40,8 @@ TEST(Limits, HugeHeadersAre431) {
 
 TEST(Limits, SlowHeaderIsCutOffByTheHeaderTimeout) {
   TempDir dir;
-  TestHttpServer server(dir.path(), [](mcp::http::HttpServerOptions& o) {
-    o.listener.header_timeout = std::chrono::milliseconds(300);
-  });
+  TestHttpServer server(
+      dir.path(), [](mcp::http::HttpServerOptions& o) { o.listener.header_timeout = std::chrono::milliseconds(300); });
   HttpConnection c(server.port());
   const auto start = Clock::now();
   c.raw_exchange("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n", std::chrono::milliseconds(3000));
@@ -57,7 +56,8 @@ TEST(Limits, TooManyRequestsOnOneSessionIs429WithRetryAfter) {
   std::atomic<int> ok{0};
   for (int i = 0; i < 2; ++i) {
     slow.emplace_back([&, i] {
-      auto r = http_request(server.port(), "POST", "/mcp", post_headers(sid), call_body(10 + i, "wait", R"({"ms":1500})"));
+      auto r =
+          http_request(server.port(), "POST", "/mcp", post_headers(sid), call_body(10 + i, "wait", R"({"ms":1500})"));
       if (r.status == 200u) ++ok;
     });
   }
@@ -78,9 +78,8 @@ TEST(Limits, TooManyRequestsOverallIs503WithRetryAfter) {
   TestHttpServer server(dir.path(), [](mcp::http::HttpServerOptions& o) { o.max_requests_global = 1; });
   const std::string a = open_session(server.port());
   const std::string b = open_session(server.port());
-  std::thread slow([&] {
-    http_request(server.port(), "POST", "/mcp", post_headers(a), call_body(10, "wait", R"({"ms":1200})"));
-  });
+  std::thread slow(
+      [&] { http_request(server.port(), "POST", "/mcp", post_headers(a), call_body(10, "wait", R"({"ms":1200})")); });
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   auto r = http_request(server.port(), "POST", "/mcp", post_headers(b), list_body(11));
   EXPECT_EQ(r.status, 503u);
@@ -99,7 +98,8 @@ TEST(Limits, ParallelPostsDoNotSerialize) {
   const auto start = Clock::now();
   for (int i = 0; i < kRequests; ++i) {
     threads.emplace_back([&, i] {
-      auto r = http_request(server.port(), "POST", "/mcp", post_headers(sid), call_body(100 + i, "wait", R"({"ms":500})"));
+      auto r =
+          http_request(server.port(), "POST", "/mcp", post_headers(sid), call_body(100 + i, "wait", R"({"ms":500})"));
       if (r.status == 200u) ++ok;
     });
   }
@@ -119,7 +119,9 @@ TEST(Limits, ThreeConcurrentPostsWithAnOlderVersionHeaderAllSucceed) {
   std::atomic<int> ok{0};
   for (int i = 0; i < 3; ++i) {
     threads.emplace_back([&, i] {
-      if (http_request(server.port(), "POST", "/mcp", post_headers(sid, "2025-03-26"), list_body(30 + i)).status == 200u) ++ok;
+      if (http_request(server.port(), "POST", "/mcp", post_headers(sid, "2025-03-26"), list_body(30 + i)).status ==
+          200u)
+        ++ok;
     });
   }
   for (auto& t : threads) t.join();
@@ -152,7 +154,9 @@ TEST(Limits, ManySessionsAndRequestsKeepTheServerServing) {
     threads.emplace_back([&] {
       for (int i = 0; i < 5; ++i) {
         const std::string sid = open_session(server.port());
-        if (http_request(server.port(), "POST", "/mcp", post_headers(sid), call_body(2, "echo", R"({"text":"x"})")).status == 200u) ++ok;
+        if (http_request(server.port(), "POST", "/mcp", post_headers(sid), call_body(2, "echo", R"({"text":"x"})"))
+                .status == 200u)
+          ++ok;
       }
     });
   }
@@ -200,8 +204,10 @@ TEST(Limits, RequestBodiesInProgressShareOneBudget) {
   const std::string sid = open_session(port);
   RawSocket slow(port);
   ASSERT_TRUE(slow.ok());
-  ASSERT_TRUE(slow.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                        "Content-Length: 900000\r\n\r\n[" + std::string(1000, ' ')));
+  ASSERT_TRUE(
+      slow.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                "Content-Length: 900000\r\n\r\n[" +
+                std::string(1000, ' ')));
   std::this_thread::sleep_for(200ms);  // its header is read and its body charged
   const std::string medium = call_body(2, "echo", R"({"text":")" + std::string(200000, 'm') + R"("})");
   auto refused = http_request(port, "POST", "/mcp", post_headers(sid), medium);

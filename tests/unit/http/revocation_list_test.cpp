@@ -1,6 +1,8 @@
 // The revocation file under load: a DELETE appends one line and never makes
 // this process re-parse the file; expired lines are compacted away while the
 // server runs; other processes' DELETEs and compactions are still seen.
+#include "mcp/http/revocation_list.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -8,7 +10,6 @@
 #include <thread>
 
 #include "http_fixture.hpp"
-#include "mcp/http/revocation_list.hpp"
 
 namespace hamcp::test {
 namespace {
@@ -78,7 +79,7 @@ TEST(RevocationListLoad, ExpiredLinesAreCompactedWhileRunning) {
   RevocationList list(file, std::chrono::seconds(60));
   const std::int64_t long_ago = now_unix() - 3600;
   prefill(file, 0, 6000, long_ago);  // written by an older run: expired
-  list.is_revoked(nonce(0));  // reads them
+  list.is_revoked(nonce(0));         // reads them
   for (std::uint64_t i = 0; i < 200; ++i) list.revoke(nonce(50000 + i));
   EXPECT_LT(lines_of(file), 1000u) << "expired lines dominate the file: it must be rewritten";
   EXPECT_LE(list.size(), 200u);

@@ -98,7 +98,8 @@ TEST(ConstantTimeEqual, ComparesContentsAndLength) {
 }
 
 TEST(Capabilities, BitsRebuildTheCapabilities) {
-  auto caps = json::parse(R"({"sampling":{},"elicitation":{},"roots":{"listChanged":true},"experimental":{}})").as_object();
+  auto caps =
+      json::parse(R"({"sampling":{},"elicitation":{},"roots":{"listChanged":true},"experimental":{}})").as_object();
   const auto bits = capability_bits(caps);
   EXPECT_TRUE(bits & kCapSampling);
   EXPECT_TRUE(bits & kCapElicitationForm);
@@ -145,7 +146,8 @@ TEST(DataDir, ConcurrentCreatorsAgree) {
   std::vector<std::string> seen(8);
   std::vector<std::thread> threads;
   for (int i = 0; i < 8; ++i) {
-    threads.emplace_back([&, i] { seen[i] = load_or_create_secret(path, [i] { return "value" + std::to_string(i); }).contents; });
+    threads.emplace_back(
+        [&, i] { seen[i] = load_or_create_secret(path, [i] { return "value" + std::to_string(i); }).contents; });
   }
   for (auto& t : threads) t.join();
   for (auto& s : seen) EXPECT_EQ(s, seen[0]);

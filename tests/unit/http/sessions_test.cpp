@@ -79,9 +79,8 @@ TEST(Sessions, EvictingInMemoryStateIsHarmless) {
 
 TEST(Sessions, IdleExpiryCountsFromLastUse) {
   TempDir dir;
-  TestHttpServer server(dir.path(), [](mcp::http::HttpServerOptions& o) {
-    o.sessions.idle_expiry = std::chrono::seconds(2);
-  });
+  TestHttpServer server(dir.path(),
+                        [](mcp::http::HttpServerOptions& o) { o.sessions.idle_expiry = std::chrono::seconds(2); });
   const std::string sid = open_session(server.port());
   // Used every second for 4 s (longer than the expiry): stays valid.
   for (int i = 0; i < 4; ++i) {

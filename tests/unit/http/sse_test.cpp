@@ -27,9 +27,8 @@ bool is_response_to(const SseEvent& ev, int id) {
 class Sse : public ::testing::Test {
  protected:
   TempDir dir;
-  TestHttpServer server{dir.path(), [](mcp::http::HttpServerOptions& o) {
-                          o.sse_keepalive = std::chrono::milliseconds(200);
-                        }};
+  TestHttpServer server{dir.path(),
+                        [](mcp::http::HttpServerOptions& o) { o.sse_keepalive = std::chrono::milliseconds(200); }};
   std::uint16_t port() { return server.port(); }
 };
 

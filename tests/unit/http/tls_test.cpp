@@ -11,7 +11,6 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
-
 #include <cstdio>
 
 #include "http_fixture.hpp"
@@ -73,9 +72,11 @@ TEST(Tls, ServesMcpOverHttps) {
   });
   EXPECT_EQ(server.http().url().rfind("https://127.0.0.1:", 0), 0u);
   const std::string body = init_body();
-  const std::string request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                              "Accept: application/json, text/event-stream\r\nConnection: close\r\n"
-                              "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  const std::string request =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      "Accept: application/json, text/event-stream\r\nConnection: close\r\n"
+      "Content-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
   const std::string response = https_exchange(server.port(), request);
   EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
   EXPECT_NE(response.find("Mcp-Session-Id: "), std::string::npos);

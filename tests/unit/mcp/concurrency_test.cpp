@@ -15,19 +15,19 @@ struct SlowTool {
 };
 
 void add_slow_tool(Harness& h, SlowTool& state, milliseconds duration) {
-  h.server.registry().add_tool(simple_tool("slow", [&state, duration](json::object, RequestContext& ctx)
-                                                        -> asio::awaitable<ToolResult> {
-    state.started = true;
-    try {
-      co_await sleep_for(duration);
-    } catch (const boost::system::system_error& e) {
-      state.aborted = e.code() == asio::error::operation_aborted;
-      state.saw_cancelled_flag = ctx.cancelled();
-      throw;
-    }
-    state.finished = true;
-    co_return ToolResult::text("done");
-  }));
+  h.server.registry().add_tool(
+      simple_tool("slow", [&state, duration](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
+        state.started = true;
+        try {
+          co_await sleep_for(duration);
+        } catch (const boost::system::system_error& e) {
+          state.aborted = e.code() == asio::error::operation_aborted;
+          state.saw_cancelled_flag = ctx.cancelled();
+          throw;
+        }
+        state.finished = true;
+        co_return ToolResult::text("done");
+      }));
 }
 
 TEST(Concurrency, PingIsAnsweredWhileAToolIsBlocked) {
@@ -73,8 +73,8 @@ TEST(Cancellation, CancelledRequestIsAbortedAndNeverAnswered) {
   h.initialize();
   auto call = h.send(R"({"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"slow"}})");
   ASSERT_TRUE(slow.started);
-  auto note = h.send(
-      R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1","reason":"user"}})");
+  auto note =
+      h.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1","reason":"user"}})");
   EXPECT_TRUE(note->sent.empty());
   h.run_for(milliseconds(50));
   EXPECT_TRUE(slow.aborted);             // the awaited timer was cancelled via the signal
@@ -115,15 +115,16 @@ TEST(Cancellation, DuplicateInFlightIdIsRefused) {
 
 TEST(Progress, SentOnlyWithTokenStrictlyIncreasingAndBeforeTheResponse) {
   Harness h;
-  h.server.registry().add_tool(simple_tool("work", [](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
-    ctx.progress(0, 100, "start");
-    co_await sleep_for(milliseconds(1));
-    ctx.progress(50, 100);
-    ctx.progress(50, 100);  // not increasing: dropped
-    ctx.progress(30, 100);  // decreasing: dropped
-    ctx.progress(100, 100, "done");
-    co_return ToolResult::text("ok");
-  }));
+  h.server.registry().add_tool(
+      simple_tool("work", [](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
+        ctx.progress(0, 100, "start");
+        co_await sleep_for(milliseconds(1));
+        ctx.progress(50, 100);
+        ctx.progress(50, 100);  // not increasing: dropped
+        ctx.progress(30, 100);  // decreasing: dropped
+        ctx.progress(100, 100, "done");
+        co_return ToolResult::text("ok");
+      }));
   h.initialize();
   auto ch = h.send(
       R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","_meta":{"progressToken":"progress-test-1"}}})");
@@ -151,12 +152,14 @@ TEST(Progress, SentOnlyWithTokenStrictlyIncreasingAndBeforeTheResponse) {
 
 TEST(Progress, IntegerTokensAreEchoed) {
   Harness h;
-  h.server.registry().add_tool(simple_tool("work", [](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
-    ctx.progress(1);
-    co_return ToolResult::text("ok");
-  }));
+  h.server.registry().add_tool(
+      simple_tool("work", [](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
+        ctx.progress(1);
+        co_return ToolResult::text("ok");
+      }));
   h.initialize();
-  auto ch = h.send(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","_meta":{"progressToken":42}}})");
+  auto ch =
+      h.send(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","_meta":{"progressToken":42}}})");
   ASSERT_TRUE(h.run_until([&] { return ch->closed == 1; }));
   auto notes = ch->with_method("notifications/progress");
   ASSERT_EQ(notes.size(), 1u);
@@ -165,13 +168,14 @@ TEST(Progress, IntegerTokensAreEchoed) {
 }
 
 void add_logging_tool(Harness& h) {
-  h.server.registry().add_tool(simple_tool("logs", [](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
-    ctx.log(LogLevel::debug, "d");
-    ctx.log(LogLevel::info, "i", "hamcp.test");
-    ctx.log(LogLevel::warning, "w");
-    ctx.log(LogLevel::emergency, "e");
-    co_return ToolResult::text("ok");
-  }));
+  h.server.registry().add_tool(
+      simple_tool("logs", [](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
+        ctx.log(LogLevel::debug, "d");
+        ctx.log(LogLevel::info, "i", "hamcp.test");
+        ctx.log(LogLevel::warning, "w");
+        ctx.log(LogLevel::emergency, "e");
+        co_return ToolResult::text("ok");
+      }));
 }
 
 std::vector<std::string> logged(const MemoryChannel& ch) {
@@ -239,17 +243,18 @@ TEST(LogLevels, ParseAndPrintAllRfc5424Levels) {
 // ---- server -> client requests ---------------------------------------------------
 
 void add_asking_tool(Harness& h, milliseconds timeout) {
-  h.server.registry().add_tool(simple_tool("ask", [timeout](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
-    json::object params;
-    params["message"] = "Your name?";
-    params["requestedSchema"] = obj(R"({"type":"object","properties":{"username":{"type":"string"}}})");
-    try {
-      json::value answer = co_await ctx.request("elicitation/create", std::move(params), timeout);
-      co_return ToolResult::text(json::serialize(answer));
-    } catch (const McpError& e) {
-      co_return ToolResult::error(std::to_string(e.code()) + " " + e.what());
-    }
-  }));
+  h.server.registry().add_tool(
+      simple_tool("ask", [timeout](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
+        json::object params;
+        params["message"] = "Your name?";
+        params["requestedSchema"] = obj(R"({"type":"object","properties":{"username":{"type":"string"}}})");
+        try {
+          json::value answer = co_await ctx.request("elicitation/create", std::move(params), timeout);
+          co_return ToolResult::text(json::serialize(answer));
+        } catch (const McpError& e) {
+          co_return ToolResult::error(std::to_string(e.code()) + " " + e.what());
+        }
+      }));
 }
 
 TEST(ClientRequests, ResponseIsRoutedBackToTheWaitingHandler) {

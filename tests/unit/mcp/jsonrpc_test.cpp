@@ -4,7 +4,6 @@
 namespace hamcp::mcp::testing {
 namespace {
 
-
 void add_echo(Harness& h) {
   h.server.registry().add_tool(simple_tool(
       "echo",

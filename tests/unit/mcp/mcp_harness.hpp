@@ -120,7 +120,8 @@ inline std::string text_of(const json::object& response) {
   const auto& content = response.at("result").as_object().at("content").as_array();
   std::string out;
   for (const auto& block : content)
-    if (block.as_object().at("type").as_string() == "text") out += std::string(block.as_object().at("text").as_string());
+    if (block.as_object().at("type").as_string() == "text")
+      out += std::string(block.as_object().at("text").as_string());
   return out;
 }
 
@@ -137,8 +138,7 @@ inline asio::awaitable<void> sleep_for(std::chrono::milliseconds d) {
   co_await timer.async_wait(asio::use_awaitable);
 }
 
-inline Tool simple_tool(std::string name, ToolHandler handler,
-                        std::string_view schema = R"({"type":"object"})") {
+inline Tool simple_tool(std::string name, ToolHandler handler, std::string_view schema = R"({"type":"object"})") {
   Tool t;
   t.name = std::move(name);
   t.description = "test tool " + t.name;

@@ -28,7 +28,8 @@ void add_resources(Registry& r) {
   ResourceTemplate tmpl;
   tmpl.uri_template = "test://template/{id}/data";
   tmpl.name = "templated";
-  tmpl.reader = [](std::string uri, std::map<std::string, std::string> vars, RequestContext&) -> asio::awaitable<json::array> {
+  tmpl.reader = [](std::string uri, std::map<std::string, std::string> vars,
+                   RequestContext&) -> asio::awaitable<json::array> {
     if (vars.at("id") == "missing") throw McpError(error_code::resource_not_found, "no such id");
     json::array contents;
     contents.emplace_back(text_contents(uri, "id=" + vars.at("id")));
@@ -86,7 +87,8 @@ TEST(Resources, SubscribeUnsubscribeAndUpdatedNotifications) {
   h.initialize();
   h.server.notify_resource_updated("test://static-text");
   EXPECT_TRUE(h.standalone->sent.empty());
-  auto r = h.request(R"({"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"test://static-text"}})");
+  auto r =
+      h.request(R"({"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"test://static-text"}})");
   EXPECT_TRUE(r.at("result").as_object().empty());
   h.server.notify_resource_updated("test://static-text");
   h.server.notify_resource_updated("test://other");
@@ -161,7 +163,15 @@ TEST(Prompts, ListAndGetWithArgumentChecks) {
     return ch->responses().at(0);
   };
   auto r = get(R"({"name":"test_prompt_with_arguments","arguments":{"arg1":"x"}})");
-  EXPECT_EQ(r.at("result").as_object().at("messages").as_array()[0].as_object().at("content").as_object().at("text").as_string(),
+  EXPECT_EQ(r.at("result")
+                .as_object()
+                .at("messages")
+                .as_array()[0]
+                .as_object()
+                .at("content")
+                .as_object()
+                .at("text")
+                .as_string(),
             "arg1=x");
   r = get(R"({"name":"test_prompt_with_arguments","arguments":{"arg2":"x"}})");
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);

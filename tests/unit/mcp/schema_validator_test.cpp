@@ -1,9 +1,9 @@
 // The JSON Schema subset tool schemas use, and its error messages.
+#include "mcp/schema_validator.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
-
-#include "mcp/schema_validator.hpp"
 
 namespace hamcp::mcp {
 namespace {
@@ -52,7 +52,8 @@ TEST(SchemaValidator, NumericBounds) {
   EXPECT_EQ(first(R"({"type":"number","exclusiveMaximum":1.5})", "1.5"), "arguments: expected number < 1.5, got 1.5");
   EXPECT_EQ(first(R"({"type":"number","minimum":0,"maximum":1})", "0.5"), "");
   // draft-04 boolean form
-  EXPECT_EQ(first(R"({"type":"number","minimum":0,"exclusiveMinimum":true})", "0"), "arguments: expected number > 0, got 0");
+  EXPECT_EQ(first(R"({"type":"number","minimum":0,"exclusiveMinimum":true})", "0"),
+            "arguments: expected number > 0, got 0");
 }
 
 TEST(SchemaValidator, StringsLengthPatternEnumConst) {
@@ -64,7 +65,8 @@ TEST(SchemaValidator, StringsLengthPatternEnumConst) {
   EXPECT_EQ(first(R"({"type":"string","pattern":"^[a-z_]+\\.[a-z0-9_]+$"})", R"("light.kitchen")"), "");
   EXPECT_EQ(first(R"({"type":"string","pattern":"^[a-z_]+\\.[a-z0-9_]+$"})", R"("Kitchen")"),
             R"(arguments: expected a string matching /^[a-z_]+\.[a-z0-9_]+$/, got string "Kitchen")");
-  EXPECT_EQ(first(R"({"enum":["on","off"]})", R"("dim")"), R"(arguments: expected one of "on", "off", got string "dim")");
+  EXPECT_EQ(first(R"({"enum":["on","off"]})", R"("dim")"),
+            R"(arguments: expected one of "on", "off", got string "dim")");
   EXPECT_EQ(first(R"({"enum":[1,2]})", "2.0"), "");
   EXPECT_EQ(first(R"({"const":"x"})", R"("y")"), R"(arguments: expected "x", got string "y")");
   EXPECT_EQ(first(R"({"type":"string","format":"date-time"})", R"("not a date")"), "");  // format ignored
@@ -79,7 +81,8 @@ TEST(SchemaValidator, Arrays) {
   EXPECT_EQ(first(schema, R"(["a","a"])"), "arguments[1]: expected unique items, but it repeats item [0]");
   const char* nested = R"({"type":"object","properties":{"ids":{"type":"array","items":{"type":"object",
                           "properties":{"id":{"type":"string"}},"required":["id"]}}}})";
-  EXPECT_EQ(first(nested, R"({"ids":[{"id":"a"},{}]})"), "arguments.ids[1].id: missing required property (expected string)");
+  EXPECT_EQ(first(nested, R"({"ids":[{"id":"a"},{}]})"),
+            "arguments.ids[1].id: missing required property (expected string)");
 }
 
 TEST(SchemaValidator, Combinators) {
@@ -104,8 +107,10 @@ TEST(SchemaValidator, LocalRefsIncludingRecursion) {
     "$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}},
                         "required":["street","city"],"additionalProperties":false}}})";
   EXPECT_EQ(first(schema, R"({"address":{"street":"a","city":"b"}})"), "");
-  EXPECT_EQ(first(schema, R"({"address":{"street":"a"}})"), "arguments.address.city: missing required property (expected string)");
-  const char* tree = R"({"$defs":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/node"}},
+  EXPECT_EQ(first(schema, R"({"address":{"street":"a"}})"),
+            "arguments.address.city: missing required property (expected string)");
+  const char* tree =
+      R"({"$defs":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/node"}},
                         "v":{"type":"integer"}}}},"$ref":"#/$defs/node"})";
   EXPECT_EQ(first(tree, R"({"children":[{"children":[{"v":1}]}]})"), "");
   EXPECT_EQ(first(tree, R"({"children":[{"children":[{"v":"x"}]}]})"),
@@ -115,12 +120,12 @@ TEST(SchemaValidator, LocalRefsIncludingRecursion) {
 }
 
 TEST(SchemaValidator, InvalidSchemasThrowAtConstruction) {
-  for (const char* bad : {R"({"type":"strin"})", R"({"type":5})", R"({"required":"x"})", R"({"properties":[]})",
-                          R"({"minimum":"1"})", R"({"minLength":-1})", R"({"pattern":"("})", R"({"items":5})",
-                          R"({"oneOf":[]})", R"({"$ref":"#/$defs/missing"})", R"({"$ref":"http://x/y"})",
-                          R"({"enum":[]})", R"({"uniqueItems":"yes"})", R"({"properties":{"a":5}})",
-                          R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"})",
-                          R"({"$ref":"#"})"}) {
+  for (const char* bad :
+       {R"({"type":"strin"})", R"({"type":5})", R"({"required":"x"})", R"({"properties":[]})", R"({"minimum":"1"})",
+        R"({"minLength":-1})", R"({"pattern":"("})", R"({"items":5})", R"({"oneOf":[]})",
+        R"({"$ref":"#/$defs/missing"})", R"({"$ref":"http://x/y"})", R"({"enum":[]})", R"({"uniqueItems":"yes"})",
+        R"({"properties":{"a":5}})",
+        R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"})", R"({"$ref":"#"})"}) {
     EXPECT_THROW(SchemaValidator(json::parse(bad).as_object()), std::invalid_argument) << bad;
   }
   try {

@@ -20,9 +20,7 @@ namespace {
 
 namespace json = boost::json;
 
-std::filesystem::path hamcp_binary() {
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path() / "hamcp";
-}
+std::filesystem::path hamcp_binary() { return std::filesystem::read_symlink("/proc/self/exe").parent_path() / "hamcp"; }
 
 struct Child {
   pid_t pid = -1;
@@ -67,7 +65,8 @@ int wait_exit(pid_t pid, std::chrono::milliseconds budget) {
   auto deadline = std::chrono::steady_clock::now() + budget;
   int status = 0;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ::kill(pid, SIGKILL);
@@ -119,7 +118,8 @@ TEST_F(HamcpBinary, AnswersOverStdioAndExitsOnEof) {
   ASSERT_GT(c.pid, 0);
   write_all(c.in, kInit);
   write_all(c.in, "{not json\n");
-  write_all(c.in, R"({"jsonrpc":"2.0","id":2,"method":"ping"})" "\n");
+  write_all(c.in, R"({"jsonrpc":"2.0","id":2,"method":"ping"})"
+                  "\n");
   ::close(c.in);
   std::string out = read_all(c.out);
   int code = wait_exit(c.pid, std::chrono::milliseconds(10000));

@@ -1,12 +1,13 @@
 // The stdio transport over real pipes: framing, malformed and oversize lines,
 // concurrency, EOF handling and stop().
+#include "mcp/stdio_transport.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include "mcp/stdio_transport.hpp"
 #include "mcp_harness.hpp"
 
 namespace hamcp::mcp::testing {
@@ -133,9 +134,11 @@ TEST(StdioTransport, ServesNewlineDelimitedJsonAndSurvivesBadLines) {
   rig.write(kInit);
   rig.write("this is not json\n");
   rig.write("\n   \r\n");  // blank lines are ignored
-  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "\r\n");
+  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"
+            "\r\n");
   rig.write(std::string(5000, 'x') + "\n");  // oversize: skipped with an error
-  rig.write(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}})" "\n");
+  rig.write(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}})"
+            "\n");
   rig.write(R"({"jsonrpc":"2.0","id":3,"method":"ping"})");  // last line without newline
   rig.close_input();
   ASSERT_TRUE(rig.run_until_finished());
@@ -164,8 +167,10 @@ TEST(StdioTransport, PingOvertakesASlowCallAndEofWaitsForIt) {
   add_tools(*rig.server);
   rig.start();
   rig.write(kInit);
-  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":150}}})" "\n");
-  rig.write(R"({"jsonrpc":"2.0","id":2,"method":"ping"})" "\n");
+  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":150}}})"
+            "\n");
+  rig.write(R"({"jsonrpc":"2.0","id":2,"method":"ping"})"
+            "\n");
   rig.close_input();
   ASSERT_TRUE(rig.run_until_finished());
   auto out = rig.output();
@@ -182,7 +187,8 @@ TEST(StdioTransport, EofCancelsWorkThatOutlivesTheGrace) {
   add_tools(*rig.server);
   rig.start();
   rig.write(kInit);
-  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000}}})" "\n");
+  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000}}})"
+            "\n");
   rig.close_input();
   auto start = std::chrono::steady_clock::now();
   ASSERT_TRUE(rig.run_until_finished());
@@ -196,7 +202,8 @@ TEST(StdioTransport, StopCancelsInFlightWorkAndReturns) {
   add_tools(*rig.server);
   rig.start();
   rig.write(kInit);
-  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000}}})" "\n");
+  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000}}})"
+            "\n");
   asio::steady_timer later(rig.io);
   later.expires_after(milliseconds(50));
   later.async_wait([&](const boost::system::error_code&) { rig.transport->stop(); });
@@ -215,7 +222,8 @@ TEST(StdioTransport, ManyConcurrentRequestsAllAnswered) {
   std::string lines;
   for (int i = 1; i <= 200; ++i)
     lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
-             R"(,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":20}}})" "\n";
+             R"(,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":20}}})"
+             "\n";
   rig.write(lines);
   rig.close_input();
   ASSERT_TRUE(rig.run_until_finished());

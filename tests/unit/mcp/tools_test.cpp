@@ -41,7 +41,8 @@ TEST(ToolRegistry, RejectsBadDefinitions) {
   EXPECT_THROW(r.add_tool(no_handler), std::invalid_argument);
   auto not_object = simple_tool("notobject", echo_handler(), R"({"type":"string"})");
   EXPECT_THROW(r.add_tool(not_object), std::invalid_argument);
-  auto bad_schema = simple_tool("badschema", echo_handler(), R"({"type":"object","properties":{"a":{"type":"strin"}}})");
+  auto bad_schema =
+      simple_tool("badschema", echo_handler(), R"({"type":"object","properties":{"a":{"type":"strin"}}})");
   try {
     r.add_tool(bad_schema);
     ADD_FAILURE() << "bad schema accepted";
@@ -130,7 +131,8 @@ TEST(ToolsCall, UnknownToolIsInvalidParams) {
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);
   r = h.request(call("ecoh", "{}"));
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);
-  EXPECT_NE(std::string(r.at("error").as_object().at("message").as_string()).find("did you mean echo?"), std::string::npos)
+  EXPECT_NE(std::string(r.at("error").as_object().at("message").as_string()).find("did you mean echo?"),
+            std::string::npos)
       << r;
 }
 
@@ -243,10 +245,11 @@ TEST(ToolsCall, HandlerExceptionBecomesIsErrorResultAndServerKeepsServing) {
     throw std::runtime_error("light.kitchen is unavailable");
     co_return ToolResult::text("unreachable");
   }));
-  h.server.registry().add_tool(simple_tool("rpc_error", [](json::object, RequestContext&) -> asio::awaitable<ToolResult> {
-    throw McpError(error_code::invalid_params, "deliberate");
-    co_return ToolResult::text("unreachable");
-  }));
+  h.server.registry().add_tool(
+      simple_tool("rpc_error", [](json::object, RequestContext&) -> asio::awaitable<ToolResult> {
+        throw McpError(error_code::invalid_params, "deliberate");
+        co_return ToolResult::text("unreachable");
+      }));
   h.initialize();
   auto r = call_and_wait(h, "boom", "{}");
   EXPECT_TRUE(is_error_result(r));

@@ -3,7 +3,6 @@
 // (tests/unit/search/fixtures/*.jsonl) that the labelled query set is written
 // against. A frozen snapshot keeps the labels valid when the simulator evolves.
 #include <boost/json.hpp>
-
 #include <istream>
 #include <string>
 #include <vector>

@@ -44,8 +44,10 @@ inline std::vector<EntityDoc> docs_from_home(const sim::Home& home) {
         auto it = labels.find(l);
         d.labels.push_back(it == labels.end() ? l : it->second);
       }
-      if (e.device_class) d.device_class = *e.device_class;
-      else if (d.device_class.empty() && e.original_device_class) d.device_class = *e.original_device_class;
+      if (e.device_class)
+        d.device_class = *e.device_class;
+      else if (d.device_class.empty() && e.original_device_class)
+        d.device_class = *e.original_device_class;
       d.hidden = e.hidden_by.has_value();
       d.disabled = e.disabled_by.has_value();
       area_id = e.area_id;

@@ -1,10 +1,10 @@
-#include "search/entity_index.hpp"
-#include "search/normalize.hpp"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
+
+#include "search/entity_index.hpp"
+#include "search/normalize.hpp"
 
 namespace hamcp::search {
 namespace {
@@ -14,7 +14,11 @@ EntityDoc doc(std::string id, std::string name, std::string area = "", std::stri
   d.entity_id = std::move(id);
   d.friendly_name = std::move(name);
   d.area_name = std::move(area);
-  if (!d.area_name.empty()) { d.area_id = fold_key(d.area_name); for (char& c : d.area_id) if (c == ' ') c = '_'; }
+  if (!d.area_name.empty()) {
+    d.area_id = fold_key(d.area_name);
+    for (char& c : d.area_id)
+      if (c == ' ') c = '_';
+  }
   d.device_class = std::move(device_class);
   d.state = "on";
   return d;
@@ -221,7 +225,8 @@ TEST(EntityIndex, StateOnlyUpsertKeepsFlagsCurrent) {
 
 TEST(EntityIndex, PaginationIsConsistent) {
   std::vector<EntityDoc> docs;
-  for (int i = 0; i < 25; ++i) docs.push_back(doc("light.lamp_" + std::to_string(100 + i), "Lamp " + std::to_string(100 + i)));
+  for (int i = 0; i < 25; ++i)
+    docs.push_back(doc("light.lamp_" + std::to_string(100 + i), "Lamp " + std::to_string(100 + i)));
   EntityIndex idx(std::move(docs));
   std::vector<std::string> all = ids(idx.query(text("lamp", 100)));
   ASSERT_EQ(all.size(), 25u);

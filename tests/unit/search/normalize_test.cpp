@@ -21,7 +21,7 @@ TEST(Normalize, StripsLatinDiacritics) {
   EXPECT_EQ(f("Salle à manger"), "salle a manger");
   EXPECT_EQ(f("Café Crème"), "cafe creme");
   EXPECT_EQ(f("Año Niño"), "ano nino");
-  EXPECT_EQ(f("Łódź Żółć"), "lodz zolc");       // Latin Extended-A
+  EXPECT_EQ(f("Łódź Żółć"), "lodz zolc");  // Latin Extended-A
   EXPECT_EQ(f("Čeština Ďábel Řeka"), "cestina dabel reka");
   EXPECT_EQ(f("Øresund Åre"), "oresund are");
 }
@@ -35,33 +35,47 @@ TEST(Normalize, ExpandsLigatures) {
 }
 
 TEST(Normalize, DecomposedInputFoldsLikeComposed) {
-  EXPECT_EQ(f("Ku\xCC\x88" "che"), "kuche");  // u + U+0308 combining diaeresis
-  EXPECT_EQ(f("Wohn\xC2\xAD" "zimmer"), "wohnzimmer");  // soft hyphen joins
+  EXPECT_EQ(f("Ku\xCC\x88"
+              "che"),
+            "kuche");  // u + U+0308 combining diaeresis
+  EXPECT_EQ(f("Wohn\xC2\xAD"
+              "zimmer"),
+            "wohnzimmer");  // soft hyphen joins
 }
 
 TEST(Normalize, GreekAndCyrillic) {
   EXPECT_EQ(f("ΚΟΥΖΙΝΑ"), "κουζινα");
-  EXPECT_EQ(f("Κουζίνα"), "κουζινα");            // tonos stripped
+  EXPECT_EQ(f("Κουζίνα"), "κουζινα");        // tonos stripped
   EXPECT_EQ(f("ΦΩΣ σαλόνι"), "φωσ σαλονι");  // final sigma folds to sigma
-  EXPECT_EQ(f("Οδυσσευς"), f("ΟΔΥΣΣΕΥΣ"));        // final sigma
+  EXPECT_EQ(f("Οδυσσευς"), f("ΟΔΥΣΣΕΥΣ"));   // final sigma
   EXPECT_EQ(f("КУХНЯ Свет"), "кухня свет");
   EXPECT_EQ(f("Ёлка"), "елка");
-  EXPECT_EQ(f("ЇЖАК"), "їжак");                   // U+0400 block
+  EXPECT_EQ(f("ЇЖАК"), "їжак");  // U+0400 block
 }
 
 TEST(Normalize, FullwidthAndSymbols) {
   EXPECT_EQ(f("ＬＩＧＨＴ１"), "light1");
-  EXPECT_EQ(f("Lamp\xF0\x9F\x92\xA1" "Desk"), "lamp desk");  // emoji separates
+  EXPECT_EQ(f("Lamp\xF0\x9F\x92\xA1"
+              "Desk"),
+            "lamp desk");  // emoji separates
   EXPECT_EQ(f("21°C"), "21 c");
-  EXPECT_EQ(f("a\xE2\x80\x94" "b"), "a b");                  // em dash
-  EXPECT_EQ(f("キッチン"), "キッチン");                           // other scripts kept as-is
+  EXPECT_EQ(f("a\xE2\x80\x94"
+              "b"),
+            "a b");                      // em dash
+  EXPECT_EQ(f("キッチン"), "キッチン");  // other scripts kept as-is
 }
 
 TEST(Normalize, InvalidUtf8NeverThrows) {
-  EXPECT_EQ(f("ab\xFF" "cd"), "ab cd");
-  EXPECT_EQ(f("ab\xC3"), "ab");             // truncated sequence
-  EXPECT_EQ(f("\xC0\xAF" "x"), "x");         // overlong '/'
-  EXPECT_EQ(f("\xED\xA0\x80" "y"), "y");     // surrogate
+  EXPECT_EQ(f("ab\xFF"
+              "cd"),
+            "ab cd");
+  EXPECT_EQ(f("ab\xC3"), "ab");  // truncated sequence
+  EXPECT_EQ(f("\xC0\xAF"
+              "x"),
+            "x");  // overlong '/'
+  EXPECT_EQ(f("\xED\xA0\x80"
+              "y"),
+            "y");  // surrogate
 }
 
 TEST(Normalize, TokensAndEntityIdParts) {

@@ -1,8 +1,8 @@
 // The index keeps each document packed into one buffer (search/packed_doc.hpp):
 // unpacking must give back every field exactly, long texts and lists included.
-#include <gtest/gtest.h>
-
 #include "search/packed_doc.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace hamcp::search;
 

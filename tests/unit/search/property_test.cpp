@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "search/entity_index.hpp"
@@ -96,7 +96,8 @@ TEST(SearchProperties, RandomUpdatesEqualRebuild) {
 TEST(SearchProperties, ArbitraryBytesGiveWellFormedResults) {
   EntityIndex idx(generated_home());
   std::mt19937 rng(777);
-  const std::string alphabet = "abcdefghijklmnopqrstuvwxyz _.-\xC3\xBC\xC3\x9F\xCE\xA9\xD0\x96\xE2\x80\x94\xF0\x9F\x92\xA1\xFF\x80";
+  const std::string alphabet =
+      "abcdefghijklmnopqrstuvwxyz _.-\xC3\xBC\xC3\x9F\xCE\xA9\xD0\x96\xE2\x80\x94\xF0\x9F\x92\xA1\xFF\x80";
   for (int i = 0; i < 400; ++i) {
     std::string text;
     const std::size_t len = rng() % 40;

@@ -56,10 +56,12 @@ TEST(DemoHome, IsARealisticHouse) {
   EXPECT_LE(h.states.size(), 250u);
   auto d = domains(h);
   EXPECT_GE(d.size(), 25u);
-  for (const char* dom : {"light", "switch", "sensor", "binary_sensor", "climate", "cover", "lock", "fan", "media_player",
-                          "vacuum", "camera", "person", "device_tracker", "sun", "weather", "input_boolean",
-                          "input_number", "input_select", "input_text", "input_datetime", "input_button", "counter",
-                          "timer", "automation", "script", "scene", "button", "number", "select", "update", "zone"})
+  for (const char* dom :
+       {"light",   "switch",        "sensor",       "binary_sensor", "climate",    "cover",          "lock",
+        "fan",     "media_player",  "vacuum",       "camera",        "person",     "device_tracker", "sun",
+        "weather", "input_boolean", "input_number", "input_select",  "input_text", "input_datetime", "input_button",
+        "counter", "timer",         "automation",   "script",        "scene",      "button",         "number",
+        "select",  "update",        "zone"})
     EXPECT_GT(d[dom], 0) << dom;
   bool german = false;
   for (const auto& a : h.areas) german |= a.name == "Küche";

@@ -15,7 +15,8 @@ class HostileNumbers : public ::testing::Test {
   SimCore core{demo_home(), "tok"};
   StateStore& store = core.store();
   std::string render(const std::string& t) { return render_template(store, t, {}).text; }
-  ServiceOutcome call(const std::string& domain, const std::string& service, json::object data, const std::string& entity) {
+  ServiceOutcome call(const std::string& domain, const std::string& service, json::object data,
+                      const std::string& entity) {
     return core.services().call(
         ServiceCall{domain, service, std::move(data), json::object{{"entity_id", entity}}, store.new_context(), false});
   }

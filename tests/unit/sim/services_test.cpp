@@ -12,16 +12,18 @@ class ServicesTest : public ::testing::Test {
   SimCore core{demo_home(), "tok"};
   StateStore& store = core.store();
 
-  ServiceOutcome call(const std::string& domain, const std::string& service, json::object data, json::object target = {},
-                      bool response = false) {
-    return core.services().call(ServiceCall{domain, service, std::move(data), std::move(target), store.new_context(), response});
+  ServiceOutcome call(const std::string& domain, const std::string& service, json::object data,
+                      json::object target = {}, bool response = false) {
+    return core.services().call(
+        ServiceCall{domain, service, std::move(data), std::move(target), store.new_context(), response});
   }
   StatePtr st(const std::string& id) {
     StatePtr s = store.get(id);
     EXPECT_TRUE(s) << id;
     return s;
   }
-  std::string error_code(const std::string& domain, const std::string& service, json::object data, json::object target = {}) {
+  std::string error_code(const std::string& domain, const std::string& service, json::object data,
+                         json::object target = {}) {
     try {
       call(domain, service, std::move(data), std::move(target));
     } catch (const ServiceError& e) {
@@ -74,13 +76,16 @@ TEST_F(ServicesTest, ValidationUsesVoluptuousMessages) {
   EXPECT_EQ(error_code("cover", "set_cover_position", {}, {{"entity_id", "cover.living_room_blinds"}}),
             "invalid_format: required key not provided @ data['position']");
   EXPECT_EQ(error_code("light", "explode", {}), "not_found: Service light.explode not found.");
-  EXPECT_EQ(error_code("input_select", "select_option", {{"option", "Mars"}}, {{"entity_id", "input_select.house_mode"}}),
-            "service_validation_error: Invalid option: Mars (possible options: Home, Away, Night, Vacation)");
-  EXPECT_NE(error_code("climate", "set_temperature", {{"temperature", 40}}, {{"entity_id", "climate.living_room_radiator"}})
-                .find("service_validation_error: Provided temperature 40.0 is not valid. Accepted range is 5.0 to 30.0."),
-            std::string::npos);
+  EXPECT_EQ(
+      error_code("input_select", "select_option", {{"option", "Mars"}}, {{"entity_id", "input_select.house_mode"}}),
+      "service_validation_error: Invalid option: Mars (possible options: Home, Away, Night, Vacation)");
+  EXPECT_NE(
+      error_code("climate", "set_temperature", {{"temperature", 40}}, {{"entity_id", "climate.living_room_radiator"}})
+          .find("service_validation_error: Provided temperature 40.0 is not valid. Accepted range is 5.0 to 30.0."),
+      std::string::npos);
   // numeric strings are coerced like vol.Coerce(int)
-  EXPECT_EQ(error_code("light", "turn_on", {{"brightness", "100"}}, {{"entity_id", "light.hallway_light"}}), "no error");
+  EXPECT_EQ(error_code("light", "turn_on", {{"brightness", "100"}}, {{"entity_id", "light.hallway_light"}}),
+            "no error");
   EXPECT_EQ(st("light.hallway_light")->attributes.at("brightness"), 100);
 }
 
@@ -122,11 +127,13 @@ TEST_F(ServicesTest, TargetsExpandAreasFloorsLabelsDevicesAndAll) {
 }
 
 TEST_F(ServicesTest, HomeassistantTurnOffSpansDomains) {
-  call("homeassistant", "turn_on", {}, {{"entity_id", json::array{"light.office_desk_lamp", "switch.coffee_machine", "cover.living_room_blinds"}}});
+  call("homeassistant", "turn_on", {},
+       {{"entity_id", json::array{"light.office_desk_lamp", "switch.coffee_machine", "cover.living_room_blinds"}}});
   EXPECT_EQ(st("light.office_desk_lamp")->state, "on");
   EXPECT_EQ(st("switch.coffee_machine")->state, "on");
   EXPECT_EQ(st("cover.living_room_blinds")->state, "open");
-  call("homeassistant", "turn_off", {}, {{"entity_id", json::array{"light.office_desk_lamp", "switch.coffee_machine", "cover.living_room_blinds"}}});
+  call("homeassistant", "turn_off", {},
+       {{"entity_id", json::array{"light.office_desk_lamp", "switch.coffee_machine", "cover.living_room_blinds"}}});
   EXPECT_EQ(st("light.office_desk_lamp")->state, "off");
   EXPECT_EQ(st("switch.coffee_machine")->state, "off");
   EXPECT_EQ(st("cover.living_room_blinds")->state, "closed");
@@ -142,7 +149,8 @@ TEST_F(ServicesTest, DomainsChangeStateRealistically) {
   call("climate", "set_hvac_mode", {{"hvac_mode", "off"}}, {{"entity_id", "climate.office_radiator"}});
   EXPECT_EQ(st("climate.office_radiator")->state, "off");
   EXPECT_EQ(st("climate.office_radiator")->attributes.at("hvac_action"), "off");
-  call("climate", "set_temperature", {{"temperature", 21.5}, {"hvac_mode", "heat"}}, {{"entity_id", "climate.office_radiator"}});
+  call("climate", "set_temperature", {{"temperature", 21.5}, {"hvac_mode", "heat"}},
+       {{"entity_id", "climate.office_radiator"}});
   EXPECT_EQ(st("climate.office_radiator")->state, "heat");
   EXPECT_EQ(st("climate.office_radiator")->attributes.at("temperature"), 21.5);
   call("media_player", "volume_set", {{"volume_level", 0.3}}, {{"entity_id", "media_player.kitchen_speaker"}});

@@ -1,19 +1,18 @@
 // SimServer over real loopback sockets: REST, WebSocket handshake and the
 // fault switches (drop, delay, 5xx, malformed frame, revoke, restart).
+#include "sim/server/sim_server.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
-#include <thread>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
-
-#include "sim/server/sim_server.hpp"
+#include <chrono>
+#include <thread>
 
 namespace hamcp::sim {
 namespace {
@@ -115,7 +114,8 @@ TEST_F(SimServerTest, RestBasicsAndAuth) {
   EXPECT_EQ(r.body, R"({"message":"Invalid entity ID specified."})");
   r = request(port, http::verb::post, "/api/states/bad id", "tok", R"({"state":"1"})");  // not even HTTP
   EXPECT_EQ(r.status, 400);
-  r = request(port, http::verb::post, "/api/services/light/turn_on", "tok", R"({"entity_id":"light.hallway_light","brightness":12})");
+  r = request(port, http::verb::post, "/api/services/light/turn_on", "tok",
+              R"({"entity_id":"light.hallway_light","brightness":12})");
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(json::parse(r.body).as_array().front().at("attributes").at("brightness"), 12);
   r = request(port, http::verb::post, "/api/services/light/nope", "tok", "{}");
@@ -198,7 +198,8 @@ TEST_F(SimServerTest, RevokeTokenClosesSocketsAndFailsAuth) {
   WsClient d(port);
   EXPECT_EQ(d.auth("tok").at("type"), "auth_invalid");
   // the control endpoint still accepts the configured token
-  EXPECT_EQ(request(port, http::verb::post, "/api/hamcp_sim/fault", "tok", R"({"action":"restore_token"})").status, 200);
+  EXPECT_EQ(request(port, http::verb::post, "/api/hamcp_sim/fault", "tok", R"({"action":"restore_token"})").status,
+            200);
   EXPECT_EQ(request(port, http::verb::get, "/api/", "tok").status, 200);
 }
 

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "sim/core/template.hpp"
+
+#include <gtest/gtest.h>
 
 namespace hamcp::sim {
 namespace {

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "sim/ws/ws_connection.hpp"
+
+#include <gtest/gtest.h>
 
 namespace hamcp::sim {
 namespace {
@@ -40,7 +40,10 @@ class WsTest : public ::testing::Test {
     return ev;
   }
   void call(const char* domain, const char* service, json::object data, const char* entity) {
-    auto r = cmd({{"type", "call_service"}, {"domain", domain}, {"service", service}, {"service_data", data},
+    auto r = cmd({{"type", "call_service"},
+                  {"domain", domain},
+                  {"service", service},
+                  {"service_data", data},
                   {"target", {{"entity_id", entity}}}});
     ASSERT_TRUE(r.at("success").as_bool()) << json::serialize(r);
   }
@@ -50,7 +53,8 @@ TEST(WsAuth, HandshakeAndInvalidToken) {
   SimCore core{generate_home(50, 1), "tok"};
   std::vector<std::string> out;
   bool closed = false;
-  auto c = std::make_shared<WsConnection>(core, [&](std::string f) { out.push_back(f); }, [&] { closed = true; });
+  auto c = std::make_shared<WsConnection>(
+      core, [&](std::string f) { out.push_back(f); }, [&] { closed = true; });
   auto hello = json::parse(c->auth_required());
   EXPECT_EQ(hello.at("type"), "auth_required");
   EXPECT_EQ(hello.at("ha_version"), json::value(core.ha_version()));
@@ -63,7 +67,8 @@ TEST(WsAuth, HandshakeAndInvalidToken) {
   core.revoke_token();
   out.clear();
   closed = false;
-  auto d = std::make_shared<WsConnection>(core, [&](std::string f) { out.push_back(f); }, [&] { closed = true; });
+  auto d = std::make_shared<WsConnection>(
+      core, [&](std::string f) { out.push_back(f); }, [&] { closed = true; });
   d->on_message(R"({"type":"auth","access_token":"tok"})");
   EXPECT_EQ(json::parse(out.at(0)).at("type"), "auth_invalid");
   EXPECT_TRUE(closed);
@@ -103,8 +108,12 @@ TEST_F(WsTest, GetStatesConfigServices) {
 }
 
 TEST_F(WsTest, CallServiceResultAndErrors) {
-  auto r = cmd({{"type", "call_service"}, {"domain", "light"}, {"service", "turn_on"}, {"service_data", {{"brightness", 33}}},
-                {"target", {{"entity_id", "light.hallway_light"}}}, {"return_response", false}});
+  auto r = cmd({{"type", "call_service"},
+                {"domain", "light"},
+                {"service", "turn_on"},
+                {"service_data", {{"brightness", 33}}},
+                {"target", {{"entity_id", "light.hallway_light"}}},
+                {"return_response", false}});
   ASSERT_TRUE(r.at("success").as_bool());
   EXPECT_TRUE(r.at("result").at("context").at("id").is_string());
   EXPECT_FALSE(r.at("result").as_object().contains("response"));
@@ -113,12 +122,17 @@ TEST_F(WsTest, CallServiceResultAndErrors) {
   EXPECT_EQ(r.at("error").at("code"), "not_found");
   EXPECT_EQ(r.at("error").at("message"), "Service light.nope not found.");
   EXPECT_EQ(r.at("error").at("translation_key"), "service_not_found");
-  r = cmd({{"type", "call_service"}, {"domain", "light"}, {"service", "turn_on"}, {"service_data", {{"brightness", -1}}}});
+  r = cmd(
+      {{"type", "call_service"}, {"domain", "light"}, {"service", "turn_on"}, {"service_data", {{"brightness", -1}}}});
   EXPECT_EQ(r.at("error").at("code"), "invalid_format");
   r = cmd({{"type", "call_service"}, {"service", "turn_on"}});
   EXPECT_EQ(r.at("error").at("code"), "invalid_format");
-  r = cmd({{"type", "call_service"}, {"domain", "weather"}, {"service", "get_forecasts"}, {"service_data", {{"type", "daily"}}},
-           {"target", {{"entity_id", "weather.forecast_home"}}}, {"return_response", true}});
+  r = cmd({{"type", "call_service"},
+           {"domain", "weather"},
+           {"service", "get_forecasts"},
+           {"service_data", {{"type", "daily"}}},
+           {"target", {{"entity_id", "weather.forecast_home"}}},
+           {"return_response", true}});
   EXPECT_TRUE(r.at("result").at("response").at("weather.forecast_home").at("forecast").is_array());
 }
 
@@ -202,8 +216,12 @@ TEST_F(WsTest, SubscribeEventsDeliversStateChanged) {
 TEST_F(WsTest, EntityRegistryUpdateRenameAndConflicts) {
   int64_t sub = next_id + 1;
   cmd({{"type", "subscribe_events"}, {"event_type", "entity_registry_updated"}});
-  auto r = cmd({{"type", "config/entity_registry/update"}, {"entity_id", "light.hallway_light"}, {"name", "Hall lamp"},
-                {"aliases", json::array{"corridor"}}, {"labels", json::array{"security"}}, {"area_id", "office"}});
+  auto r = cmd({{"type", "config/entity_registry/update"},
+                {"entity_id", "light.hallway_light"},
+                {"name", "Hall lamp"},
+                {"aliases", json::array{"corridor"}},
+                {"labels", json::array{"security"}},
+                {"area_id", "office"}});
   ASSERT_TRUE(r.at("success").as_bool()) << json::serialize(r);
   EXPECT_EQ(r.at("result").at("entity_entry").at("name"), "Hall lamp");
   EXPECT_EQ(r.at("result").at("entity_entry").at("aliases"), (json::array{"corridor"}));
@@ -212,11 +230,17 @@ TEST_F(WsTest, EntityRegistryUpdateRenameAndConflicts) {
   ASSERT_FALSE(ev.empty());
   EXPECT_EQ(ev[0].at("data").at("action"), "update");
 
-  r = cmd({{"type", "config/entity_registry/update"}, {"entity_id", "light.hallway_light"}, {"new_entity_id", "light.office_ceiling_light"}});
+  r = cmd({{"type", "config/entity_registry/update"},
+           {"entity_id", "light.hallway_light"},
+           {"new_entity_id", "light.office_ceiling_light"}});
   EXPECT_EQ(r.at("error").at("code"), "invalid_info");
-  r = cmd({{"type", "config/entity_registry/update"}, {"entity_id", "light.hallway_light"}, {"new_entity_id", "switch.hall"}});
+  r = cmd({{"type", "config/entity_registry/update"},
+           {"entity_id", "light.hallway_light"},
+           {"new_entity_id", "switch.hall"}});
   EXPECT_EQ(r.at("error").at("code"), "invalid_info");
-  r = cmd({{"type", "config/entity_registry/update"}, {"entity_id", "light.hallway_light"}, {"new_entity_id", "light.hall"}});
+  r = cmd({{"type", "config/entity_registry/update"},
+           {"entity_id", "light.hallway_light"},
+           {"new_entity_id", "light.hall"}});
   ASSERT_TRUE(r.at("success").as_bool());
   EXPECT_FALSE(core.store().get("light.hallway_light"));
   EXPECT_TRUE(core.store().get("light.hall"));
@@ -236,8 +260,8 @@ TEST_F(WsTest, RegistryListsAndDisplayForm) {
   auto r = cmd({{"type", "config/entity_registry/list"}});
   EXPECT_EQ(r.at("result").as_array().size(), core.store().home().entities.size());
   const auto& first = r.at("result").as_array().front().as_object();
-  for (const char* k : {"entity_id", "id", "unique_id", "platform", "device_id", "area_id", "labels", "categories", "name",
-                        "original_name", "icon", "disabled_by", "hidden_by", "has_entity_name", "options"})
+  for (const char* k : {"entity_id", "id", "unique_id", "platform", "device_id", "area_id", "labels", "categories",
+                        "name", "original_name", "icon", "disabled_by", "hidden_by", "has_entity_name", "options"})
     EXPECT_TRUE(first.contains(k)) << k;
   EXPECT_FALSE(first.contains("aliases"));  // only in the extended form
   r = cmd({{"type", "config/entity_registry/list_for_display"}});
@@ -258,7 +282,10 @@ TEST_F(WsTest, AreaFloorLabelCategoryCrudFireEvents) {
   auto r = cmd({{"type", "config/floor_registry/create"}, {"name", "Loft"}, {"level", 3}});
   ASSERT_TRUE(r.at("success").as_bool());
   EXPECT_EQ(r.at("result").at("floor_id"), "loft");
-  r = cmd({{"type", "config/area_registry/create"}, {"name", "Sauna"}, {"floor_id", "loft"}, {"aliases", json::array{"Spa"}}});
+  r = cmd({{"type", "config/area_registry/create"},
+           {"name", "Sauna"},
+           {"floor_id", "loft"},
+           {"aliases", json::array{"Spa"}}});
   ASSERT_TRUE(r.at("success").as_bool());
   EXPECT_EQ(r.at("result").at("area_id"), "sauna");
   r = cmd({{"type", "config/area_registry/create"}, {"name", "sauna"}});
@@ -267,7 +294,9 @@ TEST_F(WsTest, AreaFloorLabelCategoryCrudFireEvents) {
   EXPECT_EQ(r.at("result").at("label_id"), "wellness");
   r = cmd({{"type", "config/category_registry/create"}, {"scope", "automation"}, {"name", "Spa"}});
   ASSERT_TRUE(r.at("success").as_bool());
-  r = cmd({{"type", "config/device_registry/update"}, {"device_id", core.store().home().devices.front().id}, {"area_id", "sauna"}});
+  r = cmd({{"type", "config/device_registry/update"},
+           {"device_id", core.store().home().devices.front().id},
+           {"area_id", "sauna"}});
   EXPECT_EQ(r.at("result").at("area_id"), "sauna");
   r = cmd({{"type", "config/floor_registry/delete"}, {"floor_id", "loft"}});
   ASSERT_TRUE(r.at("success").as_bool());
@@ -336,7 +365,8 @@ TEST_F(WsTest, HistoryLogbookStatistics) {
   call("switch", "turn_on", {}, "switch.coffee_machine");
   call("switch", "turn_off", {}, "switch.coffee_machine");
   std::string start = "2020-01-01T00:00:00Z";
-  auto r = cmd({{"type", "history/history_during_period"}, {"start_time", start},
+  auto r = cmd({{"type", "history/history_during_period"},
+                {"start_time", start},
                 {"entity_ids", json::array{"switch.coffee_machine", "sensor.living_room_climate_temperature"}},
                 {"minimal_response", true}});
   const auto& h = r.at("result").as_object();
@@ -346,11 +376,15 @@ TEST_F(WsTest, HistoryLogbookStatistics) {
   EXPECT_FALSE(sw.back().as_object().contains("a"));
   EXPECT_TRUE(sw.back().at("lu").is_double());
   EXPECT_GT(h.at("sensor.living_room_climate_temperature").as_array().size(), 24u);  // synthesized hourly data
-  r = cmd({{"type", "logbook/get_events"}, {"start_time", start}, {"entity_ids", json::array{"switch.coffee_machine"}}});
+  r = cmd(
+      {{"type", "logbook/get_events"}, {"start_time", start}, {"entity_ids", json::array{"switch.coffee_machine"}}});
   ASSERT_GE(r.at("result").as_array().size(), 2u);
   EXPECT_EQ(r.at("result").as_array().back().at("state"), "off");
-  r = cmd({{"type", "recorder/statistics_during_period"}, {"start_time", start}, {"period", "hour"},
-           {"statistic_ids", json::array{"sensor.living_room_climate_temperature", "sensor.grid_meter_energy_import"}}});
+  r = cmd(
+      {{"type", "recorder/statistics_during_period"},
+       {"start_time", start},
+       {"period", "hour"},
+       {"statistic_ids", json::array{"sensor.living_room_climate_temperature", "sensor.grid_meter_energy_import"}}});
   const auto& stats = r.at("result").as_object();
   ASSERT_TRUE(stats.contains("sensor.living_room_climate_temperature"));
   EXPECT_TRUE(stats.at("sensor.living_room_climate_temperature").as_array().front().as_object().contains("mean"));
@@ -363,7 +397,8 @@ TEST_F(WsTest, HistoryLogbookStatistics) {
 TEST(WsLarge, HundredThousandEntitiesInitialFrames) {
   SimCore core{generate_home(100000, 1), "tok"};
   std::vector<std::string> frames;
-  auto c = std::make_shared<WsConnection>(core, [&](std::string f) { frames.push_back(std::move(f)); }, [] {});
+  auto c = std::make_shared<WsConnection>(
+      core, [&](std::string f) { frames.push_back(std::move(f)); }, [] {});
   c->on_message(R"({"type":"auth","access_token":"tok"})");
   c->on_message(R"({"id":1,"type":"get_states"})");
   ASSERT_EQ(frames.size(), 2u);

@@ -1,15 +1,16 @@
 // ha_bulk_control takes ha-mcp's documented operation form
 // {"entity_id":"light.hall","action":"off"} and its action words per domain.
 // Before: "off" was sent as the service name ("Domain light has no service off").
-#include "unit/tools/tools_fixture.hpp"
-
 #include "tools/action_shorthand.hpp"
+#include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
 TEST(ActionShorthand, MapsWordsToTheDomainsServices) {
-  auto service = [](std::string_view domain, std::string_view action) { return resolve_action(domain, action).service; };
+  auto service = [](std::string_view domain, std::string_view action) {
+    return resolve_action(domain, action).service;
+  };
   EXPECT_EQ(service("light", "off"), "turn_off");
   EXPECT_EQ(service("switch", "on"), "turn_on");
   EXPECT_EQ(service("fan", "toggle"), "toggle");

@@ -5,10 +5,11 @@
 namespace hamcp::tools::testing {
 namespace {
 
-const std::vector<std::string> kTools = {
-    "ha_search",       "ha_get_overview", "ha_get_state",      "ha_call_service",  "ha_bulk_control",
-    "ha_get_operation_status", "ha_list_services", "ha_call_event", "ha_get_entity", "ha_set_entity",
-    "ha_remove_entity", "ha_eval_template", "ha_get_history",  "ha_get_logs"};
+const std::vector<std::string> kTools = {"ha_search",        "ha_get_overview",  "ha_get_state",
+                                         "ha_call_service",  "ha_bulk_control",  "ha_get_operation_status",
+                                         "ha_list_services", "ha_call_event",    "ha_get_entity",
+                                         "ha_set_entity",    "ha_remove_entity", "ha_eval_template",
+                                         "ha_get_history",   "ha_get_logs"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
@@ -73,8 +74,9 @@ TEST_F(ToolsTest, OldNamesAreCallableButHidden) {
   ASSERT_FALSE(lb.is_error) << lb.text;
   EXPECT_EQ(lb.structured.at("source").as_string(), "logbook");
 
-  CallResult st = call("ha_get_statistics",
-                       R"({"entity_ids":["sensor.living_room_climate_temperature"],"start_time":"2d","period":"hour"})");
+  CallResult st =
+      call("ha_get_statistics",
+           R"({"entity_ids":["sensor.living_room_climate_temperature"],"start_time":"2d","period":"hour"})");
   ASSERT_FALSE(st.is_error) << st.text;
   EXPECT_EQ(st.structured.at("source").as_string(), "statistics");
 
@@ -82,7 +84,8 @@ TEST_F(ToolsTest, OldNamesAreCallableButHidden) {
   ASSERT_FALSE(bulk.is_error) << bulk.text;
   EXPECT_EQ(bulk.structured.at("not_found").as_array().size(), 1u);
 
-  CallResult rename = call("ha_rename_entity", R"({"entity_id":"light.porch_light","new_entity_id":"light.front_porch"})");
+  CallResult rename =
+      call("ha_rename_entity", R"({"entity_id":"light.porch_light","new_entity_id":"light.front_porch"})");
   ASSERT_FALSE(rename.is_error) << rename.text;
   EXPECT_EQ(rename.structured.at("entity_id").as_string(), "light.front_porch");
 }

@@ -8,7 +8,8 @@ namespace {
 
 TEST_F(ToolsTest, CallServiceConfirmsTheStateChange) {
   start();
-  CallResult r = call("ha_call_service", R"({"domain":"light","service":"turn_off","entity_id":"light.kitchen_ceiling_light"})");
+  CallResult r =
+      call("ha_call_service", R"({"domain":"light","service":"turn_off","entity_id":"light.kitchen_ceiling_light"})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("status").as_string(), "confirmed");
   const auto& e = r.structured.at("entities").at(0).as_object();
@@ -23,8 +24,9 @@ TEST_F(ToolsTest, CallServiceConfirmsTheStateChange) {
   EXPECT_EQ(r.structured.at("status").as_string(), "confirmed");
   EXPECT_EQ(r.structured.at("entities").at(0).at("state").as_string(), "on");
 
-  r = call("ha_call_service",
-           R"({"domain":"input_number","service":"set_value","entity_id":"input_number.wake_up_brightness","data":{"value":42}})");
+  r = call(
+      "ha_call_service",
+      R"({"domain":"input_number","service":"set_value","entity_id":"input_number.wake_up_brightness","data":{"value":42}})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("status").as_string(), "confirmed");
 }
@@ -34,8 +36,9 @@ TEST_F(ToolsTest, CallServiceReportsWhatHappenedWhenNotConfirmedInTime) {
   // update_entity changes nothing in the sim: the wait must end at the
   // timeout and say what it saw (the call itself was accepted).
   const auto t0 = std::chrono::steady_clock::now();
-  CallResult r = call("ha_call_service",
-                      R"({"domain":"homeassistant","service":"update_entity","entity_id":"sensor.bathroom_climate_humidity","timeout":0.4})");
+  CallResult r = call(
+      "ha_call_service",
+      R"({"domain":"homeassistant","service":"update_entity","entity_id":"sensor.bathroom_climate_humidity","timeout":0.4})");
   const auto took = std::chrono::steady_clock::now() - t0;
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("status").as_string(), "unconfirmed");
@@ -48,8 +51,9 @@ TEST_F(ToolsTest, CallServiceReportsWhatHappenedWhenNotConfirmedInTime) {
 
 TEST_F(ToolsTest, CallServiceWithoutWaitIsVerifiedInTheBackground) {
   start();
-  CallResult r = call("ha_call_service",
-                      R"({"domain":"cover","service":"close_cover","entity_id":"cover.living_room_blinds","wait":false})");
+  CallResult r =
+      call("ha_call_service",
+           R"({"domain":"cover","service":"close_cover","entity_id":"cover.living_room_blinds","wait":false})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("status").as_string(), "pending");
   const std::string op(r.structured.at("operation_id").as_string());
@@ -67,7 +71,8 @@ TEST_F(ToolsTest, CallServiceWithoutWaitIsVerifiedInTheBackground) {
 
 TEST_F(ToolsTest, CallServiceRefusesUnknownServicesAndEntities) {
   start();
-  CallResult r = call("ha_call_service", R"({"domain":"light","service":"turn_onn","entity_id":"light.kitchen_ceiling_light"})");
+  CallResult r =
+      call("ha_call_service", R"({"domain":"light","service":"turn_onn","entity_id":"light.kitchen_ceiling_light"})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.code(), "service_not_found");
   std::string sugg = json::serialize(r.error().at("suggestions"));
@@ -87,8 +92,9 @@ TEST_F(ToolsTest, CallServiceRefusesUnknownServicesAndEntities) {
   EXPECT_NE(r.text.find("arguments.wait"), std::string::npos);
 
   // HA itself refuses bad data: its message comes back, nothing is retried.
-  r = call("ha_call_service",
-           R"({"domain":"input_select","service":"select_option","entity_id":"input_select.house_mode","data":{"option":"Party"}})");
+  r = call(
+      "ha_call_service",
+      R"({"domain":"input_select","service":"select_option","entity_id":"input_select.house_mode","data":{"option":"Party"}})");
   ASSERT_TRUE(r.is_error) << r.text;
   EXPECT_EQ(r.code().rfind("ha_", 0), 0u) << r.text;
   EXPECT_FALSE(r.error().at("suggestion").as_string().empty());
@@ -114,7 +120,8 @@ TEST_F(ToolsTest, BulkControlRunsInParallelAndReportsPartialFailure) {
   EXPECT_EQ(r.structured.at("failed").to_number<std::int64_t>(), 1);
   const auto& results = r.structured.at("results").as_array();
   ASSERT_EQ(results.size(), 4u);
-  for (std::size_t i = 0; i < results.size(); ++i) EXPECT_EQ(results[i].at("index").to_number<std::int64_t>(), static_cast<std::int64_t>(i));
+  for (std::size_t i = 0; i < results.size(); ++i)
+    EXPECT_EQ(results[i].at("index").to_number<std::int64_t>(), static_cast<std::int64_t>(i));
   EXPECT_EQ(results[1].at("status").as_string(), "failed");
   EXPECT_EQ(results[1].at("error").at("code").as_string(), "entity_not_found");
   EXPECT_EQ(results[0].at("status").as_string(), "confirmed");
@@ -122,8 +129,9 @@ TEST_F(ToolsTest, BulkControlRunsInParallelAndReportsPartialFailure) {
   EXPECT_EQ(ha->snapshot()->states.find("switch.kuche_wasserkocher")->state, "on");
 
   // The whole run is an operation too.
-  CallResult s = call("ha_get_operation_status",
-                      R"({"operation_id":[")" + std::string(r.structured.at("operation_id").as_string()) + R"(","op_0"]})");
+  CallResult s =
+      call("ha_get_operation_status",
+           R"({"operation_id":[")" + std::string(r.structured.at("operation_id").as_string()) + R"(","op_0"]})");
   ASSERT_FALSE(s.is_error) << s.text;
   EXPECT_EQ(s.structured.at("operations").at(0).at("status").as_string(), "partial");
   EXPECT_EQ(s.structured.at("not_found").at(0).as_string(), "op_0");

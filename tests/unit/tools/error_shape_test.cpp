@@ -4,11 +4,10 @@
 // returned {"error":...} against a schema requiring `result` (the SDK threw
 // "Structured content does not match the tool's output schema"), and its
 // message ended in `'end of template'"}` from HA's JSON body.
-#include "unit/tools/tools_fixture.hpp"
-
 #include "mcp/schema_validator.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/tool_spec.hpp"
+#include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
@@ -38,8 +37,7 @@ TEST_F(ToolsTest, FailingTemplateFitsItsSchemaAndReadsCleanly) {
   json::object listing = list_tools();
   for (const auto& t : listing.at("result").at("tools").as_array())
     if (t.at("name").as_string() == "ha_eval_template") {
-      EXPECT_TRUE(mcp::SchemaValidator(t.at("outputSchema").as_object()).is_valid(json::value(r.structured)))
-          << r.text;
+      EXPECT_TRUE(mcp::SchemaValidator(t.at("outputSchema").as_object()).is_valid(json::value(r.structured))) << r.text;
     }
 }
 

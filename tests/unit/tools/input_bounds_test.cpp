@@ -20,7 +20,8 @@ TEST_F(ToolsTest, HugeOffsetsAreRejectedNamingTheField) {
   for (const char* tool : {"ha_search", "ha_list_services", "ha_get_logs"}) {
     for (const char* offset : {"1e300", "18446744073709551615", "1e10"}) {
       const std::string args = std::string(R"({"offset":)") + offset + "}";
-      CallResult r = call(tool, std::string(tool) == "ha_search" ? R"({"domain":"light","offset":)" + std::string(offset) + "}" : args);
+      CallResult r = call(
+          tool, std::string(tool) == "ha_search" ? R"({"domain":"light","offset":)" + std::string(offset) + "}" : args);
       ASSERT_TRUE(r.is_error) << tool << " offset " << offset << " served: " << r.text.substr(0, 200);
       EXPECT_NE(message_of(r).find("offset"), std::string::npos) << tool << ": " << message_of(r);
       EXPECT_NE(message_of(r).find("1000000000"), std::string::npos) << "the range: " << message_of(r);
@@ -58,8 +59,8 @@ TEST(ToolArgs, IntegerRefusesWhatAnInt64CannotHold) {
 TEST_F(ToolsTest, TimesOutsideWhatAnIsoDateHoldsAreRejected) {
   start();
   for (const char* start_arg : {R"("99999999999999999999d")", R"("1e400")", R"("100000000000000000000000000000s")"}) {
-    CallResult r = call("ha_get_history",
-                        std::string(R"({"entity_id":"light.kitchen_ceiling_light","start":)") + start_arg + "}");
+    CallResult r =
+        call("ha_get_history", std::string(R"({"entity_id":"light.kitchen_ceiling_light","start":)") + start_arg + "}");
     ASSERT_TRUE(r.is_error) << start_arg << ": " << r.text.substr(0, 200);
     EXPECT_EQ(r.code(), "invalid_argument") << r.text.substr(0, 300);
     EXPECT_NE(message_of(r).find("arguments.start"), std::string::npos) << message_of(r);

@@ -2,10 +2,10 @@
 // the session that made an operation can read it. Before: "op_1", "op_2"...
 // from a process-wide counter, so after a restart (HTTP sessions survive it)
 // op_1 named a different operation, and any session could read any other's.
-#include "unit/tools/tools_fixture.hpp"
-
 #include <regex>
 #include <set>
+
+#include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
@@ -38,7 +38,8 @@ TEST_F(ToolsTest, AnotherSessionCannotReadAnOperation) {
   start();
   auto a = other_session("session-a");
   auto b = other_session("session-b");
-  CallResult r = call_in(*a, "ha_call_service", R"({"domain":"light","service":"turn_off","entity_id":"light.porch_light"})");
+  CallResult r =
+      call_in(*a, "ha_call_service", R"({"domain":"light","service":"turn_off","entity_id":"light.porch_light"})");
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string id(r.structured.at("operation_id").as_string());
 
@@ -59,7 +60,8 @@ TEST_F(ToolsTest, AnotherSessionCannotReadAnOperation) {
   EXPECT_TRUE(call("ha_get_operation_status", R"({"operation_id":")" + id + R"("})").is_error);
 
   // A bulk run and the calls inside it belong to their session as well.
-  CallResult bulk = call_in(*a, "ha_bulk_control", R"({"operations":[{"entity_id":"light.porch_light","action":"on"}]})");
+  CallResult bulk =
+      call_in(*a, "ha_bulk_control", R"({"operations":[{"entity_id":"light.porch_light","action":"on"}]})");
   ASSERT_FALSE(bulk.is_error) << bulk.text;
   const std::string bulk_id(bulk.structured.at("operation_id").as_string());
   const std::string inner_id(bulk.structured.at("results").at(0).at("operation_id").as_string());

@@ -93,10 +93,14 @@ class Home {
     auto st = std::make_shared<ha::EntityState>();
     st->entity_id = id;
     const std::string_view domain = domain_of(id);
-    if (domain == "sensor") st->state = std::to_string(roll(400));             // many distinct: histogram dropped
-    else if (domain == "number") st->state = std::to_string(roll(7));          // crosses the numeric cap (5)
-    else if (domain == "input_select") st->state = "opt" + std::to_string(roll(34));  // crosses 32
-    else st->state = roll(5) == 0 ? "unavailable" : (roll(2) ? "on" : "off");
+    if (domain == "sensor")
+      st->state = std::to_string(roll(400));  // many distinct: histogram dropped
+    else if (domain == "number")
+      st->state = std::to_string(roll(7));  // crosses the numeric cap (5)
+    else if (domain == "input_select")
+      st->state = "opt" + std::to_string(roll(34));  // crosses 32
+    else
+      st->state = roll(5) == 0 ? "unavailable" : (roll(2) ? "on" : "off");
     return st;
   }
 
@@ -113,7 +117,8 @@ class Home {
   ha::RegistryPtr device_registry() const {
     json::array items;
     for (const auto& [id, area] : devices_)
-      items.emplace_back(json::object{{"id", id}, {"area_id", area.empty() ? json::value(nullptr) : json::value(area)}});
+      items.emplace_back(
+          json::object{{"id", id}, {"area_id", area.empty() ? json::value(nullptr) : json::value(area)}});
     return ha::Registry::make(ha::RegistryKind::device, std::move(items));
   }
 

@@ -65,7 +65,8 @@ TEST_F(ToolsTest, SearchFiltersPaginationFieldsAndGroups) {
   ASSERT_FALSE(area.is_error) << area.text;
   for (const auto& item : area.structured.at("results").as_array()) EXPECT_EQ(item.at("area").as_string(), "Kitchen");
 
-  CallResult f = call("ha_search", R"({"query":"kitchen ceiling","limit":1,"fields":["entity_id","state","attributes.brightness"]})");
+  CallResult f = call(
+      "ha_search", R"({"query":"kitchen ceiling","limit":1,"fields":["entity_id","state","attributes.brightness"]})");
   ASSERT_FALSE(f.is_error) << f.text;
   const auto& item = f.structured.at("results").at(0).as_object();
   EXPECT_TRUE(item.contains("entity_id"));
@@ -164,7 +165,8 @@ TEST_F(ToolsTest, GetStateOneManyAndUnknownWithSuggestions) {
   EXPECT_FALSE(r.error().at("suggestion").as_string().empty());
   EXPECT_NE(r.text.find("entity_not_found"), std::string::npos);  // text carries the same JSON
 
-  r = call("ha_get_state", R"({"entity_id":["light.kitchen_ceiling_light","switch.nope_nothing"],"fields":["entity_id","state"]})");
+  r = call("ha_get_state",
+           R"({"entity_id":["light.kitchen_ceiling_light","switch.nope_nothing"],"fields":["entity_id","state"]})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("states").as_array().size(), 1u);
   EXPECT_EQ(r.structured.at("states").at(0).as_object().size(), 2u);
@@ -209,7 +211,8 @@ TEST_F(ToolsTest, EvalTemplateRendersAndExplainsErrors) {
 
 TEST_F(ToolsTest, HistoryAndStatistics) {
   start();
-  CallResult c = call("ha_call_service", R"({"domain":"light","service":"toggle","entity_id":"light.kitchen_ceiling_light"})");
+  CallResult c =
+      call("ha_call_service", R"({"domain":"light","service":"toggle","entity_id":"light.kitchen_ceiling_light"})");
   ASSERT_FALSE(c.is_error) << c.text;
   CallResult h1 = call("ha_get_history", R"({"entity_id":"light.kitchen_ceiling_light","start":"1h"})");
   ASSERT_FALSE(h1.is_error) << h1.text;
@@ -217,8 +220,9 @@ TEST_F(ToolsTest, HistoryAndStatistics) {
   EXPECT_GE(e.at("changes").as_array().size(), 1u);
   EXPECT_EQ(e.at("changes").as_array().back().at("state").as_string(), "off");
 
-  CallResult stats = call("ha_get_history",
-                          R"({"entity_id":"sensor.living_room_climate_temperature","source":"statistics","start":"2d","period":"hour","limit":5})");
+  CallResult stats = call(
+      "ha_get_history",
+      R"({"entity_id":"sensor.living_room_climate_temperature","source":"statistics","start":"2d","period":"hour","limit":5})");
   ASSERT_FALSE(stats.is_error) << stats.text;
   EXPECT_LE(stats.structured.at("entities").at(0).at("rows").as_array().size(), 5u);
 

@@ -77,7 +77,8 @@ TEST_F(ToolsTest, SetEntityRenamesAndDisables) {
 
 TEST_F(ToolsTest, SetEntityRefusesBadInput) {
   start();
-  CallResult r = call("ha_set_entity", R"({"entity_id":"light.kitchen_ceiling_light","new_entity_id":"switch.kitchen"})");
+  CallResult r =
+      call("ha_set_entity", R"({"entity_id":"light.kitchen_ceiling_light","new_entity_id":"switch.kitchen"})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.code(), "invalid_argument");
   EXPECT_NE(r.error().at("message").as_string().find("new_entity_id"), std::string::npos);

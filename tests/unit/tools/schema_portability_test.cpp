@@ -3,10 +3,9 @@
 // schema without a validation keyword, no bare boolean schemas, no remote
 // $ref. Before: 11 type unions across 8 tools. The shapes those unions
 // advertised (a list of ids, null to reset) are still accepted.
-#include "unit/tools/tools_fixture.hpp"
-
 #include "mcp/schema_validator.hpp"
 #include "tools/tool_spec.hpp"
+#include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
@@ -14,9 +13,26 @@ namespace {
 // Keywords that make a schema node constrain its value (as the Inspector's
 // untyped-schema rule counts them).
 bool constrains(const json::object& node) {
-  for (const char* k : {"type", "enum", "const", "properties", "items", "anyOf", "oneOf", "allOf", "not", "$ref",
-                        "required", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems",
-                        "maxItems", "additionalProperties", "patternProperties"})
+  for (const char* k : {"type",
+                        "enum",
+                        "const",
+                        "properties",
+                        "items",
+                        "anyOf",
+                        "oneOf",
+                        "allOf",
+                        "not",
+                        "$ref",
+                        "required",
+                        "minimum",
+                        "maximum",
+                        "minLength",
+                        "maxLength",
+                        "pattern",
+                        "minItems",
+                        "maxItems",
+                        "additionalProperties",
+                        "patternProperties"})
     if (node.contains(k)) return true;
   return false;
 }
@@ -37,7 +53,8 @@ void walk(const json::value& node, const std::string& path, std::vector<std::str
     if (const json::value* m = o.if_contains(map_key); m && m->is_object())
       for (const auto& kv : m->get_object()) walk(kv.value(), path + "." + std::string(kv.key()), problems);
   for (const char* key : {"items", "additionalProperties", "not", "contains", "propertyNames"})
-    if (const json::value* sub = o.if_contains(key); sub && !(key == std::string("additionalProperties") && sub->is_bool()))
+    if (const json::value* sub = o.if_contains(key);
+        sub && !(key == std::string("additionalProperties") && sub->is_bool()))
       walk(*sub, path + "." + key, problems);
   for (const char* key : {"anyOf", "oneOf", "allOf", "prefixItems"})
     if (const json::value* arr = o.if_contains(key); arr && arr->is_array())
@@ -52,7 +69,8 @@ TEST_F(ToolsTest, ListedSchemasHaveNoTypeUnionsOrOtherPortabilityProblems) {
   for (const auto& t : r.at("result").at("tools").as_array()) {
     const std::string name(t.at("name").as_string());
     walk(t.at("inputSchema"), name + ".inputSchema", problems);
-    if (const json::value* out = t.as_object().if_contains("outputSchema")) walk(*out, name + ".outputSchema", problems);
+    if (const json::value* out = t.as_object().if_contains("outputSchema"))
+      walk(*out, name + ".outputSchema", problems);
   }
   EXPECT_TRUE(problems.empty()) << [&] {
     std::string all;
@@ -91,7 +109,8 @@ TEST_F(ToolsTest, ShapesTheOldUnionsAdvertisedAreStillAccepted) {
 
 TEST(WidenSchema, MergesIntoNestedPropertiesAndRefusesUnknownPaths) {
   const json::object schema = json::parse(R"({"type":"object","properties":{"ops":{"type":"array","items":{
-    "type":"object","properties":{"id":{"type":"string"}}}}}})").as_object();
+    "type":"object","properties":{"id":{"type":"string"}}}}}})")
+                                  .as_object();
   json::object wide = widen_schema(schema, {{"ops[].id", R"({"type":["string","array"]})"}});
   EXPECT_TRUE(mcp::SchemaValidator(wide).is_valid(json::parse(R"({"ops":[{"id":["a","b"]}]})")));
   EXPECT_FALSE(mcp::SchemaValidator(schema).is_valid(json::parse(R"({"ops":[{"id":["a","b"]}]})")));

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "home/expectations.hpp"
-#include "tools/response.hpp"
 #include "tools/entities/time_spec.hpp"
+#include "tools/response.hpp"
 
 namespace hamcp::tools {
 
@@ -61,7 +61,8 @@ TEST(Response, DropNullsRecursively) {
 }
 
 TEST(Response, ProjectKeepsListedAndDottedFields) {
-  json::object item = json::parse(R"({"entity_id":"light.a","state":"on","attributes":{"brightness":3,"x":1}})").as_object();
+  json::object item =
+      json::parse(R"({"entity_id":"light.a","state":"on","attributes":{"brightness":3,"x":1}})").as_object();
   json::object p = project(item, {"entity_id", "attributes.brightness", "nope", "attributes.none"});
   EXPECT_EQ(json::serialize(p), R"({"entity_id":"light.a","attributes":{"brightness":3}})");
 }

@@ -1,12 +1,12 @@
 // A Home Assistant (or proxy) that echoes the Authorization header: the access
 // token must not reach a tool result. Before the fix ha_eval_template returned
 // the echo verbatim and ha_get_logs (error_log) printed it as a log line.
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <sys/socket.h>
 
 #include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <thread>
 
 #include "unit/tools/tools_fixture.hpp"
@@ -81,7 +81,8 @@ TEST_F(ToolsTest, TokenEchoedByHomeAssistantNeverReachesAToolResult) {
   CallResult rendered = call("ha_eval_template", R"({"template":"{{ 1 }}"})");
   EXPECT_EQ(rendered.text.find(kToken), std::string::npos) << rendered.text;
   EXPECT_EQ(json::serialize(rendered.response).find(kToken), std::string::npos);
-  EXPECT_NE(rendered.text.find("Bearer <redacted>"), std::string::npos) << "the echo itself, redacted: " << rendered.text;
+  EXPECT_NE(rendered.text.find("Bearer <redacted>"), std::string::npos)
+      << "the echo itself, redacted: " << rendered.text;
 
   CallResult logs = call("ha_get_logs", R"({"source":"error_log"})");
   EXPECT_EQ(json::serialize(logs.response).find(kToken), std::string::npos) << logs.text;

@@ -20,8 +20,8 @@ namespace json = boost::json;
 using mcp::testing::Harness;
 
 struct CallResult {
-  json::object response;   // the JSON-RPC response
-  json::object result;     // response.result
+  json::object response;  // the JSON-RPC response
+  json::object result;    // response.result
   bool is_error = false;
   json::object structured;  // structuredContent (empty if none)
   std::string text;         // concatenated text content
@@ -130,7 +130,7 @@ class ToolsTest : public ::testing::Test {
   Harness h;
   std::unique_ptr<sim::SimServer> sim;
   std::unique_ptr<app::Home> home;  // the same composition root as the runtime
-  ha::HaClient* ha = nullptr;        // views into `home`
+  ha::HaClient* ha = nullptr;       // views into `home`
   search::EntityIndex* index = nullptr;
   ToolEnv* env = nullptr;
   int next_id = 100;
