@@ -20,6 +20,9 @@ TEST(IsoTime, FormatsLikeHomeAssistant) {
   EXPECT_EQ(format_iso_time(kNewYear2026 - 0.0000001), "2026-01-01T00:00:00.000000+00:00");  // rounds up
 }
 
+// Found by fuzz_mirror (corpus timestamp_out_of_range): "lu": 1e300 in a subscribe_entities event
+// reached a double -> time_t cast, undefined behaviour (UBSan float-cast-overflow) and a garbage
+// date. Out-of-range values clamp to the years ISO 8601 can write; NaN reads as the epoch.
 TEST(IsoTime, ClampsWhatNoCalendarCanShow) {
   EXPECT_EQ(format_iso_time(1e300), "9999-12-31T23:59:59.000000+00:00");
   EXPECT_EQ(format_iso_time(-std::numeric_limits<double>::infinity()), "0001-01-01T00:00:00.000000+00:00");
