@@ -360,177 +360,202 @@ std::string trim_lower_ascii(std::string_view s) {
   return out;
 }
 
-}  // namespace
+// One text query's working state. A candidate is an entity some query word
+// touched; per candidate and word it keeps the best credit and where it came
+// from (token, field). Stages: credit the words, bound each candidate's score,
+// score the most promising ones exactly until no other can enter the page,
+// then name the matched field of each hit.
+class QueryRun {
+ public:
+  QueryRun(const IndexStore& store, const Query& q, const Filters& filters, const std::string& raw)
+      : store_(store), q_(q), filters_(filters), entries_(store.entries()), tokens_(store.tokens()) {
+    words_ = tokenize(q.text);
+    if (std::any_of(words_.begin(), words_.end(), [](const auto& w) { return !is_stopword(w); }))
+      words_.erase(std::remove_if(words_.begin(), words_.end(), [](const auto& w) { return is_stopword(w); }),
+                   words_.end());
+    if (words_.size() > kMaxQueryWords) words_.resize(kMaxQueryWords);
+    n_ = words_.size();
+    for (const auto& w : words_) {
+      if (!phrase_query_.empty()) phrase_query_.push_back(U' ');
+      phrase_query_ += w;
+    }
+    cand_of_slot_.assign(entries_.size(), kNone);
+    // An exact entity_id always ranks first (if it passes the filters).
+    if (auto slot = store.slot_of(raw); slot && filters.pass(entries_[*slot])) exact_ = *slot;
+  }
 
-Result run_query(const IndexStore& store, const Query& q) {
-  const Filters filters(q);
-  const std::string raw = trim_lower_ascii(q.text);
-  if (raw.empty()) return list_by_filters(store, q, filters);
+  Result run() {
+    credit_words();
+    if (exact_ != kNone && n_ > 0) candidate(exact_);
+    cands_ = bounded_candidates();
+    std::vector<Ranked> top = top_k();
+    Result result;
+    result.total = cands_.size();
+    for (std::size_t i = q_.offset; i < top.size(); ++i) result.hits.push_back(hit_of(top[i]));
+    result.has_more = q_.offset + result.hits.size() < result.total;
+    return result;
+  }
 
-  std::vector<std::u32string> words = tokenize(q.text);
-  if (std::any_of(words.begin(), words.end(), [](const auto& w) { return !is_stopword(w); }))
-    words.erase(std::remove_if(words.begin(), words.end(), [](const auto& w) { return is_stopword(w); }), words.end());
-  if (words.size() > kMaxQueryWords) words.resize(kMaxQueryWords);
-  const std::size_t n = words.size();
-
-  const auto& entries = store.entries();
-  const auto& tokens = store.tokens();
-
-  // Per-candidate, per-word best credit and where it came from.
-  std::vector<std::uint32_t> cand_of_slot(entries.size(), kNone);
-  std::vector<Slot> cand_slot;
-  std::vector<float> best;
-  std::vector<TokenId> best_token;
-  std::vector<Field> best_field;
-  std::vector<std::uint8_t> type_hit;  // a query word matched the domain/device class
-  auto candidate = [&](Slot s) {
-    std::uint32_t& c = cand_of_slot[s];
+ private:
+  std::uint32_t candidate(Slot s) {
+    std::uint32_t& c = cand_of_slot_[s];
     if (c == kNone) {
-      c = static_cast<std::uint32_t>(cand_slot.size());
-      cand_slot.push_back(s);
-      best.resize(best.size() + n, 0.0f);
-      best_token.resize(best_token.size() + n, 0);
-      best_field.resize(best_field.size() + n, Field::object_id);
-      type_hit.push_back(0);
+      c = static_cast<std::uint32_t>(cand_slot_.size());
+      cand_slot_.push_back(s);
+      best_.resize(best_.size() + n_, 0.0f);
+      best_token_.resize(best_token_.size() + n_, 0);
+      best_field_.resize(best_field_.size() + n_, Field::object_id);
+      type_hit_.push_back(0);
     }
     return c;
-  };
-  auto credit = [&](std::size_t word, const MatchSet& set) {
+  }
+
+  void credit(std::size_t word, const MatchSet& set) {
     for (const TokenMatch& m : set.matches()) {
       const auto& masks = mask_table(m.synonym);
-      for (const Posting& p : tokens[m.id].postings) {
+      for (const Posting& p : tokens_[m.id].postings) {
         const MaskBest& mb = masks[p.fields];
-        float v = m.credit * mb.weight;
-        std::uint32_t c = candidate(p.slot);
-        if (p.fields & kTypeFields) type_hit[c] = 1;
-        std::size_t k = static_cast<std::size_t>(c) * n + word;
-        if (v > best[k]) {
-          best[k] = v;
-          best_token[k] = m.id;
-          best_field[k] = mb.field;
+        const float v = m.credit * mb.weight;
+        const std::uint32_t c = candidate(p.slot);
+        if (p.fields & kTypeFields) type_hit_[c] = 1;
+        const std::size_t k = static_cast<std::size_t>(c) * n_ + word;
+        if (v > best_[k]) {
+          best_[k] = v;
+          best_token_[k] = m.id;
+          best_field_[k] = mb.field;
         }
       }
     }
-  };
-
-  for (std::size_t i = 0; i < n; ++i) credit(i, match_word(store, words[i]));
-  // Neighbouring words written as one ("bed light" vs "bedlight", "living
-  // room" vs the synonym group of "livingroom") credit both words.
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    std::u32string joined = words[i] + words[i + 1];
-    MatchSet set;
-    if (const Token* t = store.token(joined)) set.add(static_cast<TokenId>(t - tokens.data()), 100.0f);
-    add_synonyms(store, joined, kSynonymCredit, set);
-    credit(i, set);
-    credit(i + 1, set);
   }
 
-  // An exact entity_id always ranks first (if it passes the filters).
-  Slot exact = kNone;
-  if (auto s = store.slot_of(raw); s && filters.pass(entries[*s])) exact = *s;
-  if (exact != kNone && n > 0) candidate(exact);
-
-  std::u32string phrase_query;
-  for (const auto& w : words) {
-    if (!phrase_query.empty()) phrase_query.push_back(U' ');
-    phrase_query += w;
-  }
-
-  // Candidate stage: coverage, then upper bounds for pruning.
-  const std::size_t need = (n + 1) / 2;
-  std::vector<Candidate> cands;
-  const auto& summaries = store.summaries();
-  std::array<std::size_t, 29> query_class_count{};
-  for (char32_t ch : phrase_query) ++query_class_count[static_cast<std::size_t>(char_class(ch))];
-  const std::uint32_t query_classes = char_class_mask(phrase_query);
-  const bool check_keys = filters.any_key();
-  for (std::uint32_t c = 0; c < cand_slot.size(); ++c) {
-    bool is_exact = exact == cand_slot[c];
-    std::size_t matched = 0;
-    float sum = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      float v = best[static_cast<std::size_t>(c) * n + i];
-      if (v > 0) ++matched;
-      sum += v;
+  void credit_words() {
+    for (std::size_t i = 0; i < n_; ++i) credit(i, match_word(store_, words_[i]));
+    // Neighbouring words written as one ("bed light" vs "bedlight", "living
+    // room" vs the synonym group of "livingroom") credit both words.
+    for (std::size_t i = 0; i + 1 < n_; ++i) {
+      std::u32string joined = words_[i] + words_[i + 1];
+      MatchSet set;
+      if (const Token* t = store_.token(joined)) set.add(static_cast<TokenId>(t - tokens_.data()), 100.0f);
+      add_synonyms(store_, joined, kSynonymCredit, set);
+      credit(i, set);
+      credit(i + 1, set);
     }
-    if (!is_exact && (matched < need || n == 0)) continue;
-    const SlotSummary& summary = summaries[cand_slot[c]];
-    if (!filters.pass_summary(summary)) continue;
-    if (check_keys && !filters.pass(entries[cand_slot[c]])) continue;
-    float coverage = n ? sum / static_cast<float>(n) : 0.0f;
-    double phrase_ub = 0;
+  }
+
+  // The best any phrase of the entity could score against the query, from the
+  // slot summary when it holds every phrase (only query characters of classes
+  // a phrase contains can be common), else from the phrases' lengths.
+  double phrase_upper_bound(Slot slot, const std::array<std::size_t, 29>& query_class_count,
+                            std::uint32_t query_classes) const {
+    const SlotSummary& summary = store_.summaries()[slot];
+    double bound = 0;
     if (summary.phrase_count <= SlotSummary::kMaxPhrases) {
       for (std::size_t p = 0; p < summary.phrase_count; ++p) {
-        // Only query characters of classes the phrase contains can be common.
         std::size_t shared = 0;
         for (std::uint32_t m = summary.phrase_chars[p] & query_classes; m; m &= m - 1)
           shared += query_class_count[static_cast<std::size_t>(std::countr_zero(m))];
-        phrase_ub =
-            std::max(phrase_ub, summary.phrase_weight[p] *
-                                    PhraseScorer::upper_bound(phrase_query.size(), summary.phrase_len[p], shared));
+        bound = std::max(bound, summary.phrase_weight[p] *
+                                    PhraseScorer::upper_bound(phrase_query_.size(), summary.phrase_len[p], shared));
       }
     } else {
-      for (const Phrase& p : entries[cand_slot[c]].phrases)
-        phrase_ub = std::max(phrase_ub, p.weight * PhraseScorer::upper_bound(phrase_query.size(), p.size()));
+      for (const Phrase& p : entries_[slot].phrases)
+        bound = std::max(bound, p.weight * PhraseScorer::upper_bound(phrase_query_.size(), p.size()));
     }
-    double bonus = type_hit[c] ? kTypeBonus : 0.0;
-    double upper = is_exact ? 100.0 : final_score(coverage, phrase_ub, bonus);
-    cands.push_back({cand_slot[c], coverage, bonus, round2(upper), is_exact});
+    return bound;
   }
 
-  Result result;
-  result.total = cands.size();
-  const std::size_t k =
-      q.limit > std::numeric_limits<std::size_t>::max() - q.offset ? cands.size() : q.offset + q.limit;
-  const auto& rank = store.id_ranks();
-  auto better = [&](const Ranked& a, const Ranked& b) {
+  // Candidates that cover enough query words and pass the filters, with an
+  // upper bound of their final score for pruning.
+  std::vector<Candidate> bounded_candidates() const {
+    const std::size_t need = (n_ + 1) / 2;
+    std::array<std::size_t, 29> query_class_count{};
+    for (char32_t ch : phrase_query_) ++query_class_count[static_cast<std::size_t>(char_class(ch))];
+    const std::uint32_t query_classes = char_class_mask(phrase_query_);
+    const bool check_keys = filters_.any_key();
+    std::vector<Candidate> cands;
+    for (std::uint32_t c = 0; c < cand_slot_.size(); ++c) {
+      const Slot slot = cand_slot_[c];
+      const bool is_exact = exact_ == slot;
+      std::size_t matched = 0;
+      float sum = 0;
+      for (std::size_t i = 0; i < n_; ++i) {
+        const float v = best_[static_cast<std::size_t>(c) * n_ + i];
+        if (v > 0) ++matched;
+        sum += v;
+      }
+      if (!is_exact && (matched < need || n_ == 0)) continue;
+      if (!filters_.pass_summary(store_.summaries()[slot])) continue;
+      if (check_keys && !filters_.pass(entries_[slot])) continue;
+      const float coverage = n_ ? sum / static_cast<float>(n_) : 0.0f;
+      const double phrase_ub = phrase_upper_bound(slot, query_class_count, query_classes);
+      const double bonus = type_hit_[c] ? kTypeBonus : 0.0;
+      const double upper = is_exact ? 100.0 : final_score(coverage, phrase_ub, bonus);
+      cands.push_back({slot, coverage, bonus, round2(upper), is_exact});
+    }
+    return cands;
+  }
+
+  // The exact score of one candidate: its best phrase, most promising phrases
+  // first (by length bound) so the rest are skipped once their bound cannot
+  // beat the best so far.
+  Ranked score(std::uint32_t ci, PhraseScorer& phrase, std::vector<std::pair<double, std::size_t>>& order) const {
+    const Candidate& c = cands_[ci];
+    Ranked r{0, ci};
+    if (c.exact_id) {
+      r.score = 100.0;
+      return r;
+    }
+    const Entry& e = entries_[c.slot];
+    order.clear();
+    for (std::size_t p = 0; p < e.phrases.size(); ++p)
+      order.emplace_back(e.phrases[p].weight * PhraseScorer::upper_bound(phrase_query_.size(), e.phrases[p].size()), p);
+    std::sort(order.begin(), order.end(), std::greater<>());
+    for (const auto& [bound, p] : order) {
+      const Phrase& ph = e.phrases[p];
+      if (bound <= r.phrase_score) break;
+      const double cutoff = r.phrase_score / ph.weight;
+      const double s =
+          ph.weight * (ph.ascii.empty() ? phrase.similarity(ph.wide, cutoff) : phrase.similarity(ph.ascii, cutoff));
+      if (s > r.phrase_score) {
+        r.phrase_score = s;
+        r.phrase = static_cast<int>(p);
+      }
+    }
+    r.score = round2(final_score(c.coverage, r.phrase_score, c.bonus));
+    return r;
+  }
+
+  bool better(const Ranked& a, const Ranked& b) const {
     if (a.score != b.score) return a.score > b.score;
-    return rank[cands[a.cand].slot] < rank[cands[b.cand].slot];
-  };
-  std::vector<Ranked> top;  // heap: front is the worst of the kept ones
-  if (k > 0) {
-    std::vector<std::uint32_t> order(cands.size());
+    return store_.id_ranks()[cands_[a.cand].slot] < store_.id_ranks()[cands_[b.cand].slot];
+  }
+
+  // The first offset+limit candidates by score (ties: entity_id), sorted.
+  std::vector<Ranked> top_k() const {
+    const std::size_t k =
+        q_.limit > std::numeric_limits<std::size_t>::max() - q_.offset ? cands_.size() : q_.offset + q_.limit;
+    const auto& rank = store_.id_ranks();
+    auto better = [this](const Ranked& a, const Ranked& b) { return this->better(a, b); };
+    std::vector<Ranked> top;  // heap: front is the worst of the kept ones
+    if (k == 0) return top;
+    std::vector<std::uint32_t> order(cands_.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     // Upper bound desc, then entity_id asc: a candidate whose bound only ties
     // the current k-th score cannot win the tie either, so the scan can stop
     // (broad queries such as "battery" produce thousands of exact ties).
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      if (cands[a].upper != cands[b].upper) return cands[a].upper > cands[b].upper;
-      return rank[cands[a].slot] < rank[cands[b].slot];
+      if (cands_[a].upper != cands_[b].upper) return cands_[a].upper > cands_[b].upper;
+      return rank[cands_[a].slot] < rank[cands_[b].slot];
     });
-    PhraseScorer phrase(phrase_query);
+    PhraseScorer phrase(phrase_query_);
     std::vector<std::pair<double, std::size_t>> phrase_order;
     for (std::uint32_t ci : order) {
-      const Candidate& c = cands[ci];
+      const Candidate& c = cands_[ci];
       if (top.size() == k) {  // nothing later can enter the page
         const Ranked& worst = top.front();
-        if (c.upper < worst.score || (c.upper == worst.score && rank[c.slot] > rank[cands[worst.cand].slot])) break;
+        if (c.upper < worst.score || (c.upper == worst.score && rank[c.slot] > rank[cands_[worst.cand].slot])) break;
       }
-      Ranked r{0, ci};
-      if (c.exact_id) {
-        r.score = 100.0;
-      } else {
-        const Entry& e = entries[c.slot];
-        // Most promising phrases first (by length bound), so the rest can be
-        // skipped once their bound cannot beat the best so far.
-        phrase_order.clear();
-        for (std::size_t p = 0; p < e.phrases.size(); ++p)
-          phrase_order.emplace_back(
-              e.phrases[p].weight * PhraseScorer::upper_bound(phrase_query.size(), e.phrases[p].size()), p);
-        std::sort(phrase_order.begin(), phrase_order.end(), std::greater<>());
-        for (const auto& [bound, p] : phrase_order) {
-          const Phrase& ph = e.phrases[p];
-          if (bound <= r.phrase_score) break;
-          double cutoff = r.phrase_score / ph.weight;
-          double s =
-              ph.weight * (ph.ascii.empty() ? phrase.similarity(ph.wide, cutoff) : phrase.similarity(ph.ascii, cutoff));
-          if (s > r.phrase_score) {
-            r.phrase_score = s;
-            r.phrase = static_cast<int>(p);
-          }
-        }
-        r.score = round2(final_score(c.coverage, r.phrase_score, c.bonus));
-      }
+      const Ranked r = score(ci, phrase, phrase_order);
       if (top.size() < k) {
         top.push_back(r);
         std::push_heap(top.begin(), top.end(), better);
@@ -540,13 +565,15 @@ Result run_query(const IndexStore& store, const Query& q) {
         std::push_heap(top.begin(), top.end(), better);
       }
     }
+    std::sort(top.begin(), top.end(), better);
+    return top;
   }
-  std::sort(top.begin(), top.end(), better);
 
-  for (std::size_t i = q.offset; i < top.size(); ++i) {
-    const Ranked& r = top[i];
-    const Candidate& c = cands[r.cand];
-    const Entry& e = entries[c.slot];
+  // The hit with the field that matched: the entity_id, the best phrase when
+  // it matched well, else the field of the query word with the strongest credit.
+  Hit hit_of(const Ranked& r) const {
+    const Candidate& c = cands_[r.cand];
+    const Entry& e = entries_[c.slot];
     Hit hit{std::string(e.doc.entity_id()), r.score, "", ""};
     if (c.exact_id) {
       hit.matched_field = field_name(Field::entity_id);
@@ -556,19 +583,42 @@ Result run_query(const IndexStore& store, const Query& q) {
       hit.matched_field = field_name(p.field);
       hit.matched_text = field_text(e.doc.unpack(), p.field, p.value);
     } else {
-      // The query word with the strongest credit names the field.
-      std::uint32_t ci = cand_of_slot[c.slot];
+      const std::uint32_t ci = cand_of_slot_[c.slot];
       std::size_t bi = 0;
-      for (std::size_t w = 1; w < n; ++w)
-        if (best[ci * n + w] > best[ci * n + bi]) bi = w;
-      Field f = best_field[ci * n + bi];
+      for (std::size_t w = 1; w < n_; ++w)
+        if (best_[ci * n_ + w] > best_[ci * n_ + bi]) bi = w;
+      const Field f = best_field_[ci * n_ + bi];
       hit.matched_field = field_name(f);
-      hit.matched_text = field_text_with_token(e.doc.unpack(), f, tokens[best_token[ci * n + bi]].text);
+      hit.matched_text = field_text_with_token(e.doc.unpack(), f, tokens_[best_token_[ci * n_ + bi]].text);
     }
-    result.hits.push_back(std::move(hit));
+    return hit;
   }
-  result.has_more = q.offset + result.hits.size() < result.total;
-  return result;
+
+  const IndexStore& store_;
+  const Query& q_;
+  const Filters& filters_;
+  const std::vector<Entry>& entries_;
+  const std::vector<Token>& tokens_;
+  std::vector<std::u32string> words_;
+  std::size_t n_ = 0;
+  std::u32string phrase_query_;
+  Slot exact_ = kNone;
+  std::vector<std::uint32_t> cand_of_slot_;  // slot -> candidate index, kNone if none
+  std::vector<Slot> cand_slot_;              // candidate index -> slot
+  std::vector<float> best_;                  // [candidate * n + word]: best credit
+  std::vector<TokenId> best_token_;          // ... the token that gave it
+  std::vector<Field> best_field_;            // ... in which field
+  std::vector<std::uint8_t> type_hit_;       // a query word matched the domain/device class
+  std::vector<Candidate> cands_;
+};
+
+}  // namespace
+
+Result run_query(const IndexStore& store, const Query& q) {
+  const Filters filters(q);
+  const std::string raw = trim_lower_ascii(q.text);
+  if (raw.empty()) return list_by_filters(store, q, filters);
+  return QueryRun(store, q, filters, raw).run();
 }
 
 }  // namespace hamcp::search
