@@ -173,20 +173,11 @@ bool same_indexed_text(const EntityDoc& a, const EntityDoc& b) {
 }
 }  // namespace
 
-void IndexStore::upsert(EntityDoc doc) {
-  // The common mirror update is a state change: no re-tokenising needed.
-  if (auto it = by_id_.find(doc.entity_id);
-      it != by_id_.end() && same_indexed_text(entries_[it->second].doc.unpack(), doc)) {
-    Entry& e = entries_[it->second];
-    e.state_key = fold_key(doc.state);
-    e.doc = PackedDoc(doc);
-    summarise(it->second);
-    return;
-  }
-  // Tokenise every field: words plus joined neighbour pairs ("bed light" also
-  // yields "bedlight") so either spelling finds the other.
-  std::map<std::u32string, FieldMask> words;
-  std::vector<Phrase> phrases;
+namespace {
+
+// Every field's words plus joined neighbour pairs ("bed light" also yields
+// "bedlight") so either spelling finds the other; and the phrases to score.
+void tokenise_fields(const EntityDoc& doc, std::map<std::u32string, FieldMask>& words, std::vector<Phrase>& phrases) {
   std::u32string display;  // folded name shown to people, for the "area + name" phrase
   for_each_field_text(doc, [&](Field f, std::uint8_t value, std::string_view text) {
     std::u32string folded = fold(text);
@@ -203,35 +194,39 @@ void IndexStore::upsert(EntityDoc doc) {
     }
   });
   // "Ceiling Light" in area "Kitchen" should score as the phrase "kitchen ceiling light".
-  if (!doc.area_name.empty() && !display.empty()) {
-    std::u32string area = fold(doc.area_name);
-    if (!area.empty() && display.compare(0, area.size(), area) != 0) {
-      Field f = Field::friendly_name;
-      std::uint8_t value = 0;
-      for (const auto& p : phrases)
-        if (p.equals(display)) {
-          f = p.field;
-          value = p.value;
-          break;
-        }
-      phrases.push_back(Phrase{f, value, 1.0f, area + U' ' + display});
+  if (doc.area_name.empty() || display.empty()) return;
+  std::u32string area = fold(doc.area_name);
+  if (area.empty() || display.compare(0, area.size(), area) == 0) return;
+  Field f = Field::friendly_name;
+  std::uint8_t value = 0;
+  for (const auto& p : phrases)
+    if (p.equals(display)) {
+      f = p.field;
+      value = p.value;
+      break;
     }
-  }
+  phrases.push_back(Phrase{f, value, 1.0f, area + U' ' + display});
+}
 
+void add_key(std::vector<std::string>& keys, std::string_view s) {
+  if (s.empty()) return;
+  std::string k = fold_key(s);
+  if (!k.empty() && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(std::move(k));
+}
+
+}  // namespace
+
+Entry IndexStore::make_entry(const EntityDoc& doc) {
+  std::map<std::u32string, FieldMask> words;
   Entry entry;
+  tokenise_fields(doc, words, entry.phrases);
   entry.live = true;
-  entry.phrases = std::move(phrases);
   entry.tokens.reserve(words.size());
   for (const auto& [w, mask] : words) entry.tokens.emplace_back(intern(w), mask);
   std::sort(entry.tokens.begin(), entry.tokens.end());
   entry.domain_key = fold_key(domain_or_derived(doc));
   entry.state_key = fold_key(doc.state);
   entry.device_class_key = fold_key(doc.device_class);
-  auto add_key = [](std::vector<std::string>& keys, std::string_view s) {
-    if (s.empty()) return;
-    std::string k = fold_key(s);
-    if (!k.empty() && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(std::move(k));
-  };
   add_key(entry.area_keys, doc.area_id);
   add_key(entry.area_keys, doc.area_name);
   for (const auto& a : doc.area_aliases) add_key(entry.area_keys, a);
@@ -240,29 +235,27 @@ void IndexStore::upsert(EntityDoc doc) {
   for (const auto& a : doc.floor_aliases) add_key(entry.floor_keys, a);
   for (const auto& l : doc.labels) add_key(entry.label_keys, l);
   entry.doc = PackedDoc(doc);
+  return entry;
+}
 
-  auto existing = by_id_.find(doc.entity_id);
-  if (existing == by_id_.end()) {
-    Slot slot;
-    if (!free_slots_.empty()) {
-      slot = free_slots_.back();
-      free_slots_.pop_back();
-    } else {
-      slot = static_cast<Slot>(entries_.size());
-      entries_.emplace_back();
-      summaries_.emplace_back();
-    }
-    for (const auto& [t, mask] : entry.tokens) add_posting(t, slot, mask);
-    by_id_.emplace(doc.entity_id, slot);
-    ranks_valid_.store(false, std::memory_order_release);  // writers hold the exclusive lock
-    entries_[slot] = std::move(entry);
-    summarise(slot);
-    return;
+void IndexStore::insert_entry(const std::string& entity_id, Entry entry) {
+  Slot slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<Slot>(entries_.size());
+    entries_.emplace_back();
+    summaries_.emplace_back();
   }
+  for (const auto& [t, mask] : entry.tokens) add_posting(t, slot, mask);
+  by_id_.emplace(entity_id, slot);
+  ranks_valid_.store(false, std::memory_order_release);  // writers hold the exclusive lock
+  entries_[slot] = std::move(entry);
+  summarise(slot);
+}
 
-  // Replace: touch only the postings whose token or field mask changed, so a
-  // state-only change costs no posting work at all.
-  Slot slot = existing->second;
+void IndexStore::replace_entry(Slot slot, Entry entry) {
   const auto& old_tokens = entries_[slot].tokens;
   std::vector<TokenId> dropped;
   auto o = old_tokens.begin();
@@ -283,6 +276,23 @@ void IndexStore::upsert(EntityDoc doc) {
   for (TokenId t : dropped) remove_posting(t, slot);
   entries_[slot] = std::move(entry);
   summarise(slot);
+}
+
+void IndexStore::upsert(EntityDoc doc) {
+  auto existing = by_id_.find(doc.entity_id);
+  // The common mirror update is a state change: no re-tokenising needed.
+  if (existing != by_id_.end() && same_indexed_text(entries_[existing->second].doc.unpack(), doc)) {
+    Entry& e = entries_[existing->second];
+    e.state_key = fold_key(doc.state);
+    e.doc = PackedDoc(doc);
+    summarise(existing->second);
+    return;
+  }
+  Entry entry = make_entry(doc);
+  if (existing == by_id_.end())
+    insert_entry(doc.entity_id, std::move(entry));
+  else
+    replace_entry(existing->second, std::move(entry));
 }
 
 void IndexStore::summarise(Slot s) {

@@ -108,6 +108,11 @@ class IndexStore {
   void release_token(TokenId t);
 
   void summarise(Slot s);
+  // An entity's entry: its tokens interned, phrases and folded filter keys.
+  Entry make_entry(const EntityDoc& doc);
+  void insert_entry(const std::string& entity_id, Entry entry);
+  // Touches only the postings whose token or field mask changed.
+  void replace_entry(Slot slot, Entry entry);
 
   std::vector<Entry> entries_;
   std::vector<SlotSummary> summaries_;  // parallel to entries_
