@@ -16,8 +16,10 @@
 
 #include "search/index_store.hpp"
 #include "search/normalize.hpp"
+#include "search/query_filters.hpp"
 #include "search/scorer.hpp"
 #include "search/synonyms.hpp"
+#include "search/word_match.hpp"
 
 namespace hamcp::search {
 
@@ -57,199 +59,20 @@ const char* field_name(Field f) {
 
 namespace {
 
-// How much a word found in each field counts towards a match.
-constexpr std::array<float, kFieldCount> kFieldWeight = {
-    1.00f,  // entity_id
-    0.95f,  // object_id
-    1.00f,  // friendly_name
-    1.00f,  // registry_name
-    0.95f,  // original_name
-    1.00f,  // alias
-    0.90f,  // area
-    0.80f,  // floor
-    0.90f,  // device
-    0.70f,  // manufacturer
-    0.70f,  // model
-    0.85f,  // label
-    0.90f,  // domain
-    0.90f,  // device_class
-};
-
-constexpr float kSynonymCredit = 95.0f;  // "lamp" finding domain "light"
-// A synonym found in a name is weaker evidence than in the domain/device
-// class: "thermostat" -> "climate" should find climate.* before sensors named
-// "Office Climate Temperature".
-constexpr float kSynonymInTextFactor = 0.85f;
 // Added when a query word names the entity's type (domain or device class):
 // "lock" ranks lock.front_door_lock above binary_sensor.front_door_lock_door.
 constexpr float kTypeBonus = 3.0f;
-constexpr float kFuzzyFactor = 0.95f;     // typo matches rank below exact ones
 constexpr float kCoverageWeight = 0.68f;  // coverage + phrase + type bonus sum to at most 100
 constexpr float kPhraseWeight = 0.29f;
 constexpr double kNonExactScale = 0.99;  // 100 is reserved for an exact entity_id
 constexpr std::size_t kMaxQueryWords = 12;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
-constexpr FieldMask kTypeFields = bit(Field::domain) | bit(Field::device_class);
-
-struct MaskBest {
-  float weight = 0;
-  Field field = Field::object_id;
-};
-
-std::vector<MaskBest> make_mask_table(bool synonym) {
-  std::vector<MaskBest> t(1u << kFieldCount);
-  for (std::size_t m = 1; m < t.size(); ++m) {
-    for (int f = 0; f < kFieldCount; ++f) {
-      if (!((m >> f) & 1u)) continue;
-      float w = kFieldWeight[f];
-      if (synonym) w = (bit(static_cast<Field>(f)) & kTypeFields) ? 1.0f : w * kSynonymInTextFactor;
-      if (w > t[m].weight) t[m] = {w, static_cast<Field>(f)};
-    }
-  }
-  return t;
-}
-
-// Best-weighted field for every field mask, computed once: for words found
-// as written, and for words found through a synonym group.
-const std::vector<MaskBest>& mask_table(bool synonym) {
-  static const std::vector<MaskBest> direct = make_mask_table(false);
-  static const std::vector<MaskBest> via_synonym = make_mask_table(true);
-  return synonym ? via_synonym : direct;
-}
-
 double round2(double x) { return std::round(x * 100.0) / 100.0; }
 
 double final_score(double coverage, double phrase, double bonus) {
   return kNonExactScale * std::min(100.0, kCoverageWeight * coverage + kPhraseWeight * phrase + bonus);
 }
-
-bool starts_with(std::u32string_view s, std::u32string_view prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-bool contains_digit(std::u32string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char32_t c) { return c >= U'0' && c <= U'9'; });
-}
-
-struct TokenMatch {
-  TokenId id;
-  float credit;
-  bool synonym;
-};
-
-class MatchSet {
- public:
-  void add(TokenId id, float credit, bool synonym = false) {
-    auto [it, inserted] = pos_.try_emplace(id, matches_.size());
-    if (inserted) {
-      matches_.push_back({id, credit, synonym});
-    } else if (credit > matches_[it->second].credit) {
-      matches_[it->second] = {id, credit, synonym};
-    }
-  }
-  const std::vector<TokenMatch>& matches() const { return matches_; }
-
- private:
-  std::vector<TokenMatch> matches_;
-  std::unordered_map<TokenId, std::size_t> pos_;
-};
-
-void add_synonyms(const IndexStore& store, std::u32string_view word, float credit, MatchSet& out) {
-  for (const auto& alt : synonyms_of(word))
-    if (const Token* t = store.token(alt)) out.add(static_cast<TokenId>(t - store.tokens().data()), credit, true);
-}
-
-// Vocabulary stage for one query word.
-MatchSet match_word(const IndexStore& store, const std::u32string& q) {
-  MatchSet out;
-  const auto& tokens = store.tokens();
-  if (const Token* t = store.token(q)) out.add(static_cast<TokenId>(t - tokens.data()), 100.0f);
-  const std::size_t lq = q.size();
-  const bool fuzzy = lq >= 4 && !contains_digit(q);
-  const double cutoff = lq <= 5 ? 80.0 : 75.0;
-
-  // Synonym groups, tolerating a typo in the group word itself ("thermostt").
-  if (!synonyms_of(q).empty()) {
-    add_synonyms(store, q, kSynonymCredit, out);
-  } else if (fuzzy) {
-    TokenScorer scorer(q);
-    double best = 0;
-    const std::u32string* best_word = nullptr;
-    for (const auto& w : all_synonym_words()) {
-      double s = scorer.similarity(w, std::max(cutoff, best));
-      if (s > best) {
-        best = s;
-        best_word = &w;
-      }
-    }
-    if (best_word) {
-      float credit = static_cast<float>(best) * kFuzzyFactor * (kSynonymCredit / 100.0f);
-      if (const Token* t = store.token(*best_word)) out.add(static_cast<TokenId>(t - tokens.data()), credit, true);
-      add_synonyms(store, *best_word, credit, out);
-    }
-  }
-
-  std::optional<TokenScorer> scorer;
-  if (fuzzy) scorer.emplace(q);
-  const std::size_t window = 1 + lq / 4;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const Token& t = tokens[i];
-    if (t.postings.empty()) continue;
-    const std::size_t lv = t.text.size();
-    if (lq >= 2 && lv > lq && starts_with(t.text, q)) {
-      // Prefix: "kitch" -> "kitchen"; the closer the lengths, the higher.
-      out.add(static_cast<TokenId>(i), 100.0f * (0.75f + 0.2f * static_cast<float>(lq) / static_cast<float>(lv)));
-      continue;
-    }
-    if (!scorer || t.has_digit || lv < 3 || (lv > lq ? lv - lq : lq - lv) > window || t.text == q) continue;
-    double s = scorer->similarity(t.text, cutoff);
-    if (s > 0) out.add(static_cast<TokenId>(i), static_cast<float>(s) * kFuzzyFactor);
-  }
-  return out;
-}
-
-struct Filters {
-  std::optional<std::string> domain, area, floor, label, state, device_class;
-  bool include_hidden = false;
-
-  static std::optional<std::string> key(const std::optional<std::string>& v) {
-    if (!v) return std::nullopt;
-    std::string k = fold_key(*v);
-    if (k.empty()) return std::nullopt;  // a blank filter filters nothing
-    return k;
-  }
-
-  explicit Filters(const Query& q)
-      : domain(key(q.domain)),
-        area(key(q.area)),
-        floor(key(q.floor)),
-        label(key(q.label)),
-        state(key(q.state)),
-        device_class(key(q.device_class)),
-        include_hidden(q.include_hidden) {}
-
-  static bool in(const std::vector<std::string>& keys, const std::string& k) {
-    return std::find(keys.begin(), keys.end(), k) != keys.end();
-  }
-
-  bool any_key() const { return domain || area || floor || label || state || device_class; }
-
-  // The part of pass() answerable from the dense summary.
-  bool pass_summary(const SlotSummary& s) const { return s.live && (include_hidden || !s.skipped_by_default); }
-
-  bool pass(const Entry& e) const {
-    if (!e.live) return false;
-    if (!include_hidden && (e.doc.hidden() || e.doc.disabled())) return false;
-    if (domain && e.domain_key != *domain) return false;
-    if (state && e.state_key != *state) return false;
-    if (device_class && e.device_class_key != *device_class) return false;
-    if (area && !in(e.area_keys, *area)) return false;
-    if (floor && !in(e.floor_keys, *floor)) return false;
-    if (label && !in(e.label_keys, *label)) return false;
-    return true;
-  }
-};
 
 // Original text of one field value, for Hit::matched_text.
 std::string field_text(const EntityDoc& doc, Field f, std::uint8_t value) {
@@ -296,59 +119,6 @@ struct Ranked {
   int phrase = -1;     // index of the best phrase in the entry, -1 none
   double phrase_score = 0;
 };
-
-// The smallest posting list that every entity passing the filters must be on
-// (a word of the filtered domain/label/device class, found in that
-// field), or null when no filter narrows the scan.
-const std::vector<Posting>* narrowest_filter_postings(const IndexStore& store, const Filters& f, FieldMask& field) {
-  const std::vector<Posting>* best = nullptr;
-  auto consider = [&](const std::optional<std::string>& key, Field fld) {
-    if (!key) return;
-    for (const auto& word : split_tokens(fold(*key))) {
-      const Token* t = store.token(word);
-      if (!t) {
-        static const std::vector<Posting> kEmpty;
-        best = &kEmpty;  // no entity has this word at all: nothing can pass
-        field = bit(fld);
-        return;
-      }
-      if (!best || t->postings.size() < best->size()) {
-        best = &t->postings;
-        field = bit(fld);
-      }
-    }
-  };
-  consider(f.domain, Field::domain);
-  consider(f.device_class, Field::device_class);
-  consider(f.label, Field::label);
-  // Not area/floor: their filters also match ids, whose words need not occur
-  // in the indexed names.
-  return best;
-}
-
-Result list_by_filters(const IndexStore& store, const Query& q, const Filters& filters) {
-  std::vector<const Entry*> matches;
-  FieldMask field = 0;
-  if (const auto* postings = narrowest_filter_postings(store, filters, field)) {
-    for (const Posting& p : *postings)
-      if ((p.fields & field) && filters.pass(store.entries()[p.slot])) matches.push_back(&store.entries()[p.slot]);
-  } else {
-    for (const auto& e : store.entries())
-      if (filters.pass(e)) matches.push_back(&e);
-  }
-  Result r;
-  r.total = matches.size();
-  const std::size_t begin = std::min(q.offset, matches.size());
-  const std::size_t end = begin + std::min(q.limit, matches.size() - begin);
-  const auto& rank = store.id_ranks();
-  const Entry* base = store.entries().data();
-  auto by_id = [&](const Entry* a, const Entry* b) { return rank[a - base] < rank[b - base]; };
-  std::partial_sort(matches.begin(), matches.begin() + static_cast<std::ptrdiff_t>(end), matches.end(), by_id);
-  for (std::size_t i = begin; i < end; ++i)
-    r.hits.push_back(Hit{std::string(matches[i]->doc.entity_id()), 0.0, "", ""});
-  r.has_more = q.offset + r.hits.size() < r.total;
-  return r;
-}
 
 std::string trim_lower_ascii(std::string_view s) {
   std::size_t b = 0, e = s.size();
