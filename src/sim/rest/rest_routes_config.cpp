@@ -59,7 +59,8 @@ std::optional<RestResponse> check_required(const std::string& kind, const std::s
       return message_response(400, "Message malformed: invalid slug " + key + " (try " + slugify(key) + ")");
     if (!cfg.contains("sequence")) return missing("sequence");
   } else {
-    if (!cfg.contains("entities")) return missing("entities");
+    // HA validates a scene as {"states": [<config>]}, so its messages carry that prefix.
+    if (!cfg.contains("entities")) return missing("states'][0]['entities");
     cfg["id"] = key;
   }
   return std::nullopt;

@@ -27,12 +27,13 @@ bool outcome_unknown(const ha::HaError& e) {
          e.cause == ha::ErrorCause::protocol_error;
 }
 
-ToolError failed_write(Kind kind, const std::string& key, const ha::HaError& e, std::string_view verb) {
+// `unknown`: the request may have reached HA and been applied (no answer, or HA failed midway).
+ToolError failed_write(Kind kind, const std::string& key, const ha::HaError& e, std::string_view verb, bool unknown) {
   ToolError err = from_ha_error(e);
-  if (outcome_unknown(e)) {
+  if (unknown) {
     err.code = "write_outcome_unknown";
-    err.message = "No answer from Home Assistant to the " + std::string(verb) + " of " + std::string(name_of(kind)) +
-                  " " + key + " (" + err.message +
+    err.message = "No clear answer from Home Assistant to the " + std::string(verb) + " of " +
+                  std::string(name_of(kind)) + " " + key + " (" + err.message +
                   "); it may or may not have been applied. hamcp never retries a write.";
     err.suggestion = "Read it back with ha_config_get before calling again.";
     err.extra["written"] = "unknown";
@@ -79,6 +80,13 @@ std::string path_in_message(std::string_view message) {
     path += seg;
     rest.remove_prefix(close + 1);
   }
+  return path;
+}
+
+std::string path_in_config(Kind kind, std::string_view message) {
+  std::string path = path_in_message(message);
+  constexpr std::string_view kSceneWrapper = "/states/0";
+  if (kind == Kind::scene && path.rfind(kSceneWrapper, 0) == 0) path.erase(0, kSceneWrapper.size());
   return path;
 }
 
@@ -130,16 +138,17 @@ boost::asio::awaitable<void> write_config(ToolEnv& env, Kind kind, const std::st
     auto posting = env.ha.rest_post(std::move(path), std::move(body));  // named: GCC 12 coroutine temporaries
     r = co_await std::move(posting);
   } catch (const ha::HaException& e) {
-    throw ToolException(failed_write(kind, key, e.error(), "write"));
+    throw ToolException(failed_write(kind, key, e.error(), "write", outcome_unknown(e.error())));
   }
   if (r.ok()) co_return;
   if (r.status == 400) {
     std::string reason = ha_body_message(r.body);
     for (std::string_view prefix : {"Message malformed: ", "Key malformed: "})
       if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
-    throw ToolException(invalid_config(kind, path_in_message(reason), reason));
+    throw ToolException(invalid_config(kind, path_in_config(kind, reason), reason));
   }
-  throw ToolException(failed_write(kind, key, status_error(r), "write"));
+  // 5xx: HA failed while handling it (e.g. its validator crashed); whether it saved cannot be told from here.
+  throw ToolException(failed_write(kind, key, status_error(r), "write", r.status >= 500));
 }
 
 boost::asio::awaitable<void> delete_config(ToolEnv& env, Kind kind, const std::string& key) {
@@ -154,7 +163,7 @@ boost::asio::awaitable<void> delete_config(ToolEnv& env, Kind kind, const std::s
     auto deleting = rest->del(std::move(path));
     r = co_await std::move(deleting);
   } catch (const ha::HaException& e) {
-    throw ToolException(failed_write(kind, key, e.error(), "delete"));
+    throw ToolException(failed_write(kind, key, e.error(), "delete", outcome_unknown(e.error())));
   }
   if (r.ok()) co_return;
   if (r.status == 400 || r.status == 404)
@@ -163,7 +172,7 @@ boost::asio::awaitable<void> delete_config(ToolEnv& env, Kind kind, const std::s
                                       ha_body_message(r.body) + "). Nothing was removed.",
                                   "It may be defined in YAML outside the UI editor, or already removed.",
                                   {{"written", false}}});
-  throw ToolException(failed_write(kind, key, status_error(r), "delete"));
+  throw ToolException(failed_write(kind, key, status_error(r), "delete", r.status >= 500));
 }
 
 json::object WaitReport::to_json(bool present) const {

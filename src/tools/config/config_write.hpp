@@ -20,13 +20,19 @@ namespace hamcp::tools::config {
 // ("" when the message names no path).
 std::string path_in_message(std::string_view message);
 
+// The path in the caller's config that HA's config editor names in a 400
+// message: a scene is validated as {"states":[<config>]}, so its
+// "/states/0/entities" is the config's "/entities".
+std::string path_in_config(Kind kind, std::string_view message);
+
 // Asks HA to validate the parts of `config` it can check without saving
 // (automation: triggers, conditions, actions; script: sequence). Throws
 // "invalid_config" naming the path; nothing is written.
 boost::asio::awaitable<void> validate_with_ha(ToolEnv& env, Kind kind, const json::object& config);
 
 // POSTs the config once. HA refusing it (400: schema) -> "invalid_config",
-// written:false; no answer (timeout, dropped connection) -> "write_outcome_unknown".
+// written:false; no answer (timeout, dropped connection) or HA failing while
+// handling it (5xx) -> "write_outcome_unknown".
 boost::asio::awaitable<void> write_config(ToolEnv& env, Kind kind, const std::string& key, const json::object& config);
 
 // DELETE once; same failure rules. A missing item is "config_not_found".

@@ -2,6 +2,7 @@
 // alias (and by the ha-mcp names), create/update by config or JSON Patch,
 // config_hash locking, validation errors naming the path, remove + restore
 // from the edit journal, runtime actions, traces.
+#include "tools/config/config_write.hpp"
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -243,3 +244,18 @@ TEST_F(ConfigToolsTest, NewScriptByHaMcpNameGetsItsObjectId) {
 
 }  // namespace
 }  // namespace hamcp::tools::testing
+
+namespace hamcp::tools::config {
+namespace {
+
+TEST(ConfigWrite, PathsInHaMessagesBecomePathsInTheConfig) {
+  EXPECT_EQ(path_in_message("Unable to determine action @ data[1]"), "/1");
+  EXPECT_EQ(path_in_message("required key not provided @ data['actions'][0]['target']"), "/actions/0/target");
+  EXPECT_EQ(path_in_message("expected a dictionary"), "");
+  // A scene is validated wrapped in {"states":[...]}: the caller's config has no such level.
+  EXPECT_EQ(path_in_config(Kind::scene, "required key not provided @ data['states'][0]['entities']"), "/entities");
+  EXPECT_EQ(path_in_config(Kind::automation, "extra keys not allowed @ data['states'][0]"), "/states/0");
+}
+
+}  // namespace
+}  // namespace hamcp::tools::config
