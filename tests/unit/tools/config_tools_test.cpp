@@ -197,6 +197,28 @@ TEST_F(ConfigToolsTest, RuntimeActionsEnableRunStopActivate) {
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;
 }
 
+TEST_F(ConfigToolsTest, CategoryIsSetInTheEntityRegistryAndWaitCanBeSkipped) {
+  start();
+  std::string security;
+  for (const json::value& c : ha->snapshot()->registry(ha::RegistryKind::category).items())
+    if (c.at("name").as_string() == "Security") security = std::string(c.at("category_id").as_string());
+  ASSERT_FALSE(security.empty());
+  CallResult r = call("ha_config_set_automation",
+                      R"({"identifier":"automation.guest_mode_welcome","category":")" + security + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured.at("actions").as_object(), "category"), security);
+  EXPECT_TRUE(eventually([&] {
+    ha::RegistryItem e = ha->snapshot()->registry(ha::RegistryKind::entity).find("automation.guest_mode_welcome");
+    const json::value* cats = e ? e->if_contains("categories") : nullptr;
+    const json::value* mine = cats && cats->is_object() ? cats->as_object().if_contains("automation") : nullptr;
+    return mine && mine->is_string() && mine->as_string() == security;
+  }));
+  r = call("ha_config_set", R"({"kind":"scene","wait":false,"config":{"name":"Quick","entities":{}}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "result"), "created");
+  EXPECT_FALSE(r.structured.contains("wait")) << r.text;
+}
+
 TEST_F(ConfigToolsTest, TracesListRunsAndShowOneRunsSteps) {
   start();
   ASSERT_FALSE(call("ha_config_set", R"({"id":"automation.hallway_light_on_motion","run":"start"})").is_error);
