@@ -1,18 +1,30 @@
-// Measures the entity tool family's share of hamcp's tools/list in tokens
+// Measures each tool family's share of hamcp's tools/list in tokens
 // (o200k_base, via gpt-tokenizer), from a running hamcp (`hamcp --demo` over
-// stdio, raw JSON-RPC). Budget: <= 4,000 tokens for the whole family.
+// stdio, raw JSON-RPC). Budgets: entity family <= 4,000 tokens, config family
+// (issue 10) <= 2,500, the whole tools/list <= 12,000.
 //
 //   HAMCP_BIN=build/hamcp node bench/tools/catalog_tokens.mjs [--json]
-// Exit 1 when the family exceeds the budget.
+// Exit 1 when a family or the whole list exceeds its budget.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 
-const BUDGET = 4000;
-const FAMILY = [
-  'ha_search', 'ha_get_overview', 'ha_get_state', 'ha_call_service', 'ha_bulk_control',
-  'ha_get_operation_status', 'ha_list_services', 'ha_call_event', 'ha_get_entity', 'ha_set_entity',
-  'ha_remove_entity', 'ha_eval_template', 'ha_get_history', 'ha_get_logs',
+const WHOLE_BUDGET = 12000;
+const FAMILIES = [
+  {
+    name: 'entity family',
+    budget: 4000,
+    tools: [
+      'ha_search', 'ha_get_overview', 'ha_get_state', 'ha_call_service', 'ha_bulk_control',
+      'ha_get_operation_status', 'ha_list_services', 'ha_call_event', 'ha_get_entity', 'ha_set_entity',
+      'ha_remove_entity', 'ha_eval_template', 'ha_get_history', 'ha_get_logs',
+    ],
+  },
+  {
+    name: 'config family',
+    budget: 2500,
+    tools: ['ha_config_get', 'ha_config_set', 'ha_config_remove', 'ha_get_automation_traces'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {
@@ -50,25 +62,34 @@ async function listTools() {
 }
 
 const tools = await listTools();
-const rows = [];
-let total = 0;
-for (const name of FAMILY) {
-  const tool = tools.find((t) => t.name === name);
-  if (!tool) {
-    console.error(`missing tool ${name} in tools/list`);
-    process.exit(1);
+const families = [];
+let within = true;
+for (const family of FAMILIES) {
+  const rows = [];
+  let total = 0;
+  for (const name of family.tools) {
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) {
+      console.error(`missing tool ${name} in tools/list`);
+      process.exit(1);
+    }
+    // A client puts the tool definition into the model's context as JSON.
+    const tokens = encode(JSON.stringify(tool)).length;
+    rows.push({ name, tokens });
+    total += tokens;
   }
-  // A client puts the tool definition into the model's context as JSON.
-  const tokens = encode(JSON.stringify(tool)).length;
-  rows.push({ name, tokens });
-  total += tokens;
+  within &&= total <= family.budget;
+  families.push({ name: family.name, budget: family.budget, tokens: total, tools: rows });
 }
 const all = encode(JSON.stringify(tools)).length;
+within &&= all <= WHOLE_BUDGET;
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ tokenizer: 'o200k_base', budget: BUDGET, family_tokens: total, all_tools_tokens: all, tools: rows }));
+  console.log(JSON.stringify({ tokenizer: 'o200k_base', whole_budget: WHOLE_BUDGET, all_tools_tokens: all, families }));
 } else {
-  for (const r of rows) console.log(`${r.name.padEnd(26)} ${String(r.tokens).padStart(5)}`);
-  console.log(`${'entity family total'.padEnd(26)} ${String(total).padStart(5)}  (budget ${BUDGET})`);
-  console.log(`${'whole tools/list'.padEnd(26)} ${String(all).padStart(5)}  (${tools.length} tools)`);
+  for (const f of families) {
+    for (const r of f.tools) console.log(`${r.name.padEnd(26)} ${String(r.tokens).padStart(5)}`);
+    console.log(`${(f.name + ' total').padEnd(26)} ${String(f.tokens).padStart(5)}  (budget ${f.budget})`);
+  }
+  console.log(`${'whole tools/list'.padEnd(26)} ${String(all).padStart(5)}  (${tools.length} tools, budget ${WHOLE_BUDGET})`);
 }
-process.exit(total <= BUDGET ? 0 : 1);
+process.exit(within ? 0 : 1);

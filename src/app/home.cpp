@@ -2,6 +2,7 @@
 
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
+#include "tools/config/config_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
 
 namespace hamcp::app {
@@ -14,7 +15,10 @@ Home::Home(boost::asio::any_io_executor executor, const ha::ConnectionInput& inp
 
 Home::~Home() { stop(); }
 
-void Home::register_tools(mcp::Registry& registry) { tools::register_entity_tools(registry, tools_env_); }
+void Home::register_tools(mcp::Registry& registry) {
+  tools::register_entity_tools(registry, tools_env_);
+  tools::register_config_tools(registry, tools_env_);
+}
 
 void Home::start() { ha_->start(); }
 

@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include "app/home.hpp"
+#include "home/config_json.hpp"
+#include "mcp/http/data_dir.hpp"
 #include "sim/server/sim_server.hpp"
 
 namespace hamcp::app {
@@ -53,6 +55,24 @@ Runtime::~Runtime() {
 
 ha::HaClient* Runtime::ha() { return home_ ? &home_->ha() : nullptr; }
 
+namespace {
+
+// <data dir>/edit-journal/<hash of the HA URL>: one journal per Home
+// Assistant. Empty (memory only) for the demo home, which starts afresh each
+// run, or when the data dir is unusable (then said once on stderr).
+std::filesystem::path journal_dir(const Config& config, const std::string& ha_url) {
+  if (config.demo) return {};
+  try {
+    const std::filesystem::path data = mcp::http::resolve_data_dir(config.mcp.data_dir);
+    return data / "edit-journal" / home::config_hash(boost::json::value(ha_url));
+  } catch (const std::exception& e) {
+    spdlog::warn("edit journal kept in memory only: {}", e.what());
+    return {};
+  }
+}
+
+}  // namespace
+
 void Runtime::connect_home() {
   ha::ConnectionInput input;
   input.url = config_.ha.url;
@@ -73,7 +93,9 @@ void Runtime::connect_home() {
   } else {
     ha::fill_from_environment(input);  // SUPERVISOR_TOKEN in an add-on
   }
-  home_ = std::make_unique<Home>(io_.get_executor(), input);
+  HomeOptions options;
+  options.tools.journal.dir = journal_dir(config_, input.url);
+  home_ = std::make_unique<Home>(io_.get_executor(), input, options);
   home_->register_tools(server_.registry());
   home_->start();
 }

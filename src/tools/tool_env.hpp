@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "ha/ha_client.hpp"
+#include "home/edit_journal.hpp"
 #include "home/operations.hpp"
 #include "home/overview_feed.hpp"
 #include "home/state_watch.hpp"
@@ -27,6 +28,7 @@ struct EntityToolsOptions {
   std::chrono::milliseconds max_wait{60000};
   std::chrono::milliseconds first_sync_wait{3000};  // how long a read waits for the first sync
   std::size_t bulk_parallelism = 16;                // ha_bulk_control calls in flight
+  EditJournalOptions journal;                       // config writes' journal (dir empty: in memory)
 };
 
 class ToolEnv {
@@ -39,6 +41,7 @@ class ToolEnv {
   StateWatch watch;
   OperationStore ops;
   OverviewFeed overview;  // ha_get_overview aggregates, kept current from the mirror
+  EditJournal journal;    // every config write hamcp makes, restorable
 
   // A synced snapshot for reads. If the mirror has never synced it waits up to
   // first_sync_wait, then throws ToolException with HA's diagnosis

@@ -489,10 +489,10 @@ def t_hamcp_ha_layer_service(c: Ctx):
 class McpStdio:
     """A minimal MCP client over hamcp's stdio (stdlib only): the entity tools against real HA."""
 
-    def __init__(self, c: Ctx):
+    def __init__(self, c: Ctx, extra_env: dict | None = None):
         if not c.hamcp or not os.access(c.hamcp, os.X_OK):
             raise Skip("no hamcp binary (pass --hamcp or set HAMCP_BUILD_DIR)")
-        self.p = subprocess.Popen([c.hamcp], env=hamcp_env(c), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.p = subprocess.Popen([c.hamcp], env={**hamcp_env(c), **(extra_env or {})}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.next_id = 0
         init = self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -562,6 +562,76 @@ def t_hamcp_entity_tools(c: Ctx):
         m.tool("ha_set_entity", {"entity_id": flag, "name": None})
         err = m.tool("ha_get_state", {"entity_id": "light.no_such_lamp_xyz"}, ok=False)
         expect("suggestion" in json.dumps(err), f"unknown entity error has no suggestion: {err}")
+    finally:
+        m.close()
+        c.set_flag(False, flag)
+
+
+def t_hamcp_config_tools(c: Ctx):
+    """hamcp's config tools through MCP against this real HA: an automation created (its entity
+    appears), triggered (its trace read back), patched, patched again with a stale hash (refused,
+    nothing written), refused when invalid (the path named), removed, then restored from the
+    journal on disk by a new hamcp process; a script run with variables; a scene activated;
+    the ha-mcp names (ha_config_*_automation/script/scene) on the way."""
+    data_dir = os.path.join(c.run_dir, "hamcp-data")
+    flag, level, mode = "input_boolean.hamcp_test_flag", "input_number.hamcp_test_level", "input_select.hamcp_test_mode"
+    c.set_flag(False, flag)
+    m = McpStdio(c, {"HAMCP_DATA_DIR": data_dir})
+    try:
+        names = {t["name"] for t in m.request("tools/list", {})["tools"]}
+        expect({"ha_config_get", "ha_config_set", "ha_config_remove", "ha_get_automation_traces"} <= names,
+               f"tools/list: {sorted(names)}")
+        created = m.tool("ha_config_set", {"kind": "automation", "config": {
+            "alias": "hamcp config test", "description": "made by the real-HA lane",
+            "triggers": [{"trigger": "event", "event_type": "hamcp_config_test_event"}],
+            "actions": [{"action": "input_boolean.turn_on", "target": {"entity_id": flag}}]}})
+        expect(created["result"] == "created" and created["wait"]["appeared"], f"create: {created}")
+        eid, key = created["entity_id"], created["id"]
+        got = m.tool("ha_config_get_automation", {"identifier": eid})
+        expect(got["config_hash"] == created["config_hash"], f"hash of what HA stored {got} != {created}")
+        m.tool("ha_config_set", {"id": eid, "run": "start"})
+        expect(wait_until("flag on", lambda: c.state(flag)["state"] == "on"), "run: start did not run the actions")
+        runs = m.tool("ha_get_automation_traces", {"automation_id": eid})["runs"]
+        expect(runs and runs[0].get("script_execution") == "finished", f"traces: {runs}")
+        one = m.tool("ha_get_automation_traces", {"automation_id": eid, "run_id": runs[0]["run_id"]})
+        paths = [s["path"] for s in one.get("steps", [])]
+        expect("trigger" in paths and "action/0" in paths, f"trace steps: {paths}")
+        patched = m.tool("ha_config_set", {"id": eid, "config_hash": got["config_hash"],
+                                           "patch": [{"op": "replace", "path": "/description", "value": "patched"}]})
+        expect(patched["result"] == "updated" and patched["diff"], f"patch: {patched}")
+        stale = m.tool("ha_config_set", {"id": eid, "config_hash": got["config_hash"],
+                                         "patch": [{"op": "replace", "path": "/alias", "value": "lost"}]}, ok=False)
+        expect(stale["error"]["code"] == "stale_config_hash" and stale["error"]["written"] is False
+               and stale["error"]["current_hash"] == patched["config_hash"], f"stale: {stale}")
+        stored = c.get(f"/api/config/automation/config/{key}")
+        expect(stored["alias"] == "hamcp config test" and stored["description"] == "patched",
+               f"after the stale write HA stores {stored}")
+        bad = m.tool("ha_config_set", {"id": eid, "config_hash": patched["config_hash"],
+                                       "patch": [{"op": "add", "path": "/actions/-", "value": {"frobnicate": 1}}]},
+                     ok=False)
+        expect(bad["error"]["code"] == "invalid_config" and bad["error"]["path"].startswith("/actions"),
+               f"invalid: {bad}")
+        removed = m.tool("ha_config_remove_automation", {"identifier": eid})
+        expect(removed["wait"]["removed"], f"remove: {removed}")
+        try:
+            c.get(f"/api/config/automation/config/{key}")
+            raise AssertionError("removed automation still has a config")
+        except HttpError as e:
+            expect(e.status == 404, f"removed automation config gave HTTP {e.status}")
+    finally:
+        m.close()
+    m = McpStdio(c, {"HAMCP_DATA_DIR": data_dir})  # a new process: the journal is read from disk
+    try:
+        restored = m.tool("ha_config_set", {"restore": removed["edit_id"]})
+        expect(restored["result"] == "restored" and restored["wait"]["appeared"], f"restore: {restored}")
+        expect(c.get(f"/api/config/automation/config/{key}")["description"] == "patched", "restore wrote another version")
+        m.tool("ha_config_set_script", {"script_id": "hamcp_set_level", "run": "start", "variables": {"level": 55}})
+        expect(wait_until("level 55", lambda: float(c.state(level)["state"]) == 55.0),
+               f"script variables not applied: {c.state(level)['state']}")
+        c.post("/api/services/input_select/select_option", {"entity_id": mode, "option": "home"})
+        m.tool("ha_config_set_scene", {"scene_id": "hamcp quiet", "activate": True})
+        expect(wait_until("mode sleep", lambda: c.state(mode)["state"] == "sleep"), "scene not activated")
+        m.tool("ha_config_remove", {"kind": "automation", "id": key})
     finally:
         m.close()
         c.set_flag(False, flag)
@@ -642,6 +712,7 @@ TESTS = [
     ("hamcp.ha_layer_mirror", t_hamcp_ha_layer_mirror),
     ("hamcp.ha_layer_service", t_hamcp_ha_layer_service),
     ("hamcp.entity_tools", t_hamcp_entity_tools),
+    ("hamcp.config_tools", t_hamcp_config_tools),
     ("restart.ha_layer_reconnects", t_restart_ha_layer_reconnects),
     ("restart.keeps_token_and_ws_reconnects", t_restart_keeps_token_and_ws_reconnects),
     ("ha.no_outbound_network_attempts", t_no_outbound_network_attempts),

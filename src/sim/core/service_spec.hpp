@@ -15,6 +15,7 @@
 #include "common/saturate_cast.hpp"
 #include "sim/core/json_writer.hpp"
 #include "sim/core/services.hpp"
+#include "sim/core/traces.hpp"
 
 namespace hamcp::sim {
 namespace svc {
@@ -133,7 +134,10 @@ struct Run {
     }
     --impl.depth;
   }
-  void run_sequence(const json::value& sequence);
+  // Runs the actions in order; with `trace`, records each as "<prefix>/<i>".
+  // Returns "finished", or "error" when an action failed (the rest is skipped).
+  std::string run_sequence(const json::value& sequence, TraceRecorder* trace = nullptr,
+                           const std::string& prefix = "action");
 };
 
 inline Field fint(std::string n, std::optional<double> lo, std::optional<double> hi, std::string d, bool req = false) {

@@ -14,27 +14,37 @@
 namespace hamcp::sim {
 namespace svc {
 
-void Run::run_sequence(const json::value& sequence) {
-  if (!sequence.is_array()) return;
-  for (const auto& step : sequence.get_array()) {
-    if (!step.is_object()) continue;
-    const auto& o = step.get_object();
+std::string Run::run_sequence(const json::value& sequence, TraceRecorder* trace, const std::string& prefix) {
+  if (!sequence.is_array()) return "finished";
+  const json::array& steps = sequence.get_array();
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string path = prefix + "/" + std::to_string(i);
+    if (!steps[i].is_object()) continue;
+    const auto& o = steps[i].get_object();
     const json::value* action = o.if_contains("action");
     if (!action) action = o.if_contains("service");
-    if (!action || !action->is_string()) continue;  // delays, conditions… take no time here
+    if (!action || !action->is_string()) {  // delays, conditions… take no time here
+      if (trace) trace->step(path, {});
+      continue;
+    }
     std::string full(action->get_string());
     auto dot = full.find('.');
     if (dot == std::string::npos) continue;
     json::object data = o.contains("data") && o.at("data").is_object() ? o.at("data").get_object() : json::object{};
     json::object target =
         o.contains("target") && o.at("target").is_object() ? o.at("target").get_object() : json::object{};
+    json::object params{
+        {"domain", full.substr(0, dot)}, {"service", full.substr(dot + 1)}, {"service_data", data}, {"target", target}};
     try {
       call(full.substr(0, dot), full.substr(dot + 1), std::move(data), std::move(target));
-    } catch (const ServiceError&) {
+      if (trace) trace->step(path, json::object{{"params", std::move(params)}, {"running_script", false}});
+    } catch (const ServiceError& e) {
       // HA stops a script on an error; the caller of script.turn_on does not see it.
-      return;
+      if (trace) trace->step(path, json::object{{"params", std::move(params)}, {"running_script", false}}, e.message);
+      return "error";
     }
   }
+  return "finished";
 }
 
 }  // namespace svc

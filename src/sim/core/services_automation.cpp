@@ -27,9 +27,12 @@ void add_automations(Services::Impl& impl) {
     std::string id = attr_str(s.attributes, "id");
     auto it = impl.store.home().automation_configs.find(id);
     if (it != impl.store.home().automation_configs.end()) {
-      const json::value* actions = it->second.if_contains("actions");
-      if (!actions) actions = it->second.if_contains("action");
-      if (actions) r.run_sequence(*actions);
+      const json::object config = it->second;  // the run may edit the configs
+      TraceRecorder trace("automation", id, r.ctx, config, "action automation.trigger");
+      const json::value* actions = config.if_contains("actions");
+      if (!actions) actions = config.if_contains("action");
+      const std::string execution = actions ? r.run_sequence(*actions, &trace, "action") : "finished";
+      trace.finish(impl.store.home(), execution);
     }
   };
   impl.add(entity_spec("automation", "trigger", "Triggers the actions of an automation.",
@@ -62,8 +65,16 @@ void add_scripts(Services::Impl& impl) {
     e.context = r.ctx;
     impl.store.add_logbook(std::move(e));
     auto it = impl.store.home().script_configs.find(object);
-    if (it != impl.store.home().script_configs.end() && it->second.contains("sequence"))
-      r.run_sequence(it->second.at("sequence"));
+    if (it != impl.store.home().script_configs.end()) {
+      const json::object config = it->second;  // the run may edit the configs
+      TraceRecorder trace("script", object, r.ctx, config, {});
+      const json::value* variables = d.if_contains("variables");
+      if (variables && variables->is_object() && !variables->get_object().empty())
+        trace.variables(variables->get_object());
+      const std::string execution =
+          config.contains("sequence") ? r.run_sequence(config.at("sequence"), &trace, "sequence") : "finished";
+      trace.finish(impl.store.home(), execution);
+    }
   };
   impl.add(entity_spec("script", "turn_on", "Runs the sequence of actions defined in a script.",
                        {fany("variables", "Variables passed to the script.")}, script_run));

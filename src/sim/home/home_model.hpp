@@ -168,6 +168,9 @@ struct Home {
   std::map<std::string, json::object> automation_configs;
   std::map<std::string, json::object> script_configs;
   std::map<std::string, json::object> scene_configs;
+  // Stored traces of automation/script runs, "<domain>/<item_id>" -> the
+  // last few full traces (oldest first), as trace/get returns them.
+  std::map<std::string, std::vector<json::object>> traces;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

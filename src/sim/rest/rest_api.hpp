@@ -24,6 +24,10 @@ struct RestResponse {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  // HA's background work after the answer (e.g. the reload after a config
+  // write): SimServer runs it once the response is sent, under the store's
+  // mutex; a caller of RestApi without the server runs it itself.
+  std::function<void()> after;
 };
 
 class RestApi {

@@ -59,7 +59,8 @@ std::optional<RestResponse> check_required(const std::string& kind, const std::s
       return message_response(400, "Message malformed: invalid slug " + key + " (try " + slugify(key) + ")");
     if (!cfg.contains("sequence")) return missing("sequence");
   } else {
-    if (!cfg.contains("entities")) return missing("entities");
+    // HA validates a scene as {"states": [<config>]}, so its messages carry that prefix.
+    if (!cfg.contains("entities")) return missing("states'][0]['entities");
     cfg["id"] = key;
   }
   return std::nullopt;
@@ -99,18 +100,52 @@ std::string new_entity_id(StateStore& store, const std::string& kind, const std:
   return kind + "." + object;
 }
 
-void register_entity(RestCall& c, const std::string& kind, const std::string& eid, const std::string& key,
-                     const std::string& alias) {
+void register_entity(StateStore& store, const Context& ctx, const std::string& kind, const std::string& eid,
+                     const std::string& key, const std::string& alias) {
   EntityRegistryEntry e;
   e.entity_id = eid;
-  e.id = c.store.new_context().id;
+  e.id = store.new_context().id;
   e.unique_id = key;
   e.platform = kind == "scene" ? "homeassistant" : kind;
   e.has_entity_name = false;
   e.original_name = alias;
   e.created_at = e.modified_at = now_timestamp();
-  c.store.home().entities.push_back(e);
-  c.store.fire("entity_registry_updated", {{"action", "create"}, {"entity_id", eid}}, c.user_context);
+  store.home().entities.push_back(e);
+  store.fire("entity_registry_updated", {{"action", "create"}, {"entity_id", eid}}, ctx);
+}
+
+// HA's background reload after a config write: the item's entity is created or
+// updated from the stored config, then automation_reloaded / scene_reloaded.
+void reload_item(SimCore& core, const Context& ctx, const std::string& kind, const std::string& key) {
+  StateStore& store = core.store();
+  auto& configs = configs_of(store.home(), kind);
+  auto it = configs.find(key);
+  if (it == configs.end()) return;  // removed again before the reload ran
+  const json::object cfg = it->second;
+  const std::string name_key = kind == "scene" ? "name" : "alias";
+  std::string alias = kind == "script" ? key : kind + " " + key;
+  if (const json::value* name = cfg.if_contains(name_key); name && name->is_string())
+    alias = std::string(name->get_string());
+  std::string eid = entity_of(store, kind, key);
+  const bool created = eid.empty() || !store.get(eid);
+  if (eid.empty()) eid = new_entity_id(store, kind, key, alias);
+  auto [state, attrs] = entity_state_for(kind, key, cfg, alias);
+  if (StatePtr old = created ? nullptr : store.get(eid)) {
+    // An edit keeps what the entity lived through.
+    if (kind == "automation") {
+      state = old->state;
+      if (const auto* lt = old->attributes.if_contains("last_triggered")) attrs["last_triggered"] = *lt;
+    }
+    if (kind == "scene") state = old->state;
+  }
+  if (created && !store.entity_entry(eid)) {
+    register_entity(store, ctx, kind, eid, key, alias);
+  } else if (auto* e = store.entity_entry(eid)) {
+    e->original_name = alias;
+  }
+  store.set_state(eid, state, std::move(attrs), ctx);
+  if (kind == "script") core.services().refresh_script_services();
+  if (kind != "script") store.fire(kind + "_reloaded", {}, ctx);
 }
 
 RestResponse save_config(RestCall& c, const std::string& kind) {
@@ -120,31 +155,11 @@ RestResponse save_config(RestCall& c, const std::string& kind) {
   if (invalid || !body) return message_response(400, "Invalid JSON specified.");
   json::object cfg = *body;
   if (auto error = check_required(kind, key, cfg)) return *error;
-  const std::string name_key = kind == "scene" ? "name" : "alias";
-  std::string alias = kind == "script" ? key : kind + " " + key;
-  if (const json::value* name = cfg.if_contains(name_key); name && name->is_string())
-    alias = std::string(name->get_string());
   configs_of(c.store.home(), kind)[key] = cfg;
-  std::string eid = entity_of(c.store, kind, key);
-  const bool created = eid.empty() || !c.store.get(eid);
-  if (eid.empty()) eid = new_entity_id(c.store, kind, key, alias);
-  auto [state, attrs] = entity_state_for(kind, key, cfg, alias);
-  if (StatePtr old = created ? nullptr : c.store.get(eid)) {
-    // An edit keeps what the entity lived through.
-    if (kind == "automation") {
-      state = old->state;
-      if (const auto* lt = old->attributes.if_contains("last_triggered")) attrs["last_triggered"] = *lt;
-    }
-    if (kind == "scene") state = old->state;
-  }
-  if (created && !c.store.entity_entry(eid)) {
-    register_entity(c, kind, eid, key, alias);
-  } else if (auto* e = c.store.entity_entry(eid)) {
-    e->original_name = alias;
-  }
-  c.store.set_state(eid, state, std::move(attrs), c.user_context);
-  if (kind == "script") c.core.services().refresh_script_services();
-  return json_response(200, json::object{{"result", "ok"}});
+  RestResponse out = json_response(200, json::object{{"result", "ok"}});
+  // Like HA: the reload (and so the entity) comes after the 200.
+  out.after = [core = &c.core, ctx = c.user_context, kind, key] { reload_item(*core, ctx, kind, key); };
+  return out;
 }
 
 }  // namespace

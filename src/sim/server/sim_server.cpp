@@ -403,6 +403,10 @@ asio::awaitable<void> SimServer::Impl::http_session(tcp::socket socket) {
     res.prepare_payload();
     bool keep = res.keep_alive();
     co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+    if (out.after) {
+      std::lock_guard lock(core.store().mutex());
+      out.after();
+    }
     if (ec || !keep) break;
   }
   if (!upgraded) {

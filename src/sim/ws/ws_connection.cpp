@@ -63,6 +63,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_search_commands(t);
     register_helper_commands(t);
     register_history_commands(t);
+    register_trace_commands(t);
     return t;
   }();
   return table;

@@ -69,6 +69,7 @@ void register_area_registry_commands(std::map<std::string, WsConnection::Handler
 void register_search_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_helper_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_history_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_trace_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 
 // Message-field helpers shared by the command files. They throw BadMessage,
 // which the dispatcher turns into invalid_format.

@@ -1,5 +1,6 @@
 // Core WebSocket commands: states, config, services, events, entity
 // subscriptions, templates and the small read-only commands clients probe.
+#include <algorithm>
 #include <set>
 
 #include "sim/core/json_writer.hpp"
@@ -193,14 +194,52 @@ void render_template_cmd(WsConnection& c, int64_t id, const json::object& msg) {
   c.send_event(id, json::object{{"result", first.value}, {"listeners", listeners_json(first)}});
 }
 
+// HA's message for the first invalid item of a triggers/conditions/actions list
+// ("" when valid), with the item's position as voluptuous reports it.
+std::string first_invalid(const std::string& key, const json::value& v) {
+  if (!v.is_array() && !v.is_object()) return "expected a list";
+  json::array items = v.is_array() ? v.get_array() : json::array{v};
+  static const std::set<std::string> kActionKeys = {"action",
+                                                    "service",
+                                                    "delay",
+                                                    "wait_template",
+                                                    "wait_for_trigger",
+                                                    "condition",
+                                                    "choose",
+                                                    "if",
+                                                    "repeat",
+                                                    "parallel",
+                                                    "sequence",
+                                                    "event",
+                                                    "scene",
+                                                    "stop",
+                                                    "variables",
+                                                    "device_id",
+                                                    "set_conversation_response"};
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string at = " @ data[" + std::to_string(i) + "]";
+    const json::object* o = items[i].if_object();
+    if (key == "conditions" && items[i].is_string()) continue;  // template shorthand
+    if (!o) return "expected a dictionary" + at;
+    if (key == "triggers" && !o->contains("trigger") && !o->contains("platform"))
+      return "required key not provided" + at + "['trigger']";
+    if (key == "conditions" && !o->contains("condition")) return "required key not provided" + at + "['condition']";
+    if (key == "actions" &&
+        std::none_of(o->begin(), o->end(), [](const auto& kv) { return kActionKeys.count(std::string(kv.key())) > 0; }))
+      return "Unable to determine action" + at;
+  }
+  return {};
+}
+
 void validate_config(WsConnection& c, int64_t id, const json::object& msg) {
   json::object out;
   for (const char* key : {"triggers", "conditions", "actions", "trigger", "condition", "action"})
     if (const auto* v = msg.if_contains(key)) {
-      bool ok = v->is_array() || v->is_object();
       std::string name(key);
       if (name.back() != 's') name += 's';
-      out[name] = json::object{{"valid", ok}, {"error", ok ? json::value(nullptr) : json::value("expected a list")}};
+      const std::string error = first_invalid(name, *v);
+      out[name] =
+          json::object{{"valid", error.empty()}, {"error", error.empty() ? json::value(nullptr) : json::value(error)}};
     }
   c.send_result(id, out);
 }

@@ -32,6 +32,10 @@ const VALID = {
   ha_eval_template: { template: '{{ 1 }}' },
   ha_get_history: { entity_id: 'light.kitchen_ceiling_light', start: '1h' },
   ha_get_logs: { source: 'logbook' },
+  ha_config_get: { kind: 'automation', id: 'automation.leak_alert' },
+  ha_config_set: { id: 'automation.leak_alert', enabled: true },
+  ha_config_remove: { id: 'automation.leak_alert' },
+  ha_get_automation_traces: { automation_id: 'automation.leak_alert' },
 };
 
 // The tool's own failures against the demo home: [arguments, expected error code].
@@ -63,6 +67,14 @@ const OWN_FAILURES = {
   ha_get_overview: [[{ detail: 'huge' }, null]],
   ha_list_services: [[{ limit: 0 }, null]],
   ha_call_event: [[{ event_type: 'bad type/with slash' }, null]],
+  ha_config_get: [[{ kind: 'automation', id: 'nope nope' }, 'config_not_found']],
+  ha_config_set: [
+    [{ id: 'automation.leak_alert', config_hash: '0000000000000000', patch: [{ op: 'remove', path: '/alias' }] }, 'stale_config_hash'],
+    [{ kind: 'automation', config: { alias: 'x', triggers: [{}], actions: [] } }, 'invalid_config'],
+    [{ id: 'automation.leak_alert', python_transform: 'x' }, 'invalid_argument'],
+  ],
+  ha_config_remove: [[{ id: 'script.nope_nope' }, 'config_not_found']],
+  ha_get_automation_traces: [[{ automation_id: 'automation.leak_alert', run_id: 'nope' }, 'trace_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.

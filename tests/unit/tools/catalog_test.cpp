@@ -9,7 +9,8 @@ const std::vector<std::string> kTools = {"ha_search",        "ha_get_overview", 
                                          "ha_call_service",  "ha_bulk_control",  "ha_get_operation_status",
                                          "ha_list_services", "ha_call_event",    "ha_get_entity",
                                          "ha_set_entity",    "ha_remove_entity", "ha_eval_template",
-                                         "ha_get_history",   "ha_get_logs"};
+                                         "ha_get_history",   "ha_get_logs",      "ha_config_get",
+                                         "ha_config_set",    "ha_config_remove", "ha_get_automation_traces"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
@@ -50,7 +51,8 @@ TEST_F(ToolsTest, OldNamesAreCallableButHidden) {
   json::object r = list_tools();
   std::string listing = json::serialize(r);
   for (const char* alias : {"ha_search_entities", "ha_deep_search", "ha_rename_entity", "ha_get_system_version",
-                            "ha_get_logbook", "ha_get_statistics", "ha_get_bulk_status"})
+                            "ha_get_logbook", "ha_get_statistics", "ha_get_bulk_status", "ha_config_get_automation",
+                            "ha_config_set_script", "ha_config_remove_scene"})
     EXPECT_EQ(listing.find(std::string("\"") + alias + "\""), std::string::npos) << alias << " is listed";
 
   // 6.x argument names keep working.

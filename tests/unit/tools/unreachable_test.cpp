@@ -22,7 +22,7 @@ TEST_F(ToolsTest, UnreachableHomeStillListsToolsAndDiagnosesCalls) {
   o.first_sync_wait = std::chrono::milliseconds(1500);
   start(o, "http://127.0.0.1:" + std::to_string(closed_port()));
   json::object list = list_tools();
-  EXPECT_EQ(list.at("result").at("tools").as_array().size(), 14u);
+  EXPECT_EQ(list.at("result").at("tools").as_array().size(), 18u);  // entity (14) + config (4) families
 
   for (const char* tool : {"ha_search", "ha_get_overview", "ha_get_state"}) {
     CallResult r = call(tool, std::string(tool) == "ha_get_state" ? R"({"entity_id":"light.x"})" : "{}");
@@ -35,6 +35,9 @@ TEST_F(ToolsTest, UnreachableHomeStillListsToolsAndDiagnosesCalls) {
   CallResult w = call("ha_call_service", R"({"domain":"light","service":"turn_on"})");
   ASSERT_TRUE(w.is_error);
   EXPECT_EQ(w.code().rfind("ha_", 0), 0u) << w.text;
+  CallResult c = call("ha_config_set", R"({"kind":"automation","config":{"alias":"x"}})");
+  ASSERT_TRUE(c.is_error);
+  EXPECT_EQ(c.code().rfind("ha_", 0), 0u) << c.text;
 }
 
 TEST_F(ToolsTest, MissingConfigurationIsDiagnosed) {

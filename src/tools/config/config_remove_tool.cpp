@@ -1,0 +1,75 @@
+// ha_config_remove: delete an automation, script or scene config. The removed
+// config is journaled first, so ha_config_set(restore=<edit id>) brings it back.
+#include "home/config_json.hpp"
+#include "tools/config/config_target.hpp"
+#include "tools/config/config_tools.hpp"
+#include "tools/config/config_write.hpp"
+#include "tools/tool_error.hpp"
+
+namespace hamcp::tools {
+
+namespace {
+
+using namespace config;
+
+boost::asio::awaitable<mcp::ToolResult> run_config_remove(Args& args, ToolEnv& env, mcp::RequestContext&) {
+  const Request request = request_of(args);
+  ha::SnapshotPtr snap = co_await env.snapshot();
+  auto resolving = require_target(env, *snap, request);  // named: GCC 12 coroutine temporaries
+  const Target target = co_await std::move(resolving);
+  std::string key = target.key;
+  auto reading = read_config(env, target.kind, std::move(key));
+  std::optional<json::value> stored = co_await std::move(reading);
+  if (!stored)
+    throw ToolException(ToolError{"config_not_found",
+                                  target.entity_id + " has no config in Home Assistant's editor (defined in YAML?). "
+                                                     "Nothing was removed.",
+                                  "Remove it from its YAML file instead.",
+                                  {{"written", false}}});
+  auto deleting = delete_config(env, target.kind, target.key);
+  co_await std::move(deleting);
+  home::EditRecord rec;
+  rec.kind = name_of(target.kind);
+  rec.key = target.key;
+  rec.entity_id = target.entity_id;
+  rec.action = "remove";
+  rec.before = *stored;
+  rec.after = nullptr;
+  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
+  json::object body;
+  body["kind"] = name_of(target.kind);
+  body["id"] = target.key;
+  if (!target.entity_id.empty()) body["entity_id"] = target.entity_id;
+  body["result"] = "removed";
+  body["previous_hash"] = home::config_hash(*stored);
+  body["edit_id"] = recorded.id;
+  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  if (args.flag("wait", true)) {
+    auto waiting = wait_for_entity(env, target.kind, target.key, false, env.options.default_wait);
+    const WaitReport report = co_await std::move(waiting);
+    body["wait"] = report.to_json(false);
+  }
+  co_return ok(std::move(body));
+}
+
+}  // namespace
+
+ToolSpec make_config_remove_spec() {
+  ToolSpec s;
+  s.name = "ha_config_remove";
+  s.title = "Remove automation, script or scene";
+  s.description =
+      "Delete an automation, script or scene (id: entity_id, config id or alias). The removed config is journaled: "
+      "ha_config_set restore=<edit_id> brings it back.";
+  s.input_schema = R"J({"type":"object","properties":{
+"kind":{"type":"string","enum":["automation","script","scene"]},
+"id":{"type":"string"},"wait":{"type":"boolean"}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"edit_id":{"type":"string"}}})J";
+  s.annotations = writes(true, true);
+  s.aliases = {"ha_config_remove_automation", "ha_config_remove_script", "ha_config_remove_scene"};
+  s.hidden_args = {"identifier", "script_id", "scene_id"};
+  s.run = run_config_remove;
+  return s;
+}
+
+}  // namespace hamcp::tools

@@ -1,0 +1,101 @@
+// Configuration tools (issue 10) through the official TypeScript SDK against `hamcp --demo` over
+// stdio and Streamable HTTP: the SDK checks every structuredContent (errors included) against the
+// tool's outputSchema. Get by alias through an ha-mcp name, create, patch with config_hash, a
+// stale hash refused with nothing written, an invalid config refused naming the path, a patch
+// that does not apply, remove + restore from the journal, a run and its trace.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { HAMCP_BIN, connectHttp, connectStdio, startHttpServer, stopProcess, tempDir } from './helpers.mjs';
+
+const call = (client, name, args = {}) => client.callTool({ name, arguments: args });
+const errorOf = (r) => r.structuredContent?.error ?? JSON.parse(r.content[0].text).error;
+
+async function ok(client, name, args) {
+  const r = await call(client, name, args);
+  assert.ok(!r.isError, `${name} failed: ${r.content?.[0]?.text}`);
+  return r.structuredContent;
+}
+
+async function refused(client, name, args, code) {
+  const r = await call(client, name, args);
+  assert.equal(r.isError, true, `${name} succeeded: ${r.content?.[0]?.text}`);
+  assert.equal(errorOf(r).code, code, r.content[0].text);
+  return errorOf(r);
+}
+
+async function configRoundTrip(client) {
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  for (const n of ['ha_config_get', 'ha_config_set', 'ha_config_remove', 'ha_get_automation_traces'])
+    assert.ok(names.includes(n), `${n} missing`);
+  for (const alias of ['ha_config_get_automation', 'ha_config_set_script', 'ha_config_remove_scene'])
+    assert.ok(!names.includes(alias), `${alias} listed`);
+
+  const got = await ok(client, 'ha_config_get_automation', { identifier: 'Hallway light on motion' });
+  assert.equal(got.entity_id, 'automation.hallway_light_on_motion');
+  const created = await ok(client, 'ha_config_set', {
+    kind: 'automation',
+    config: { alias: 'E2E porch', triggers: [{ trigger: 'sun', event: 'sunset' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.porch_light' } }] },
+  });
+  assert.equal(created.result, 'created');
+  assert.equal(created.wait.appeared, true);
+  const patched = await ok(client, 'ha_config_set', {
+    id: created.entity_id, config_hash: created.config_hash, patch: [{ op: 'replace', path: '/alias', value: 'E2E porch 2' }],
+  });
+  assert.equal(patched.result, 'updated');
+  const stale = await refused(client, 'ha_config_set', {
+    id: created.entity_id, config_hash: created.config_hash, patch: [{ op: 'replace', path: '/alias', value: 'lost' }],
+  }, 'stale_config_hash');
+  assert.equal(stale.written, false);
+  assert.equal(stale.current_hash, patched.config_hash);
+  const bad = await refused(client, 'ha_config_set', {
+    id: created.entity_id, config_hash: patched.config_hash, patch: [{ op: 'add', path: '/actions/-', value: { nope: 1 } }],
+  }, 'invalid_config');
+  assert.equal(bad.path, '/actions/1');
+  const np = await refused(client, 'ha_config_set', {
+    id: created.entity_id, config_hash: patched.config_hash, patch: [{ op: 'remove', path: '/conditions/3' }],
+  }, 'patch_failed');
+  assert.equal(np.op_index, 0);
+  const now = await ok(client, 'ha_config_get', { id: created.entity_id });
+  assert.equal(now.config_hash, patched.config_hash);
+
+  const removed = await ok(client, 'ha_config_remove', { id: created.entity_id });
+  assert.equal(removed.wait.removed, true);
+  const restored = await ok(client, 'ha_config_set', { restore: removed.edit_id });
+  assert.equal(restored.result, 'restored');
+  assert.equal(restored.config_hash, patched.config_hash);
+
+  // HA names the re-created entity after its (patched) alias.
+  assert.equal(restored.entity_id, 'automation.e2e_porch_2');
+  await ok(client, 'ha_config_set', { id: restored.entity_id, run: 'start' });
+  const traces = await ok(client, 'ha_get_automation_traces', { automation_id: restored.entity_id });
+  assert.equal(traces.runs.length, 1);
+  const run = await ok(client, 'ha_get_automation_traces', { automation_id: restored.entity_id, run_id: traces.runs[0].run_id });
+  assert.deepEqual(run.steps.map((s) => s.path), ['trigger', 'action/0']);
+  await refused(client, 'ha_config_set_script', { script_id: 'goodnight', python_transform: 'x' }, 'invalid_argument');
+}
+
+describe('config tools over stdio (hamcp --demo)', { skip: !HAMCP_BIN && 'HAMCP_BIN not set' }, () => {
+  let conn;
+  before(async () => { conn = await connectStdio(HAMCP_BIN, ['--demo'], 'config-e2e-stdio'); });
+  after(async () => { await conn?.client.close(); });
+  test('get, create, patch, stale hash, invalid, remove, restore, run, trace', () => configRoundTrip(conn.client));
+});
+
+describe('config tools over Streamable HTTP (hamcp --demo --http)', { skip: !HAMCP_BIN && 'HAMCP_BIN not set' }, () => {
+  let server;
+  let conn;
+  let data;
+  before(async () => {
+    data = tempDir('hamcp-config-e2e-');
+    server = await startHttpServer(HAMCP_BIN, ['--http', '--demo', '--host', '127.0.0.1', '--port', '0', '--data-dir', data.dir]);
+    conn = await connectHttp(server.url, { clientName: 'config-e2e-http' });
+  });
+  after(async () => {
+    await conn?.client.close();
+    if (server) await stopProcess(server.child);
+    data?.remove();
+  });
+  test('get, create, patch, stale hash, invalid, remove, restore, run, trace', () => configRoundTrip(conn.client));
+});
