@@ -81,7 +81,7 @@ asio::awaitable<void> Mirror::Impl::poll_once() {
     std::optional<HaError> ws_err = ws.last_error();
     set_status(MirrorState::degraded, "rest_polling",
                "WebSocket unavailable; polling /api/states every " +
-                   std::to_string(options.poll_interval.count() / 1000.0).substr(0, 4) + " s" +
+                   std::to_string(static_cast<double>(options.poll_interval.count()) / 1000.0).substr(0, 4) + " s" +
                    (ws_err ? " (" + ws_err->explanation() + ")" : std::string()),
                ws_err, true);
   } catch (const HaException& e) {

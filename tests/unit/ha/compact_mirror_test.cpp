@@ -170,7 +170,8 @@ TEST(CompactMirror, RegistriesHoldLessThanHalfTheirText) {
     const double held = static_cast<double>(heap_in_use()) - static_cast<double>(before);
     EXPECT_EQ(reg->size(), count);
     EXPECT_LT(held, 0.5 * static_cast<double>(text_bytes))
-        << to_string(kind) << ": " << held / count << " bytes per entry, JSON text " << text_bytes / count;
+        << to_string(kind) << ": " << held / static_cast<double>(count) << " bytes per entry, JSON text "
+        << text_bytes / count;
   }
 }
 
