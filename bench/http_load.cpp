@@ -34,6 +34,8 @@ namespace json = boost::json;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
 struct Target {
   std::string host, port, path;
 };
@@ -155,7 +157,85 @@ bool parse_url(const std::string& url, Target& t) {
   return t.host == "127.0.0.1" || t.host == "localhost" || t.host == "::1";
 }
 
-int main(int argc, char** argv) {
+// Reports what a coroutine threw (setup or load) and counts it as a failure.
+auto count_failure(int& failures, const char* what) {
+  return [&failures, what](std::exception_ptr e) {
+    if (!e) return;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      std::fprintf(stderr, "%s%s\n", what, x.what());
+    }
+    ++failures;
+  };
+}
+
+// --sessions-only: open N idle sessions one after another, each on a new connection.
+int open_sessions_only(Shared& shared, std::size_t sessions) {
+  asio::io_context io;
+  int failures = 0;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        for (std::size_t i = 0; i < sessions; ++i) {
+          Client c(io.get_executor(), shared);  // a new connection per session, closed after
+          co_await c.connect();
+          co_await c.open_session(static_cast<int>(i));
+        }
+      },
+      count_failure(failures, ""));
+  io.run();
+  std::printf("{\"sessions_opened\":%zu,\"failed\":%d}\n", sessions, failures);
+  return failures ? 1 : 0;
+}
+
+void print_report(Shared& shared, std::size_t clients, int failures, double elapsed) {
+  auto& lat = shared.latencies_us;
+  std::sort(lat.begin(), lat.end());
+  auto pct = [&](double p) -> double {
+    if (lat.empty()) return 0.0;
+    const auto rank = static_cast<std::size_t>(p * static_cast<double>(lat.size()));
+    return static_cast<double>(lat[std::min(lat.size() - 1, rank)]);
+  };
+  const double answered = static_cast<double>(lat.size());
+  std::printf(
+      "{\"clients\":%zu,\"what\":\"%s\",\"ok\":%zu,\"errors\":%zu,\"connection_failures\":%d,"
+      "\"seconds\":%.3f,\"rps\":%.1f,\"p50_us\":%.0f,\"p90_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f}\n",
+      clients, shared.tool.empty() ? shared.method.c_str() : ("tools/call " + shared.tool).c_str(), lat.size(),
+      shared.errors, failures, elapsed, answered / std::max(elapsed, 1e-9), pct(0.50), pct(0.90), pct(0.99),
+      lat.empty() ? 0.0 : static_cast<double>(lat.back()));
+}
+
+// Phase 1: connect and initialize every client; phase 2: load, all clients at once.
+int run_load(Shared& shared, std::size_t clients, std::size_t requests, double seconds) {
+  asio::io_context io;
+  shared.max_requests = requests;
+  int failures = 0;
+  std::vector<std::unique_ptr<Client>> pool;
+  for (std::size_t i = 0; i < clients; ++i) pool.push_back(std::make_unique<Client>(io.get_executor(), shared));
+  std::size_t ready = 0;
+  Clock::time_point load_start;
+  for (std::size_t i = 0; i < clients; ++i) {
+    asio::co_spawn(
+        io,
+        [&, i]() -> asio::awaitable<void> {
+          co_await pool[i]->connect();
+          co_await pool[i]->open_session(static_cast<int>(i));
+          if (++ready == clients) {
+            load_start = Clock::now();
+            shared.deadline =
+                load_start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+            for (auto& c : pool) asio::co_spawn(io, c->run_load(), count_failure(failures, "load: "));
+          }
+        },
+        count_failure(failures, "setup: "));
+  }
+  io.run();
+  print_report(shared, clients, failures, std::chrono::duration<double>(Clock::now() - load_start).count());
+  return (failures || shared.errors) ? 1 : 0;
+}
+
+int run(int argc, char** argv) {
   CLI::App app{"Closed-loop MCP Streamable HTTP load client (loopback only)"};
   std::string url;
   std::size_t clients = 1, requests = 10000, sessions_only = 0;
@@ -177,80 +257,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_http_load: --clients must be 1..1024, --sessions-only <= 100000\n");
     return 2;
   }
+  if (sessions_only > 0) return open_sessions_only(shared, sessions_only);
+  return run_load(shared, clients, requests, seconds);
+}
 
-  asio::io_context io;
-  shared.max_requests = requests;
-  int failures = 0;
+}  // namespace
 
-  if (sessions_only > 0) {
-    asio::co_spawn(
-        io,
-        [&]() -> asio::awaitable<void> {
-          for (std::size_t i = 0; i < sessions_only; ++i) {
-            Client c(io.get_executor(), shared);  // a new connection per session, closed after
-            co_await c.connect();
-            co_await c.open_session(static_cast<int>(i));
-          }
-        },
-        [&](std::exception_ptr e) {
-          if (e) {
-            try {
-              std::rethrow_exception(e);
-            } catch (const std::exception& x) {
-              std::fprintf(stderr, "%s\n", x.what());
-              ++failures;
-            }
-          }
-        });
-    io.run();
-    std::printf("{\"sessions_opened\":%zu,\"failed\":%d}\n", sessions_only, failures);
-    return failures ? 1 : 0;
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_http_load: %s\n", e.what());
+    return 1;
   }
-
-  std::vector<std::unique_ptr<Client>> pool;
-  for (std::size_t i = 0; i < clients; ++i) pool.push_back(std::make_unique<Client>(io.get_executor(), shared));
-  // Phase 1: connect and initialize every client; phase 2: load, all clients at once.
-  std::size_t ready = 0;
-  Clock::time_point load_start;
-  for (std::size_t i = 0; i < clients; ++i) {
-    asio::co_spawn(
-        io,
-        [&, i]() -> asio::awaitable<void> {
-          co_await pool[i]->connect();
-          co_await pool[i]->open_session(static_cast<int>(i));
-          if (++ready == clients) {
-            load_start = Clock::now();
-            shared.deadline =
-                load_start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-            for (auto& c : pool)
-              asio::co_spawn(io, c->run_load(), [&](std::exception_ptr e) {
-                if (e) ++failures;
-              });
-          }
-        },
-        [&](std::exception_ptr e) {
-          if (e) {
-            try {
-              std::rethrow_exception(e);
-            } catch (const std::exception& x) {
-              std::fprintf(stderr, "setup: %s\n", x.what());
-              ++failures;
-            }
-          }
-        });
-  }
-  io.run();
-  double elapsed = std::chrono::duration<double>(Clock::now() - load_start).count();
-  auto& lat = shared.latencies_us;
-  std::sort(lat.begin(), lat.end());
-  auto pct = [&](double p) -> double {
-    return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, static_cast<std::size_t>(p * lat.size()))];
-  };
-  std::printf(
-      "{\"clients\":%zu,\"what\":\"%s\",\"ok\":%zu,\"errors\":%zu,\"connection_failures\":%d,"
-      "\"seconds\":%.3f,\"rps\":%.1f,\"p50_us\":%.0f,\"p90_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f}\n",
-      clients, shared.tool.empty() ? shared.method.c_str() : ("tools/call " + shared.tool).c_str(), lat.size(),
-      shared.errors, failures, elapsed, lat.size() / std::max(elapsed, 1e-9), pct(0.50), pct(0.90), pct(0.99),
-      lat.empty() ? 0.0 : static_cast<double>(lat.back()));
-  return (failures || shared.errors) ? 1 : 0;
 }

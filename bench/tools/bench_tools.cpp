@@ -160,6 +160,29 @@ std::size_t bench_overview(boost::asio::io_context& io, mcp::Session& session, h
   return errors;
 }
 
+// Typical responses: latency and size on the wire (JSON-RPC response incl. text + structuredContent).
+void bench_typical(boost::asio::io_context& io, mcp::Session& session, int& id, std::size_t entities) {
+  const std::pair<const char*, const char*> typical[] = {
+      {"ha_search", R"({"query":"kitchen light"})"},
+      {"ha_search", R"({"query":"temperature","fields":["entity_id","state"],"limit":20})"},
+      {"ha_get_state", R"({"entity_id":"sun.sun"})"},
+      {"ha_get_overview", R"({})"},
+      {"ha_get_overview", R"({"detail":"standard"})"},
+      {"ha_list_services", R"({"domain":"light"})"},
+      {"ha_get_state", R"({"entity_id":"light.nope_nope"})"},
+  };
+  for (const auto& [tool, args] : typical) {
+    std::vector<double> t;
+    Call c;
+    for (int i = 0; i < 5; ++i) {
+      c = call(io, session, id++, tool, args);
+      t.push_back(c.ms);
+    }
+    std::printf("|   %zu | %s %s | p50 %.2f ms | %zu bytes%s |\n", entities, tool, args, pct(t, 50), c.bytes,
+                c.error ? " (isError)" : "");
+  }
+}
+
 int bench(std::size_t entities) {
   sim::SimServer sim(sim::generate_home(entities, 1), sim::SimServerOptions{"127.0.0.1", 0, "bench"});
   sim.start();
@@ -221,26 +244,7 @@ int bench(std::size_t entities) {
   std::printf("| %zu | ha_search | %.2f | %.2f | %zu | %zu | %.1f |\n", entities, pct(times, 50), pct(times, 99),
               times.size(), errors, sync_s);
 
-  // Typical responses: size on the wire (JSON-RPC response incl. text + structuredContent).
-  const std::pair<const char*, const char*> typical[] = {
-      {"ha_search", R"({"query":"kitchen light"})"},
-      {"ha_search", R"({"query":"temperature","fields":["entity_id","state"],"limit":20})"},
-      {"ha_get_state", R"({"entity_id":"sun.sun"})"},
-      {"ha_get_overview", R"({})"},
-      {"ha_get_overview", R"({"detail":"standard"})"},
-      {"ha_list_services", R"({"domain":"light"})"},
-      {"ha_get_state", R"({"entity_id":"light.nope_nope"})"},
-  };
-  for (const auto& [tool, args] : typical) {
-    std::vector<double> t;
-    Call c;
-    for (int i = 0; i < 5; ++i) {
-      c = call(io, *session, id++, tool, args);
-      t.push_back(c.ms);
-    }
-    std::printf("|   %zu | %s %s | p50 %.2f ms | %zu bytes%s |\n", entities, tool, args, pct(t, 50), c.bytes,
-                c.error ? " (isError)" : "");
-  }
+  bench_typical(io, *session, id, entities);
   return finish();
 }
 

@@ -50,21 +50,8 @@ bool resolve_auth_token(const McpConfig& mcp, const std::filesystem::path& data_
   return false;
 }
 
-}  // namespace
-
-int serve_http(const Config& config) {
-  configure_logging(config.mcp.log_level);
-  ::signal(SIGPIPE, SIG_IGN);
-  const McpConfig& mcp = config.mcp;
-
-  http::HttpServerOptions options;
-  try {
-    options.data_dir = http::resolve_data_dir(mcp.data_dir);
-    if (!resolve_auth_token(mcp, options.data_dir, options.auth_token)) return 1;
-  } catch (const std::exception& e) {
-    spdlog::error("http: {}", e.what());
-    return 1;
-  }
+// The listener, session and admission settings of `mcp` (data dir and token are set before).
+void fill_options(const McpConfig& mcp, http::HttpServerOptions& options) {
   options.listener.host = mcp.host;
   options.listener.port = mcp.port;
   options.listener.tls_cert = mcp.tls_cert;
@@ -89,6 +76,24 @@ int serve_http(const Config& config) {
       options.listener.max_connections, options.listener.max_connections_per_client, options.max_requests_global,
       options.max_requests_per_session, limits.max_buffer_mb, limits.max_session_buffer_mb, limits.max_sessions,
       limits.max_request_mb);
+}
+
+}  // namespace
+
+int serve_http(const Config& config) {
+  configure_logging(config.mcp.log_level);
+  ::signal(SIGPIPE, SIG_IGN);
+  const McpConfig& mcp = config.mcp;
+
+  http::HttpServerOptions options;
+  try {
+    options.data_dir = http::resolve_data_dir(mcp.data_dir);
+    if (!resolve_auth_token(mcp, options.data_dir, options.auth_token)) return 1;
+  } catch (const std::exception& e) {
+    spdlog::error("http: {}", e.what());
+    return 1;
+  }
+  fill_options(mcp, options);
 
   Runtime runtime(config);
   http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);

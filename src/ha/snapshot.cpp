@@ -16,58 +16,6 @@
 namespace hamcp::ha {
 namespace json = boost::json;
 
-std::string format_iso_time(double t) {
-  // Home Assistant (or a tool argument) may carry 1e300 or NaN: casting that to
-  // time_t is undefined behaviour, so clamp to what ISO 8601 years can show.
-  constexpr double kFirst = -62135596800.0;  // 0001-01-01T00:00:00Z
-  constexpr double kLast = 253402300799.0;   // 9999-12-31T23:59:59Z
-  t = std::isnan(t) ? 0.0 : std::clamp(t, kFirst, kLast);
-  const auto whole = static_cast<std::time_t>(std::floor(t));
-  auto micros = static_cast<long>(std::llround((t - static_cast<double>(whole)) * 1e6));
-  std::time_t secs = whole;
-  if (micros >= 1000000) {
-    micros -= 1000000;
-    ++secs;
-  }
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}+00:00", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
-}
-
-std::optional<double> parse_iso_time(std::string_view text) {
-  std::string s(text);
-  int y, mo, d, h, mi;
-  double sec = 0;
-  int consumed = 0;
-  // Field widths keep sscanf's %d in range (an overflowing %d is undefined);
-  // the checks below reject what is not a time at all.
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &consumed) < 6) {
-    return std::nullopt;
-  }
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 || mi < 0 || mi > 59 || !std::isfinite(sec) ||
-      sec < 0 || sec >= 61 || consumed <= 0) {
-    return std::nullopt;
-  }
-  std::tm tm{};
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = 0;
-  double epoch = static_cast<double>(timegm(&tm)) + sec;
-  std::string_view rest = std::string_view(s).substr(static_cast<std::size_t>(consumed));
-  if (!rest.empty() && (rest[0] == '+' || rest[0] == '-')) {
-    int oh = 0, om = 0;
-    if (std::sscanf(std::string(rest.substr(1)).c_str(), "%2d:%2d", &oh, &om) >= 1) {
-      const double offset = oh * 3600.0 + om * 60.0;
-      epoch += rest[0] == '+' ? -offset : offset;
-    }
-  }
-  return epoch;
-}
-
 Attributes::Attributes(const json::object& attributes) {
   if (!attributes.empty()) {
     text_ = json::serialize(attributes);

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/iso_time.hpp"
 #include "ha/detail/packed_json.hpp"
 #include "ha/detail/text_chunks.hpp"
 
@@ -67,8 +68,8 @@ struct EntityState {
 using EntityStatePtr = std::shared_ptr<const EntityState>;
 
 // ISO 8601 <-> epoch seconds, as HA writes them ("2026-01-01T00:00:00.123456+00:00").
-std::string format_iso_time(double epoch_seconds);
-std::optional<double> parse_iso_time(std::string_view text);
+using common::format_iso_time;
+using common::parse_iso_time;
 
 class StateTable {
  public:

@@ -1,7 +1,11 @@
 #include "home/expectations.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
 
 namespace hamcp::home {
 
@@ -51,84 +55,81 @@ std::optional<double> data_num(const json::object& data, const char* key) {
   }
   return std::nullopt;
 }
-}  // namespace
+Expectation states_of(std::vector<std::string> list) {
+  Expectation e;
+  e.kind = Expectation::Kind::states;
+  e.states = std::move(list);
+  return e;
+}
 
-Expectation expect_after(const std::string& domain, const std::string& service, const json::object& data,
-                         const std::string& before) {
-  const bool on_off = domain == "light" || domain == "switch" || domain == "fan" || domain == "input_boolean" ||
-                      domain == "automation" || domain == "siren" || domain == "humidifier" || domain == "remote";
-  if (on_off) {
+// Services whose outcome does not depend on the call's data or the state before.
+struct FixedOutcome {
+  std::string_view domain, service;
+  std::array<const char*, 3> states;  // unused slots are null
+};
+constexpr FixedOutcome kFixedOutcomes[] = {
+    {"climate", "turn_off", {"off"}},
+    {"lock", "lock", {"locked", "locking"}},
+    {"lock", "unlock", {"unlocked", "unlocking"}},
+    {"lock", "open", {"open", "opening", "unlocked"}},
+    {"cover", "open_cover", {"open", "opening"}},
+    {"cover", "close_cover", {"closed", "closing"}},
+    {"valve", "open_valve", {"open", "opening"}},
+    {"valve", "close_valve", {"closed", "closing"}},
+    {"media_player", "turn_off", {"off"}},
+    {"media_player", "media_play", {"playing"}},
+    {"media_player", "media_pause", {"paused"}},
+    {"media_player", "media_stop", {"idle", "off", "on"}},
+    {"vacuum", "start", {"cleaning"}},
+    {"vacuum", "return_to_base", {"returning", "docked"}},
+    {"vacuum", "stop", {"idle", "paused", "docked"}},
+    {"vacuum", "pause", {"idle", "paused", "docked"}},
+    {"alarm_control_panel", "alarm_arm_away", {"armed_away", "arming", "pending"}},
+    {"alarm_control_panel", "alarm_arm_home", {"armed_home", "arming", "pending"}},
+    {"alarm_control_panel", "alarm_arm_night", {"armed_night", "arming", "pending"}},
+    {"alarm_control_panel", "alarm_arm_vacation", {"armed_vacation", "arming", "pending"}},
+    {"alarm_control_panel", "alarm_arm_custom_bypass", {"armed_custom_bypass", "arming", "pending"}},
+    {"alarm_control_panel", "alarm_disarm", {"disarmed"}},
+};
+
+Expectation fixed_states(const FixedOutcome& f) {
+  Expectation e;
+  e.kind = Expectation::Kind::states;
+  for (const char* state : f.states)
+    if (state) e.states.emplace_back(state);
+  return e;
+}
+
+bool is_on_off_domain(std::string_view domain) {
+  for (std::string_view d : {"light", "switch", "fan", "input_boolean", "automation", "siren", "humidifier", "remote"})
+    if (domain == d) return true;
+  return false;
+}
+
+// turn_on/turn_off of on/off domains and the toggles, which depend on the state before.
+std::optional<Expectation> switching_outcome(const std::string& domain, const std::string& service,
+                                             const std::string& before) {
+  if (is_on_off_domain(domain)) {
     if (service == "turn_on") return states({"on"});
     if (service == "turn_off") return states({"off"});
-    if (service == "toggle") {
-      if (before == "on") return states({"off"});
-      if (before == "off") return states({"on"});
-    }
+    if (service == "toggle" && before == "on") return states({"off"});
+    if (service == "toggle" && before == "off") return states({"on"});
   }
-  if (domain == "climate") {
-    if (service == "turn_off") return states({"off"});
-    if (service == "set_hvac_mode") {
-      std::string m = data_str(data, "hvac_mode");
-      if (!m.empty()) {
-        Expectation e;
-        e.kind = Expectation::Kind::states;
-        e.states.push_back(m);
-        return e;
-      }
-    }
+  if (domain == "cover" && service == "toggle") {
+    if (before == "open" || before == "opening") return states({"closed", "closing"});
+    if (before == "closed" || before == "closing") return states({"open", "opening"});
   }
-  if (domain == "lock") {
-    if (service == "lock") return states({"locked", "locking"});
-    if (service == "unlock") return states({"unlocked", "unlocking"});
-    if (service == "open") return states({"open", "opening", "unlocked"});
-  }
-  if (domain == "cover") {
-    if (service == "open_cover") return states({"open", "opening"});
-    if (service == "close_cover") return states({"closed", "closing"});
-    if (service == "toggle") {
-      if (before == "open" || before == "opening") return states({"closed", "closing"});
-      if (before == "closed" || before == "closing") return states({"open", "opening"});
-    }
-  }
-  if (domain == "valve") {
-    if (service == "open_valve") return states({"open", "opening"});
-    if (service == "close_valve") return states({"closed", "closing"});
-  }
-  if (domain == "media_player") {
-    if (service == "turn_off") return states({"off"});
-    if (service == "media_play") return states({"playing"});
-    if (service == "media_pause") return states({"paused"});
-    if (service == "media_stop") return states({"idle", "off", "on"});
-  }
-  if (domain == "vacuum") {
-    if (service == "start") return states({"cleaning"});
-    if (service == "return_to_base") return states({"returning", "docked"});
-    if (service == "stop" || service == "pause") return states({"idle", "paused", "docked"});
-  }
-  if (domain == "alarm_control_panel") {
-    static const char* const kArm[][2] = {{"alarm_arm_away", "armed_away"},
-                                          {"alarm_arm_home", "armed_home"},
-                                          {"alarm_arm_night", "armed_night"},
-                                          {"alarm_arm_vacation", "armed_vacation"},
-                                          {"alarm_arm_custom_bypass", "armed_custom_bypass"},
-                                          {"alarm_disarm", "disarmed"}};
-    for (const auto& a : kArm)
-      if (service == a[0]) {
-        Expectation e;
-        e.kind = Expectation::Kind::states;
-        e.states = {a[1], "arming", "pending"};
-        if (service == "alarm_disarm") e.states = {"disarmed"};
-        return e;
-      }
+  return std::nullopt;
+}
+
+// Services that set the state to a value given in their data.
+std::optional<Expectation> data_outcome(const std::string& domain, const std::string& service,
+                                        const json::object& data) {
+  if (domain == "climate" && service == "set_hvac_mode") {
+    if (std::string m = data_str(data, "hvac_mode"); !m.empty()) return states_of({m});
   }
   if ((domain == "input_select" || domain == "select") && service == "select_option") {
-    std::string o = data_str(data, "option");
-    if (!o.empty()) {
-      Expectation e;
-      e.kind = Expectation::Kind::states;
-      e.states.push_back(o);
-      return e;
-    }
+    if (std::string o = data_str(data, "option"); !o.empty()) return states_of({o});
   }
   if ((domain == "input_number" || domain == "number") && service == "set_value") {
     if (auto v = data_num(data, "value")) {
@@ -140,13 +141,18 @@ Expectation expect_after(const std::string& domain, const std::string& service, 
   }
   if ((domain == "input_text" || domain == "text") && service == "set_value") {
     const json::value* v = data.if_contains("value");
-    if (v && v->is_string()) {
-      Expectation e;
-      e.kind = Expectation::Kind::states;
-      e.states.emplace_back(v->get_string());
-      return e;
-    }
+    if (v && v->is_string()) return states_of({std::string(v->get_string())});
   }
+  return std::nullopt;
+}
+}  // namespace
+
+Expectation expect_after(const std::string& domain, const std::string& service, const json::object& data,
+                         const std::string& before) {
+  if (auto e = switching_outcome(domain, service, before)) return *e;
+  for (const FixedOutcome& f : kFixedOutcomes)
+    if (f.domain == domain && f.service == service) return fixed_states(f);
+  if (auto e = data_outcome(domain, service, data)) return *e;
   return Expectation{};
 }
 

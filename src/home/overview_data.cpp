@@ -171,6 +171,55 @@ void OverviewAggregates::count_areas() {
     if (snap_->states.find(id)) ++area_counts_[area];
 }
 
+void OverviewAggregates::move_entity(std::string_view id, const ha::EntityStatePtr& before,
+                                     const ha::EntityStatePtr& now, bool areas_moved, MembershipChanges& membership) {
+  if (!before && !now) return;
+  const std::string_view name = domain_of(id);
+  if (before) {
+    auto it = domains_.find(name);
+    if (it != domains_.end()) {
+      Domain& d = it->second;
+      --d.count;
+      if (auto h = d.states.find(before->state); h != d.states.end() && --h->second == 0) d.states.erase(h);
+    }
+  }
+  if (now) {
+    auto it = domains_.find(name);
+    if (it == domains_.end()) it = domains_.emplace(std::string(name), Domain{}).first;
+    ++it->second.count;
+    ++it->second.states[now->state];
+  }
+  if (before && !now) membership[name].removed.insert(id);
+  if (!before && now) membership[name].added.emplace_back(id);
+  if (areas_moved || bool(before) == bool(now)) return;
+  const std::string_view area = areas_->area(std::string(id));
+  if (area.empty()) return;
+  auto it = area_counts_.find(std::string(area));
+  if (now)
+    ++area_counts_[std::string(area)];
+  else if (it != area_counts_.end() && --it->second == 0)
+    area_counts_.erase(it);
+}
+
+void OverviewAggregates::apply_membership(MembershipChanges& membership) {
+  for (auto& [name, m] : membership) {
+    auto it = domains_.find(name);
+    if (it == domains_.end()) continue;
+    auto& v = it->second.ids;
+    if (!m.removed.empty()) {
+      // A named reference: clang 14 cannot capture a structured binding in a lambda.
+      const auto& removed = m.removed;
+      v.erase(std::remove_if(v.begin(), v.end(), [&](const std::string& s) { return removed.count(s) > 0; }), v.end());
+    }
+    if (!m.added.empty()) {
+      std::sort(m.added.begin(), m.added.end());
+      const auto mid = static_cast<std::ptrdiff_t>(v.size());
+      v.insert(v.end(), std::make_move_iterator(m.added.begin()), std::make_move_iterator(m.added.end()));
+      std::inplace_merge(v.begin(), v.begin() + mid, v.end());
+    }
+  }
+}
+
 void OverviewAggregates::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap) {
   if (!snap || !snap_) return;  // never asked for: nothing to maintain
   if (snap->version <= snap_->version) return;
@@ -188,61 +237,12 @@ void OverviewAggregates::apply(const ha::ChangeSet& changes, const ha::SnapshotP
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
 
   const bool areas_moved = !areas_->matches(*snap);
-  struct Membership {
-    std::vector<std::string> added;
-    std::unordered_set<std::string_view> removed;
-  };
-  std::map<std::string_view, Membership> membership;
+  MembershipChanges membership;
   for (std::string_view id_view : ids) {
     const std::string id(id_view);
-    const ha::EntityStatePtr before = snap_->states.find(id);
-    const ha::EntityStatePtr now = snap->states.find(id);
-    if (!before && !now) continue;
-    const std::string_view name = domain_of(id_view);
-    if (before) {
-      auto it = domains_.find(name);
-      if (it != domains_.end()) {
-        Domain& d = it->second;
-        --d.count;
-        if (auto h = d.states.find(before->state); h != d.states.end() && --h->second == 0) d.states.erase(h);
-      }
-    }
-    if (now) {
-      auto it = domains_.find(name);
-      if (it == domains_.end()) it = domains_.emplace(std::string(name), Domain{}).first;
-      ++it->second.count;
-      ++it->second.states[now->state];
-    }
-    if (before && !now) membership[name].removed.insert(id_view);
-    if (!before && now) membership[name].added.push_back(id);
-    if (!areas_moved && bool(before) != bool(now)) {
-      const std::string_view area = areas_->area(id);
-      if (!area.empty()) {
-        auto it = area_counts_.find(std::string(area));
-        if (now)
-          ++area_counts_[std::string(area)];
-        else if (it != area_counts_.end() && --it->second == 0)
-          area_counts_.erase(it);
-      }
-    }
+    move_entity(id_view, snap_->states.find(id), snap->states.find(id), areas_moved, membership);
   }
-  // Sorted id lists: one pass per touched domain, never one shift per id.
-  for (auto& [name, m] : membership) {
-    auto it = domains_.find(name);
-    if (it == domains_.end()) continue;
-    auto& v = it->second.ids;
-    if (!m.removed.empty()) {
-      // A named reference: clang 14 cannot capture a structured binding in a lambda.
-      const auto& removed = m.removed;
-      v.erase(std::remove_if(v.begin(), v.end(), [&](const std::string& s) { return removed.count(s) > 0; }), v.end());
-    }
-    if (!m.added.empty()) {
-      std::sort(m.added.begin(), m.added.end());
-      const auto mid = static_cast<std::ptrdiff_t>(v.size());
-      v.insert(v.end(), std::make_move_iterator(m.added.begin()), std::make_move_iterator(m.added.end()));
-      std::inplace_merge(v.begin(), v.begin() + mid, v.end());
-    }
-  }
+  apply_membership(membership);
   for (auto it = domains_.begin(); it != domains_.end();)
     it = it->second.count == 0 ? domains_.erase(it) : std::next(it);
   snap_ = snap;

@@ -11,7 +11,9 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -85,7 +87,17 @@ class OverviewAggregates {
     std::unordered_map<std::string, std::size_t> states;  // exact histogram (no zero entries)
     std::vector<std::string> ids;                         // sorted
   };
+  struct Membership {  // ids entering or leaving one domain's sorted list
+    std::vector<std::string> added;
+    std::unordered_set<std::string_view> removed;
+  };
+  using MembershipChanges = std::map<std::string_view, Membership>;
   void count_areas();
+  // One entity's old contribution (from snap_) out, its new one in.
+  void move_entity(std::string_view id, const ha::EntityStatePtr& before, const ha::EntityStatePtr& now,
+                   bool areas_moved, MembershipChanges& membership);
+  // Sorted id lists: one pass per touched domain, never one shift per id.
+  void apply_membership(MembershipChanges& membership);
 
   ha::SnapshotPtr snap_;
   std::shared_ptr<const AreaMap> areas_;

@@ -126,15 +126,60 @@ void StdioTransport::stop() {
   impl_->idle.cancel();
 }
 
+namespace {
+
+// Splits stdin's bytes into lines. A line longer than `max_line` is dropped up
+// to its newline (reported once, when it crosses the limit) instead of being
+// buffered whole.
+class LineSplitter {
+ public:
+  explicit LineSplitter(std::size_t max_line) : max_line_(max_line) {}
+
+  template <class OnLine, class OnOversize>
+  void feed(std::string_view data, OnLine&& on_line, OnOversize&& on_oversize) {
+    std::size_t start = 0;
+    while (start < data.size()) {
+      const std::size_t nl = data.find('\n', start);
+      const std::size_t end = nl == std::string_view::npos ? data.size() : nl;
+      if (!discarding_) {
+        buffer_.append(data.substr(start, end - start));
+        if (buffer_.size() > max_line_) {
+          discarding_ = true;
+          buffer_.clear();
+          buffer_.shrink_to_fit();
+          on_oversize();
+        }
+      }
+      if (nl == std::string_view::npos) break;
+      if (!discarding_) on_line(std::string_view(buffer_));
+      buffer_.clear();
+      discarding_ = false;
+      start = end + 1;
+    }
+  }
+
+  // The last line when the input ends without a newline.
+  template <class OnLine>
+  void finish(OnLine&& on_line) {
+    if (!discarding_ && !buffer_.empty()) on_line(std::string_view(buffer_));
+  }
+
+ private:
+  std::size_t max_line_;
+  std::string buffer_;       // bytes read but not yet split into lines
+  bool discarding_ = false;  // inside an oversize line: drop until its newline
+};
+
+}  // namespace
+
 asio::awaitable<void> StdioTransport::run() {
   auto impl = impl_;
   auto session = session_;
   std::shared_ptr<Channel> out = impl->output;
   const std::size_t max_line = impl->options.max_line_bytes;
 
-  std::string buffer;       // bytes read but not yet split into lines
-  bool discarding = false;  // inside an oversize line: drop until its newline
-  std::vector<char> chunk(64 * 1024);
+  std::vector<char> chunk(std::size_t{64} * 1024);
+  LineSplitter lines(max_line);
 
   json::parse_options parse_options;
   parse_options.max_depth = 64;  // Boost.JSON's default of 32 is tight for nested automation configs
@@ -149,6 +194,11 @@ asio::awaitable<void> StdioTransport::run() {
     }
     session->deliver(std::move(message), out);
   };
+  auto refuse_oversize = [&] {
+    out->send(
+        make_error_response(nullptr, error_code::invalid_request,
+                            "Invalid Request: message exceeds " + std::to_string(max_line) + " bytes; it was skipped"));
+  };
 
   while (!impl->stopping) {
     boost::system::error_code ec;
@@ -159,30 +209,10 @@ asio::awaitable<void> StdioTransport::run() {
         spdlog::warn("stdio: reading input failed: {}", ec.message());
       break;
     }
-    std::size_t start = 0;
-    while (start < n) {
-      const char* nl = static_cast<const char*>(std::memchr(chunk.data() + start, '\n', n - start));
-      std::size_t end = nl ? static_cast<std::size_t>(nl - chunk.data()) : n;
-      if (!discarding) {
-        buffer.append(chunk.data() + start, end - start);
-        if (buffer.size() > max_line) {
-          discarding = true;
-          buffer.clear();
-          buffer.shrink_to_fit();
-          out->send(make_error_response(
-              nullptr, error_code::invalid_request,
-              "Invalid Request: message exceeds " + std::to_string(max_line) + " bytes; it was skipped"));
-        }
-      }
-      if (!nl) break;
-      if (!discarding) handle_line(buffer);
-      buffer.clear();
-      discarding = false;
-      start = end + 1;
-    }
+    lines.feed(std::string_view(chunk.data(), n), handle_line, refuse_oversize);
   }
   // A final line without newline still counts.
-  if (!impl->stopping && !discarding && !buffer.empty()) handle_line(buffer);
+  if (!impl->stopping) lines.finish(handle_line);
 
   // EOF: give in-flight requests a short grace to answer, then cancel the rest.
   if (!impl->stopping) {

@@ -23,7 +23,7 @@ namespace hamcp::mcp {
 struct StdioOptions {
   int input_fd = 0;   // dup()ed: the caller keeps its own descriptor
   int output_fd = 1;  // dup()ed
-  std::size_t max_line_bytes = 16 * 1024 * 1024;
+  std::size_t max_line_bytes = std::size_t{16} * 1024 * 1024;
   std::chrono::milliseconds eof_grace{2000};
 };
 

@@ -18,7 +18,7 @@ namespace json = boost::json;
 // Default byte budget of one tool response (the structuredContent's JSON).
 // ~16 KB ≈ 4k tokens: big enough for 50 search hits, small enough that a
 // model's context never drowns (the peer returned 14-43 KB per search).
-inline constexpr std::size_t kDefaultResponseBudget = 16 * 1024;
+inline constexpr std::size_t kDefaultResponseBudget = std::size_t{16} * 1024;
 
 // Removes null members from objects, recursively (arrays keep their length).
 void drop_nulls(json::value& v);

@@ -31,6 +31,73 @@
 namespace asio = boost::asio;
 using namespace hamcp;
 
+namespace {
+
+int serve_stdio(asio::io_context& io, mcp::Server& server, asio::signal_set& signals) {
+  mcp::StdioTransport transport(server);
+  signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (!ec) transport.stop();
+  });
+  asio::co_spawn(io, transport.run(), [&](std::exception_ptr e) {
+    signals.cancel();
+    server.shutdown();
+    io.stop();
+    if (e) std::rethrow_exception(e);
+  });
+  io.run();
+  return 0;
+}
+
+#if HAMCP_FIXTURE_HAS_HTTP
+// Serves Streamable HTTP until SIGINT/SIGTERM; the data dir is a fresh temp dir
+// (removed at exit) unless one is given.
+int serve_http(asio::io_context& io, mcp::Server& server, asio::signal_set& signals, const std::string& host,
+               std::uint16_t port, const std::string& data_dir) {
+  std::filesystem::path dir = data_dir;
+  bool temp_dir = false;
+  if (dir.empty()) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "mcp-fixture-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) {
+      std::perror("mcp_fixture_server: mkdtemp");
+      return 1;
+    }
+    dir = pattern;
+    temp_dir = true;
+  } else {
+    std::filesystem::create_directories(dir);
+  }
+  mcp::http::HttpServerOptions http_options;
+  http_options.listener.host = host;
+  http_options.listener.port = port;
+  http_options.data_dir = dir;
+  mcp::http::HttpServer http(server, io.get_executor(), http_options);
+  try {
+    http.start();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mcp_fixture_server: %s\n", e.what());
+    return 1;
+  }
+  std::printf("mcp_fixture_server: listening on %s\n", http.url().c_str());
+  std::fflush(stdout);
+  asio::steady_timer exit_timer(io);
+  signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    http.stop(std::chrono::milliseconds(500));
+    server.shutdown();
+    exit_timer.expires_after(std::chrono::milliseconds(700));
+    exit_timer.async_wait([&](const boost::system::error_code&) { io.stop(); });
+  });
+  io.run();
+  if (temp_dir) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  return 0;
+}
+#endif
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"MCP conformance fixture server (hamcp's protocol core and transports)"};
   bool stdio = false, e2e = false;
@@ -61,67 +128,11 @@ int main(int argc, char** argv) {
   if (e2e || extra_tools > 0) conformance::register_e2e_tools(server.registry(), extra_tools);
 
   asio::signal_set signals(io, SIGINT, SIGTERM);
-
-  if (stdio) {
-    mcp::StdioTransport transport(server);
-    signals.async_wait([&](const boost::system::error_code& ec, int) {
-      if (!ec) transport.stop();
-    });
-    asio::co_spawn(io, transport.run(), [&](std::exception_ptr e) {
-      signals.cancel();
-      server.shutdown();
-      io.stop();
-      if (e) std::rethrow_exception(e);
-    });
-    io.run();
-    return 0;
-  }
-
-#if !HAMCP_FIXTURE_HAS_HTTP
+  if (stdio) return serve_stdio(io, server, signals);
+#if HAMCP_FIXTURE_HAS_HTTP
+  return serve_http(io, server, signals, host, port, data_dir);
+#else
   std::fprintf(stderr, "mcp_fixture_server: built without the HTTP server (src/mcp/http): only --stdio works\n");
   return 2;
-#else
-  std::filesystem::path dir = data_dir;
-  bool temp_dir = false;
-  if (dir.empty()) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "mcp-fixture-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) {
-      std::perror("mcp_fixture_server: mkdtemp");
-      return 1;
-    }
-    dir = pattern;
-    temp_dir = true;
-  } else {
-    std::filesystem::create_directories(dir);
-  }
-
-  mcp::http::HttpServerOptions http_options;
-  http_options.listener.host = host;
-  http_options.listener.port = port;
-  http_options.data_dir = dir;
-  mcp::http::HttpServer http(server, io.get_executor(), http_options);
-  try {
-    http.start();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "mcp_fixture_server: %s\n", e.what());
-    return 1;
-  }
-  std::printf("mcp_fixture_server: listening on %s\n", http.url().c_str());
-  std::fflush(stdout);
-
-  asio::steady_timer exit_timer(io);
-  signals.async_wait([&](const boost::system::error_code& ec, int) {
-    if (ec) return;
-    http.stop(std::chrono::milliseconds(500));
-    server.shutdown();
-    exit_timer.expires_after(std::chrono::milliseconds(700));
-    exit_timer.async_wait([&](const boost::system::error_code&) { io.stop(); });
-  });
-  io.run();
-  if (temp_dir) {
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-  return 0;
 #endif
 }

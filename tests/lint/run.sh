@@ -9,7 +9,6 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 jobs="${HAMCP_JOBS:-2}"
 format=clang-format-14
-tidy=run-clang-tidy-14
 files=$(git ls-files '*.cpp' '*.hpp' | grep -E '^(src|tests|bench)/' | grep -v '^third_party/')
 passed=0; failed=0
 
@@ -32,15 +31,14 @@ db="${HAMCP_LINT_BUILD_DIR:-$root/build-lint}"
 cmake -S "$root" -B "$db" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
 log="$db/clang-tidy.log"
-echo "lint: clang-tidy on $(grep -c '"file"' "$db/compile_commands.json") translation units (-j$jobs)"
-"$tidy" -p "$db" -j "$jobs" -quiet -header-filter="^$root/(src|tests|bench)/" "^$root/(src|tests|bench)/" > "$log" 2>&1
-findings=$(grep -E "^$root/.*: (warning|error): " "$log" | sort -u)
-if [ -z "$findings" ]; then
-  passed=$((passed + 1)); echo "lint: clang-tidy: 0 findings"
+# Results are cached per translation unit (tests/lint/tidy_cached.py): only TUs whose text,
+# headers or flags changed since a previous run are analysed again.
+if nice python3 "$root/tests/lint/tidy_cached.py" "$db" "$root" -j "$jobs" > "$log" 2>&1; then
+  passed=$((passed + 1)); head -1 "$log"; echo "lint: clang-tidy: 0 findings"
 else
   failed=$((failed + 1))
-  echo "$findings" | sed "s|^$root/||" | head -100
-  echo "lint: clang-tidy: $(echo "$findings" | wc -l) findings (full log: $log)"
+  head -100 "$log"
+  echo "lint: clang-tidy: $(($(wc -l < "$log") - 1)) findings (full log: $log)"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

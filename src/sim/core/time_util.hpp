@@ -1,20 +1,16 @@
 #pragma once
-// Time formats Home Assistant uses on the wire.
+// The simulator's names for the shared ISO-time helpers (src/common/iso_time.hpp), in its
+// Timestamp unit (seconds since the epoch).
 
-#include <optional>
 #include <string>
-#include <string_view>
 
+#include "common/iso_time.hpp"
 #include "sim/home/home_model.hpp"
 
 namespace hamcp::sim {
 
-// "2026-01-01T12:00:00.123456+00:00" (HA's isoformat of an aware UTC datetime).
-std::string iso_time(Timestamp t);
-// Parses ISO-8601 ("2026-01-01T12:00:00Z", "+00:00", "+02:00", fractional
-// seconds, a date alone). nullopt when it is not a timestamp.
-std::optional<Timestamp> parse_iso_time(std::string_view text);
-// Current wall-clock time.
-Timestamp now_timestamp();
+inline std::string iso_time(Timestamp t) { return common::format_iso_time(t); }
+using common::parse_iso_time;
+inline Timestamp now_timestamp() { return common::now_epoch_seconds(); }
 
 }  // namespace hamcp::sim

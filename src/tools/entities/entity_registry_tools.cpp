@@ -147,30 +147,28 @@ json::array resolve_labels(const ha::Snapshot& snap, const std::vector<std::stri
   return out;
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env, mcp::RequestContext&) {
-  ha::SnapshotPtr snap = co_await env.snapshot();
-  const std::string id = args.str("entity_id");
-  co_await require_entry(env, *snap, id);
+// The new id of a rename, checked: an entity id, same domain, not taken.
+void add_rename(Args& args, const ha::Snapshot& snap, const std::string& id, json::object& msg, json::array& changed,
+                std::string& final_id) {
+  auto n = args.opt_str("new_entity_id");
+  if (!n || *n == id) return;
+  static const std::regex kId("^[a-z0-9_]+\\.[a-z0-9_]+$");
+  if (!std::regex_match(*n, kId))
+    throw ToolException(bad_argument("new_entity_id", "'" + *n + "' is not an entity id",
+                                     "Use lowercase domain.object_id, e.g. light.kitchen_ceiling."));
+  if (n->substr(0, n->find('.')) != id.substr(0, id.find('.')))
+    throw ToolException(bad_argument("new_entity_id", "the domain cannot change",
+                                     "Keep the prefix " + id.substr(0, id.find('.') + 1) + "."));
+  if (snap.states.find(*n) || snap.registry(ha::RegistryKind::entity).find(*n))
+    throw ToolException(ToolError{"entity_id_taken", *n + " already exists.", "Choose another new_entity_id.", {}});
+  msg.emplace("new_entity_id", *n);
+  changed.emplace_back("new_entity_id");
+  final_id = *n;
+}
 
-  json::object msg;
-  msg.emplace("type", "config/entity_registry/update");
-  msg.emplace("entity_id", id);
-  json::array changed;
-  std::string final_id = id;
-  if (auto n = args.opt_str("new_entity_id"); n && *n != id) {
-    static const std::regex kId("^[a-z0-9_]+\\.[a-z0-9_]+$");
-    if (!std::regex_match(*n, kId))
-      throw ToolException(bad_argument("new_entity_id", "'" + *n + "' is not an entity id",
-                                       "Use lowercase domain.object_id, e.g. light.kitchen_ceiling."));
-    if (n->substr(0, n->find('.')) != id.substr(0, id.find('.')))
-      throw ToolException(bad_argument("new_entity_id", "the domain cannot change",
-                                       "Keep the prefix " + id.substr(0, id.find('.') + 1) + "."));
-    if (snap->states.find(*n) || snap->registry(ha::RegistryKind::entity).find(*n))
-      throw ToolException(ToolError{"entity_id_taken", *n + " already exists.", "Choose another new_entity_id.", {}});
-    msg.emplace("new_entity_id", *n);
-    changed.emplace_back("new_entity_id");
-    final_id = *n;
-  }
+// The registry fields of ha_set_entity as one config/entity_registry/update
+// message; `changed` names each field set.
+void add_registry_fields(Args& args, const ha::Snapshot& snap, json::object& msg, json::array& changed) {
   // Strings that may be null (= reset to the integration's default).
   for (const char* key : {"name", "icon", "device_class"}) {
     const json::value* v = args.get(key);
@@ -181,11 +179,11 @@ boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env,
   if (const json::value* area = args.get("area")) {
     msg.emplace("area_id", area->is_null() || (area->is_string() && area->get_string().empty())
                                ? json::value(nullptr)
-                               : json::value(resolve_area(*snap, std::string(area->as_string()))));
+                               : json::value(resolve_area(snap, std::string(area->as_string()))));
     changed.emplace_back("area");
   }
   if (args.get("labels")) {
-    msg.emplace("labels", resolve_labels(*snap, args.list("labels")));
+    msg.emplace("labels", resolve_labels(snap, args.list("labels")));
     changed.emplace_back("labels");
   }
   if (const json::value* aliases = args.get("aliases")) {
@@ -200,6 +198,46 @@ boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env,
     msg.emplace("hidden_by", h->get_bool() ? json::value("user") : json::value(nullptr));
     changed.emplace_back("hidden");
   }
+}
+
+// What HA answered to the registry update that the caller needs.
+void add_update_answer(const json::value& r, const ha::Snapshot& snap, json::object& body) {
+  const json::object* ro = r.if_object();
+  if (!ro) return;
+  if (const json::value* entry = ro->if_contains("entity_entry"); entry && entry->is_object())
+    body.emplace("entity", registry_view(snap, entry->get_object()));
+  if (ro->contains("require_restart")) body.emplace("require_restart", ro->at("require_restart"));
+  if (ro->contains("reload_delay")) body.emplace("reload_delay", ro->at("reload_delay"));
+}
+
+// One homeassistant/expose_entity per direction (expose / stop exposing).
+boost::asio::awaitable<void> set_exposure(ToolEnv& env, const std::string& entity_id, const json::object& expose) {
+  for (bool value : {true, false}) {
+    json::array assistants;
+    for (const auto& kv : expose)
+      if (kv.value().is_bool() && kv.value().get_bool() == value) assistants.emplace_back(kv.key());
+    if (assistants.empty()) continue;
+    json::object m;
+    m.emplace("type", "homeassistant/expose_entity");
+    m.emplace("assistants", std::move(assistants));
+    m.emplace("entity_ids", json::array{json::value(entity_id)});
+    m.emplace("should_expose", value);
+    co_await env.ha.command(std::move(m));
+  }
+}
+
+boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env, mcp::RequestContext&) {
+  ha::SnapshotPtr snap = co_await env.snapshot();
+  const std::string id = args.str("entity_id");
+  co_await require_entry(env, *snap, id);
+
+  json::object msg;
+  msg.emplace("type", "config/entity_registry/update");
+  msg.emplace("entity_id", id);
+  json::array changed;
+  std::string final_id = id;
+  add_rename(args, *snap, id, msg, changed, final_id);
+  add_registry_fields(args, *snap, msg, changed);
   const json::object* expose = args.object("expose");
   if (changed.empty() && (!expose || expose->empty()))
     throw ToolException(bad_argument("entity_id", "nothing to change",
@@ -209,26 +247,10 @@ boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env,
   json::object body;
   if (!changed.empty()) {
     json::value r = co_await env.ha.command(std::move(msg));  // never retried
-    const json::object* ro = r.if_object();
-    if (ro)
-      if (const json::value* entry = ro->if_contains("entity_entry"); entry && entry->is_object())
-        body.emplace("entity", registry_view(*snap, entry->get_object()));
-    if (ro && ro->contains("require_restart")) body.emplace("require_restart", ro->at("require_restart"));
-    if (ro && ro->contains("reload_delay")) body.emplace("reload_delay", ro->at("reload_delay"));
+    add_update_answer(r, *snap, body);
   }
   if (expose && !expose->empty()) {
-    for (bool value : {true, false}) {
-      json::array assistants;
-      for (const auto& kv : *expose)
-        if (kv.value().is_bool() && kv.value().get_bool() == value) assistants.emplace_back(kv.key());
-      if (assistants.empty()) continue;
-      json::object m;
-      m.emplace("type", "homeassistant/expose_entity");
-      m.emplace("assistants", std::move(assistants));
-      m.emplace("entity_ids", json::array{json::value(final_id)});
-      m.emplace("should_expose", value);
-      co_await env.ha.command(std::move(m));
-    }
+    co_await set_exposure(env, final_id, *expose);
     changed.emplace_back("expose");
     body.emplace("expose", *expose);
   }

@@ -58,59 +58,62 @@ std::shared_ptr<const AreaRows> area_rows_for(const ha::Snapshot& snap) {
   return fresh;
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
-  ha::SnapshotPtr latest = co_await env.snapshot();
-  const std::string detail = args.str("detail", "minimal");
-  if (detail != "minimal" && detail != "standard" && detail != "full")
-    throw ToolException(bad_argument("detail", "must be minimal, standard or full", "Use detail=\"standard\"."));
-  const std::size_t budget_bytes = std::max<std::size_t>(env.options.response_budget, 1);
+struct OverviewRequest {
+  std::string detail;
+  std::size_t budget_bytes = 1;
   overview::Query query;
-  query.list_entities = detail != "minimal";
-  query.per_domain =
-      static_cast<std::size_t>(std::clamp<std::int64_t>(args.integer("limit", detail == "full" ? 50 : 10), 1, 1000));
+};
+
+OverviewRequest read_request(Args& args, const ToolEnv& env, const ha::Snapshot& latest) {
+  OverviewRequest req;
+  req.detail = args.str("detail", "minimal");
+  if (req.detail != "minimal" && req.detail != "standard" && req.detail != "full")
+    throw ToolException(bad_argument("detail", "must be minimal, standard or full", "Use detail=\"standard\"."));
+  req.budget_bytes = std::max<std::size_t>(env.options.response_budget, 1);
+  overview::Query& query = req.query;
+  query.list_entities = req.detail != "minimal";
+  query.per_domain = static_cast<std::size_t>(
+      std::clamp<std::int64_t>(args.integer("limit", req.detail == "full" ? 50 : 10), 1, 1000));
   // Every entity view is >= 20 bytes, so the budget cuts the listing before
   // this many ids: no need to copy more out of the aggregates.
-  query.max_listed = budget_bytes / 16 + 2;
+  query.max_listed = req.budget_bytes / 16 + 2;
   query.domains = args.list("domains");
   const std::string area_filter = args.str("area");
-
-  const auto& latest_areas = latest->registry(ha::RegistryKind::area);
-  if (!area_filter.empty()) {
-    for (const json::value& a : latest_areas.items()) {
-      const json::object* ao = a.if_object();
-      if (str_of(ao, "area_id") == area_filter || str_of(ao, "name") == area_filter)
-        query.area_id = str_of(ao, "area_id");
-    }
-    if (query.area_id.empty())
-      throw ToolException(ToolError{"area_not_found",
-                                    "No area '" + area_filter + "'.",
-                                    "Call ha_get_overview without area to see the area list.",
-                                    {}});
+  if (area_filter.empty()) return req;
+  for (const json::value& a : latest.registry(ha::RegistryKind::area).items()) {
+    const json::object* ao = a.if_object();
+    if (str_of(ao, "area_id") == area_filter || str_of(ao, "name") == area_filter)
+      query.area_id = str_of(ao, "area_id");
   }
+  if (query.area_id.empty())
+    throw ToolException(ToolError{"area_not_found",
+                                  "No area '" + area_filter + "'.",
+                                  "Call ha_get_overview without area to see the area list.",
+                                  {}});
+  return req;
+}
 
-  // Aggregates kept current from the mirror: O(domains + areas) per call.
-  overview::Summary sum = env.overview.summarize(latest, query);
-  const ha::SnapshotPtr snap = sum.snapshot ? sum.snapshot : latest;
-
-  json::object body;
+json::object home_section(const ha::Snapshot& snap, const ToolEnv& env) {
   json::object home;
-  if (snap->config) {
-    home.emplace("name", str_of(snap->config.get(), "location_name"));
-    home.emplace("time_zone", str_of(snap->config.get(), "time_zone"));
+  if (snap.config) {
+    home.emplace("name", str_of(snap.config.get(), "location_name"));
+    home.emplace("time_zone", str_of(snap.config.get(), "time_zone"));
   }
-  home.emplace("version", snap->ha_version);
-  home.emplace("entities", snap->states.size());
+  home.emplace("version", snap.ha_version);
+  home.emplace("entities", snap.states.size());
   home.emplace("mirror", ha::to_string(env.ha.status().state));
-  body.emplace("home", std::move(home));
+  return home;
+}
 
-  // Areas sorted by name (cached per area/floor registry), rendered only
-  // until their share of the budget is spent: a home with thousands of areas
-  // costs no more than one with fifty.
-  std::shared_ptr<const AreaRows> rows = area_rows_for(*snap);
+// Areas sorted by name (cached per area/floor registry), rendered only until
+// their share of the budget is spent: a home with thousands of areas costs no
+// more than one with fifty.
+void add_areas(json::object& body, const ha::Snapshot& snap, const OverviewRequest& req, const overview::Summary& sum) {
+  std::shared_ptr<const AreaRows> rows = area_rows_for(snap);
   std::size_t areas_total = 0;
-  PageWriter area_page(budget_bytes / 3);
+  PageWriter area_page(req.budget_bytes / 3);
   for (const AreaRow& row : *rows) {
-    if (!query.area_id.empty() && row.area_id != query.area_id) continue;
+    if (!req.query.area_id.empty() && row.area_id != req.query.area_id) continue;
     ++areas_total;
     if (area_page.budget_cut()) continue;  // keep counting for areas_total
     json::object area;
@@ -129,12 +132,13 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
                                      std::to_string(areas_total) +
                                      " areas (by name) fit; pass area=<name> or use ha_search with area.");
   }
-  // Domains: counts + the most common states, each entry sized with room for
-  // its "more" count so the entity listing below gets only what is left.
-  auto remaining = [&](std::size_t used) {
-    return budget_bytes > used + kNoticeReserve ? budget_bytes - used - kNoticeReserve : 0;
-  };
-  json::object out_domains;
+}
+
+// Domains: counts + the most common states, each entry sized with room for its
+// "more" count so the entity listing gets only what is left. Returns the bytes
+// the body will take with these domains (entity lists still empty).
+std::size_t domain_skeletons(json::object& out_domains, json::object& body, const OverviewRequest& req,
+                             const overview::Summary& sum) {
   std::size_t domains_shown = 0, skeleton_bytes = json_size(body) + 12;  // + ,"domains":{}
   for (const auto& [name, d] : sum.domains) {
     json::object dom;
@@ -144,12 +148,13 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
       for (const auto& [state, n] : d.top_states) hist.emplace(state, n);
       dom.emplace("states", std::move(hist));
     }
-    if (query.list_entities) {
+    if (req.query.list_entities) {
       dom.emplace("entities", json::array());
       dom.emplace("more", d.count);
     }
     const std::size_t size = json_size(json::value(dom)) + json_size(json::value(name)) + 2;  // "name": + comma
-    if (domains_shown > 0 && skeleton_bytes + size > budget_bytes - std::min(budget_bytes, kNoticeReserve)) break;
+    if (domains_shown > 0 && skeleton_bytes + size > req.budget_bytes - std::min(req.budget_bytes, kNoticeReserve))
+      break;
     skeleton_bytes += size;
     out_domains.emplace(name, std::move(dom));
     ++domains_shown;
@@ -160,52 +165,80 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
                                        std::to_string(sum.domains.size()) +
                                        " domains (by name) fit; pass domains=[...] for the others.");
   }
+  return skeleton_bytes;
+}
 
-  // Entities (standard/full) fill what is left of the budget in domain order
-  // and stop with a truncation notice pointing at narrower calls.
-  const bool domains_cut = domains_shown < sum.domains.size();
-  const std::size_t listing_bytes = domains_cut ? 0 : remaining(skeleton_bytes);
-  PageWriter budget(listing_bytes);
-  bool listing_cut = false;
+struct Listing {
+  bool cut = false;
   std::size_t listed = 0, total_listable = 0;
+};
+
+// Entities (standard/full) fill what is left of the budget in domain order and
+// stop at the first one that does not fit. Domains after the cut keep their
+// placeholder: "entities":[] and "more" = count.
+Listing fill_entities(json::object& out_domains, const ha::Snapshot& snap, const OverviewRequest& req,
+                      const overview::Summary& sum, std::size_t listing_bytes) {
+  Listing listing;
+  PageWriter budget(listing_bytes);
   ViewOptions vo;
-  vo.place = detail == "full";
-  vo.times = detail == "full";
-  if (query.list_entities) {
-    for (const auto& [name, d] : sum.domains) total_listable += std::min(query.per_domain, d.count);
-    for (auto& [name, value] : out_domains) {
-      const overview::DomainSummary& d = sum.domains.at(std::string(name));
-      json::object& dom = value.as_object();
-      json::array& ents = dom["entities"].as_array();
-      for (const auto& id : d.first_ids) {
-        ha::EntityStatePtr st = snap->states.find(id);
-        if (!st) continue;  // cannot happen: the summary describes `snap`
-        json::object v = entity_view(*snap, *st, vo);
-        // PageWriter always takes a first item; with no room left at all, take none.
-        if (listing_bytes == 0 || !budget.add(json::value(v))) {
-          listing_cut = true;
-          break;
-        }
-        ents.emplace_back(std::move(v));
-        ++listed;
+  vo.place = req.detail == "full";
+  vo.times = req.detail == "full";
+  for (const auto& [name, d] : sum.domains) listing.total_listable += std::min(req.query.per_domain, d.count);
+  for (auto& [name, value] : out_domains) {
+    const overview::DomainSummary& d = sum.domains.at(std::string(name));
+    json::object& dom = value.as_object();
+    json::array& ents = dom["entities"].as_array();
+    for (const auto& id : d.first_ids) {
+      ha::EntityStatePtr st = snap.states.find(id);
+      if (!st) continue;  // cannot happen: the summary describes `snap`
+      json::object v = entity_view(snap, *st, vo);
+      // PageWriter always takes a first item; with no room left at all, take none.
+      if (listing_bytes == 0 || !budget.add(json::value(v))) {
+        listing.cut = true;
+        break;
       }
-      const std::size_t shown = ents.size();
-      if (d.count > shown)
-        dom["more"] = d.count - shown;
-      else
-        dom.erase("more");
-      if (listing_cut) break;
+      ents.emplace_back(std::move(v));
+      ++listing.listed;
     }
-    // Domains after the cut keep their placeholder: "entities":[] and "more" = count.
+    const std::size_t shown = ents.size();
+    if (d.count > shown)
+      dom["more"] = d.count - shown;
+    else
+      dom.erase("more");
+    if (listing.cut) break;
   }
+  return listing;
+}
+
+json::object render_overview(const ha::Snapshot& snap, const ToolEnv& env, const OverviewRequest& req,
+                             const overview::Summary& sum) {
+  json::object body;
+  body.emplace("home", home_section(snap, env));
+  add_areas(body, snap, req, sum);
+  json::object out_domains;
+  const std::size_t skeleton_bytes = domain_skeletons(out_domains, body, req, sum);
+  const bool domains_cut = out_domains.size() < sum.domains.size();
+  const std::size_t room =
+      req.budget_bytes > skeleton_bytes + kNoticeReserve ? req.budget_bytes - skeleton_bytes - kNoticeReserve : 0;
+  Listing listing;
+  if (req.query.list_entities) listing = fill_entities(out_domains, snap, req, sum, domains_cut ? 0 : room);
   body.emplace("domains", std::move(out_domains));
-  if (listing_cut) {
+  if (listing.cut) {
     body.emplace("truncated", true);
-    body.emplace("notice", "Response size limit reached after " + std::to_string(listed) + " of " +
-                               std::to_string(total_listable) +
+    body.emplace("notice", "Response size limit reached after " + std::to_string(listing.listed) + " of " +
+                               std::to_string(listing.total_listable) +
                                " entities; pass domains=[...] or area to see the rest, or use ha_search.");
   }
-  co_return ok(std::move(body));
+  return body;
+}
+
+boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
+  ha::SnapshotPtr latest = co_await env.snapshot();
+  const OverviewRequest req = read_request(args, env, *latest);
+  // Aggregates kept current from the mirror: O(domains + areas) per call.
+  overview::Summary sum = env.overview.summarize(latest, req.query);
+  const ha::SnapshotPtr snap = sum.snapshot ? sum.snapshot : latest;
+  co_return ok(render_overview(*snap, env, req, sum));
 }
 
 }  // namespace

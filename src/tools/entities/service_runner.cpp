@@ -115,16 +115,11 @@ void describe_outcome(json::object& body, const ha::Snapshot& snap, const std::m
                    "ha_get_state before retrying.";
 }
 
-}  // namespace
-
-asio::awaitable<json::object> run_service(ToolEnv& env, ServiceRequest req) {
-  ha::SnapshotPtr snap = co_await env.snapshot();
-  check_service_exists(*snap, req.domain, req.service);
-  check_entities_exist(env, *snap, req.entity_ids);
-
+// Each target's state before the call and what it should become.
+std::map<std::string, Before> states_before(const ha::Snapshot& snap, const ServiceRequest& req) {
   std::map<std::string, Before> before;
   for (const auto& id : req.entity_ids) {
-    ha::EntityStatePtr st = snap->states.find(id);
+    ha::EntityStatePtr st = snap.states.find(id);
     Before b;
     b.state = st->state;
     b.last_updated = st->last_updated;
@@ -134,26 +129,35 @@ asio::awaitable<json::object> run_service(ToolEnv& env, ServiceRequest req) {
     b.expect = expect_after(d, req.service, req.data, b.state);
     before.emplace(id, std::move(b));
   }
+  return before;
+}
 
-  const std::string service_name = req.domain + "." + req.service;
+json::array id_array(const std::vector<std::string>& ids) {
+  json::array out;
+  for (const auto& id : ids) out.emplace_back(id);
+  return out;
+}
+
+std::string start_operation(ToolEnv& env, const ServiceRequest& req) {
   json::object record;
-  record.emplace("service", service_name);
-  json::array ids_json;
-  for (const auto& id : req.entity_ids) ids_json.emplace_back(id);
-  record.emplace("entity_ids", ids_json);
+  record.emplace("service", req.domain + "." + req.service);
+  record.emplace("entity_ids", id_array(req.entity_ids));
   if (!req.parent_operation.empty()) record.emplace("parent", req.parent_operation);
-  const std::string op_id = env.ops.create(req.scope, record);
+  return env.ops.create(req.scope, record);
+}
 
+// The call itself, never retried; a failure is recorded on the operation before it propagates.
+asio::awaitable<json::value> send_call(ToolEnv& env, const ServiceRequest& req, const std::string& op_id) {
   ha::ServiceCall call;
   call.domain = req.domain;
   call.service = req.service;
   call.data = req.data;
   call.target = req.target;
-  if (!req.entity_ids.empty()) call.target["entity_id"] = ids_json;
+  if (!req.entity_ids.empty()) call.target["entity_id"] = id_array(req.entity_ids);
   call.return_response = req.return_response;
-  json::value result;
   try {
-    result = co_await env.ha.call_service(std::move(call));
+    json::value result = co_await env.ha.call_service(std::move(call));
+    co_return result;
   } catch (const ha::HaException& e) {
     json::object failed;
     failed.emplace("status", "failed");
@@ -161,10 +165,35 @@ asio::awaitable<json::object> run_service(ToolEnv& env, ServiceRequest req) {
     env.ops.update(op_id, std::move(failed));
     throw;
   }
+}
+
+// Verify in the background so ha_get_operation_status can tell later.
+void verify_in_background(asio::any_io_executor executor, ToolEnv& env, std::map<std::string, Before> before,
+                          std::string op_id, std::chrono::milliseconds timeout) {
+  asio::co_spawn(
+      executor,
+      [&env, before = std::move(before), op_id = std::move(op_id), timeout]() -> asio::awaitable<void> {
+        StateWatch::Outcome outcome = co_await wait_all(env, before, timeout);
+        json::object update;
+        describe_outcome(update, *outcome.snapshot, before, timeout);
+        env.ops.update(op_id, std::move(update));
+      },
+      asio::detached);
+}
+
+}  // namespace
+
+asio::awaitable<json::object> run_service(ToolEnv& env, ServiceRequest req) {
+  ha::SnapshotPtr snap = co_await env.snapshot();
+  check_service_exists(*snap, req.domain, req.service);
+  check_entities_exist(env, *snap, req.entity_ids);
+  std::map<std::string, Before> before = states_before(*snap, req);
+  const std::string op_id = start_operation(env, req);
+  json::value result = co_await send_call(env, req, op_id);
 
   json::object body;
   body.emplace("operation_id", op_id);
-  body.emplace("service", service_name);
+  body.emplace("service", req.domain + "." + req.service);
   if (req.return_response)
     if (const json::object* r = result.if_object())
       if (const json::value* resp = r->if_contains("response")) body.emplace("response", *resp);
@@ -175,21 +204,11 @@ asio::awaitable<json::object> run_service(ToolEnv& env, ServiceRequest req) {
     env.ops.update(op_id, json::object{{"status", "sent"}});
     co_return body;
   }
-
   if (!req.wait) {
-    // Verify in the background so ha_get_operation_status can tell later.
     body.emplace("status", "pending");
     body.emplace("note", "Sent without waiting; ha_get_operation_status with this operation_id reports the outcome.");
     auto executor = co_await asio::this_coro::executor;
-    asio::co_spawn(
-        executor,
-        [&env, before, op_id, timeout = req.timeout]() -> asio::awaitable<void> {
-          StateWatch::Outcome outcome = co_await wait_all(env, before, timeout);
-          json::object update;
-          describe_outcome(update, *outcome.snapshot, before, timeout);
-          env.ops.update(op_id, std::move(update));
-        },
-        asio::detached);
+    verify_in_background(executor, env, std::move(before), op_id, req.timeout);
     co_return body;
   }
 

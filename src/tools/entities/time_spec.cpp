@@ -1,17 +1,22 @@
 #include "tools/entities/time_spec.hpp"
 
 #include <cctype>
-#include <chrono>
 #include <cstdlib>
 
-#include "ha/snapshot.hpp"
+#include "common/iso_time.hpp"
 #include "mcp/echo.hpp"
+#include "tools/tool_error.hpp"
+#include "tools/tool_spec.hpp"
 
 namespace hamcp::tools {
 
-double now_epoch_seconds() {
-  using namespace std::chrono;
-  return duration<double>(system_clock::now().time_since_epoch()).count();
+double time_argument(Args& args, const char* key, const char* fallback, double now) {
+  std::string text = args.str(key, fallback);
+  if (const json::value* v = args.get(key); v && v->is_number()) text = std::to_string(v->to_number<double>()) + "h";
+  auto parsed = parse_time_spec(text, now);
+  if (auto* err = std::get_if<std::string>(&parsed))
+    throw ToolException(bad_argument(key, *err, "Example: \"24h\", \"7d\" or \"2026-01-01T00:00:00Z\"."));
+  return std::get<double>(parsed);
 }
 
 std::optional<double> parse_duration(std::string_view text) {
@@ -59,13 +64,7 @@ std::variant<double, std::string> parse_unchecked(std::string_view text, double 
   std::string_view rel = text;
   if (rel.front() == '-') rel.remove_prefix(1);
   if (auto d = parse_duration(rel)) return now - *d;
-  // ISO date or date-time.
-  if (text.size() >= 10 && text[4] == '-' && text[7] == '-') {
-    std::string iso(text);
-    if (iso.size() == 10) iso += "T00:00:00";
-    if (iso.back() == 'Z' || iso.back() == 'z') iso.back() = '+', iso += "00:00";
-    if (auto t = ha::parse_iso_time(iso)) return *t;
-  }
+  if (auto t = common::parse_iso_time(text)) return *t;  // ISO date or date-time
   // Epoch seconds.
   char* end = nullptr;
   const std::string s(text);

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <variant>
 
+#include "common/iso_time.hpp"
+
 namespace hamcp::tools {
 
 // Epoch seconds (UTC), or a sentence saying what is wrong with `text`.
@@ -17,6 +19,11 @@ std::variant<double, std::string> parse_time_spec(std::string_view text, double 
 // Duration like "24h", "90m", "1h30m", "7d", "2w", "45s" in seconds.
 std::optional<double> parse_duration(std::string_view text);
 
-double now_epoch_seconds();
+using common::now_epoch_seconds;
+
+class Args;
+// The time in argument `key` (a time spec as above, or a number: hours ago); `fallback` when the
+// argument is absent. Throws a ToolException naming `key` when it cannot be read.
+double time_argument(Args& args, const char* key, const char* fallback, double now);
 
 }  // namespace hamcp::tools

@@ -1,1 +1,1 @@
-set(UNIT_LINK hamcp_asio)
+set(UNIT_LINK hamcp_common)
