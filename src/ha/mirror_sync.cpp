@@ -87,8 +87,11 @@ asio::awaitable<void> Mirror::Impl::subscribe_changes(std::weak_ptr<Impl> self) 
 asio::awaitable<void> Mirror::Impl::subscribe_all() {
   auto strong = shared_from_this();
   std::weak_ptr<Impl> self = strong;  // handlers live in the WsClient: no ownership cycle
-  co_await subscribe_states(self);
-  co_await subscribe_changes(self);
+  // GCC 12: no temporaries with destructors (the weak_ptr argument) inside co_await.
+  auto states = subscribe_states(self);
+  co_await std::move(states);
+  auto changes = subscribe_changes(self);
+  co_await std::move(changes);
 }
 
 // Called on the WS strand; flags are strand-owned, so hop first.
