@@ -218,13 +218,12 @@ RegistryItem Registry::find(std::string_view key, json::storage_ptr storage) con
 
 json::value Registry::item(std::size_t i, json::storage_ptr storage) const {
   const Stored& stored = items_.at(i);
-  json::value v = parse_stored(stored.text, storage);
-  if (stored.shape == kNoShape) return v;
+  std::string_view in = stored.bytes;
+  if (stored.shape == kNoShape) return detail::unpack_value(in, pool_, storage);
   const auto& keys = shapes_[stored.shape];
   json::object o(storage);
-  if (!v.is_array() || v.as_array().size() != keys.size()) return o;  // cannot happen: we wrote it
   o.reserve(keys.size());
-  for (std::size_t k = 0; k < keys.size(); ++k) o.emplace(keys[k], std::move(v.as_array()[k]));
+  for (const auto& key : keys) o.emplace(key, detail::unpack_value(in, pool_, storage));
   return o;
 }
 
@@ -237,6 +236,39 @@ void Registry::for_each(const std::function<void(const json::value&)>& fn) const
   }
 }
 
+void Registry::store(const json::value& item, std::string& scratch,
+                     std::map<std::vector<std::string>, std::uint32_t>& shape_ids, std::string_view key_field) {
+  scratch.clear();
+  std::vector<std::pair<std::size_t, std::size_t>> inline_strings;
+  detail::PackedWriter writer{pool_, scratch, inline_strings};
+  Stored stored;
+  std::optional<std::pair<std::size_t, std::size_t>> key_at;  // offset, length of the key field's text
+  if (const auto* o = item.if_object()) {
+    std::vector<std::string> keys;
+    keys.reserve(o->size());
+    for (const auto& kv : *o) {
+      keys.emplace_back(kv.key());
+      // The key field is written as plain text so the index can view it in place.
+      if (!key_at && kv.key() == key_field && kv.value().is_string()) {
+        const std::string_view key = kv.value().get_string();
+        key_at.emplace(writer.plain_string(key), key.size());
+      } else {
+        writer.value(kv.value());
+      }
+    }
+    auto [it, fresh] = shape_ids.try_emplace(std::move(keys), static_cast<std::uint32_t>(shapes_.size()));
+    if (fresh) shapes_.push_back(it->first);
+    stored.shape = it->second;
+  } else {
+    writer.value(item);
+  }
+  stored.bytes = bytes_.append(scratch);
+  for (const auto& [at, size] : inline_strings) pool_.remember(stored.bytes.substr(at, size));
+  if (key_at)
+    index_.emplace(stored.bytes.substr(key_at->first, key_at->second), static_cast<std::uint32_t>(items_.size()));
+  items_.push_back(stored);
+}
+
 RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available) {
   auto r = std::make_shared<Registry>();
   r->available = available;
@@ -244,33 +276,12 @@ RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available)
   r->index_.reserve(items.size());
   const std::string_view field = registry_key_field(kind);
   std::map<std::vector<std::string>, std::uint32_t> shape_ids;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    Stored stored;
-    if (const auto* o = items[i].if_object()) {
-      std::vector<std::string> keys;
-      json::array values;
-      keys.reserve(o->size());
-      values.reserve(o->size());
-      for (const auto& kv : *o) {
-        keys.emplace_back(kv.key());
-        values.push_back(kv.value());
-      }
-      auto [it, fresh] = shape_ids.try_emplace(std::move(keys), static_cast<std::uint32_t>(r->shapes_.size()));
-      if (fresh) r->shapes_.push_back(it->first);
-      stored.shape = it->second;
-      stored.text = r->text_.append(json::serialize(values));
-    } else {
-      stored.text = r->text_.append(json::serialize(items[i]));
-    }
-    r->items_.push_back(stored);
-    if (const auto* o = items[i].if_object()) {
-      if (const auto* k = o->if_contains(field); k && k->is_string()) {
-        const std::string_view key = r->text_.append(k->as_string());
-        r->index_.emplace(key, static_cast<std::uint32_t>(i));
-      }
-    }
-    items[i] = nullptr;  // free this item's DOM now: the whole list never exists twice
+  std::string scratch;
+  for (auto& item : items) {
+    r->store(item, scratch, shape_ids, field);
+    item = nullptr;  // free this item's DOM now: the whole list never exists twice
   }
+  r->pool_.freeze();
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "common/iso_time.hpp"
+#include "ha/detail/packed_json.hpp"
 #include "ha/detail/text_chunks.hpp"
 
 namespace hamcp::ha {
@@ -127,12 +129,13 @@ class RegistryItem {
   bool found_ = false;
 };
 
-// A registry list as HA sent it, kept as compact JSON text per item (packed
-// into a few large buffers) plus an index by key. As Boost.JSON DOMs the
-// entity and device registries were the largest part of the mirror (each of
-// an entry's ~21 keys and strings its own allocation, ~2 KB per entity);
-// as text without its keys an entry is ~0.35 KB. Lookups parse one item (a
-// few µs).
+// A registry list as HA sent it, kept per item in a compact binary form
+// (detail/packed_json.hpp: strings that repeat stored once, hex ids at half
+// size, numbers as their bits) packed into a few large buffers, plus an index
+// by key. As Boost.JSON DOMs the entity and device registries were the
+// largest part of the mirror (each of an entry's ~21 keys and strings its own
+// allocation, ~2 KB per entity); as JSON text without its keys an entry was
+// ~0.35 KB. Lookups decode one item straight into a Boost.JSON value.
 class Registry {
  public:
   Registry() = default;
@@ -177,18 +180,22 @@ class Registry {
   static std::shared_ptr<const Registry> make(RegistryKind kind, boost::json::array items, bool available = true);
 
  private:
-  detail::TextChunks text_;
-  // An object item is stored as the JSON array of its values; its keys, in
-  // order, are its shape's (entries of one registry nearly all share one key
-  // list, ~45 % of an entity entry's text). Other items are stored as they are.
+  void store(const boost::json::value& item, std::string& scratch,
+             std::map<std::vector<std::string>, std::uint32_t>& shape_ids, std::string_view key_field);
+
+  detail::TextChunks bytes_;
+  detail::StringPool pool_;  // strings that occur more than once, views into bytes_
+  // An object item is stored as its values only; its keys, in order, are its
+  // shape's (entries of one registry nearly all share one key list, ~45 % of
+  // an entity entry's text). Other items are stored as they are.
   static constexpr std::uint32_t kNoShape = ~std::uint32_t{0};
   struct Stored {
-    std::string_view text;  // into text_
+    std::string_view bytes;  // into bytes_
     std::uint32_t shape = kNoShape;
   };
   std::vector<Stored> items_;
   std::vector<std::vector<std::string>> shapes_;
-  std::unordered_map<std::string_view, std::uint32_t> index_;  // key field (into text_) -> position
+  std::unordered_map<std::string_view, std::uint32_t> index_;  // key field (into bytes_) -> position
 };
 using RegistryPtr = std::shared_ptr<const Registry>;
 

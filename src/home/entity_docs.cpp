@@ -199,16 +199,22 @@ search::EntityDoc make_entity_doc(const ha::Snapshot& snap, std::string_view ent
   return entity_doc(snap, facts, entity_id);
 }
 
-std::vector<search::EntityDoc> make_all_docs(const ha::Snapshot& snap) {
+void for_each_doc(const ha::Snapshot& snap, const std::function<void(search::EntityDoc)>& fn) {
   RegistryFacts facts(snap);  // each device, area, floor and label parsed once
-  std::vector<search::EntityDoc> docs;
-  docs.reserve(snap.states.size());
-  snap.states.for_each([&](const ha::EntityStatePtr& st) { docs.push_back(entity_doc(snap, facts, st->entity_id)); });
+  snap.states.for_each([&](const ha::EntityStatePtr& st) { fn(entity_doc(snap, facts, st->entity_id)); });
   snap.registry(ha::RegistryKind::entity).for_each([&](const json::value& item) {
     const json::object* entry = item.if_object();
     const std::string id = str_of(entry, "entity_id");
-    if (!id.empty() && !snap.states.find(id)) docs.push_back(entity_doc(snap, facts, id));
+    if (!id.empty() && !snap.states.find(id)) fn(entity_doc(snap, facts, id));
   });
+}
+
+std::size_t doc_count_hint(const ha::Snapshot& snap) { return snap.states.size(); }
+
+std::vector<search::EntityDoc> make_all_docs(const ha::Snapshot& snap) {
+  std::vector<search::EntityDoc> docs;
+  docs.reserve(doc_count_hint(snap));
+  for_each_doc(snap, [&docs](search::EntityDoc d) { docs.push_back(std::move(d)); });
   return docs;
 }
 

@@ -3,6 +3,7 @@
 // registries) into the search index's document, and resolves where an entity
 // lives (area, floor, device) for tool responses. Pure functions of a snapshot.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,10 @@ std::string display_name(const ha::EntityState* state, const boost::json::object
 search::EntityDoc make_entity_doc(const ha::Snapshot& snap, std::string_view entity_id);
 // Every entity with a state, plus registry entries without one (disabled ones).
 std::vector<search::EntityDoc> make_all_docs(const ha::Snapshot& snap);
+// The same documents handed to fn one at a time (a rebuild of a big home never
+// holds all of them); returns how many entities there are at most, for reserve.
+void for_each_doc(const ha::Snapshot& snap, const std::function<void(search::EntityDoc)>& fn);
+std::size_t doc_count_hint(const ha::Snapshot& snap);
 
 // String member or "".
 std::string str_of(const boost::json::object* o, std::string_view key);

@@ -41,22 +41,25 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
   const bool registry_moved = std::any_of(changes.registries_changed.begin(), changes.registries_changed.end(),
                                           [](ha::RegistryKind k) { return k != ha::RegistryKind::category; });
   if (changes.full_resync || index_.size() == 0) {
-    std::vector<search::EntityDoc> docs = make_all_docs(*snapshot);
+    // Documents go into the new index one at a time (see EntityIndex::build).
     indexed_.clear();
-    for (const auto& d : docs) indexed_.insert(d.entity_id);
-    index_.build(std::move(docs));
+    index_.build(doc_count_hint(*snapshot), [&](const search::EntityIndex::DocSink& sink) {
+      for_each_doc(*snapshot, [&](search::EntityDoc d) {
+        indexed_.insert(d.entity_id);
+        sink(std::move(d));
+      });
+    });
   } else if (registry_moved) {
     // A registry list was refetched (one rename/area/label edit refetches
     // all of it): rebuild the documents, but touch the index only where a
     // document really changed, so a big home does not stall on every edit.
-    std::vector<search::EntityDoc> docs = make_all_docs(*snapshot);
     std::unordered_set<std::string> now;
-    now.reserve(docs.size());
-    for (auto& d : docs) {
+    now.reserve(doc_count_hint(*snapshot));
+    for_each_doc(*snapshot, [&](search::EntityDoc d) {
       now.insert(d.entity_id);
       std::optional<search::EntityDoc> old = index_.find(d.entity_id);
       if (!old || !same_doc(*old, d)) index_.upsert(std::move(d));
-    }
+    });
     for (const auto& id : indexed_)
       if (!now.count(id)) index_.remove(id);
     indexed_ = std::move(now);

@@ -13,15 +13,21 @@ EntityIndex::EntityIndex(std::vector<EntityDoc> docs) : EntityIndex() { build(st
 EntityIndex::~EntityIndex() = default;
 
 void EntityIndex::build(std::vector<EntityDoc> docs) {
+  build(docs.size(), [&docs](const DocSink& sink) {
+    for (auto& d : docs) {
+      sink(std::move(d));
+      d = EntityDoc{};  // free each source doc as it is indexed, not all at the end
+    }
+  });
+}
+
+void EntityIndex::build(std::size_t expected, const std::function<void(const DocSink&)>& produce) {
   // Built without the lock so queries keep running on the old content.
   auto fresh = std::make_unique<IndexStore>();
-  fresh->reserve(docs.size());
-  for (auto& d : docs) {
+  fresh->reserve(expected);
+  produce([&fresh](EntityDoc d) {
     if (!d.entity_id.empty()) fresh->upsert(std::move(d));
-    d = EntityDoc{};  // free each source doc as it is indexed, not all at the end
-  }
-  docs.clear();
-  docs.shrink_to_fit();
+  });
   fresh->shrink_to_fit();
   std::unique_lock lock(mutex_);
   store_.swap(fresh);

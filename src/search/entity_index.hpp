@@ -11,6 +11,7 @@
 // persistent data structure) would cost far more than the brief exclusive
 // lock, and queries are milliseconds long so writers never wait long.
 // build() prepares the new index outside the lock and swaps it in.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -41,6 +42,12 @@ class EntityIndex {
   // Replaces the whole content (documents with an empty entity_id are ignored;
   // a duplicate entity_id keeps the last document).
   void build(std::vector<EntityDoc> docs);
+  // The same, with the documents handed over one at a time: produce(sink)
+  // calls sink once per document, which is indexed at once, so a rebuild of a
+  // 100k-entity home never holds every document (~0.6 KB each) at the same
+  // time. expected: how many documents to make room for.
+  using DocSink = std::function<void(EntityDoc)>;
+  void build(std::size_t expected, const std::function<void(const DocSink&)>& produce);
   // Inserts or replaces one entity (keyed by entity_id). A change that only
   // touches non-indexed data (state, flags) updates no postings.
   // Returns false (and changes nothing) when entity_id is empty.

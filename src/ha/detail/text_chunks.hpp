@@ -3,7 +3,8 @@
 // items, keys) packed into a few large buffers instead of one allocation each.
 // A chunk is reserved in full before anything is written to it and never
 // grows, so a view stays valid for the lifetime of the TextChunks. Chunks
-// start small (a 20-item area list wastes little) and double up to 1 MiB.
+// start small (a 20-item area list wastes little) and double up to 64 KiB
+// (the last chunk of a big registry wastes at most that).
 
 #include <cstddef>
 #include <memory>
@@ -15,7 +16,7 @@ namespace hamcp::ha::detail {
 class TextChunks {
  public:
   static constexpr std::size_t kFirstChunk = 4 * 1024;
-  static constexpr std::size_t kMaxChunk = 1024 * 1024;
+  static constexpr std::size_t kMaxChunk = 64 * 1024;
 
   std::string_view append(std::string_view text);
   std::size_t bytes_reserved() const noexcept { return reserved_; }

@@ -1,0 +1,239 @@
+#include "ha/detail/packed_json.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/string.hpp>
+#include <cstring>
+#include <stdexcept>
+
+namespace hamcp::ha::detail {
+namespace json = boost::json;
+
+namespace {
+
+enum Tag : unsigned char {
+  kNull = 0,
+  kFalse = 1,
+  kTrue = 2,
+  kInt = 3,     // zigzag varint
+  kUint = 4,    // varint
+  kDouble = 5,  // 8 bytes, host order (never leaves the process)
+  kString = 6,  // varint length + bytes
+  kPooled = 7,  // varint pool index
+  kHex = 8,     // varint byte count + bytes: the lowercase hex text of twice that length
+  kArray = 9,   // varint count + values
+  kObject = 10  // varint count + (key string, value) pairs
+};
+
+// Strings worth sharing: long enough that a reference is smaller.
+constexpr std::size_t kMinPooled = 4;
+constexpr std::size_t kMaxPooled = 256;
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+bool packs_as_hex(std::string_view s) {
+  if (s.size() < 8 || s.size() % 2 != 0) return false;
+  for (char c : s)
+    if (hex_digit(c) < 0) return false;
+  return true;
+}
+
+[[noreturn]] void corrupt() { throw std::logic_error("packed registry value is corrupt"); }
+
+std::uint64_t read_varint(std::string_view& in) {
+  std::uint64_t n = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (in.empty()) corrupt();
+    const auto byte = static_cast<unsigned char>(in.front());
+    in.remove_prefix(1);
+    n |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return n;
+  }
+  corrupt();
+}
+
+std::string_view read_bytes(std::string_view& in, std::uint64_t n) {
+  if (n > in.size()) corrupt();
+  std::string_view bytes = in.substr(0, n);
+  in.remove_prefix(n);
+  return bytes;
+}
+
+// A string value (kString, kPooled or kHex after its tag) into scratch or as a view.
+std::string_view read_string(unsigned char tag, std::string_view& in, const StringPool& pool, std::string& scratch) {
+  if (tag == kString) return read_bytes(in, read_varint(in));
+  if (tag == kPooled) return pool.at(static_cast<std::uint32_t>(read_varint(in)));
+  if (tag != kHex) corrupt();
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const std::string_view bytes = read_bytes(in, read_varint(in));
+  scratch.clear();
+  for (char b : bytes) {
+    const auto u = static_cast<unsigned char>(b);
+    scratch.push_back(kDigits[u >> 4]);
+    scratch.push_back(kDigits[u & 0xf]);
+  }
+  return scratch;
+}
+
+unsigned char read_tag(std::string_view& in) {
+  if (in.empty()) corrupt();
+  const auto tag = static_cast<unsigned char>(in.front());
+  in.remove_prefix(1);
+  return tag;
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> StringPool::shared(std::string_view s) {
+  auto it = ids_.find(s);
+  if (it == ids_.end()) return std::nullopt;
+  if (it->second == kSeenOnce) {
+    it->second = static_cast<std::uint32_t>(strings_.size());
+    strings_.push_back(it->first);
+  }
+  return it->second;
+}
+
+void StringPool::remember(std::string_view stored) { ids_.try_emplace(stored, kSeenOnce); }
+
+void StringPool::freeze() {
+  ids_ = {};
+  strings_.shrink_to_fit();
+}
+
+void PackedWriter::varint(std::uint64_t n) {
+  while (n >= 0x80) {
+    out.push_back(static_cast<char>((n & 0x7f) | 0x80));
+    n >>= 7;
+  }
+  out.push_back(static_cast<char>(n));
+}
+
+std::size_t PackedWriter::plain_string(std::string_view s) {
+  out.push_back(static_cast<char>(kString));
+  varint(s.size());
+  const std::size_t at = out.size();
+  out.append(s);
+  return at;
+}
+
+void PackedWriter::string(std::string_view s) {
+  if (packs_as_hex(s)) {
+    out.push_back(static_cast<char>(kHex));
+    varint(s.size() / 2);
+    for (std::size_t i = 0; i < s.size(); i += 2)
+      out.push_back(static_cast<char>((hex_digit(s[i]) << 4) | hex_digit(s[i + 1])));
+    return;
+  }
+  if (s.size() >= kMinPooled && s.size() <= kMaxPooled) {
+    if (auto id = pool.shared(s)) {
+      out.push_back(static_cast<char>(kPooled));
+      varint(*id);
+      return;
+    }
+    const std::size_t at = plain_string(s);
+    inline_strings.emplace_back(at, s.size());
+    return;
+  }
+  plain_string(s);
+}
+
+void PackedWriter::values_of(const json::object& o) {
+  for (const auto& kv : o) value(kv.value());
+}
+
+void PackedWriter::value(const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::null:
+      out.push_back(static_cast<char>(kNull));
+      return;
+    case json::kind::bool_:
+      out.push_back(static_cast<char>(v.get_bool() ? kTrue : kFalse));
+      return;
+    case json::kind::int64: {
+      const std::int64_t i = v.get_int64();
+      out.push_back(static_cast<char>(kInt));
+      varint((static_cast<std::uint64_t>(i) << 1) ^ static_cast<std::uint64_t>(i >> 63));
+      return;
+    }
+    case json::kind::uint64:
+      out.push_back(static_cast<char>(kUint));
+      varint(v.get_uint64());
+      return;
+    case json::kind::double_: {
+      const double d = v.get_double();
+      char bytes[sizeof d];
+      std::memcpy(bytes, &d, sizeof d);
+      out.push_back(static_cast<char>(kDouble));
+      out.append(bytes, sizeof d);
+      return;
+    }
+    case json::kind::string:
+      string(v.get_string());
+      return;
+    case json::kind::array:
+      out.push_back(static_cast<char>(kArray));
+      varint(v.get_array().size());
+      for (const auto& item : v.get_array()) value(item);
+      return;
+    case json::kind::object:
+      out.push_back(static_cast<char>(kObject));
+      varint(v.get_object().size());
+      for (const auto& kv : v.get_object()) {
+        string(kv.key());
+        value(kv.value());
+      }
+      return;
+  }
+}
+
+json::value unpack_value(std::string_view& in, const StringPool& pool, const json::storage_ptr& sp) {
+  const unsigned char tag = read_tag(in);
+  switch (tag) {
+    case kNull:
+      return json::value(nullptr, sp);
+    case kFalse:
+    case kTrue:
+      return json::value(tag == kTrue, sp);
+    case kInt: {
+      const std::uint64_t z = read_varint(in);
+      return json::value(static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1)), sp);
+    }
+    case kUint:
+      return json::value(read_varint(in), sp);
+    case kDouble: {
+      double d;
+      std::memcpy(&d, read_bytes(in, sizeof d).data(), sizeof d);
+      return json::value(d, sp);
+    }
+    case kArray: {
+      const std::uint64_t n = read_varint(in);
+      if (n > in.size()) corrupt();
+      json::array a(sp);
+      a.reserve(n);
+      for (std::uint64_t i = 0; i < n; ++i) a.push_back(unpack_value(in, pool, sp));
+      return a;
+    }
+    case kObject: {
+      const std::uint64_t n = read_varint(in);
+      if (n > in.size()) corrupt();
+      json::object o(sp);
+      o.reserve(n);
+      std::string scratch;  // only hex keys need it
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const std::string_view key = read_string(read_tag(in), in, pool, scratch);
+        o.emplace(key, unpack_value(in, pool, sp));
+      }
+      return o;
+    }
+    default: {
+      std::string scratch;
+      return json::value(json::string(read_string(tag, in, pool, scratch), sp));
+    }
+  }
+}
+
+}  // namespace hamcp::ha::detail
