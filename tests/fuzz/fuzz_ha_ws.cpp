@@ -30,6 +30,7 @@
 #include "fake_ha.hpp"
 #include "ha/connection_config.hpp"
 #include "ha/ws_client.hpp"
+#include "reconnect_sampling.hpp"
 
 namespace {
 
@@ -39,6 +40,9 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 
 constexpr const char* kToken = "fuzz-access-token-0123456789";
+// 1 input in 8 that would cost the connection (a frame that is not JSON, a scripted handshake)
+// runs as written; the others without those frames (reconnect_sampling.hpp says why).
+constexpr std::uint32_t kConnectionBreakersOneIn = 8;
 
 struct World {
   asio::io_context io;
@@ -176,7 +180,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   input_names_token = has_token_part(std::string_view(reinterpret_cast<const char*>(data), size));
-  fuzz::Script script = fuzz::Script::parse(std::string_view(reinterpret_cast<const char*>(data), size));
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  fuzz::Script script = fuzz::Script::parse(text);
+  fuzz::sample_connection_breakers(script, text, kConnectionBreakersOneIn);
   const bool scripted_auth = !script.auth.empty();
   world->ha->set_script(std::move(script));
   if (scripted_auth) {  // the next handshake is the input's
