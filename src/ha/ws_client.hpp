@@ -38,8 +38,8 @@ struct WsOptions {
   // A connection that stayed up this long resets the reconnect backoff; one
   // that drops sooner counts as another failure.
   std::chrono::milliseconds healthy_after{30000};
-  std::size_t max_message_bytes = 256u * 1024 * 1024;
-  std::size_t offload_parse_bytes = 1u * 1024 * 1024;  // parse bigger frames on a worker thread
+  std::size_t max_message_bytes = std::size_t{256} * 1024 * 1024;
+  std::size_t offload_parse_bytes = std::size_t{1} * 1024 * 1024;  // parse bigger frames on a worker thread
   bool coalesce_messages = true;
 };
 

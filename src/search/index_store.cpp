@@ -349,9 +349,9 @@ IndexStats IndexStore::stats() const {
     bytes += heap_bytes(t.text) + heap_bytes(t.postings);
   }
   // Hash-map nodes: key + value + next pointer + cached hash, plus bucket array.
-  for (const auto& [k, v] : token_ids_) bytes += sizeof(k) + heap_bytes(k) + 24;
+  for (const auto& [k, v] : token_ids_) bytes += sizeof(std::u32string) + heap_bytes(k) + 24;
   bytes += token_ids_.bucket_count() * sizeof(void*);
-  for (const auto& [k, v] : by_id_) bytes += sizeof(k) + heap_bytes(k) + 24;
+  for (const auto& [k, v] : by_id_) bytes += sizeof(std::string) + heap_bytes(k) + 24;
   bytes += by_id_.bucket_count() * sizeof(void*);
   s.approx_bytes = bytes;
   return s;

@@ -15,8 +15,8 @@ namespace hamcp::ha::detail {
 
 class TextChunks {
  public:
-  static constexpr std::size_t kFirstChunk = 4 * 1024;
-  static constexpr std::size_t kMaxChunk = 64 * 1024;
+  static constexpr std::size_t kFirstChunk = std::size_t{4} * 1024;
+  static constexpr std::size_t kMaxChunk = std::size_t{64} * 1024;
 
   std::string_view append(std::string_view text);
   std::size_t bytes_reserved() const noexcept { return reserved_; }
