@@ -1,11 +1,11 @@
 #include "common/iso_time.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
-
-#include <fmt/format.h>
 
 namespace hamcp::common {
 
