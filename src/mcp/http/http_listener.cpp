@@ -61,7 +61,7 @@ class Connection final : public net::HttpConnection<Stream>, public ResponseWrit
     this->keep_alive_ = false;
     auto r = HttpResponse::text(status, std::move(text));
     if (retry_later) r.set("Retry-After", "1");
-    co_await send(std::move(r));
+    return send(std::move(r));  // not a coroutine itself: `text` is gone before send() starts
   }
   void on_stop() override { fire_gone(); }
   void fire_gone() {

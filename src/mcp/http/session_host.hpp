@@ -149,6 +149,8 @@ class SessionHost : public std::enable_shared_from_this<SessionHost> {
 
   Server& server_;
   const asio::any_io_executor server_ex_;
+  // Owned by HttpServer::Impl; only read from handlers and start(), which
+  // hold the Impl (a reply channel that outlives it only gives calls back).
   const HttpServerOptions& opts_;
   CallBudget calls_;
   std::shared_ptr<BufferAccount> buffers_;  // global response-memory account
