@@ -181,7 +181,8 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
   asio::awaitable<void> linger_close();
   asio::awaitable<void> close_gracefully();
   asio::awaitable<void> too_large() {
-    co_await send_error(413, "Request body too large (limit " + std::to_string(options().max_body_bytes) + " bytes)\n");
+    std::string text = "Request body too large (limit " + std::to_string(options().max_body_bytes) + " bytes)\n";
+    co_await send_error(413, std::move(text));  // named: no temporaries in a co_await (GCC 12)
   }
   // How long to wait for the next request header: shorter under pressure.
   std::chrono::milliseconds header_wait(bool first) const {
@@ -256,7 +257,8 @@ asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::r
   if (ec && ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category() &&
       ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message) {
     // A request Beast refuses to frame (e.g. chunked with Content-Length): say so.
-    co_await send_error(400, "Bad Request: " + ec.message() + "\n");
+    std::string text = "Bad Request: " + ec.message() + "\n";
+    co_await send_error(400, std::move(text));
     co_return Step::close;
   }
   if (ec) {  // EOF, timeout, reset: nothing useful to answer
@@ -273,7 +275,8 @@ asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::c
   responded_ = false;
   keep_alive_ = parser.get().keep_alive();
   if (const std::string bad = bad_framing(parser.get()); !bad.empty()) {
-    co_await send_error(400, "Bad Request: " + bad + "\n");
+    std::string text = "Bad Request: " + bad + "\n";
+    co_await send_error(400, std::move(text));
     co_return Step::refused;
   }
   if (const auto len = parser.content_length(); len && *len > o.max_body_bytes) {
@@ -284,11 +287,10 @@ asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::c
   if (!charge.take(body_size, o.max_body_bytes_total)) {
     guarded_warn("http: refused a {}-byte request body: {} bytes of bodies in progress (limit {}, 503)", body_size,
                  state_->body_bytes.load(), o.max_body_bytes_total);
-    co_await send_error(503,
-                        "Service Unavailable: request bodies in progress exceed " +
-                            std::to_string(o.max_body_bytes_total >> 20) +
-                            " MiB in all (limit); retry shortly, or raise --max-request-mb\n",
-                        true);
+    std::string text = "Service Unavailable: request bodies in progress exceed " +
+                       std::to_string(o.max_body_bytes_total >> 20) +
+                       " MiB in all (limit); retry shortly, or raise --max-request-mb\n";
+    co_await send_error(503, std::move(text), true);
     co_return Step::refused;
   }
   if (beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {
