@@ -18,8 +18,8 @@
 namespace hamcp::ha {
 
 // Every string (keys too) inside `value`, in place. Iterative: no recursion
-// on deeply nested data.
-void scrub_json(boost::json::value& value, const Secret& secret);
+// on deeply nested data. True when something was redacted.
+bool scrub_json(boost::json::value& value, const Secret& secret);
 
 // detail and target of an error.
 void scrub_error(HaError& error, const Secret& secret);

@@ -70,6 +70,32 @@ void append_double(std::string& out, double d) {
   if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
 }
 
+void append_value(std::string& out, const json::value& v);
+
+void append_array(std::string& out, const json::array& a) {
+  out.push_back('[');
+  bool first = true;
+  for (const auto& item : a) {
+    if (!first) out.push_back(',');
+    first = false;
+    append_value(out, item);
+  }
+  out.push_back(']');
+}
+
+void append_object(std::string& out, const json::object& o) {
+  out.push_back('{');
+  bool first = true;
+  for (const auto& kv : o) {
+    if (!first) out.push_back(',');
+    first = false;
+    append_string(out, kv.key());
+    out.push_back(':');
+    append_value(out, kv.value());
+  }
+  out.push_back('}');
+}
+
 void append_value(std::string& out, const json::value& v) {
   switch (v.kind()) {
     case json::kind::null:
@@ -90,41 +116,32 @@ void append_value(std::string& out, const json::value& v) {
     case json::kind::string:
       append_string(out, v.get_string());
       break;
-    case json::kind::array: {
-      out.push_back('[');
-      bool first = true;
-      for (const auto& item : v.get_array()) {
-        if (!first) out.push_back(',');
-        first = false;
-        append_value(out, item);
-      }
-      out.push_back(']');
+    case json::kind::array:
+      append_array(out, v.get_array());
       break;
-    }
-    case json::kind::object: {
-      out.push_back('{');
-      bool first = true;
-      for (const auto& kv : v.get_object()) {
-        if (!first) out.push_back(',');
-        first = false;
-        append_string(out, kv.key());
-        out.push_back(':');
-        append_value(out, kv.value());
-      }
-      out.push_back('}');
+    case json::kind::object:
+      append_object(out, v.get_object());
       break;
-    }
   }
 }
 
 }  // namespace
 
 void append_json_text(std::string& out, const json::value& value) { append_value(out, value); }
+void append_json_text(std::string& out, const json::object& value) { append_object(out, value); }
+void append_json_text(std::string& out, const json::array& value) { append_array(out, value); }
 
 std::string json_text(const json::value& value) {
   std::string out;
   out.reserve(256);
   append_value(out, value);
+  return out;
+}
+
+std::string json_text(const json::object& value) {
+  std::string out;
+  out.reserve(256);
+  append_object(out, value);
   return out;
 }
 

@@ -162,7 +162,7 @@ json::object list_prompts(const Registry& registry, const json::object& params, 
   });
 }
 
-asio::awaitable<json::value> call_tool(const Registry& registry, json::object params, RequestContext& ctx) {
+asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::object params, RequestContext& ctx) {
   std::string name = required_string(params, "name");
   std::shared_ptr<const RegisteredTool> tool = registry.find_tool(name);
   if (!tool) throw McpError(error_code::invalid_params, unknown_tool_message(registry, name));
@@ -171,17 +171,14 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
   json::object arguments;
   if (json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
-      co_return json::value(
-          ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
-                            std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))))
-              .to_json());
+      co_return ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
+                                  std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))));
     arguments = std::move(args->get_object());
   }
   json::value arguments_value(std::move(arguments));
   std::vector<std::string> problems = tool->input.validate(arguments_value, "arguments");
   if (!problems.empty())
-    co_return json::value(
-        ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; ")).to_json());
+    co_return ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; "));
 
   std::optional<ToolResult> outcome;
   std::string failure;
@@ -198,24 +195,27 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
   }
   if (!outcome) {
     if (ctx.cancelled()) throw boost::system::system_error(asio::error::operation_aborted);
-    co_return json::value(ToolResult::error("Tool " + name + " failed: " + failure).to_json());
+    co_return ToolResult::error("Tool " + name + " failed: " + failure);
   }
   ToolResult& result = *outcome;
   if (!result.is_error && tool->output) {
     if (!result.structured_content) {
-      co_return json::value(
-          ToolResult::error("Tool " + name + " declares an outputSchema but returned no structuredContent").to_json());
+      co_return ToolResult::error("Tool " + name + " declares an outputSchema but returned no structuredContent");
     }
     // Validate in place; wrapping in a json::value would copy a possibly large object.
     json::value structured(std::move(*result.structured_content));
     std::vector<std::string> bad = tool->output->validate(structured, "structuredContent");
     if (!bad.empty())
-      co_return json::value(
-          ToolResult::error("Tool " + name +
-                            " returned structuredContent that violates its outputSchema: " + join(bad, "; "))
-              .to_json());
+      co_return ToolResult::error("Tool " + name +
+                                  " returned structuredContent that violates its outputSchema: " + join(bad, "; "));
     result.structured_content = std::move(structured.get_object());
   }
+  co_return std::move(result);
+}
+
+asio::awaitable<json::value> call_tool(const Registry& registry, json::object params, RequestContext& ctx) {
+  auto calling = call_tool_result(registry, std::move(params), ctx);  // named: GCC 12 coroutine temporaries
+  ToolResult result = co_await std::move(calling);
   co_return json::value(std::move(result).to_json());
 }
 

@@ -18,6 +18,9 @@ json::object list_prompts(const Registry& registry, const json::object& params, 
 
 // Long-running ones run as coroutines bound to the request's cancellation.
 asio::awaitable<json::value> call_tool(const Registry& registry, json::object params, RequestContext& ctx);
+// The same before it becomes JSON: the session writes a structured result to
+// the wire once (ToolResult::write_json).
+asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::object params, RequestContext& ctx);
 asio::awaitable<json::value> read_resource(const Registry& registry, json::object params, RequestContext& ctx);
 asio::awaitable<json::value> get_prompt(const Registry& registry, json::object params, RequestContext& ctx);
 asio::awaitable<json::value> complete(const Registry& registry, json::object params, RequestContext& ctx);

@@ -34,6 +34,15 @@ struct OutgoingRequest {
   std::optional<json::object> error;
 };
 
+// A finished request's response: a JSON message, or (tools/call) the message
+// already written as text (a structured result is serialised once, see
+// ToolResult::write_json) with `message` then its shape {"jsonrpc","id"}.
+// Null message and empty text: cancelled, nothing to send.
+struct Reply {
+  json::value message;
+  std::string text;
+};
+
 }  // namespace detail
 
 // Responses of one batch are gathered into one array, sent when the last
@@ -58,8 +67,14 @@ struct Session::Batch {
     shape.emplace("id", id ? *id : json::value(nullptr));
     shapes.emplace_back(std::move(shape));
   }
-  void finish_one(json::value response) {
-    if (!response.is_null()) add(response);
+  void finish_one(detail::Reply response) {
+    if (!response.text.empty()) {
+      text += text.empty() ? '[' : ',';
+      text += response.text;
+      shapes.emplace_back(std::move(response.message));
+    } else if (!response.message.is_null()) {
+      add(response.message);
+    }
     --pending;
     maybe_complete();
   }
@@ -373,31 +388,58 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
 
 namespace {
 
+// A tools/call result as the JSON-RPC response text, written once.
+detail::Reply render_tool_response(json::value id, const ToolResult& result) {
+  detail::Reply reply;
+  reply.text = R"({"jsonrpc":"2.0","id":)";
+  append_json_text(reply.text, id);
+  reply.text += R"(,"result":)";
+  result.write_json(reply.text);
+  reply.text += '}';
+  json::object shape;
+  shape.reserve(2);
+  shape.emplace("jsonrpc", "2.0");
+  shape.emplace("id", std::move(id));
+  reply.message = std::move(shape);
+  return reply;
+}
+
+asio::awaitable<json::value> run_method(const Registry& registry, const std::string& method, json::object params,
+                                        RequestContext& ctx) {
+  asio::awaitable<json::value> work;  // named before co_await (GCC 12 coroutine temporaries)
+  if (method == "resources/read")
+    work = methods::read_resource(registry, std::move(params), ctx);
+  else if (method == "prompts/get")
+    work = methods::get_prompt(registry, std::move(params), ctx);
+  else
+    work = methods::complete(registry, std::move(params), ctx);
+  json::value result = co_await std::move(work);
+  co_return result;
+}
+
 // The body of one concurrent request: the method's result, a JSON-RPC error,
-// or null when it was cancelled (then nothing is sent).
+// or nothing when it was cancelled (then nothing is sent).
 // Waits for a fair turn first (call_scheduler.hpp): tool work of one session
 // must not hold up the other sessions' requests.
-asio::awaitable<json::value> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
-                                         const void* owner, std::string method, json::object params,
-                                         std::shared_ptr<SessionRequestContext> ctx,
-                                         std::shared_ptr<detail::InFlightRequest> in_flight) {
+asio::awaitable<detail::Reply> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
+                                           const void* owner, std::string method, json::object params,
+                                           std::shared_ptr<SessionRequestContext> ctx,
+                                           std::shared_ptr<detail::InFlightRequest> in_flight) {
   json::value id = ctx->request_id();
   std::optional<McpError> failure;
   std::string internal;
+  std::optional<ToolResult> tool_result;
   json::value result;
   try {
     auto turn = scheduler->wait_turn(owner);  // named before co_await (GCC 12)
     co_await std::move(turn);
-    asio::awaitable<json::value> work;  // named before co_await (GCC 12 coroutine temporaries)
-    if (method == "tools/call")
-      work = methods::call_tool(registry, std::move(params), *ctx);
-    else if (method == "resources/read")
-      work = methods::read_resource(registry, std::move(params), *ctx);
-    else if (method == "prompts/get")
-      work = methods::get_prompt(registry, std::move(params), *ctx);
-    else
-      work = methods::complete(registry, std::move(params), *ctx);
-    result = co_await std::move(work);
+    if (method == "tools/call") {
+      auto calling = methods::call_tool_result(registry, std::move(params), *ctx);  // named (GCC 12)
+      tool_result = co_await std::move(calling);
+    } else {
+      auto working = run_method(registry, method, std::move(params), *ctx);  // named (GCC 12)
+      result = co_await std::move(working);
+    }
   } catch (const McpError& e) {
     failure.emplace(e);
   } catch (const std::exception& e) {
@@ -406,15 +448,16 @@ asio::awaitable<json::value> run_request(const Registry& registry, std::shared_p
     internal = "unknown error";
   }
   ctx->finish();
-  if (in_flight->cancelled) co_return json::value(nullptr);
+  if (in_flight->cancelled) co_return detail::Reply{};
   if (failure)
-    co_return json::value(make_error_response(std::move(id), failure->code(), failure->what(), failure->data()));
+    co_return detail::Reply{make_error_response(std::move(id), failure->code(), failure->what(), failure->data()), {}};
   if (!internal.empty()) {
     spdlog::warn("mcp: {} failed: {}", method, internal);
-    co_return json::value(
-        make_error_response(std::move(id), error_code::internal_error, "Internal error: " + internal));
+    co_return detail::Reply{
+        make_error_response(std::move(id), error_code::internal_error, "Internal error: " + internal), {}};
   }
-  co_return json::value(make_result_response(std::move(id), std::move(result)));
+  if (tool_result) co_return render_tool_response(std::move(id), *tool_result);
+  co_return detail::Reply{make_result_response(std::move(id), std::move(result)), {}};
 }
 
 }  // namespace
@@ -437,15 +480,20 @@ void Session::spawn_request(json::value id, std::string method, json::object par
                  run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params),
                              std::move(ctx), in_flight),
                  asio::bind_cancellation_slot(slot, [self, key = std::move(key), reply, batch, in_flight](
-                                                        std::exception_ptr, json::value response) {
+                                                        std::exception_ptr, detail::Reply response) {
                    auto it = self->in_flight_.find(key);
                    if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
-                   if (in_flight->cancelled) response = nullptr;  // cancelled: never answer
+                   if (in_flight->cancelled) response = detail::Reply{};  // cancelled: never answer
                    if (batch) {
                      batch->finish_one(std::move(response));
                      return;
                    }
-                   if (!response.is_null() && reply->is_open()) reply->send(std::move(response));
+                   if (reply->is_open()) {
+                     if (!response.text.empty())
+                       reply->send_text(std::move(response.text), response.message);
+                     else if (!response.message.is_null())
+                       reply->send(std::move(response.message));
+                   }
                    reply->close();
                  }));
 }

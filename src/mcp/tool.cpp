@@ -75,6 +75,7 @@ ToolResult ToolResult::structured(json::object value) {
   ToolResult result;
   result.content.emplace_back(content::text(json_text(value)));
   result.structured_content = std::move(value);
+  result.text_is_structured = true;
   return result;
 }
 
@@ -93,6 +94,23 @@ json::object ToolResult::to_json() && {
   if (structured_content) out.emplace("structuredContent", std::move(*structured_content));
   if (is_error) out.emplace("isError", true);
   return out;
+}
+
+void ToolResult::write_json(std::string& out) const {
+  out += R"({"content":)";
+  append_json_text(out, content);
+  if (structured_content) {
+    out += R"(,"structuredContent":)";
+    const json::value* text = nullptr;
+    if (text_is_structured && content.size() == 1 && content.front().is_object())
+      text = content.front().get_object().if_contains("text");
+    if (text && text->is_string())
+      out.append(text->get_string().data(), text->get_string().size());
+    else
+      append_json_text(out, *structured_content);  // json::value(object) would copy it
+  }
+  if (is_error) out += R"(,"isError":true)";
+  out += '}';
 }
 
 }  // namespace hamcp::mcp

@@ -38,6 +38,12 @@ struct ToolResult {
   json::array content;
   std::optional<json::object> structured_content;
   bool is_error = false;
+  // content is one text block holding exactly the compact JSON of
+  // structured_content (what structured() builds). The wire then writes that
+  // text as structuredContent instead of serialising the object a second time.
+  // Anything that changes content or structured_content afterwards must either
+  // keep them in step or clear this.
+  bool text_is_structured = false;
 
   static ToolResult text(std::string_view text);
   // structuredContent = value, plus one text block with its compact JSON
@@ -48,6 +54,10 @@ struct ToolResult {
 
   // The CallToolResult object: {content, structuredContent?, isError?}.
   json::object to_json() &&;
+  // The same object as compact JSON text (what json_text(to_json()) gives),
+  // appended to `out`; a structured result is serialised once (see
+  // text_is_structured).
+  void write_json(std::string& out) const;
 };
 
 // Handed to every handler (tools, resources, prompts, completions); valid for

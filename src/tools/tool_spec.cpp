@@ -111,12 +111,21 @@ mcp::ToolResult without_token(mcp::ToolResult result, const ToolEnv& env) {
   const ha::ConnectionSettings* settings = env.ha.settings();
   if (!settings) return result;
   json::value content(std::move(result.content));
-  ha::scrub_json(content, settings->token);
+  bool redacted = ha::scrub_json(content, settings->token);
   result.content = std::move(content.get_array());
   if (result.structured_content) {
     json::value structured(std::move(*result.structured_content));
-    ha::scrub_json(structured, settings->token);
+    redacted = ha::scrub_json(structured, settings->token) || redacted;
     result.structured_content = std::move(structured.get_object());
+  }
+  // The text stands in for structuredContent on the wire (text_is_structured):
+  // after a redaction write it afresh from the scrubbed object (rare), and
+  // scrub that too; if it still differs, the object is serialised on its own.
+  if (redacted && result.text_is_structured && result.structured_content) {
+    json::value text(mcp::content::text(json_text(*result.structured_content)));
+    const bool again = ha::scrub_json(text, settings->token);
+    result.content = json::array{std::move(text)};
+    result.text_is_structured = !again;
   }
   return result;
 }

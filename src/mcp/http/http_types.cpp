@@ -1,5 +1,7 @@
 #include "mcp/http/http_types.hpp"
 
+#include "common/ascii.hpp"
+
 namespace hamcp::mcp::http {
 
 std::optional<std::string_view> HttpRequest::header(std::string_view lower_name) const {
@@ -49,6 +51,46 @@ HttpResponse HttpResponse::rpc_error(unsigned status, int code, std::string_view
   body["error"] = std::move(error);
   body["id"] = nullptr;
   return json(status, body);
+}
+
+namespace {
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+}  // namespace
+
+Accepts parse_accept(std::optional<std::string_view> accept) {
+  Accepts a;
+  if (!accept || trim(*accept).empty()) return Accepts{true, true};
+  std::string_view rest = *accept;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string item = media_type(rest.substr(0, comma));
+    if (item == "*/*")
+      a.json = a.sse = true;
+    else if (item == "application/json" || item == "application/*")
+      a.json = true;
+    else if (item == "text/event-stream" || item == "text/*")
+      a.sse = true;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return a;
+}
+
+std::string media_type(std::string_view content_type) {
+  return ascii_lower(trim(content_type.substr(0, content_type.find(';'))));
+}
+
+HttpResponse sse_head() {
+  HttpResponse r;
+  r.status = 200;
+  r.set("Content-Type", "text/event-stream");
+  r.set("Cache-Control", "no-cache, no-transform");
+  r.set("X-Accel-Buffering", "no");  // reverse proxies (HA ingress nginx) must not buffer events
+  return r;
 }
 
 }  // namespace hamcp::mcp::http

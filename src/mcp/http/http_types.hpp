@@ -74,4 +74,14 @@ class ResponseWriter {
 
 using HttpHandler = std::function<asio::awaitable<void>(HttpRequest&, ResponseWriter&)>;
 
+struct Accepts {
+  bool json = false, sse = false;
+};
+// Parses an Accept header. Absent = anything (HTTP semantics).
+Accepts parse_accept(std::optional<std::string_view> accept);
+// Media type without parameters, lower-case: "application/json".
+std::string media_type(std::string_view content_type);
+// The head of an SSE response (200, text/event-stream, no caching or buffering).
+HttpResponse sse_head();
+
 }  // namespace hamcp::mcp::http

@@ -2,13 +2,13 @@
 // Streamable HTTP: GET <sse path> opens the stream and announces where to POST
 // (event "endpoint"); every answer then arrives on that stream as event
 // "message". The session lives exactly as long as the stream.
+#include "mcp/http/legacy_sse.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
 #include <functional>
 #include <utility>
-
-#include "mcp/http/server_impl.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
@@ -41,25 +41,21 @@ std::string random_session_key() {
 
 }  // namespace
 
-asio::awaitable<void> HttpServer::Impl::handle_legacy_get(HttpRequest& req, ResponseWriter& w) {
-  if (!session_room()) {
-    co_await w.send(sessions_full());
+asio::awaitable<void> LegacySse::handle_get(HttpRequest&, ResponseWriter& w) {
+  if (!host_->session_room()) {
+    co_await w.send(host_->sessions_full());
     co_return;
   }
   const std::string key = random_session_key();
-  auto hs = new_http_session(key, "2024-11-05");
-  Server* srv = &server;
-  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, hs, key] {
-    auto s = srv->create_session(key);
-    s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
-    return s;
-  };
-  hs->session = co_await run_on(server_ex, std::move(on_server));
-  {
-    std::lock_guard lock(legacy_mutex);
-    legacy.emplace(key, hs);
-  }
+  auto hs = co_await host_->create_session(key, "2024-11-05");
+  host_->add_legacy(key, hs);
+  co_await pump(w, hs, key);
+  host_->remove_legacy(key);
+  host_->shutdown_session(hs);
+}
+
+asio::awaitable<void> LegacySse::pump(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
+                                      const std::string& key) {
   auto waiter = std::make_shared<Waiter>(w.executor());
   auto gone = std::make_shared<std::atomic<bool>>(false);
   w.watch_peer([waiter, gone] {
@@ -69,7 +65,7 @@ asio::awaitable<void> HttpServer::Impl::handle_legacy_get(HttpRequest& req, Resp
   auto stream = hs->standalone;
   stream->set_waiter(waiter);
   if (co_await w.begin_stream(sse_head())) {
-    const std::string endpoint = opts.legacy_messages_path + "?sessionId=" + key;
+    const std::string endpoint = opts_.legacy_messages_path + "?sessionId=" + key;
     const std::string first = sse_event("", "endpoint", endpoint);
     bool ok = co_await w.write(first);
     std::uint64_t cursor = 0;
@@ -82,33 +78,24 @@ asio::awaitable<void> HttpServer::Impl::handle_legacy_get(HttpRequest& req, Resp
         cursor = ev.seq;
       }
       if (!ok || batch.finished) break;
-      co_await waiter->wait(opts.sse_keepalive);
+      co_await waiter->wait(opts_.sse_keepalive);
       if (stream->last_seq() == cursor && !gone->load() && !w.stopping()) ok = co_await w.write(": keepalive\n\n");
     }
     if (ok && !gone->load()) co_await w.end_stream();
   }
   stream->set_waiter(nullptr);
-  {
-    std::lock_guard lock(legacy_mutex);
-    legacy.erase(key);
-  }
-  shutdown_session(hs);
 }
 
-asio::awaitable<void> HttpServer::Impl::handle_legacy_post(HttpRequest& req, ResponseWriter& w) {
+asio::awaitable<void> LegacySse::handle_post(HttpRequest& req, ResponseWriter& w) {
   const auto key = req.query_param("sessionId");
   if (!key || key->empty()) {
     co_await w.send(HttpResponse::text(400, "Missing sessionId query parameter\n"));
     co_return;
   }
-  std::shared_ptr<HttpSession> hs;
-  {
-    std::lock_guard lock(legacy_mutex);
-    if (auto it = legacy.find(*key); it != legacy.end()) hs = it->second;
-  }
+  std::shared_ptr<HttpSession> hs = host_->find_legacy(*key);
   if (!hs) {
     co_await w.send(
-        HttpResponse::text(404, "Session not found: open a new stream with GET " + opts.legacy_sse_path + "\n"));
+        HttpResponse::text(404, "Session not found: open a new stream with GET " + opts_.legacy_sse_path + "\n"));
     co_return;
   }
   const auto content_type = req.header("content-type");
@@ -124,15 +111,13 @@ asio::awaitable<void> HttpServer::Impl::handle_legacy_post(HttpRequest& req, Res
   }
   // The same call budget as Streamable HTTP: every batch item counts.
   const std::size_t calls_here = count_calls(message);
-  if (auto refused = take_calls(*hs, calls_here)) {
+  if (auto refused = host_->take_calls(*hs, calls_here)) {
     co_await w.send(std::move(*refused));  // a JSON-RPC error object naming the limit
     co_return;
   }
   hs->touch();
-  auto self = shared_from_this();
-  auto reply = std::make_shared<LegacyReplyChannel>(
-      hs->standalone, [self, hs, calls_here] { self->calls.give_back(hs->in_flight, calls_here); });
-  deliver(hs, std::move(message), std::move(reply));
+  auto reply = std::make_shared<LegacyReplyChannel>(hs->standalone, host_->give_back(hs, calls_here));
+  host_->deliver(hs, std::move(message), std::move(reply));
   co_await w.send(HttpResponse::text(202, "Accepted"));
 }
 

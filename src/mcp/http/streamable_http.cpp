@@ -1,11 +1,11 @@
 // Streamable HTTP (MCP 2025-11-25): POST / GET / DELETE on the MCP endpoint.
+#include "mcp/http/streamable_http.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <variant>
-
-#include "mcp/http/server_impl.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
@@ -57,178 +57,128 @@ std::string string_field(const json::object& o, std::string_view key) {
 
 }  // namespace
 
-bool HttpServer::Impl::wants_priming(const HttpSession& hs) const {
+StreamableHttp::StreamableHttp(std::shared_ptr<SessionHost> host, const HttpServerOptions& opts)
+    : host_(std::move(host)), opts_(opts) {}
+
+bool StreamableHttp::wants_priming(const HttpSession& hs) {
   // Older clients choke on an event with empty data; 2025-11-25 defined it.
   return hs.protocol_version >= "2025-11-25";
 }
 
-void HttpServer::Impl::deliver(const std::shared_ptr<HttpSession>& hs, json::value message,
-                               std::shared_ptr<Channel> reply) {
-  asio::post(server_ex, [session = hs->session, message = std::move(message), reply = std::move(reply)]() mutable {
-    session->deliver(std::move(message), std::move(reply));
-  });
-}
-
-asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::create_session(std::string key) {
-  auto hs = new_http_session(key, std::string(kLatestProtocolVersion));
-  Server* srv = &server;
-  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, hs, key] {
-    auto s = srv->create_session(key);
-    s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
-    return s;
-  };
-  hs->session = co_await run_on(server_ex, std::move(on_server));
-  co_return hs;
-}
-
-asio::awaitable<std::shared_ptr<HttpSession>> HttpServer::Impl::materialize(const SessionTokenPayload& payload,
-                                                                            std::shared_ptr<HttpSession> live) {
-  if (live) co_return live;
-  if (!session_room()) co_return nullptr;
-  // A valid id we hold no state for: after a restart, an eviction, or issued by
-  // another process sharing the key. Rebuild it; the client never notices.
-  const std::string key = payload.nonce_hex();
-  auto hs = new_http_session(key, payload.protocol_version);
-  Server* srv = &server;
-  SessionInfo info = session_info_from(payload);
-  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, hs, key, info = std::move(info)]() mutable {
-    auto s = srv->restore_session(key, std::move(info));
-    s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
-    return s;
-  };
-  hs->session = co_await run_on(server_ex, std::move(on_server));
-  std::vector<std::shared_ptr<HttpSession>> evicted;
-  auto winner = registry->insert(hs, evicted);
-  if (winner != hs)
-    shutdown_session(hs);  // another request rebuilt it first
-  else
-    spdlog::info("http: restored session {}… from its id (protocol {})", key.substr(0, 8), payload.protocol_version);
-  co_return winner;
-}
-
-asio::awaitable<void> HttpServer::Impl::handle_post(HttpRequest& req, ResponseWriter& w) {
+std::variant<StreamableHttp::Post, HttpResponse> StreamableHttp::check_post(const HttpRequest& req) {
   const auto content_type = req.header("content-type");
-  if (!content_type || media_type(*content_type) != "application/json") {
-    co_await w.send(
-        HttpResponse::rpc_error(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
-    co_return;
-  }
-  const Accepts accepts = parse_accept(req.header("accept"));
-  if (!accepts.json && !accepts.sse) {
-    co_await w.send(HttpResponse::rpc_error(
-        406, -32000, "Not Acceptable: Accept must include application/json and text/event-stream"));
-    co_return;
-  }
+  if (!content_type || media_type(*content_type) != "application/json")
+    return HttpResponse::rpc_error(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  Post post;
+  post.accepts = parse_accept(req.header("accept"));
+  if (!post.accepts.json && !post.accepts.sse)
+    return HttpResponse::rpc_error(406, -32000,
+                                   "Not Acceptable: Accept must include application/json and text/event-stream");
   boost::system::error_code ec;
-  json::value message = json::parse(req.body, ec);
-  if (ec) {
-    co_await w.send(HttpResponse::rpc_error(400, -32700, "Parse error: body is not valid JSON (" + ec.message() + ")"));
-    co_return;
-  }
-  if (!(message.is_object() || (message.is_array() && !message.as_array().empty()))) {
-    co_await w.send(HttpResponse::rpc_error(400, -32600, "Invalid Request: expected a JSON-RPC message or batch"));
-    co_return;
-  }
-  bool init = is_initialize(message);
-  bool has_requests = is_request(message);
+  post.message = json::parse(req.body, ec);
+  if (ec) return HttpResponse::rpc_error(400, -32700, "Parse error: body is not valid JSON (" + ec.message() + ")");
+  const json::value& message = post.message;
+  if (!(message.is_object() || (message.is_array() && !message.as_array().empty())))
+    return HttpResponse::rpc_error(400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
+  post.initialize = is_initialize(message);
+  post.has_requests = is_request(message);
   if (message.is_array()) {
     for (const auto& m : message.as_array()) {
-      has_requests = has_requests || is_request(m);
-      if (is_initialize(m)) {
-        co_await w.send(HttpResponse::rpc_error(400, -32600, "Invalid Request: initialize must not be batched"));
-        co_return;
-      }
+      post.has_requests = post.has_requests || is_request(m);
+      if (is_initialize(m))
+        return HttpResponse::rpc_error(400, -32600, "Invalid Request: initialize must not be batched");
     }
   }
-  if (!init) {
-    if (auto bad = check_protocol_version_header(req)) {
-      co_await w.send(std::move(*bad));
+  if (!post.initialize) {
+    if (auto bad = check_protocol_version_header(req)) return std::move(*bad);
+  }
+  return post;
+}
+
+asio::awaitable<void> StreamableHttp::handle_post(HttpRequest& req, ResponseWriter& w) {
+  auto checked = check_post(req);
+  if (auto* reject = std::get_if<HttpResponse>(&checked)) {
+    co_await w.send(std::move(*reject));
+    co_return;
+  }
+  Post& post = std::get<Post>(checked);
+  if (opts_.stateless)
+    co_await post_stateless(req, w, std::move(post));
+  else if (post.initialize)
+    co_await post_initialize(req, w, std::move(post));
+  else
+    co_await post_to_session(req, w, std::move(post));
+}
+
+asio::awaitable<void> StreamableHttp::post_initialize(HttpRequest& req, ResponseWriter& w, Post post) {
+  if (const auto sid = req.header("mcp-session-id")) {
+    // A live id: the client is confused (second initialize). A stale,
+    // revoked, expired or foreign id: start afresh — never strand a client.
+    auto found = host_->registry()->lookup(*sid);
+    if (found.status == SessionRegistry::Status::ok) {
+      co_await w.send(HttpResponse::rpc_error(
+          400, -32600,
+          "Invalid Request: session already initialized; send initialize without Mcp-Session-Id to start a new one"));
       co_return;
     }
   }
-  if (opts.stateless) {
-    co_await handle_stateless_post(req, w, std::move(message), init, has_requests, accepts);
+  // The nonce is chosen now: it names the mcp::Session; the rest of the
+  // payload is filled in once initialize has negotiated.
+  if (!host_->session_room()) {
+    co_await w.send(host_->sessions_full());
     co_return;
   }
+  SessionTokenPayload payload = make_session_payload(std::string(kLatestProtocolVersion), 0);
+  auto hs = co_await host_->create_session(payload.nonce_hex());
+  if (auto refused = host_->take_calls(*hs, 1)) {
+    host_->shutdown_session(hs);
+    co_await w.send(std::move(*refused));
+    co_return;
+  }
+  auto stream = hs->new_stream();
+  json::object params;
+  if (const auto* p = post.message.as_object().if_contains("params"); p && p->is_object()) params = p->as_object();
+  host_->deliver(hs, std::move(post.message), host_->reply_channel(hs, stream, 1));
+  co_await respond_initialize(w, hs, stream, post.accepts, params, payload);
+}
 
-  std::shared_ptr<HttpSession> hs;
+asio::awaitable<void> StreamableHttp::post_to_session(HttpRequest& req, ResponseWriter& w, Post post) {
   const auto sid = req.header("mcp-session-id");
-  if (init) {
-    if (sid) {
-      // A live id: the client is confused (second initialize). A stale,
-      // revoked, expired or foreign id: start afresh — never strand a client.
-      auto found = registry->lookup(*sid);
-      if (found.status == SessionRegistry::Status::ok) {
-        co_await w.send(HttpResponse::rpc_error(
-            400, -32600,
-            "Invalid Request: session already initialized; send initialize without Mcp-Session-Id to start a new one"));
-        co_return;
-      }
-    }
-    // The nonce is chosen now: it names the mcp::Session; the rest of the
-    // payload is filled in once initialize has negotiated.
-    if (!session_room()) {
-      co_await w.send(sessions_full());
-      co_return;
-    }
-    SessionTokenPayload payload = make_session_payload(std::string(kLatestProtocolVersion), 0);
-    hs = co_await create_session(payload.nonce_hex());
-    if (auto refused = take_calls(*hs, 1)) {
-      shutdown_session(hs);
-      co_await w.send(std::move(*refused));
-      co_return;
-    }
-    auto stream = hs->new_stream();
-    auto self = shared_from_this();
-    auto channel = std::make_shared<StreamChannel>(stream, [self, hs] { self->calls.give_back(hs->in_flight, 1); });
-    json::object params;
-    if (const auto* p = message.as_object().if_contains("params"); p && p->is_object()) params = p->as_object();
-    deliver(hs, std::move(message), std::move(channel));
-    co_await respond_initialize(w, hs, stream, accepts, params, payload);
-    co_return;
-  }
-
   if (!sid) {
     co_await w.send(HttpResponse::rpc_error(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
     co_return;
   }
-  auto found = registry->lookup(*sid);
+  auto found = host_->registry()->lookup(*sid);
   if (found.status != SessionRegistry::Status::ok) {
     co_await w.send(session_not_found());
     co_return;
   }
-  hs = co_await materialize(*found.payload, found.live);
+  auto hs = co_await host_->materialize(*found.payload, found.live);
   if (!hs) {
-    co_await w.send(sessions_full());
+    co_await w.send(host_->sessions_full());
     co_return;
   }
-
-  if (!has_requests) {
-    deliver(hs, std::move(message), std::make_shared<NullChannel>());
+  if (!post.has_requests) {
+    host_->deliver(hs, std::move(post.message), std::make_shared<NullChannel>());
     HttpResponse accepted;
     accepted.status = 202;
     co_await w.send(std::move(accepted));
     co_return;
   }
   // Every call of a batch is work in flight: count them all.
-  const std::size_t calls_here = count_calls(message);
-  if (auto refused = take_calls(*hs, calls_here)) {
+  const std::size_t calls_here = count_calls(post.message);
+  if (auto refused = host_->take_calls(*hs, calls_here)) {
     co_await w.send(std::move(*refused));
     co_return;
   }
   auto stream = hs->new_stream();
-  auto self = shared_from_this();
-  auto channel = std::make_shared<StreamChannel>(
-      stream, [self, hs, calls_here] { self->calls.give_back(hs->in_flight, calls_here); });
-  deliver(hs, std::move(message), std::move(channel));
-  co_await respond(w, hs, stream, accepts);
+  host_->deliver(hs, std::move(post.message), host_->reply_channel(hs, stream, calls_here));
+  co_await respond(w, hs, stream, post.accepts);
 }
 
-asio::awaitable<void> HttpServer::Impl::respond_initialize(ResponseWriter& w, std::shared_ptr<HttpSession> hs,
-                                                           const std::shared_ptr<EventStream>& stream, Accepts accepts,
-                                                           const json::object& params, SessionTokenPayload payload) {
+asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std::shared_ptr<HttpSession> hs,
+                                                         const std::shared_ptr<EventStream>& stream, Accepts accepts,
+                                                         const json::object& params, SessionTokenPayload payload) {
   auto waiter = std::make_shared<Waiter>(w.executor());
   stream->set_waiter(waiter);
   std::optional<StreamEvent> response;
@@ -247,7 +197,7 @@ asio::awaitable<void> HttpServer::Impl::respond_initialize(ResponseWriter& w, st
   }
   stream->set_waiter(nullptr);
   if (!response) {
-    shutdown_session(hs);
+    host_->shutdown_session(hs);
     co_await w.send(HttpResponse::rpc_error(500, -32603, "Internal error: initialize produced no response"));
     co_return;
   }
@@ -273,10 +223,10 @@ asio::awaitable<void> HttpServer::Impl::respond_initialize(ResponseWriter& w, st
     payload.client_version = filled.client_version;
     hs->protocol_version = version;
     std::vector<std::shared_ptr<HttpSession>> evicted;
-    registry->insert(hs, evicted);
-    head.set("Mcp-Session-Id", registry->issue(payload));
+    host_->registry()->insert(hs, evicted);
+    head.set("Mcp-Session-Id", host_->registry()->issue(payload));
   } else {
-    shutdown_session(hs);
+    host_->shutdown_session(hs);
   }
   if (accepts.json) {
     head.status = 200;
@@ -295,11 +245,11 @@ asio::awaitable<void> HttpServer::Impl::respond_initialize(ResponseWriter& w, st
   co_await w.end_stream();
 }
 
-asio::awaitable<void> HttpServer::Impl::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
-                                                const std::shared_ptr<EventStream>& stream, Accepts accepts) {
+asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
+                                              const std::shared_ptr<EventStream>& stream, Accepts accepts) {
   auto waiter = std::make_shared<Waiter>(w.executor());
   stream->set_waiter(waiter);
-  const auto switch_at = std::chrono::steady_clock::now() + opts.sse_switch_after;
+  const auto switch_at = std::chrono::steady_clock::now() + opts_.sse_switch_after;
   bool use_sse = false;
   // Phase 1: JSON for a lone response; SSE as soon as anything else must go
   // first (or the request stays silent long enough to need keep-alives).
@@ -366,10 +316,10 @@ asio::awaitable<void> HttpServer::Impl::respond(ResponseWriter& w, const std::sh
   co_await pump_sse(w, hs, stream, 0, waiter, nullptr, false);
 }
 
-asio::awaitable<void> HttpServer::Impl::pump_sse(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
-                                                 const std::shared_ptr<EventStream>& stream, std::uint64_t cursor,
-                                                 std::shared_ptr<Waiter> waiter,
-                                                 std::shared_ptr<std::atomic<bool>> gone, bool mark_delivered) {
+asio::awaitable<void> StreamableHttp::pump_sse(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
+                                               const std::shared_ptr<EventStream>& stream, std::uint64_t cursor,
+                                               std::shared_ptr<Waiter> waiter, std::shared_ptr<std::atomic<bool>> gone,
+                                               bool mark_delivered) {
   stream->set_waiter(waiter);
   for (;;) {
     auto batch = stream->read_after(cursor);
@@ -395,7 +345,7 @@ asio::awaitable<void> HttpServer::Impl::pump_sse(ResponseWriter& w, const std::s
       co_await w.end_stream();
       co_return;
     }
-    co_await waiter->wait(opts.sse_keepalive);
+    co_await waiter->wait(opts_.sse_keepalive);
     if (stream->last_seq() == cursor && !stream->finished() && !(gone && gone->load()) && !w.stopping()) {
       if (!co_await w.write(": keepalive\n\n")) {
         stream->set_waiter(nullptr);
@@ -405,10 +355,10 @@ asio::awaitable<void> HttpServer::Impl::pump_sse(ResponseWriter& w, const std::s
   }
 }
 
-asio::awaitable<void> HttpServer::Impl::handle_get(HttpRequest& req, ResponseWriter& w) {
-  if (opts.stateless || !opts.get_stream) {
+asio::awaitable<void> StreamableHttp::handle_get(HttpRequest& req, ResponseWriter& w) {
+  if (opts_.stateless || !opts_.get_stream) {
     auto r = HttpResponse::rpc_error(405, -32000, "Method not allowed: this server offers no GET stream");
-    r.set("Allow", opts.stateless ? "POST" : "POST, DELETE");
+    r.set("Allow", opts_.stateless ? "POST" : "POST, DELETE");
     co_await w.send(std::move(r));
     co_return;
   }
@@ -420,15 +370,15 @@ asio::awaitable<void> HttpServer::Impl::handle_get(HttpRequest& req, ResponseWri
     co_await w.send(std::move(*bad));
     co_return;
   }
-  auto checked = require_live_session(req, *registry);
+  auto checked = require_live_session(req, *host_->registry());
   if (auto* reject = std::get_if<HttpResponse>(&checked)) {
     co_await w.send(std::move(*reject));
     co_return;
   }
   auto& found = std::get<SessionRegistry::Lookup>(checked);
-  auto hs = co_await materialize(*found.payload, found.live);
+  auto hs = co_await host_->materialize(*found.payload, found.live);
   if (!hs) {
-    co_await w.send(sessions_full());
+    co_await w.send(host_->sessions_full());
     co_return;
   }
 
@@ -466,14 +416,14 @@ asio::awaitable<void> HttpServer::Impl::handle_get(HttpRequest& req, ResponseWri
   if (standalone) stream->detach();
 }
 
-asio::awaitable<void> HttpServer::Impl::handle_delete(HttpRequest& req, ResponseWriter& w) {
-  if (opts.stateless) {
+asio::awaitable<void> StreamableHttp::handle_delete(HttpRequest& req, ResponseWriter& w) {
+  if (opts_.stateless) {
     auto r = HttpResponse::rpc_error(405, -32000, "Method not allowed: stateless server has no sessions");
     r.set("Allow", "POST");
     co_await w.send(std::move(r));
     co_return;
   }
-  auto checked = require_live_session(req, *registry);
+  auto checked = require_live_session(req, *host_->registry());
   if (auto* reject = std::get_if<HttpResponse>(&checked)) {
     co_await w.send(std::move(*reject));
     co_return;
@@ -481,7 +431,7 @@ asio::awaitable<void> HttpServer::Impl::handle_delete(HttpRequest& req, Response
   auto& found = std::get<SessionRegistry::Lookup>(checked);
   bool recorded = true;
   try {
-    shutdown_session(registry->revoke(*found.payload));
+    host_->shutdown_session(host_->registry()->revoke(*found.payload));
   } catch (const std::exception& e) {
     spdlog::error("http: {}", e.what());
     recorded = false;
@@ -496,41 +446,28 @@ asio::awaitable<void> HttpServer::Impl::handle_delete(HttpRequest& req, Response
   co_await w.send(std::move(ok));
 }
 
-asio::awaitable<void> HttpServer::Impl::handle_stateless_post(HttpRequest& req, ResponseWriter& w, json::value message,
-                                                              bool is_initialize, bool has_requests, Accepts accepts) {
+asio::awaitable<void> StreamableHttp::post_stateless(HttpRequest& req, ResponseWriter& w, Post post) {
   // No session ids: every POST gets a session of its own, initialized from what
   // the request says (protocol version header), and dropped afterwards.
   std::string version(req.header("mcp-protocol-version").value_or(kAssumedProtocolVersion));
-  auto hs = new_http_session(std::string(), version);
-  Server* srv = &server;
-  // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, is_initialize, version] {
-    if (is_initialize) return srv->create_session();
-    SessionInfo info;
-    info.protocol_version = version;
-    return srv->restore_session({}, std::move(info));
-  };
-  hs->session = co_await run_on(server_ex, std::move(on_server));
-  if (!has_requests) {
-    deliver(hs, std::move(message), std::make_shared<NullChannel>());
+  auto hs = co_await host_->stateless_session(std::move(version), post.initialize);
+  if (!post.has_requests) {
+    host_->deliver(hs, std::move(post.message), std::make_shared<NullChannel>());
     HttpResponse accepted;
     accepted.status = 202;
     co_await w.send(std::move(accepted));
     co_return;
   }
-  const std::size_t calls_here = count_calls(message);
-  if (auto refused = take_calls(*hs, calls_here)) {
-    asio::post(server_ex, [hs] { hs->session->shutdown(); });
+  const std::size_t calls_here = count_calls(post.message);
+  if (auto refused = host_->take_calls(*hs, calls_here)) {
+    host_->shutdown_session(hs);
     co_await w.send(std::move(*refused));
     co_return;
   }
   auto stream = hs->new_stream();
-  auto self = shared_from_this();
-  auto channel = std::make_shared<StreamChannel>(
-      stream, [self, hs, calls_here] { self->calls.give_back(hs->in_flight, calls_here); });
-  deliver(hs, std::move(message), std::move(channel));
-  co_await respond(w, hs, stream, accepts);
-  asio::post(server_ex, [hs] { hs->session->shutdown(); });
+  host_->deliver(hs, std::move(post.message), host_->reply_channel(hs, stream, calls_here));
+  co_await respond(w, hs, stream, post.accepts);
+  host_->shutdown_session(hs);
 }
 
 }  // namespace hamcp::mcp::http

@@ -1,5 +1,7 @@
-// The only Beast code of the simulator: HTTP/1.1 + WebSocket transport for
-// RestApi and WsConnection, connection tracking and the fault switches.
+// The simulator's transport: HTTP/1.1 on the shared Beast server skeleton
+// (net/beast_server.hpp: accept loop, limits, keep-alive, stop) with a
+// connection that answers REST through RestApi and upgrades /api/websocket to
+// a WsConnection; WebSocket tracking and the fault switches.
 //
 // Test control endpoint (loopback peers only, Authorization: Bearer <the
 // configured token>, honoured even while the token is "revoked"):
@@ -39,6 +41,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "net/beast_server.hpp"
+#include "net/http_connection.hpp"
 #include "sim/core/json_writer.hpp"
 #include "sim/rest/rest_api.hpp"
 #include "sim/ws/ws_connection.hpp"
@@ -70,12 +74,14 @@ struct SimServer::Impl {
   RestApi rest;
   asio::io_context ioc;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
-  tcp::acceptor acceptor{ioc};
+  std::unique_ptr<net::BeastServer> listener;  // io thread only (start/stop: while the io thread is not running)
   std::thread thread;
   // Read by any thread (port(), url()), written by the io thread on restart.
   std::atomic<uint16_t> bound_port{0};
-  std::set<Closable*> conns;  // io thread only
-  std::atomic<int> active{0};
+  std::set<Closable*> conns;  // WebSocket sessions; io thread only
+  // HTTP connections alive; shared with them (they may outlive this object's
+  // members while the io_context is torn down).
+  std::shared_ptr<std::atomic<int>> active = std::make_shared<std::atomic<int>>(0);
   std::atomic<std::size_t> websockets{0};
   std::atomic<int> delay_ms{0};
   std::atomic<int> rest_failure{0};
@@ -105,20 +111,35 @@ struct SimServer::Impl {
     fut.wait();
   }
 
-  void listen() {
-    tcp::endpoint ep(asio::ip::make_address(options.host), bound_port.load() ? bound_port.load() : options.port);
-    acceptor.open(ep.protocol());
-    acceptor.set_option(asio::socket_base::reuse_address(true));
-    acceptor.bind(ep);
-    acceptor.listen(asio::socket_base::max_listen_connections);
-    bound_port = acceptor.local_endpoint().port();
-    asio::co_spawn(ioc, accept_loop(), asio::detached);
+  // The skeleton's limits for a test server: every client is loopback, so
+  // only the global cap counts; bodies up to 64 MiB (huge registries); waits
+  // as long as before the skeleton (300 s).
+  net::ServerOptions server_options() const {
+    net::ServerOptions o;
+    o.host = options.host;
+    o.port = bound_port.load() ? bound_port.load() : options.port;
+    o.max_body_bytes = kMaxRequestBody;
+    o.max_body_bytes_total = std::size_t{1} << 30;
+    o.max_header_bytes = 8192;  // Beast's default, what the simulator always had
+    o.max_connections_per_client = o.max_connections;
+    o.header_timeout = o.idle_timeout = o.body_timeout = std::chrono::seconds(300);
+    o.server_name = kServerHeader;
+    return o;
+  }
+
+  // Throws std::runtime_error naming the address when it cannot listen.
+  void listen();
+  // Ends every HTTP connection and stops accepting (io thread).
+  void stop_listening() {
+    if (!listener) return;
+    listener->stop(std::chrono::milliseconds(0));
+    listener.reset();  // closes the acceptor now; connections end on their own strands
   }
 
   void close_all(bool websockets_only, bool authenticated_only) {
+    if (!websockets_only) stop_listening();
     std::vector<Closable*> list(conns.begin(), conns.end());
     for (auto* c : list) {
-      if (websockets_only && !c->is_websocket()) continue;
       if (authenticated_only && !c->authenticated()) continue;
       c->close_now();
     }
@@ -126,8 +147,6 @@ struct SimServer::Impl {
 
   // `listening` (if set) learns when the listener is back: no error, or why not.
   void restart_in_place(std::function<void(std::string error)> listening = {}) {
-    boost::system::error_code ec;
-    acceptor.close(ec);
     close_all(false, false);
     auto timer = std::make_shared<asio::steady_timer>(ioc, options.restart_gap);
     timer->async_wait([this, timer, listening = std::move(listening)](boost::system::error_code) {
@@ -142,25 +161,15 @@ struct SimServer::Impl {
     });
   }
 
+  // The REST answer (or the injected failure) to one request.
+  RestResponse answer(RestRequest request);
   RestResponse control(const json::object& cmd);
-  asio::awaitable<void> accept_loop();
-  asio::awaitable<void> http_session(tcp::socket socket);
   asio::awaitable<void> ws_session(beast::tcp_stream stream, http::request<http::string_body> req);
 };
 
 // ---------------------------------------------------------------------------
 
 namespace {
-
-struct HttpConn : Closable {
-  beast::tcp_stream* stream;
-  explicit HttpConn(beast::tcp_stream* s) : stream(s) {}
-  void close_now() override {
-    boost::system::error_code ec;
-    stream->socket().shutdown(tcp::socket::shutdown_both, ec);
-    stream->socket().close(ec);
-  }
-};
 
 struct WsSession : Closable, std::enable_shared_from_this<WsSession> {
   websocket::stream<beast::tcp_stream> ws;
@@ -282,15 +291,6 @@ std::string failure_body(int status) {
 
 }  // namespace
 
-asio::awaitable<void> SimServer::Impl::accept_loop() {
-  for (;;) {
-    auto [ec, socket] = co_await acceptor.async_accept(asio::as_tuple(asio::use_awaitable));
-    if (ec) co_return;
-    socket.set_option(tcp::no_delay(true), ec);
-    asio::co_spawn(ioc, http_session(std::move(socket)), asio::detached);
-  }
-}
-
 asio::awaitable<void> SimServer::Impl::ws_session(beast::tcp_stream stream, http::request<http::string_body> req) {
   auto s = std::make_shared<WsSession>(std::move(stream));
   beast::get_lowest_layer(s->ws).expires_never();
@@ -333,64 +333,42 @@ asio::awaitable<void> SimServer::Impl::ws_session(beast::tcp_stream stream, http
   --websockets;
 }
 
-asio::awaitable<void> SimServer::Impl::http_session(tcp::socket socket) {
-  ++active;
-  beast::tcp_stream stream(std::move(socket));
-  HttpConn tracker(&stream);
-  conns.insert(&tracker);
-  beast::flat_buffer buffer;
-  bool upgraded = false;
-  for (;;) {
-    http::request_parser<http::string_body> parser;
-    parser.body_limit(kMaxRequestBody);
-    stream.expires_after(std::chrono::seconds(300));
-    boost::system::error_code ec;
-    co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec && ec.category() == make_error_code(http::error::bad_target).category() &&
-        ec != http::error::end_of_stream && ec != http::error::partial_message) {
-      // Unparseable request: answer like aiohttp, then close.
-      http::response<http::string_body> bad{http::status::bad_request, 11};
-      bad.set(http::field::server, kServerHeader);
-      bad.set(http::field::content_type, "text/plain; charset=utf-8");
-      bad.body() = "400: Bad Request";
-      bad.keep_alive(false);
-      bad.prepare_payload();
-      co_await http::async_write(stream, bad, asio::redirect_error(asio::use_awaitable, ec));
-      break;
-    }
-    if (ec) break;
-    http::request<http::string_body> req = parser.release();
+namespace {
+
+// One HTTP connection of the simulator on the server skeleton: REST answers
+// (aiohttp's headers and error texts), or the WebSocket upgrade, which takes
+// the stream over. Threading: its strand on the io thread.
+class SimConnection final : public net::HttpConnection<beast::tcp_stream> {
+ public:
+  SimConnection(SimServer::Impl* impl, std::shared_ptr<std::atomic<int>> active,
+                std::shared_ptr<net::ServerState> state, std::string client, tcp::socket socket)
+      : HttpConnection(std::move(state), std::move(client), std::move(socket)),
+        impl_(impl),
+        active_(std::move(active)) {
+    ++*active_;
+  }
+  ~SimConnection() override { --*active_; }
+
+ private:
+  asio::awaitable<void> on_request(Request& req) override {
     std::string target(req.target());
-    if (websocket::is_upgrade(req)) {
-      if (target == "/api/websocket" || target.rfind("/api/websocket?", 0) == 0) {
-        conns.erase(&tracker);
-        upgraded = true;
-        stream.expires_never();
-        co_await ws_session(std::move(stream), std::move(req));
-        break;
-      }
+    if (websocket::is_upgrade(req) && (target == "/api/websocket" || target.rfind("/api/websocket?", 0) == 0)) {
+      hand_over();
+      net::expire_never(stream_);
+      co_await impl_->ws_session(std::move(stream_), std::move(req));
+      co_return;
     }
     RestRequest rr;
     rr.method = std::string(req.method_string());
     rr.target = target;
     rr.authorization = std::string(req[http::field::authorization]);
     rr.body = std::move(req.body());
-    rr.from_loopback = is_loopback(stream);
-    RestResponse out;
-    int failure = rest_failure.load();
-    if (failure && target.rfind("/api/", 0) == 0 && target.rfind("/api/hamcp_sim/", 0) != 0) {
-      out = text_response(failure, failure_body(failure));
-    } else {
-      try {
-        out = rest.handle(rr);
-      } catch (const std::exception& e) {
-        spdlog::error("sim: REST handler failed: {}", e.what());
-        out = text_response(500, "500 Internal Server Error\n\nServer got itself in trouble");
-      }
-    }
-    int delay = delay_ms.load();
+    rr.from_loopback = is_loopback(stream_);
+    RestResponse out = impl_->answer(std::move(rr));
+    int delay = impl_->delay_ms.load();
     if (delay > 0 && target.rfind("/api/hamcp_sim/", 0) != 0) {
-      asio::steady_timer t(ioc, std::chrono::milliseconds(delay));
+      asio::steady_timer t(stream_.get_executor(), std::chrono::milliseconds(delay));
+      boost::system::error_code ec;
       co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     }
     http::response<http::string_body> res{static_cast<http::status>(out.status), req.version()};
@@ -398,23 +376,54 @@ asio::awaitable<void> SimServer::Impl::http_session(tcp::socket socket) {
     res.set(http::field::content_type, out.content_type);
     if (out.status == 401) res.set(http::field::www_authenticate, "Bearer");
     for (auto& [k, v] : out.headers) res.set(k, v);
-    res.keep_alive(req.keep_alive());
     res.body() = std::move(out.body);
-    res.prepare_payload();
-    bool keep = res.keep_alive();
-    co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+    co_await write_response(res);
+    // HA reloads a config item in the background after answering (e.g. automation.reload):
+    // the entity appears after the 200, as it does on a real Home Assistant.
     if (out.after) {
-      std::lock_guard lock(core.store().mutex());
+      std::lock_guard lock(impl_->core.store().mutex());
       out.after();
     }
-    if (ec || !keep) break;
   }
-  if (!upgraded) {
-    conns.erase(&tracker);
-    boost::system::error_code ec;
-    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+
+  // Refusals of the skeleton (400, 413, 431, 503), worded like aiohttp.
+  asio::awaitable<void> send_error(unsigned status, std::string, bool retry_later) override {
+    keep_alive_ = false;
+    http::response<http::string_body> res{static_cast<http::status>(status), 11};
+    res.set(http::field::server, kServerHeader);
+    res.set(http::field::content_type, "text/plain; charset=utf-8");
+    if (retry_later) res.set(http::field::retry_after, "1");
+    res.body() = std::to_string(status) + ": " + std::string(http::obsolete_reason(static_cast<http::status>(status)));
+    co_await write_response(res);
   }
-  --active;
+
+  SimServer::Impl* impl_;
+  std::shared_ptr<std::atomic<int>> active_;
+};
+
+}  // namespace
+
+void SimServer::Impl::listen() {
+  auto server = std::make_unique<net::BeastServer>(
+      ioc.get_executor(), server_options(),
+      [this](tcp::socket socket, std::string client, std::shared_ptr<net::ServerState> state) {
+        return std::make_shared<SimConnection>(this, active, std::move(state), std::move(client), std::move(socket));
+      });
+  bound_port = server->start();
+  listener = std::move(server);
+}
+
+RestResponse SimServer::Impl::answer(RestRequest request) {
+  const std::string& target = request.target;
+  const int failure = rest_failure.load();
+  if (failure && target.rfind("/api/", 0) == 0 && target.rfind("/api/hamcp_sim/", 0) != 0)
+    return text_response(failure, failure_body(failure));
+  try {
+    return rest.handle(request);
+  } catch (const std::exception& e) {
+    spdlog::error("sim: REST handler failed: {}", e.what());
+    return text_response(500, "500 Internal Server Error\n\nServer got itself in trouble");
+  }
 }
 
 RestResponse SimServer::Impl::control(const json::object& cmd) {
@@ -478,13 +487,10 @@ uint16_t SimServer::start() {
   impl_->ioc.restart();
   impl_->work.emplace(impl_->ioc.get_executor());
   try {
-    impl_->listen();
-  } catch (const boost::system::system_error& e) {
+    impl_->listen();  // the io thread is not running: no race on `listener`
+  } catch (const std::exception&) {
     impl_->work.reset();
-    boost::system::error_code ec;
-    impl_->acceptor.close(ec);
-    throw std::runtime_error("cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) +
-                             ": " + e.code().message());
+    throw;
   }
   impl_->running = true;
   impl_->thread = std::thread([impl = impl_.get()] { impl->ioc.run(); });
@@ -503,24 +509,19 @@ void SimServer::stop() {
   auto closed = std::make_shared<std::promise<void>>();
   auto closed_future = closed->get_future();
   asio::post(impl->ioc, [impl, closed] {
-    boost::system::error_code ec;
-    impl->acceptor.close(ec);
     impl->close_all(false, false);
     closed->set_value();
   });
   closed_future.wait_for(std::chrono::seconds(5));
   // Let the sessions see their sockets closed and finish (bounded).
-  for (int i = 0; i < 200 && (impl->active.load() > 0 || impl->websockets.load() > 0); ++i)
+  for (int i = 0; i < 200 && (impl->active->load() > 0 || impl->websockets.load() > 0); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   impl->work.reset();
   impl->ioc.stop();
   if (impl->thread.joinable()) impl->thread.join();
-  {
-    // The io thread is gone, so touching the acceptor here is race-free; this
-    // covers the case where the posted close above did not run in time.
-    boost::system::error_code ec;
-    impl->acceptor.close(ec);
-  }
+  // The io thread is gone, so touching the listener here is race-free; this
+  // covers the case where the posted close above did not run in time.
+  impl->listener.reset();
   {
     std::lock_guard lock(impl->state_mutex);
     impl->running = false;

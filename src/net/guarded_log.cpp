@@ -1,9 +1,9 @@
-#include "mcp/http/guarded_log.hpp"
+#include "net/guarded_log.hpp"
 
 #include <algorithm>
 #include <utility>
 
-namespace hamcp::mcp::http {
+namespace hamcp::net {
 
 std::string printable(std::string_view value, std::size_t max_chars) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -48,4 +48,4 @@ GuardedLog& pre_auth_log() {
   return log;
 }
 
-}  // namespace hamcp::mcp::http
+}  // namespace hamcp::net

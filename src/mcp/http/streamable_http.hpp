@@ -1,0 +1,57 @@
+#pragma once
+// Internal to src/mcp/http: Streamable HTTP (MCP 2025-11-25) on the MCP
+// endpoint, one part of HttpServer: POST (a message or batch; the answer as a
+// JSON body or an SSE stream), GET (the standalone SSE stream, resumable with
+// Last-Event-ID) and DELETE (end a session).
+//
+// Threading: no mutable state of its own; each handler runs as a coroutine on
+// the calling connection's strand and reaches sessions only through
+// SessionHost (thread-safe).
+
+#include <memory>
+#include <variant>
+
+#include "mcp/http/session_host.hpp"
+
+namespace hamcp::mcp::http {
+
+class StreamableHttp {
+ public:
+  StreamableHttp(std::shared_ptr<SessionHost> host, const HttpServerOptions& opts);
+
+  asio::awaitable<void> handle_post(HttpRequest& req, ResponseWriter& w);
+  asio::awaitable<void> handle_get(HttpRequest& req, ResponseWriter& w);
+  asio::awaitable<void> handle_delete(HttpRequest& req, ResponseWriter& w);
+
+ private:
+  // A POST whose headers and body check out.
+  struct Post {
+    json::value message;
+    Accepts accepts;
+    bool initialize = false;
+    bool has_requests = false;  // something that needs an answer
+  };
+  // The POST parsed, or the 4xx to answer with.
+  static std::variant<Post, HttpResponse> check_post(const HttpRequest& req);
+  asio::awaitable<void> post_initialize(HttpRequest& req, ResponseWriter& w, Post post);
+  asio::awaitable<void> post_to_session(HttpRequest& req, ResponseWriter& w, Post post);
+  asio::awaitable<void> post_stateless(HttpRequest& req, ResponseWriter& w, Post post);
+  // Writes one POST's answer: JSON for a lone response, SSE otherwise.
+  asio::awaitable<void> respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
+                                const std::shared_ptr<EventStream>& stream, Accepts accepts);
+  asio::awaitable<void> respond_initialize(ResponseWriter& w, std::shared_ptr<HttpSession> hs,
+                                           const std::shared_ptr<EventStream>& stream, Accepts accepts,
+                                           const json::object& params, SessionTokenPayload payload);
+  // Streams `stream` from `cursor` as SSE until it finishes, the peer leaves or
+  // the server stops. `gone` set by the peer watch (GET streams only).
+  asio::awaitable<void> pump_sse(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
+                                 const std::shared_ptr<EventStream>& stream, std::uint64_t cursor,
+                                 std::shared_ptr<Waiter> waiter, std::shared_ptr<std::atomic<bool>> gone,
+                                 bool mark_delivered);
+  static bool wants_priming(const HttpSession& hs);
+
+  const std::shared_ptr<SessionHost> host_;
+  const HttpServerOptions& opts_;
+};
+
+}  // namespace hamcp::mcp::http
