@@ -1,10 +1,13 @@
 #include "app/runtime.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdint>
+#include <string_view>
+
 #include "app/home.hpp"
-#include "home/config_json.hpp"
 #include "mcp/http/data_dir.hpp"
 #include "sim/server/sim_server.hpp"
 
@@ -60,11 +63,20 @@ namespace {
 // <data dir>/edit-journal/<hash of the HA URL>: one journal per Home
 // Assistant. Empty (memory only) for the demo home, which starts afresh each
 // run, or when the data dir is unusable (then said once on stderr).
+// The directory name is a stable FNV-1a hash of the URL, not a digest: nothing
+// depends on it being unguessable, and OpenSSL's digest at start-up maps ~2 MB
+// more of libcrypto into an idle hamcp.
+std::string url_key(std::string_view url) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : url) h = (h ^ c) * 1099511628211ull;
+  return fmt::format("{:016x}", h);
+}
+
 std::filesystem::path journal_dir(const Config& config, const std::string& ha_url) {
   if (config.demo) return {};
   try {
     const std::filesystem::path data = mcp::http::resolve_data_dir(config.mcp.data_dir);
-    return data / "edit-journal" / home::config_hash(boost::json::value(ha_url));
+    return data / "edit-journal" / url_key(ha_url);
   } catch (const std::exception& e) {
     spdlog::warn("edit journal kept in memory only: {}", e.what());
     return {};
