@@ -128,6 +128,11 @@ TEST_F(SimServerTest, RestBasicsAndAuth) {
   r = request(port, http::verb::post, "/api/config/automation/config/1234", "tok",
               R"({"alias":"New one","triggers":[],"actions":[]})");
   EXPECT_EQ(r.status, 200);
+  // Like HA, the sim reloads the automation after answering: the entity appears
+  // shortly after the 200 (bounded wait; under qemu "shortly" is tens of ms).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!server.store().get("automation.new_one") && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   EXPECT_TRUE(server.store().get("automation.new_one"));
   r = request(port, http::verb::get, "/api/config/automation/config/1234", "tok");
   EXPECT_EQ(json::parse(r.body).at("alias"), "New one");
