@@ -102,4 +102,14 @@ ToolError unknown_entity(const search::EntityIndex& index, std::string_view enti
   return e;
 }
 
+void throw_http_failure(int status, std::string_view body) {
+  ha::HaError e;
+  e.cause = status == 401   ? ha::ErrorCause::unauthorized
+            : status >= 500 ? ha::ErrorCause::server_error
+                            : ha::ErrorCause::bad_request;
+  e.http_status = status;
+  e.detail = ha_body_message(body);
+  throw ToolException(from_ha_error(e));
+}
+
 }  // namespace hamcp::tools

@@ -52,6 +52,10 @@ ToolError from_ha_error(const ha::HaError& error);
 // line, trimmed, at most `limit` bytes. Never JSON debris (quotes, braces).
 std::string ha_body_message(std::string_view body, std::size_t limit = 300);
 
+// A failed REST answer of Home Assistant as the tool's error: 401 unauthorized,
+// 5xx server error, anything else a bad request; HA's message as the detail.
+[[noreturn]] void throw_http_failure(int status, std::string_view body);
+
 // Bad argument the schema cannot express (e.g. an unparsable time).
 ToolError bad_argument(std::string_view field, std::string_view problem, std::string_view fix);
 

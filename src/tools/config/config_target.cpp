@@ -182,15 +182,7 @@ boost::asio::awaitable<std::optional<json::value>> read_config(ToolEnv& env, Kin
   auto reading = env.ha.rest_get(std::move(path));  // named: GCC 12 coroutine temporaries
   ha::Response r = co_await std::move(reading);
   if (r.status == 404 || r.status == 400) co_return std::nullopt;  // 400: a key HA cannot hold ("Key malformed")
-  if (!r.ok()) {
-    ha::HaError e;
-    e.cause = r.status == 401   ? ha::ErrorCause::unauthorized
-              : r.status >= 500 ? ha::ErrorCause::server_error
-                                : ha::ErrorCause::bad_request;
-    e.http_status = r.status;
-    e.detail = ha_body_message(r.body);
-    throw ToolException(from_ha_error(e));
-  }
+  if (!r.ok()) throw_http_failure(r.status, r.body);
   co_return r.json();
 }
 

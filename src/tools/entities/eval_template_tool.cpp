@@ -21,15 +21,7 @@ boost::asio::awaitable<mcp::ToolResult> run_eval_template(Args& args, ToolEnv& e
                                   "Fix the Jinja2 syntax or the names it uses; test parts separately.",
                                   {}});
   }
-  if (!r.ok()) {
-    ha::HaError e;
-    e.cause = r.status == 401   ? ha::ErrorCause::unauthorized
-              : r.status >= 500 ? ha::ErrorCause::server_error
-                                : ha::ErrorCause::bad_request;
-    e.http_status = r.status;
-    e.detail = ha_body_message(r.body);
-    throw ToolException(from_ha_error(e));
-  }
+  if (!r.ok()) throw_http_failure(r.status, r.body);
   std::string text = r.body;
   const std::size_t budget = env.options.response_budget;
   json::object body;
