@@ -106,7 +106,7 @@ struct Stats {
   double max() { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 };
 
-int main(int argc, char** argv) {
+static int run_main(int argc, char** argv) {
   CLI::App app{"Times an MCP stdio server: cold start, initialize -> tools/list, warm tools/list"};
   int runs = 10, warm = 200;
   std::vector<std::string> command;
@@ -153,4 +153,16 @@ int main(int argc, char** argv) {
       runs, cold.median(), cold.min(), cold.max(), list.median(), list.min(), list.max(), warm_list.v.size(),
       warm_list.median(), warm_list.min(), warm_list.max(), list_bytes);
   return 0;
+}
+
+// Every failure is reported, never escapes main (clang-tidy bugprone-exception-escape).
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: unknown error\n", argv[0]);
+  }
+  return 1;
 }

@@ -21,6 +21,7 @@
 #include <boost/asio/use_future.hpp>
 #include <boost/json.hpp>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <fstream>
@@ -91,7 +92,8 @@ T run(asio::io_context& ioc, asio::awaitable<T> op, seconds limit = seconds(120)
 double pct(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * (v.size() - 1) + 0.5))];
+  const double last = static_cast<double>(v.size() - 1);
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(std::lround(p * last)))];
 }
 
 double ms(steady_clock::duration d) { return duration<double, std::milli>(d).count(); }
@@ -211,7 +213,7 @@ class MirrorBench {
     auto st = client_->status();
     auto s = client_->snapshot()->states.find(id);
     return st.state == hamcp::ha::MirrorState::synced &&
-           client_->ws()->connects() >= static_cast<std::uint64_t>(round + 2) && s && s->state == value;
+           client_->ws()->connects() >= static_cast<std::uint64_t>(round) + 2 && s && s->state == value;
   }
 
   asio::io_context& ioc_;
@@ -263,7 +265,7 @@ bool bench_size(std::size_t n, int changes, int reconnects) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run_main(int argc, char** argv) {
   std::vector<std::size_t> sizes = {1000, 10000, 100000};
   if (argc > 1) {
     sizes.clear();
@@ -281,4 +283,16 @@ int main(int argc, char** argv) {
   for (std::size_t n : sizes)
     if (!bench_size(n, changes, reconnects)) return 1;
   return 0;
+}
+
+// Every failure is reported, never escapes main (clang-tidy bugprone-exception-escape).
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: unknown error\n", argv[0]);
+  }
+  return 1;
 }

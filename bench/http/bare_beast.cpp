@@ -18,6 +18,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -64,7 +65,7 @@ asio::awaitable<void> accept_loop(tcp::acceptor acceptor, std::shared_ptr<const 
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run_main(int argc, char** argv) {
   CLI::App app{"bench_bare_beast: a minimal Beast server answering a fixed JSON body (127.0.0.1)"};
   unsigned short port = 18990;
   std::string body_file;
@@ -88,4 +89,16 @@ int main(int argc, char** argv) {
                  asio::detached);
   std::cerr << "bench_bare_beast on 127.0.0.1:" << port << "\n";
   io.run();
+}
+
+// Every failure is reported, never escapes main (clang-tidy bugprone-exception-escape).
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: unknown error\n", argv[0]);
+  }
+  return 1;
 }

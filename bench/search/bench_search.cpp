@@ -102,7 +102,9 @@ double thread_cpu_us() {
 void report_percentiles(benchmark::State& state, const char* prefix, std::vector<double>& us) {
   if (us.empty()) return;
   std::sort(us.begin(), us.end());
-  auto at = [&](double q) { return us[std::min(us.size() - 1, static_cast<std::size_t>(q * us.size()))]; };
+  auto at = [&](double q) {
+    return us[std::min(us.size() - 1, static_cast<std::size_t>(q * static_cast<double>(us.size())))];
+  };
   std::string p(prefix);
   state.counters[p + "p50_us"] = at(0.50);
   state.counters[p + "p99_us"] = at(0.99);

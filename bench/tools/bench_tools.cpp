@@ -72,7 +72,8 @@ Call call(boost::asio::io_context& io, mcp::Session& session, int id, const std:
 
 double pct(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
-  const auto i = static_cast<std::size_t>(std::min<double>(v.size() - 1, std::ceil(p / 100.0 * v.size()) - 1));
+  const auto i = static_cast<std::size_t>(
+      std::min<double>(static_cast<double>(v.size() - 1), std::ceil(p / 100.0 * static_cast<double>(v.size())) - 1));
   return v[i];
 }
 

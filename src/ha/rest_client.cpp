@@ -220,7 +220,12 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
     co_await acquire_slot(timeout);
     struct SlotGuard {
       Impl* impl;
-      ~SlotGuard() { impl->release_slot(); }
+      ~SlotGuard() {
+        try {
+          impl->release_slot();
+        } catch (...) {  // NOLINT(bugprone-empty-catch): only posting the wake-up can fail (out of memory)
+        }
+      }
     } slot{this};
     const bool is_write = verb != http::verb::get;
     auto conn = take_idle(is_write);

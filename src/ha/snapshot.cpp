@@ -12,6 +12,7 @@
 #include <map>
 
 #include "ha/detail/ha_json.hpp"
+#include "ha/detail/json_items.hpp"
 
 namespace hamcp::ha {
 namespace json = boost::json;
@@ -269,20 +270,41 @@ void Registry::store(const json::value& item, std::string& scratch,
   items_.push_back(stored);
 }
 
+// Fills one registry item by item, then freezes it.
+class Registry::Builder {
+ public:
+  Builder(RegistryKind kind, bool available, std::size_t expected)
+      : registry_(std::make_shared<Registry>()), field_(registry_key_field(kind)) {
+    registry_->available = available;
+    registry_->items_.reserve(expected);
+    registry_->index_.reserve(expected);
+  }
+  void add(const json::value& item) { registry_->store(item, scratch_, shape_ids_, field_); }
+  RegistryPtr finish() {
+    registry_->pool_.freeze();
+    return std::move(registry_);
+  }
+
+ private:
+  std::shared_ptr<Registry> registry_;
+  std::string_view field_;
+  std::map<std::vector<std::string>, std::uint32_t> shape_ids_;
+  std::string scratch_;
+};
+
 RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available) {
-  auto r = std::make_shared<Registry>();
-  r->available = available;
-  r->items_.reserve(items.size());
-  r->index_.reserve(items.size());
-  const std::string_view field = registry_key_field(kind);
-  std::map<std::vector<std::string>, std::uint32_t> shape_ids;
-  std::string scratch;
+  Builder builder(kind, available, items.size());
   for (auto& item : items) {
-    r->store(item, scratch, shape_ids, field);
+    builder.add(item);
     item = nullptr;  // free this item's DOM now: the whole list never exists twice
   }
-  r->pool_.freeze();
-  return r;
+  return builder.finish();
+}
+
+RegistryPtr Registry::make_from_text(RegistryKind kind, std::string_view list, boost::system::error_code& ec) {
+  Builder builder(kind, true, 0);
+  if (!detail::for_each_item(list, [&](json::value& item) { builder.add(item); }, ec)) return nullptr;
+  return builder.finish();
 }
 
 const Registry& Snapshot::registry(RegistryKind kind) const {

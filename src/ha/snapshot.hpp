@@ -178,8 +178,13 @@ class Registry {
 
   // Consumes items (each is freed once stored).
   static std::shared_ptr<const Registry> make(RegistryKind kind, boost::json::array items, bool available = true);
+  // The same from the text of HA's list, one item at a time: the list never
+  // exists as a DOM. A text that is not an array of JSON values: nullptr, ec set.
+  static std::shared_ptr<const Registry> make_from_text(RegistryKind kind, std::string_view list,
+                                                        boost::system::error_code& ec);
 
  private:
+  class Builder;
   void store(const boost::json::value& item, std::string& scratch,
              std::map<std::vector<std::string>, std::uint32_t>& shape_ids, std::string_view key_field);
 

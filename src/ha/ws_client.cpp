@@ -4,6 +4,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
 
 #include "common/isolated_await.hpp"
 #include "ha/detail/ws_client_impl.hpp"
@@ -71,20 +72,36 @@ asio::awaitable<void> WsClient::Impl::wait_connected(Clock::time_point deadline)
   }
 }
 
-asio::awaitable<json::value> WsClient::Impl::do_command(json::object message, std::chrono::milliseconds timeout) {
+asio::awaitable<std::shared_ptr<Waiter>> WsClient::Impl::await_answer(json::object message,
+                                                                       std::chrono::milliseconds timeout,
+                                                                       bool as_text) {
   auto self = shared_from_this();
   const auto start = Clock::now();
   co_await wait_connected(start + std::min(timeout, options.connect_wait));
   std::uint64_t id = 0;
   auto w = calls.send(std::move(message), id);
+  w->wants_text = as_text;
   w->timer.expires_at(start + timeout);
   boost::system::error_code ec;
   co_await w->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-  if (w->result) co_return std::move(*w->result);
   if (w->error) throw HaException(*w->error);
+  if (w->done()) co_return w;
   calls.forget(id);
-  throw HaException(make_error(ErrorCause::timeout, settings.ws_url(),
-                               "no result within " + std::to_string(timeout.count()) + " ms"));
+  throw HaException(
+      make_error(ErrorCause::timeout, settings.ws_url(), "no result within " + std::to_string(timeout.count()) + " ms"));
+}
+
+asio::awaitable<json::value> WsClient::Impl::do_command(json::object message, std::chrono::milliseconds timeout) {
+  auto w = co_await await_answer(std::move(message), timeout, false);
+  co_return std::move(*w->result);
+}
+
+asio::awaitable<RawResult> WsClient::Impl::do_command_raw(json::object message, std::chrono::milliseconds timeout) {
+  auto w = co_await await_answer(std::move(message), timeout, true);
+  if (w->raw_result) co_return std::move(*w->raw_result);
+  // Answered by a pong or the like: its (null) result as text.
+  auto text = std::make_shared<std::string>(json::serialize(w->result.value_or(nullptr)));
+  co_return RawResult{text, *text};
 }
 
 asio::awaitable<std::uint64_t> WsClient::Impl::do_subscribe(json::object message, EventHandler handler) {
@@ -130,7 +147,13 @@ asio::awaitable<void> WsClient::Impl::do_unsubscribe(std::uint64_t handle) {
 WsClient::WsClient(asio::any_io_executor executor, ConnectionSettings settings, WsOptions options)
     : impl_(std::make_shared<Impl>(std::move(executor), std::move(settings), options)) {}
 
-WsClient::~WsClient() { stop(); }
+WsClient::~WsClient() {
+  try {
+    stop();
+  } catch (
+      ...) {  // NOLINT(bugprone-empty-catch): only allocating the stop handler can fail; a destructor must not throw
+  }
+}
 
 void WsClient::start() {
   auto impl = impl_;
@@ -168,6 +191,14 @@ asio::awaitable<json::value> WsClient::command(json::object message, std::option
   auto op = impl->do_command(std::move(message), t);
   // Never co_spawn(strand, op, use_awaitable) here: see common/isolated_await.hpp.
   auto isolated = common::isolated_await<json::value>(impl->strand, std::move(op));
+  co_return co_await std::move(isolated);
+}
+
+asio::awaitable<RawResult> WsClient::command_raw(json::object message, std::optional<std::chrono::milliseconds> timeout) {
+  auto impl = impl_;
+  const auto t = timeout.value_or(impl->options.command_timeout);
+  auto op = impl->do_command_raw(std::move(message), t);
+  auto isolated = common::isolated_await<RawResult>(impl->strand, std::move(op));
   co_return co_await std::move(isolated);
 }
 

@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ha/connection_config.hpp"
 #include "ha/errors.hpp"
@@ -41,6 +42,14 @@ struct WsOptions {
   std::size_t max_message_bytes = std::size_t{256} * 1024 * 1024;
   std::size_t offload_parse_bytes = std::size_t{1} * 1024 * 1024;  // parse bigger frames on a worker thread
   bool coalesce_messages = true;
+};
+
+// A command's result as Home Assistant sent it, unparsed: for results too big
+// to hold as a DOM (registry lists of large homes). text is the JSON of the
+// message's "result"; owner keeps the bytes it points into alive.
+struct RawResult {
+  std::shared_ptr<const void> owner;
+  std::string_view text;
 };
 
 enum class WsState { idle, connecting, connected, waiting_to_reconnect, stopped };
@@ -72,6 +81,10 @@ class WsClient {
   // set), timeout, connection_lost (retryable), not_connected.
   boost::asio::awaitable<boost::json::value> command(boost::json::object message,
                                                      std::optional<std::chrono::milliseconds> timeout = {});
+
+  // command(), but the result is handed over as text (see RawResult).
+  boost::asio::awaitable<RawResult> command_raw(boost::json::object message,
+                                                std::optional<std::chrono::milliseconds> timeout = {});
 
   // Send a subscribing command (subscribe_events, subscribe_entities,
   // render_template, ...) and route its events to handler, across reconnects.

@@ -225,11 +225,10 @@ void WsClient::Impl::parse_elsewhere(std::shared_ptr<Slot> slot, beast::flat_buf
   std::weak_ptr<Impl> weak = shared_from_this();
   auto strand_copy = strand;
   asio::post(parse_pool, [weak, strand_copy, slot, shared_buffer, gen]() mutable {
-    std::string_view text(static_cast<const char*>(shared_buffer->data().data()), shared_buffer->size());
-    WsInbox::parse(*slot, text);
-    // The frame text is no longer needed: free it before the DOM is
-    // dispatched and converted, so text, DOM and converted copies never
-    // all sit in memory at once.
+    WsInbox::parse(*slot, shared_buffer);
+    // The frame text is no longer needed (unless the slot hands it over as a
+    // raw result): free it before the DOM is dispatched and converted, so
+    // text, DOM and converted copies never all sit in memory at once.
     shared_buffer.reset();
     // Hold no strong reference on this thread: the Impl (which owns this
     // pool) must never be destroyed from inside the pool.

@@ -98,7 +98,7 @@ int serve_http(asio::io_context& io, mcp::Server& server, asio::signal_set& sign
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run_main(int argc, char** argv) {
   CLI::App app{"MCP conformance fixture server (hamcp's protocol core and transports)"};
   bool stdio = false, e2e = false;
   std::string host = "127.0.0.1", data_dir, log_level = "warn";
@@ -135,4 +135,16 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "mcp_fixture_server: built without the HTTP server (src/mcp/http): only --stdio works\n");
   return 2;
 #endif
+}
+
+// Every failure is reported, never escapes main (clang-tidy bugprone-exception-escape).
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: unknown error\n", argv[0]);
+  }
+  return 1;
 }

@@ -20,7 +20,7 @@ namespace hamcp::ha::detail {
 inline constexpr std::size_t kHaJsonMaxDepth = 256;
 // Messages at least this big are parsed into a MessageArena of their own
 // (see message_arena.hpp); small ones (events, command results) use malloc.
-inline constexpr std::size_t kArenaMessageBytes = 256 * 1024;
+inline constexpr std::size_t kArenaMessageBytes = std::size_t{256} * 1024;
 
 inline boost::json::value parse_ha_json(std::string_view text, boost::system::error_code& ec) {
   boost::json::parse_options options;

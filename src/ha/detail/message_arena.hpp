@@ -19,7 +19,7 @@ namespace hamcp::ha::detail {
 
 class MessageArena final : public boost::json::memory_resource {
  public:
-  static constexpr std::size_t kBlockBytes = 1024 * 1024;
+  static constexpr std::size_t kBlockBytes = std::size_t{1024} * 1024;
   MessageArena() = default;
   ~MessageArena() override;
   MessageArena(const MessageArena&) = delete;

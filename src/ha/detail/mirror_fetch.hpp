@@ -2,10 +2,12 @@
 // Fetches what the mirror holds besides the states over the WebSocket: one
 // registry list (category: every scope the frontend uses), the config and the
 // services catalogue, without publishing anything.
-// Threading: no state of its own; runs on the coroutine that awaits it (the
-// mirror's strand). The WsClient it uses is thread-safe.
+// Threading: runs on the coroutine that awaits it (the mirror's strand),
+// except the decoding of registry lists, on its own one-thread pool. The
+// WsClient it uses is thread-safe.
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <memory>
@@ -38,10 +40,12 @@ class MirrorFetch {
 
  private:
   boost::asio::awaitable<boost::json::array> category_items();
+  boost::asio::awaitable<RegistryPtr> list_registry(RegistryKind kind);
   boost::asio::awaitable<std::shared_ptr<const boost::json::object>> object_command(const char* type);
 
   WsClient& ws_;
   std::chrono::milliseconds timeout_;
+  boost::asio::thread_pool decode_pool_{1};  // big lists are decoded here, off the I/O thread
 };
 
 // HA answered that it does not know a command (older versions).

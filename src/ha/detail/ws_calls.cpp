@@ -48,6 +48,11 @@ std::shared_ptr<Waiter> WsCalls::take_waiter(std::uint64_t id) {
   return waiter;
 }
 
+bool WsCalls::wants_text(std::uint64_t id) const {
+  auto it = pending_.find(id);
+  return it != pending_.end() && it->second->wants_text;
+}
+
 void WsCalls::fail_all(const HaError& error) {
   auto waiting = std::move(pending_);
   pending_.clear();

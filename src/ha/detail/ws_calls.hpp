@@ -29,7 +29,9 @@ struct Waiter {
   boost::asio::steady_timer timer;
   std::optional<boost::json::value> result;
   std::optional<HaError> error;
-  bool done() const { return result || error; }
+  bool wants_text = false;          // command_raw: the result is delivered as raw_result
+  std::optional<RawResult> raw_result;
+  bool done() const { return result || raw_result || error; }
 };
 
 struct Subscription {
@@ -60,6 +62,8 @@ class WsCalls {
   // The waiter for id, removed from the book; null when nobody waits.
   std::shared_ptr<Waiter> take_waiter(std::uint64_t id);
   void forget(std::uint64_t id) { pending_.erase(id); }
+  // Is a command_raw() waiting for the result with this id?
+  bool wants_text(std::uint64_t id) const;
   // Every waiting command fails with error (connection lost, client stopped).
   void fail_all(const HaError& error);
 

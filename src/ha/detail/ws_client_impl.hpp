@@ -104,7 +104,10 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
 
   // ws_client.cpp: the public operations
   asio::awaitable<void> wait_connected(Clock::time_point deadline);
+  asio::awaitable<std::shared_ptr<Waiter>> await_answer(json::object message, std::chrono::milliseconds timeout,
+                                                        bool as_text);
   asio::awaitable<json::value> do_command(json::object message, std::chrono::milliseconds timeout);
+  asio::awaitable<RawResult> do_command_raw(json::object message, std::chrono::milliseconds timeout);
   asio::awaitable<std::uint64_t> do_subscribe(json::object message, EventHandler handler);
   std::uint64_t drop_subscription(std::uint64_t handle);
   asio::awaitable<void> do_unsubscribe(std::uint64_t handle);

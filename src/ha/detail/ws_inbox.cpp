@@ -2,19 +2,17 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/json/serialize.hpp>
+
 #include "ha/detail/deep_frame.hpp"
 #include "ha/detail/ha_json.hpp"
+#include "ha/detail/json_items.hpp"
 
 namespace hamcp::ha::detail {
 namespace json = boost::json;
 namespace beast = boost::beast;
 
 namespace {
-
-void release(beast::flat_buffer& buffer) {
-  buffer.clear();
-  buffer.shrink_to_fit();
-}
 
 bool is_event(const json::object& m) {
   const auto* t = m.if_contains("type");
@@ -24,6 +22,26 @@ bool is_event(const json::object& m) {
 bool is_event(const json::value& m) {
   const auto* o = m.if_object();
   return o && is_event(*o);
+}
+
+// Home Assistant writes a successful result as exactly this, then the result,
+// then "}" (websocket_api/messages.py: result_message and its cached-JSON
+// twin). Any other layout takes the parsed path.
+constexpr std::string_view kIdPrefix = R"({"id":)";
+constexpr std::string_view kResultInfix = R"(,"type":"result","success":true,"result":)";
+
+// The id of a frame that is one successful result in HA's layout, and where
+// its result's text starts.
+std::optional<std::pair<std::uint64_t, std::size_t>> result_frame(std::string_view frame) {
+  if (frame.substr(0, kIdPrefix.size()) != kIdPrefix) return std::nullopt;
+  std::size_t at = kIdPrefix.size();
+  std::uint64_t id = 0;
+  const std::size_t digits_from = at;
+  while (at < frame.size() && at - digits_from < 19 && frame[at] >= '0' && frame[at] <= '9') {
+    id = id * 10 + static_cast<std::uint64_t>(frame[at++] - '0');
+  }
+  if (at == digits_from || frame.substr(at, kResultInfix.size()) != kResultInfix) return std::nullopt;
+  return std::make_pair(id, at + kResultInfix.size());
 }
 
 std::optional<std::uint64_t> message_id(const json::value& v) {
@@ -36,14 +54,16 @@ std::optional<std::uint64_t> message_id(const json::value& v) {
 
 std::shared_ptr<Slot> WsInbox::receive(beast::flat_buffer& buffer) {
   auto slot = std::make_shared<Slot>();
-  const std::size_t size = buffer.size();
-  if (size >= offload_parse_bytes_) {
+  const std::string_view text(static_cast<const char*>(buffer.data().data()), buffer.size());
+  if (auto head = result_frame(text); head && calls_.wants_text(head->first)) {
+    slot->raw_for = head->first;
+    slot->raw_offset = head->second;
+  }
+  if (buffer.size() >= offload_parse_bytes_) {
     queue_.push_back(slot);
     return slot;
   }
-  std::string_view text(static_cast<const char*>(buffer.data().data()), size);
-  parse(*slot, text);
-  release(buffer);
+  parse(*slot, std::make_shared<beast::flat_buffer>(std::move(buffer)));
   slot->ready = true;
   if (!queue_.empty() && !slot->parse_error) {
     // A big frame is still being parsed: answers to commands must not wait
@@ -55,7 +75,29 @@ std::shared_ptr<Slot> WsInbox::receive(beast::flat_buffer& buffer) {
   return nullptr;
 }
 
-void WsInbox::parse(Slot& slot, std::string_view text) {
+// A result a command_raw() waits for is handed over as the frame's own bytes
+// when the frame is exactly {"id":N,...,"result":<valid JSON>} (checked by
+// the parser without building anything); otherwise it is parsed as usual.
+namespace {
+
+bool take_result_text(Slot& slot, const std::shared_ptr<beast::flat_buffer>& frame, std::string_view text) {
+  const std::string_view rest = text.substr(slot.raw_offset);
+  const auto length = json_value_length(rest);
+  if (!length) return false;
+  const std::size_t close = rest.find_first_not_of(" \t\r\n", *length);
+  if (close == std::string_view::npos || rest[close] != '}' ||
+      rest.find_first_not_of(" \t\r\n", close + 1) != std::string_view::npos) {
+    return false;
+  }
+  slot.raw = RawResult{frame, rest.substr(0, *length)};
+  return true;
+}
+
+}  // namespace
+
+void WsInbox::parse(Slot& slot, const std::shared_ptr<beast::flat_buffer>& frame) {
+  const std::string_view text(static_cast<const char*>(frame->data().data()), frame->size());
+  if (slot.raw_for && take_result_text(slot, frame, text)) return;
   boost::system::error_code ec;
   slot.value = parse_ha_json(text, ec);
   if (ec == json::error::too_deep) {
@@ -71,6 +113,15 @@ void WsInbox::parse(Slot& slot, std::string_view text) {
   if (ec) slot.parse_error = ec.message() + " in a frame of " + std::to_string(text.size()) + " bytes";
 }
 
+void WsInbox::deliver_raw(Slot& slot) {
+  auto waiter = calls_.take_waiter(*slot.raw_for);
+  if (waiter) {
+    waiter->raw_result = std::move(*slot.raw);
+    waiter->timer.cancel();
+  }
+  slot.raw.reset();
+}
+
 void WsInbox::parsed(const std::shared_ptr<Slot>& slot) {
   slot->ready = true;
   drain();
@@ -83,6 +134,7 @@ void WsInbox::reset() {
 
 // Pull results/pongs out of a slot and dispatch them now, leaving events.
 void WsInbox::dispatch_non_events(Slot& slot) {
+  if (slot.raw) return deliver_raw(slot);  // the frame is that one result
   std::vector<json::object> deep_events;
   for (auto& m : slot.too_deep) {
     if (is_event(m)) {
@@ -118,6 +170,10 @@ void WsInbox::drain() {
       if (auto suffix = frame_log_.admit(*protocol_failure_)) spdlog::error("ha ws: {}{}", *protocol_failure_, *suffix);
       queue_.clear();
       return;
+    }
+    if (slot->raw) {
+      deliver_raw(*slot);
+      continue;
     }
     if (slot->value.is_array()) {
       for (auto& m : slot->value.as_array()) dispatch_message(m);
@@ -189,7 +245,15 @@ void WsInbox::deliver_result(std::uint64_t id, std::string_view type, json::obje
     waiter->result = json::value(nullptr);
   } else if (success && success->is_bool() && success->as_bool()) {
     auto* r = m.if_contains("result");
-    waiter->result = r ? std::move(*r) : json::value(nullptr);
+    json::value result = r ? std::move(*r) : json::value(nullptr);
+    if (waiter->wants_text) {
+      // Not in HA's usual layout (e.g. inside a coalesced array): hand it
+      // over as text all the same.
+      auto text = std::make_shared<std::string>(json::serialize(result));
+      waiter->raw_result = RawResult{text, *text};
+    } else {
+      waiter->result = std::move(result);
+    }
   } else {
     HaError err = make_error(ErrorCause::command_failed, settings_.display_url);
     if (const auto* e = m.if_contains("error"); e && e->is_object()) {

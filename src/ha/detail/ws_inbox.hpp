@@ -33,6 +33,11 @@ struct Slot {
   // Messages nesting deeper than kHaJsonMaxDepth, reduced to their top-level
   // scalars (deep_frame.hpp): each fails its command or is skipped as an event.
   std::vector<boost::json::object> too_deep;
+  // A successful result in HA's layout that a command_raw() waits for: its
+  // text is handed over (raw) instead of parsed into value.
+  std::optional<std::uint64_t> raw_for;
+  std::size_t raw_offset = 0;
+  std::optional<RawResult> raw;
 };
 
 class WsInbox {
@@ -44,7 +49,7 @@ class WsInbox {
   // the caller parse()s the buffer elsewhere and then hands the slot to
   // parsed(). A smaller one is parsed, freed and dispatched here (nullptr).
   std::shared_ptr<Slot> receive(boost::beast::flat_buffer& buffer);
-  static void parse(Slot& slot, std::string_view text);
+  static void parse(Slot& slot, const std::shared_ptr<boost::beast::flat_buffer>& frame);
   void parsed(const std::shared_ptr<Slot>& slot);
 
   // Set when a frame was not JSON: the connection must go.
@@ -54,6 +59,7 @@ class WsInbox {
   std::uint64_t too_deep_events() const { return too_deep_events_.load(); }
 
  private:
+  void deliver_raw(Slot& slot);
   void drain();
   void dispatch_non_events(Slot& slot);
   void reject_too_deep(const boost::json::object& m);

@@ -153,9 +153,7 @@ void light_turn_on(json::object& a, const LightChange& change) {
   }
 
   std::string mode = was_on ? std::string(a["color_mode"].get_string()) : std::string();
-  if (change.rgb && has_color) {
-    mode = color_mode_name(a);
-  } else if (change.hs && has_color) {
+  if ((change.rgb || change.hs) && has_color) {
     mode = color_mode_name(a);
   } else if (change.color_temp_kelvin && has_ct) {
     mode = "color_temp";

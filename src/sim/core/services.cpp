@@ -121,9 +121,7 @@ json::object describe(const Spec& s) {
       case FT::Rgb:
         sel["color_rgb"] = json::object{};
         break;
-      case FT::Hs:
-        sel["object"] = json::object{};
-        break;
+      case FT::Hs:  // an [h, s] pair: HA's selector for it is a plain object
       case FT::Any:
         sel["object"] = json::object{};
         break;

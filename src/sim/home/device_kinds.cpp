@@ -126,7 +126,8 @@ void light(HomeBuilder& b, const Room& room, const KindOptions& o, const std::ve
     if (ct && b.rng().chance(0.6))
       c.color_temp_kelvin = 2200 + 100 * static_cast<int>(b.rng().below(30));
     else if (modes.size() > 0 && modes[0].get_string() != "color_temp")
-      c.hs = std::array<double, 2>{static_cast<double>(b.rng().below(360)), 40.0 + b.rng().below(60)};
+      c.hs =
+          std::array<double, 2>{static_cast<double>(b.rng().below(360)), 40.0 + static_cast<double>(b.rng().below(60))};
     light_turn_on(a, c);
   } else {
     light_turn_off(a);
@@ -273,7 +274,7 @@ void kind_thermostat(HomeBuilder& b, const Room& r, const KindOptions& o) {
                    {"Netatmo", "Smart Thermostat", "netatmo", "72"}},
                   {"Thermostat", "Radiator", "Heating"}, {"Heizung", "Heizkörper", "Thermostat"}, platform);
   double current = b.rng().uniform(18.0, 22.5);
-  double target = 17.0 + 0.5 * b.rng().below(11);
+  double target = 17.0 + 0.5 * static_cast<double>(b.rng().below(11));
   std::string mode = o.on || b.rng().chance(0.7) ? "heat" : "off";
   json::object a{{"hvac_modes", arr({"off", "heat", "auto"})},
                  {"min_temp", 5.0},

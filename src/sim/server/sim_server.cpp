@@ -57,7 +57,7 @@ using tcp = asio::ip::tcp;
 
 namespace {
 constexpr const char* kServerHeader = "Python/3.13 aiohttp/3.11.16";
-constexpr std::size_t kMaxRequestBody = 64 * 1024 * 1024;
+constexpr std::size_t kMaxRequestBody = std::size_t{64} * 1024 * 1024;
 }  // namespace
 
 struct Closable {
@@ -298,7 +298,7 @@ asio::awaitable<void> SimServer::Impl::ws_session(beast::tcp_stream stream, http
   s->ws.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
   s->ws.auto_fragment(false);
-  s->ws.read_message_max(16 * 1024 * 1024);
+  s->ws.read_message_max(std::size_t{16} * 1024 * 1024);
   conns.insert(s.get());
   ++websockets;
   boost::system::error_code ec;
@@ -479,7 +479,12 @@ RestResponse SimServer::Impl::control(const json::object& cmd) {
 SimServer::SimServer(Home home, SimServerOptions options)
     : impl_(std::make_shared<Impl>(std::move(home), std::move(options))) {}
 
-SimServer::~SimServer() { stop(); }
+SimServer::~SimServer() {
+  try {
+    stop();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw; stop() is best effort here
+  }
+}
 
 uint16_t SimServer::start() {
   std::lock_guard lock(impl_->state_mutex);

@@ -197,6 +197,35 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
     return R"({"id":)" + std::to_string(id) + R"(,"type":"result","success":true,"result":)" + big_registry_body + "}";
   }
 
+  static void send_ok(const std::shared_ptr<Session>& s, std::uint64_t id, json::value result) {
+    s->send(json::object{{"id", id}, {"type", "result"}, {"success", true}, {"result", std::move(result)}});
+  }
+
+  static void send_fail(const std::shared_ptr<Session>& s, std::uint64_t id, const char* code, std::string message) {
+    s->send(json::object{{"id", id},
+                         {"type", "result"},
+                         {"success", false},
+                         {"error", json::object{{"code", code}, {"message", message}}}});
+  }
+
+  // turn_on / turn_off of a known entity; anything else is "not found".
+  void call_service(const std::shared_ptr<Session>& s, std::uint64_t id, const json::object& msg) {
+    const std::string domain(msg.at("domain").as_string());
+    const std::string service(msg.at("service").as_string());
+    std::string target;
+    for (const char* key : {"service_data", "target"}) {
+      if (const auto* d = msg.if_contains(key); d && d->is_object()) {
+        if (const auto* e = d->as_object().if_contains("entity_id"); e && e->is_string())
+          target = std::string(e->as_string());
+      }
+    }
+    if ((service != "turn_on" && service != "turn_off") || !entities.count(target)) {
+      return send_fail(s, id, "not_found", "Service " + domain + "." + service + " not found.");
+    }
+    send_ok(s, id, json::object{{"context", json::object{{"id", next_context()}}}});
+    change_state(target, service == "turn_on" ? "on" : "off");
+  }
+
   void handle(const std::shared_ptr<Session>& s, const json::object& msg) {
     const std::string type =
         msg.contains("type") && msg.at("type").is_string() ? std::string(msg.at("type").as_string()) : "";
@@ -216,15 +245,8 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
     }
     s->last_id = id;
     if (stalled.count(type)) return;
-    auto ok = [&](json::value result) {
-      s->send(json::object{{"id", id}, {"type", "result"}, {"success", true}, {"result", std::move(result)}});
-    };
-    auto fail = [&](const char* code, std::string message) {
-      s->send(json::object{{"id", id},
-                           {"type", "result"},
-                           {"success", false},
-                           {"error", json::object{{"code", code}, {"message", message}}}});
-    };
+    auto ok = [&](json::value result) { send_ok(s, id, std::move(result)); };
+    auto fail = [&](const char* code, std::string message) { send_fail(s, id, code, std::move(message)); };
     if (type == "ping") {
       s->send(json::object{{"id", id}, {"type", "pong"}});
     } else if (type == "supported_features") {
@@ -266,20 +288,7 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       if (!options.has_floor_label_category) return fail("unknown_command", "Unknown command.");
       ok(json::array{});
     } else if (type == "call_service") {
-      const std::string domain(msg.at("domain").as_string());
-      const std::string service(msg.at("service").as_string());
-      std::string target;
-      for (const char* key : {"service_data", "target"}) {
-        if (const auto* d = msg.if_contains(key); d && d->is_object()) {
-          if (const auto* e = d->as_object().if_contains("entity_id"); e && e->is_string())
-            target = std::string(e->as_string());
-        }
-      }
-      if ((service != "turn_on" && service != "turn_off") || !entities.count(target)) {
-        return fail("not_found", "Service " + domain + "." + service + " not found.");
-      }
-      ok(json::object{{"context", json::object{{"id", next_context()}}}});
-      change_state(target, service == "turn_on" ? "on" : "off");
+      call_service(s, id, msg);
     } else {
       fail("unknown_command", "Unknown command.");
     }
@@ -319,7 +328,7 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
 
   asio::awaitable<void> serve_ws(std::shared_ptr<Session> s) {
     boost::system::error_code ec;
-    s->ws.read_message_max(64 * 1024 * 1024);
+    s->ws.read_message_max(std::size_t{64} * 1024 * 1024);
     asio::co_spawn(ioc, writer(s), asio::detached);
     s->send(json::object{{"type", "auth_required"}, {"ha_version", "2026.1.0"}});
     for (;;) {

@@ -55,7 +55,7 @@ TestCertificate make_self_signed(const std::vector<std::string>& dns_names, cons
   X509_set_version(cert, 2);
   ASN1_INTEGER_set(X509_get_serialNumber(cert), 4242);
   X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
-  X509_gmtime_adj(X509_getm_notAfter(cert), 3600 * 24);
+  X509_gmtime_adj(X509_getm_notAfter(cert), 3600L * 24);
   X509_set_pubkey(cert, key);
   X509_NAME* name = X509_get_subject_name(cert);
   X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("hamcp test"), -1, -1, 0);

@@ -182,7 +182,7 @@ TEST(SimMirror, HundredMegabyteRegistryFrameWhilePingsComplete) {
   opts.ws.heartbeat_timeout = 60s;
   auto client = connect(loop, f.sim.url(), opts);
   ASSERT_TRUE(wait_until([&] { return client->ws()->state() == WsState::connected; }));
-  f.sim.set_registry_padding(100u * 1024 * 1024);
+  f.sim.set_registry_padding(std::size_t{100} * 1024 * 1024);
   std::atomic<bool> big_done{false}, big_failed{false};
   boost::asio::co_spawn(loop.executor(), client->command(msg("config/entity_registry/list"), 120s),
                         [&](std::exception_ptr e, json::value) {

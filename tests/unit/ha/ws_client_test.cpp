@@ -264,7 +264,7 @@ TEST(WsClient, UpgradeDeclinedIsExplained) {
 
 TEST(WsClient, HundredMegabyteFrameWhilePingsComplete) {
   FakeHa ha;
-  ha.set_big_entity_registry_bytes(100u * 1024 * 1024);
+  ha.set_big_entity_registry_bytes(std::size_t{100} * 1024 * 1024);
   ClientLoop loop;
   auto opts = fast_options();
   opts.heartbeat_interval = 100ms;

@@ -143,7 +143,7 @@ TEST(ToolsCall, HugeUnknownToolNameGetsAShortErrorWithoutSuggestions) {
   Harness h;
   h.server.registry().add_tool(simple_tool("echo", echo_handler()));
   h.initialize();
-  const std::string huge(4u * 1024 * 1024, 'e');
+  const std::string huge(std::size_t{4} * 1024 * 1024, 'e');
   auto r = h.request(call(huge, "{}"));
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);
   const std::string message(r.at("error").as_object().at("message").as_string());
@@ -180,7 +180,7 @@ TEST(ToolsCall, HugeUnknownPromptAndResourceAreNotEchoedWhole) {
   resource.reader = [](std::string, RequestContext&) -> asio::awaitable<json::array> { co_return json::array(); };
   h.server.registry().add_resource(resource);
   h.initialize();
-  const std::string huge(1024 * 1024, 'p');
+  const std::string huge(std::size_t{1024} * 1024, 'p');
   auto r = h.request(R"({"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":")" + huge + R"("}})");
   EXPECT_EQ(error_code_of(r), error_code::invalid_params) << json::serialize(r).substr(0, 200);
   EXPECT_LT(json::serialize(r).size(), 400u);

@@ -42,7 +42,7 @@ Reply request(uint16_t port, http::verb verb, const std::string& target, const s
   http::write(stream, req);
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
-  parser.body_limit(256 * 1024 * 1024);
+  parser.body_limit(std::uint64_t{256} * 1024 * 1024);
   http::read(stream, buffer, parser);
   return Reply{static_cast<int>(parser.get().result_int()), parser.get().body()};
 }
@@ -54,7 +54,7 @@ struct WsClient {
     beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(20));
     beast::get_lowest_layer(ws).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
     ws.handshake("127.0.0.1", "/api/websocket");
-    ws.read_message_max(256 * 1024 * 1024);
+    ws.read_message_max(std::size_t{256} * 1024 * 1024);
   }
   json::value read() {
     beast::flat_buffer b;
@@ -261,7 +261,7 @@ TEST(SimServerRestart, PortIsReadableFromAnyThreadDuringRestarts) {
 }
 
 TEST_F(SimServerTest, HugeRegistryFrame) {
-  server.set_registry_padding(20 * 1024 * 1024);
+  server.set_registry_padding(std::size_t{20} * 1024 * 1024);
   WsClient c(port);
   c.auth("tok");
   c.send(json::object{{"id", 1}, {"type", "config/entity_registry/list"}});

@@ -270,7 +270,7 @@ TEST_F(WsTest, RegistryListsAndDisplayForm) {
   r = cmd({{"type", "config/device_registry/list"}});
   EXPECT_EQ(r.at("result").as_array().size(), core.store().home().devices.size());
 
-  core.pad_registry_bytes = 2 * 1024 * 1024;
+  core.pad_registry_bytes = std::size_t{2} * 1024 * 1024;
   out.clear();
   r = cmd({{"type", "config/entity_registry/list"}});
   EXPECT_GE(json::serialize(r.at("result")).size(), 2u * 1024 * 1024 * 9 / 10);

@@ -82,7 +82,7 @@ TEST(IsoTime, OutOfRangeTimesAreClampedNotCast) {
 // whole; an unknown argument name was echoed whole too.
 TEST_F(ToolsTest, HugeUnknownIdsAndArgumentNamesGetShortErrors) {
   start();
-  const std::string huge(1024 * 1024, 'x');
+  const std::string huge(std::size_t{1024} * 1024, 'x');
   CallResult r = call("ha_get_state", R"({"entity_id":"light.)" + huge + R"("})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.code(), "entity_not_found");
@@ -102,7 +102,7 @@ TEST_F(ToolsTest, HugeUnknownIdsAndArgumentNamesGetShortErrors) {
 // I/O thread. Queries are words; 1000 characters is plenty.
 TEST_F(ToolsTest, HugeSearchQueryIsRefusedBeforeAnyMatching) {
   start();
-  const std::string huge(1024 * 1024, 'k');
+  const std::string huge(std::size_t{1024} * 1024, 'k');
   CallResult r = call("ha_search", R"({"query":")" + huge + R"("})");
   ASSERT_TRUE(r.is_error) << r.text.substr(0, 200);
   EXPECT_NE(r.text.find("arguments.query"), std::string::npos) << r.text.substr(0, 300);

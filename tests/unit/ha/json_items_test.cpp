@@ -1,0 +1,156 @@
+// Walking a big JSON array or object one element at a time (registry lists,
+// initial states), and handing a result over as text (WsClient::command_raw).
+#include "ha/detail/json_items.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/json.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ha/detail/ws_calls.hpp"
+#include "ha/detail/ws_inbox.hpp"
+
+using namespace hamcp::ha;
+using namespace hamcp::ha::detail;
+namespace json = boost::json;
+
+namespace {
+
+std::vector<std::string> items_of(std::string_view text, boost::system::error_code& ec) {
+  std::vector<std::string> out;
+  for_each_item(text, [&](json::value& v) { out.push_back(json::serialize(v)); }, ec);
+  return out;
+}
+
+}  // namespace
+
+TEST(JsonItems, WalksEveryItemOfAnArrayInOrder) {
+  boost::system::error_code ec;
+  const auto items = items_of(R"( [ {"a":1} , 2,"x]", [3,[4]] ,null,-5e3 ,true] )", ec);
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_EQ(items, (std::vector<std::string>{R"({"a":1})", "2", R"("x]")", "[3,[4]]", "null", "-5E3", "true"}));
+}
+
+TEST(JsonItems, EmptyArrayHasNoItems) {
+  boost::system::error_code ec;
+  EXPECT_TRUE(items_of(" [ ] ", ec).empty());
+  EXPECT_FALSE(ec);
+}
+
+TEST(JsonItems, MalformedListsFailWithAnError) {
+  for (const char* bad : {"", "{}", "[1 2]", "[1,]", "[1", "[1]x", "[1],[2]", "[,1]", R"([{"a":}])", "[01]"}) {
+    boost::system::error_code ec;
+    const bool ok = for_each_item(bad, [](json::value&) {}, ec);
+    EXPECT_FALSE(ok) << bad;
+    EXPECT_TRUE(ec) << bad;
+  }
+}
+
+TEST(JsonItems, DeepItemsStopAtHomeAssistantsDepthLimit) {
+  const std::string deep = "[" + std::string(300, '[') + std::string(300, ']') + "]";
+  boost::system::error_code ec;
+  EXPECT_FALSE(for_each_item(deep, [](json::value&) {}, ec));
+  EXPECT_EQ(ec, json::error::too_deep);
+}
+
+TEST(JsonItems, BigItemsSpillOutOfTheScratchArena) {
+  std::string big = R"([{"pad":")" + std::string(100000, 'p') + R"("},{"n":1}])";
+  boost::system::error_code ec;
+  const auto items = items_of(big, ec);
+  ASSERT_FALSE(ec);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].size(), 100000u + 10);
+}
+
+TEST(JsonItems, WalksMembersWithEscapedKeys) {
+  std::vector<std::pair<std::string, std::string>> seen;
+  boost::system::error_code ec;
+  const bool ok = for_each_member(
+      R"({"light.a":{"s":"on"}, "sensor.\u00e9\"q" : 5 })",
+      [&](std::string_view key, json::value& v) { seen.emplace_back(key, json::serialize(v)); }, ec);
+  ASSERT_TRUE(ok) << ec.message();
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].first, "light.a");
+  EXPECT_EQ(seen[1].first, "sensor.\xc3\xa9\"q");
+  EXPECT_EQ(seen[1].second, "5");
+  for (const char* bad : {R"({"a" 1})", R"({1:2})", R"({"a":1,})", "[]"}) {
+    EXPECT_FALSE(for_each_member(bad, [](std::string_view, json::value&) {}, ec)) << bad;
+  }
+}
+
+TEST(JsonItems, ValueLengthStopsAfterOneValidValue) {
+  EXPECT_EQ(json_value_length(R"([1,{"a":"]}"}]})"), 14u);
+  EXPECT_EQ(json_value_length("123}"), 3u);
+  EXPECT_EQ(json_value_length(R"([1,2)"), std::nullopt);
+  EXPECT_EQ(json_value_length(R"([1,,2]})"), std::nullopt);
+}
+
+namespace {
+
+// A command_raw() waiting in a WsCalls, and the inbox that answers it.
+struct RawFixture {
+  boost::asio::io_context io;
+  ConnectionSettings settings;
+  WsCalls calls{io.get_executor()};
+  WsInbox inbox{calls, settings, 1 << 20};
+  std::uint64_t id = 0;
+  std::shared_ptr<Waiter> waiter;
+
+  RawFixture() {
+    waiter = calls.send(json::object{{"type", "config/entity_registry/list"}}, id);
+    waiter->wants_text = true;
+  }
+  void receive(const std::string& frame) {
+    boost::beast::flat_buffer buffer;
+    auto space = buffer.prepare(frame.size());
+    std::memcpy(space.data(), frame.data(), frame.size());
+    buffer.commit(frame.size());
+    inbox.receive(buffer);
+  }
+};
+
+}  // namespace
+
+TEST(WsRawResult, HomeAssistantsLayoutIsHandedOverAsTheFramesOwnText) {
+  RawFixture f;
+  f.receive(R"({"id":1,"type":"result","success":true,"result":[{"entity_id":"light.a"},"}"]} )");
+  ASSERT_TRUE(f.waiter->raw_result);
+  EXPECT_EQ(f.waiter->raw_result->text, R"([{"entity_id":"light.a"},"}"])");
+  EXPECT_FALSE(f.waiter->result);
+}
+
+TEST(WsRawResult, AnyOtherLayoutIsParsedAndStillHandedOverAsText) {
+  // Coalesced into an array, a member after "result", a result that is not
+  // valid JSON up to the closing brace: never a view that cuts a value.
+  for (const std::string frame : {
+           std::string(R"([{"id":1,"type":"result","success":true,"result":[1,2]}])"),
+           std::string(R"({"id":1,"type":"result","success":true,"result":[1,2],"x":[3]})"),
+           std::string(R"({"type":"result","id":1,"success":true,"result":[1,2]})"),
+       }) {
+    RawFixture f;
+    f.receive(frame);
+    ASSERT_TRUE(f.waiter->raw_result) << frame;
+    EXPECT_EQ(f.waiter->raw_result->text, "[1,2]") << frame;
+  }
+}
+
+TEST(WsRawResult, AFailedCommandIsAnErrorNotText) {
+  RawFixture f;
+  f.receive(R"({"id":1,"type":"result","success":false,"error":{"code":"unknown_command","message":"no"}})");
+  EXPECT_FALSE(f.waiter->raw_result);
+  ASSERT_TRUE(f.waiter->error);
+  EXPECT_EQ(f.waiter->error->ha_code, "unknown_command");
+}
+
+TEST(WsRawResult, OtherCommandsStillGetTheirParsedResult) {
+  RawFixture f;
+  std::uint64_t other = 0;
+  auto plain = f.calls.send(json::object{{"type", "get_config"}}, other);
+  f.receive(R"({"id":2,"type":"result","success":true,"result":{"version":"1"}})");
+  ASSERT_TRUE(plain->result);
+  EXPECT_EQ(plain->result->at("version"), "1");
+  EXPECT_FALSE(f.waiter->done());
+}
