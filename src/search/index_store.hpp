@@ -7,12 +7,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "search/entity_index.hpp"
+#include "search/id_table.hpp"
+#include "search/key_pool.hpp"
 #include "search/normalize.hpp"
 #include "search/packed_doc.hpp"
+#include "search/phrase_list.hpp"
 #include "search/types.hpp"
 
 namespace hamcp::search {
@@ -33,20 +35,6 @@ struct Token {
   std::u32string text;
   std::vector<Posting> postings;  // sorted by slot
   bool has_digit = false;         // numbers are matched exactly or by prefix, never fuzzily
-};
-
-// A whole field value kept folded for phrase scoring ("kitchen ceiling light").
-// Stored as ASCII bytes when possible (most homes): 4x smaller than UTF-32.
-struct Phrase {
-  Field field;
-  std::uint8_t value;   // index among the field's values (aliases)
-  float weight;         // how much a whole-phrase match on this text counts
-  std::string ascii;    // the folded text if it is pure ASCII, else empty
-  std::u32string wide;  // the folded text otherwise
-
-  Phrase(Field f, std::uint8_t v, float w, const std::u32string& text);
-  std::size_t size() const { return ascii.empty() ? wide.size() : ascii.size(); }
-  bool equals(std::u32string_view text) const;
 };
 
 // What the candidate stage needs per slot, kept in one dense array so scanning
@@ -71,10 +59,8 @@ struct Entry {
   PackedDoc doc;
   bool live = false;
   std::vector<std::pair<TokenId, FieldMask>> tokens;  // sorted by TokenId
-  std::vector<Phrase> phrases;
-  // Folded keys for the exact filters.
-  std::string domain_key, state_key, device_class_key;
-  std::vector<std::string> area_keys, floor_keys, label_keys;
+  PhraseList phrases;
+  FilterKeys keys;  // ids in the store's KeyPool
 };
 
 class IndexStore {
@@ -93,6 +79,7 @@ class IndexStore {
   const std::vector<Entry>& entries() const { return entries_; }
   const std::vector<Token>& tokens() const { return tokens_; }
   const std::vector<SlotSummary>& summaries() const { return summaries_; }
+  const KeyPool& keys() const { return keys_; }
   const Token* token(std::u32string_view text) const;
   std::optional<Slot> slot_of(std::string_view entity_id) const;
   // Position of each slot's entity_id in ascending entity_id order, so ties
@@ -102,7 +89,7 @@ class IndexStore {
   const std::vector<std::uint32_t>& id_ranks() const;
 
  private:
-  TokenId intern(const std::u32string& text);
+  TokenId intern(std::u32string_view text);
   void add_posting(TokenId t, Slot s, FieldMask m);
   void remove_posting(TokenId t, Slot s);
   void release_token(TokenId t);
@@ -110,17 +97,19 @@ class IndexStore {
   void summarise(Slot s);
   // An entity's entry: its tokens interned, phrases and folded filter keys.
   Entry make_entry(const EntityDoc& doc);
-  void insert_entry(const std::string& entity_id, Entry entry);
+  void make_keys(const EntityDoc& doc, FilterKeys& keys);
+  void insert_entry(Entry entry);
   // Touches only the postings whose token or field mask changed.
   void replace_entry(Slot slot, Entry entry);
 
   std::vector<Entry> entries_;
   std::vector<SlotSummary> summaries_;  // parallel to entries_
   std::vector<Slot> free_slots_;
-  std::unordered_map<std::string, Slot> by_id_;
+  IdTable by_id_;  // slots by entity_id (the key is the id in the slot's packed document)
   std::vector<Token> tokens_;
   std::vector<TokenId> free_tokens_;
-  std::unordered_map<std::u32string, TokenId> token_ids_;
+  IdTable token_ids_;  // tokens by text (the key is the token's own text)
+  KeyPool keys_;
   mutable std::mutex rank_mutex_;
   mutable std::atomic<bool> ranks_valid_{false};
   mutable std::vector<std::uint32_t> ranks_;
