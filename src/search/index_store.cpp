@@ -176,22 +176,41 @@ void IndexStore::make_keys(const EntityDoc& doc, FilterKeys& keys) {
   keys.lists = std::move(lists);
 }
 
-Entry IndexStore::make_entry(const EntityDoc& doc) {
+IndexStore::TokenRefs IndexStore::intern_words(const WordList& words) {
+  TokenRefs refs;
+  refs.reserve(words.words.size());
+  for (const auto& w : words.words) refs.emplace_back(intern(words.view(w)), w.fields);
+  std::sort(refs.begin(), refs.end());
+  return refs;
+}
+
+IndexStore::TokenRefs IndexStore::indexed_words(const EntityDoc& doc) const {
+  WordList words;
+  PhraseList unused;
+  tokenise_fields(doc, words, unused);
+  words.sort_and_merge();
+  TokenRefs refs;
+  refs.reserve(words.words.size());
+  for (const auto& w : words.words)
+    if (const Token* t = token(words.view(w))) refs.emplace_back(static_cast<TokenId>(t - tokens_.data()), w.fields);
+  std::sort(refs.begin(), refs.end());
+  return refs;
+}
+
+Entry IndexStore::make_entry(const EntityDoc& doc, TokenRefs& tokens) {
   WordList words;
   Entry entry;
   tokenise_fields(doc, words, entry.phrases);
   entry.phrases.shrink_to_fit();
   words.sort_and_merge();
   entry.live = true;
-  entry.tokens.reserve(words.words.size());
-  for (const auto& w : words.words) entry.tokens.emplace_back(intern(words.view(w)), w.fields);
-  std::sort(entry.tokens.begin(), entry.tokens.end());
+  tokens = intern_words(words);
   make_keys(doc, entry.keys);
   entry.doc = PackedDoc(doc);
   return entry;
 }
 
-void IndexStore::insert_entry(Entry entry) {
+void IndexStore::insert_entry(Entry entry, const TokenRefs& tokens) {
   Slot slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -201,7 +220,7 @@ void IndexStore::insert_entry(Entry entry) {
     entries_.emplace_back();
     summaries_.emplace_back();
   }
-  for (const auto& [t, mask] : entry.tokens) add_posting(t, slot, mask);
+  for (const auto& [t, mask] : tokens) add_posting(t, slot, mask);
   entries_[slot] = std::move(entry);
   // After the entry is in place: the table reads ids from the entries when it grows.
   by_id_.insert(slot, id_hash(entries_[slot].doc.entity_id()),
@@ -210,13 +229,12 @@ void IndexStore::insert_entry(Entry entry) {
   summarise(slot);
 }
 
-void IndexStore::replace_entry(Slot slot, Entry entry) {
-  const auto& old_tokens = entries_[slot].tokens;
+void IndexStore::replace_entry(Slot slot, Entry entry, const TokenRefs& new_tokens, const TokenRefs& old_tokens) {
   std::vector<TokenId> dropped;
   auto o = old_tokens.begin();
-  auto n = entry.tokens.begin();
-  while (o != old_tokens.end() || n != entry.tokens.end()) {
-    if (n == entry.tokens.end() || (o != old_tokens.end() && o->first < n->first)) {
+  auto n = new_tokens.begin();
+  while (o != old_tokens.end() || n != new_tokens.end()) {
+    if (n == new_tokens.end() || (o != old_tokens.end() && o->first < n->first)) {
       dropped.push_back(o->first);
       ++o;
     } else if (o == old_tokens.end() || n->first < o->first) {
@@ -236,21 +254,29 @@ void IndexStore::replace_entry(Slot slot, Entry entry) {
 
 void IndexStore::upsert(EntityDoc doc) {
   const std::optional<Slot> existing = slot_of(doc.entity_id);
-  // The common mirror update is a state change: no re-tokenising needed.
-  if (existing && same_indexed_text(entries_[*existing].doc.unpack(), doc)) {
-    Entry& e = entries_[*existing];
-    const KeyId old_state = e.keys.state;
-    e.keys.state = keys_.acquire(fold_key(doc.state));
-    keys_.release(old_state);  // after acquiring: an unchanged state keeps its key
-    e.doc = PackedDoc(doc);
-    summarise(*existing);
+  if (existing) {
+    const EntityDoc old = entries_[*existing].doc.unpack();
+    // The common mirror update is a state change: no re-tokenising needed.
+    if (same_indexed_text(old, doc)) {
+      Entry& e = entries_[*existing];
+      const KeyId old_state = e.keys.state;
+      e.keys.state = keys_.acquire(fold_key(doc.state));
+      keys_.release(old_state);  // after acquiring: an unchanged state keeps its key
+      e.doc = PackedDoc(doc);
+      summarise(*existing);
+      return;
+    }
+    // The old tokens before interning the new ones (a token both share must
+    // not look new), found again from the old document's text.
+    const TokenRefs old_tokens = indexed_words(old);
+    TokenRefs tokens;
+    Entry entry = make_entry(doc, tokens);
+    replace_entry(*existing, std::move(entry), tokens, old_tokens);
     return;
   }
-  Entry entry = make_entry(doc);
-  if (!existing)
-    insert_entry(std::move(entry));
-  else
-    replace_entry(*existing, std::move(entry));
+  TokenRefs tokens;
+  Entry entry = make_entry(doc, tokens);
+  insert_entry(std::move(entry), tokens);
 }
 
 void IndexStore::summarise(Slot s) {
@@ -280,7 +306,7 @@ bool IndexStore::remove(std::string_view entity_id) {
   if (!found) return false;
   const Slot slot = *found;
   by_id_.erase(slot, id_hash(entity_id));
-  for (const auto& [t, mask] : entries_[slot].tokens) remove_posting(t, slot);
+  for (const auto& [t, mask] : indexed_words(entries_[slot].doc.unpack())) remove_posting(t, slot);
   entries_[slot].keys.release(keys_);
   entries_[slot] = Entry{};
   summaries_[slot] = SlotSummary{};
@@ -297,7 +323,7 @@ IndexStats IndexStore::stats() const {
                       heap_bytes(free_tokens_) + by_id_.heap_bytes() + token_ids_.heap_bytes() + keys_.heap_bytes();
   for (const auto& e : entries_) {
     if (!e.live) continue;
-    bytes += e.doc.heap_bytes() + heap_bytes(e.tokens) + e.phrases.heap_bytes() + heap_bytes(e.keys.lists);
+    bytes += e.doc.heap_bytes() + e.phrases.heap_bytes() + heap_bytes(e.keys.lists);
   }
   for (const auto& t : tokens_) {
     s.postings += t.postings.size();

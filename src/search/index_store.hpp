@@ -58,10 +58,11 @@ int char_class(char32_t c);
 struct Entry {
   PackedDoc doc;
   bool live = false;
-  std::vector<std::pair<TokenId, FieldMask>> tokens;  // sorted by TokenId
   PhraseList phrases;
   FilterKeys keys;  // ids in the store's KeyPool
 };
+
+struct WordList;
 
 class IndexStore {
  public:
@@ -95,12 +96,18 @@ class IndexStore {
   void release_token(TokenId t);
 
   void summarise(Slot s);
-  // An entity's entry: its tokens interned, phrases and folded filter keys.
-  Entry make_entry(const EntityDoc& doc);
+  // An entity's tokens and the fields they occur in, sorted by TokenId. Not
+  // stored per entry (8 bytes a token): an update or removal finds the old
+  // ones again from the old document's text.
+  using TokenRefs = std::vector<std::pair<TokenId, FieldMask>>;
+  TokenRefs intern_words(const WordList& words);
+  TokenRefs indexed_words(const EntityDoc& doc) const;
+  // An entity's entry (phrases, folded filter keys) and its tokens, interned.
+  Entry make_entry(const EntityDoc& doc, TokenRefs& tokens);
   void make_keys(const EntityDoc& doc, FilterKeys& keys);
-  void insert_entry(Entry entry);
+  void insert_entry(Entry entry, const TokenRefs& tokens);
   // Touches only the postings whose token or field mask changed.
-  void replace_entry(Slot slot, Entry entry);
+  void replace_entry(Slot slot, Entry entry, const TokenRefs& new_tokens, const TokenRefs& old_tokens);
 
   std::vector<Entry> entries_;
   std::vector<SlotSummary> summaries_;  // parallel to entries_
