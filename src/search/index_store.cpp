@@ -98,6 +98,7 @@ void IndexStore::shrink_to_fit() {
   summaries_.shrink_to_fit();
   tokens_.shrink_to_fit();
   for (auto& t : tokens_) t.postings.shrink_to_fit();
+  places_.drop_unused();
 }
 
 void IndexStore::add_posting(TokenId t, Slot s, FieldMask m) {
@@ -206,7 +207,7 @@ Entry IndexStore::make_entry(const EntityDoc& doc, TokenRefs& tokens) {
   entry.live = true;
   tokens = intern_words(words);
   make_keys(doc, entry.keys);
-  entry.doc = PackedDoc(doc);
+  entry.doc = PackedDoc(doc, &places_);
   return entry;
 }
 
@@ -262,7 +263,7 @@ void IndexStore::upsert(EntityDoc doc) {
       const KeyId old_state = e.keys.state;
       e.keys.state = keys_.acquire(fold_key(doc.state));
       keys_.release(old_state);  // after acquiring: an unchanged state keeps its key
-      e.doc = PackedDoc(doc);
+      e.doc = PackedDoc(doc, &places_);
       summarise(*existing);
       return;
     }
@@ -320,7 +321,8 @@ IndexStats IndexStore::stats() const {
   s.entities = by_id_.size();
   s.tokens = token_ids_.size();
   std::size_t bytes = heap_bytes(entries_) + heap_bytes(summaries_) + heap_bytes(tokens_) + heap_bytes(free_slots_) +
-                      heap_bytes(free_tokens_) + by_id_.heap_bytes() + token_ids_.heap_bytes() + keys_.heap_bytes();
+                      heap_bytes(free_tokens_) + by_id_.heap_bytes() + token_ids_.heap_bytes() + keys_.heap_bytes() +
+                      places_.heap_bytes();
   for (const auto& e : entries_) {
     if (!e.live) continue;
     bytes += e.doc.heap_bytes() + e.phrases.heap_bytes() + heap_bytes(e.keys.lists);
