@@ -42,12 +42,8 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
                                           [](ha::RegistryKind k) { return k != ha::RegistryKind::category; });
   if (changes.full_resync || index_.size() == 0) {
     // Documents go into the new index one at a time (see EntityIndex::build).
-    indexed_.clear();
     index_.build(doc_count_hint(*snapshot), [&](const search::EntityIndex::DocSink& sink) {
-      for_each_doc(*snapshot, [&](search::EntityDoc d) {
-        indexed_.insert(d.entity_id);
-        sink(std::move(d));
-      });
+      for_each_doc(*snapshot, [&](search::EntityDoc d) { sink(std::move(d)); });
     });
   } else if (registry_moved) {
     // A registry list was refetched (one rename/area/label edit refetches
@@ -60,21 +56,18 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
       std::optional<search::EntityDoc> old = index_.find(d.entity_id);
       if (!old || !same_doc(*old, d)) index_.upsert(std::move(d));
     });
-    for (const auto& id : indexed_)
+    // The index's own ids (this feed keeps no copy of every id: ~100 bytes each).
+    for (const auto& id : index_.entity_ids())
       if (!now.count(id)) index_.remove(id);
-    indexed_ = std::move(now);
   } else {
-    for (const auto& id : changes.states_added) {
-      indexed_.insert(id);
-      index_.upsert(make_entity_doc(*snapshot, id));
-    }
+    for (const auto& id : changes.states_added) index_.upsert(make_entity_doc(*snapshot, id));
     for (const auto& id : changes.states_changed) index_.upsert(make_entity_doc(*snapshot, id));
     for (const auto& id : changes.states_removed) {
       // A registry entry without a state (disabled entity) stays findable.
       if (snapshot->registry(ha::RegistryKind::entity).find(id))
         index_.upsert(make_entity_doc(*snapshot, id));
-      else if (index_.remove(id))
-        indexed_.erase(id);
+      else
+        index_.remove(id);
     }
   }
   version_.store(snapshot->version);

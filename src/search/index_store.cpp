@@ -65,6 +65,13 @@ const std::vector<std::uint32_t>& IndexStore::id_ranks() const {
   return ranks_;
 }
 
+std::vector<std::string> IndexStore::entity_ids() const {
+  std::vector<std::string> ids;
+  ids.reserve(by_id_.size());
+  by_id_.for_each([&](Slot s) { ids.emplace_back(entries_[s].doc.entity_id()); });
+  return ids;
+}
+
 const Entry* IndexStore::find(std::string_view entity_id) const {
   auto slot = slot_of(entity_id);
   return slot ? &entries_[*slot] : nullptr;

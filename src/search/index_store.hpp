@@ -75,6 +75,7 @@ class IndexStore {
   void shrink_to_fit();
   const Entry* find(std::string_view entity_id) const;
   std::size_t size() const { return by_id_.size(); }
+  std::vector<std::string> entity_ids() const;
   IndexStats stats() const;
 
   const std::vector<Entry>& entries() const { return entries_; }
