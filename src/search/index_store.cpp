@@ -1,6 +1,7 @@
 #include "search/index_store.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "search/entry_words.hpp"
 
@@ -177,11 +178,10 @@ void IndexStore::make_keys(const EntityDoc& doc, FilterKeys& keys) {
   keys.state = keys_.acquire(fold_key(doc.state));
   keys.device_class = keys_.acquire(fold_key(doc.device_class));
   std::vector<KeyId> lists;
-  keys.areas = add_keys(keys_, lists, doc.area_id, doc.area_name, doc.area_aliases);
-  keys.floors = add_keys(keys_, lists, doc.floor_id, doc.floor_name, doc.floor_aliases);
+  const std::uint8_t areas = add_keys(keys_, lists, doc.area_id, doc.area_name, doc.area_aliases);
+  const std::uint8_t floors = add_keys(keys_, lists, doc.floor_id, doc.floor_name, doc.floor_aliases);
   add_keys(keys_, lists, {}, {}, doc.labels);
-  lists.shrink_to_fit();
-  keys.lists = std::move(lists);
+  keys.set_lists(lists, areas, floors);
 }
 
 IndexStore::TokenRefs IndexStore::intern_words(const WordList& words) {
@@ -209,7 +209,6 @@ Entry IndexStore::make_entry(const EntityDoc& doc, TokenRefs& tokens) {
   WordList words;
   Entry entry;
   tokenise_fields(doc, words, entry.phrases);
-  entry.phrases.shrink_to_fit();
   words.sort_and_merge();
   entry.live = true;
   tokens = intern_words(words);
@@ -297,7 +296,7 @@ void IndexStore::summarise(Slot s) {
   e.phrases.for_each([&](const PhraseView& p) {
     if (i >= SlotSummary::kMaxPhrases) return;
     sum.phrase_len[i] = static_cast<std::uint16_t>(std::min<std::size_t>(p.size(), 65535));
-    sum.phrase_weight[i] = p.weight;
+    sum.phrase_percent[i] = static_cast<std::uint8_t>(std::lround(p.weight * 100.0f));
     std::uint32_t m = 0;
     if (p.ascii.empty())
       m = char_class_mask(p.wide);
@@ -332,7 +331,7 @@ IndexStats IndexStore::stats() const {
                       places_.heap_bytes();
   for (const auto& e : entries_) {
     if (!e.live) continue;
-    bytes += e.doc.heap_bytes() + e.phrases.heap_bytes() + heap_bytes(e.keys.lists);
+    bytes += e.doc.heap_bytes() + e.phrases.heap_bytes() + e.keys.list_size() * sizeof(KeyId);
   }
   for (const auto& t : tokens_) {
     s.postings += t.postings.size();

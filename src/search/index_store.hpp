@@ -42,12 +42,17 @@ struct Token {
 struct SlotSummary {
   static constexpr std::size_t kMaxPhrases = 6;
   bool live = false;
-  bool skipped_by_default = false;  // hidden or disabled
-  std::uint8_t phrase_count = 0;    // > kMaxPhrases: use the Entry itself
+  bool skipped_by_default = false;                // hidden or disabled
+  std::uint8_t phrase_count = 0;                  // > kMaxPhrases: use the Entry itself
+  std::uint8_t phrase_percent[kMaxPhrases] = {};  // weight x 100: weights are 1, 0.95, 0.9 or 0.85
   std::uint16_t phrase_len[kMaxPhrases] = {};
-  float phrase_weight[kMaxPhrases] = {};
   std::uint32_t phrase_chars[kMaxPhrases] = {};  // char_class_mask() of each phrase
+
+  // The phrase's weight, the same float as the phrase's own (n / 100.0f is
+  // correctly rounded, so it is the float nearest to n / 100: 0.95f for 95).
+  float phrase_weight(std::size_t i) const { return static_cast<float>(phrase_percent[i]) / 100.0f; }
 };
+static_assert(95 / 100.0f == 0.95f && 90 / 100.0f == 0.9f && 85 / 100.0f == 0.85f && 100 / 100.0f == 1.0f);
 
 // Which character classes a text contains: bits 0-25 a-z, 26 digits, 27
 // space, 28 anything else. Two texts can only share characters of shared

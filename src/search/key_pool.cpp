@@ -1,5 +1,6 @@
 #include "search/key_pool.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace hamcp::search {
@@ -50,12 +51,22 @@ std::size_t KeyPool::heap_bytes() const {
   return bytes;
 }
 
+void FilterKeys::set_lists(const std::vector<KeyId>& all, std::uint8_t area_count, std::uint8_t floor_count) {
+  areas = area_count;
+  floors = floor_count;
+  labels = static_cast<std::uint8_t>(all.size() - area_count - floor_count);
+  lists.reset();
+  if (all.empty()) return;
+  lists = std::make_unique<KeyId[]>(all.size());
+  std::copy(all.begin(), all.end(), lists.get());
+}
+
 void FilterKeys::release(KeyPool& pool) {
   for (KeyId k : {domain, state, device_class}) pool.release(k);
-  for (KeyId k : lists) pool.release(k);
+  for (std::size_t i = 0; i < list_size(); ++i) pool.release(lists[i]);
   domain = state = device_class = kNoKey;
-  areas = floors = 0;
-  lists.clear();
+  areas = floors = labels = 0;
+  lists.reset();
 }
 
 }  // namespace hamcp::search

@@ -7,6 +7,7 @@
 // (numeric states change all the time) are given back.
 // Not thread-safe (IndexStore's lock serialises it).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,12 +41,15 @@ class KeyPool {
 // lists for area (id, name, aliases), floor (the same) and labels, in one vector.
 struct FilterKeys {
   KeyId domain = kNoKey, state = kNoKey, device_class = kNoKey;
-  std::uint8_t areas = 0, floors = 0;  // lists = areas, then floors, then labels
-  std::vector<KeyId> lists;
+  std::uint8_t areas = 0, floors = 0, labels = 0;  // lists = areas, then floors, then labels
+  std::unique_ptr<KeyId[]> lists;                  // not a vector: 8 bytes per entity, not 24
 
   bool has_area(KeyId k) const { return in(0, areas, k); }
-  bool has_floor(KeyId k) const { return in(areas, areas + floors, k); }
-  bool has_label(KeyId k) const { return in(std::size_t{areas} + floors, lists.size(), k); }
+  bool has_floor(KeyId k) const { return in(areas, std::size_t{areas} + floors, k); }
+  bool has_label(KeyId k) const { return in(std::size_t{areas} + floors, list_size(), k); }
+  std::size_t list_size() const { return std::size_t{areas} + floors + labels; }
+  // Takes the three lists, each at most 255 keys long.
+  void set_lists(const std::vector<KeyId>& all, std::uint8_t area_count, std::uint8_t floor_count);
   // Gives every key back to the pool.
   void release(KeyPool& pool);
 

@@ -23,13 +23,17 @@ bool PhraseView::equals(std::u32string_view text) const {
 void PhraseList::add(Field f, std::uint8_t value, float weight, std::u32string_view folded) {
   if (count_ == 255) return;
   const bool wide = !std::all_of(folded.begin(), folded.end(), [](char32_t c) { return c < 0x80; });
-  const std::size_t at = words_.size();
-  words_.resize(at + kHeaderWords + text_words(folded.size(), wide), 0);
+  const std::size_t at = size_;
+  const std::size_t grown = at + kHeaderWords + text_words(folded.size(), wide);
+  auto words = std::make_unique<char32_t[]>(grown);  // zeroed: the ASCII tail's padding too
+  std::copy(words_.get(), words_.get() + at, words.get());
+  words_ = std::move(words);
+  size_ = static_cast<std::uint32_t>(grown);
   words_[at] = static_cast<char32_t>(static_cast<std::uint32_t>(f) | (static_cast<std::uint32_t>(value) << 8) |
                                      (wide ? kWideFlag : 0));
   words_[at + 1] = static_cast<char32_t>(std::bit_cast<std::uint32_t>(weight));
   words_[at + 2] = static_cast<char32_t>(folded.size());
-  char32_t* text = words_.data() + at + kHeaderWords;
+  char32_t* text = words_.get() + at + kHeaderWords;
   if (wide) {
     std::copy(folded.begin(), folded.end(), text);
   } else {
@@ -47,7 +51,7 @@ PhraseView PhraseList::view_at(std::size_t& at) const {
   v.weight = std::bit_cast<float>(static_cast<std::uint32_t>(words_[at + 1]));
   const std::size_t len = words_[at + 2];
   const bool wide = (head & kWideFlag) != 0;
-  const char32_t* text = words_.data() + at + kHeaderWords;
+  const char32_t* text = words_.get() + at + kHeaderWords;
   if (wide)
     v.wide = std::u32string_view(text, len);
   else

@@ -6,8 +6,8 @@
 // A vector of phrases, each with a std::string and a std::u32string, took
 // ~72 bytes per phrase before any text; this takes 12.
 #include <cstdint>
+#include <memory>
 #include <string_view>
-#include <vector>
 
 #include "search/types.hpp"
 
@@ -36,15 +36,17 @@ class PhraseList {
   void for_each(Fn&& fn) const {
     for (std::size_t at = 0, i = 0; i < count_; ++i) fn(view_at(at));
   }
-  std::size_t heap_bytes() const noexcept { return words_.capacity() * sizeof(char32_t); }
-  void shrink_to_fit() { words_.shrink_to_fit(); }
+  std::size_t heap_bytes() const noexcept { return size_ * sizeof(char32_t); }
 
  private:
   // The phrase starting at word `at`; moves `at` to the next one.
   PhraseView view_at(std::size_t& at) const;
 
-  std::vector<char32_t> words_;  // char32_t so wide text is read as what it is
-  std::uint8_t count_ = 0;       // at most 255 phrases (an entity has ~3-8)
+  // char32_t so wide text is read as what it is; exactly sized (an entity's
+  // phrases are added once, when it is indexed): 16 bytes inline, not 32.
+  std::unique_ptr<char32_t[]> words_;
+  std::uint32_t size_ = 0;
+  std::uint8_t count_ = 0;  // at most 255 phrases (an entity has ~3-8)
 };
 
 }  // namespace hamcp::search

@@ -224,7 +224,7 @@ class QueryRun {
         std::size_t shared = 0;
         for (std::uint32_t m = summary.phrase_chars[p] & query_classes; m; m &= m - 1)
           shared += query_class_count[static_cast<std::size_t>(std::countr_zero(m))];
-        bound = std::max(bound, summary.phrase_weight[p] *
+        bound = std::max(bound, summary.phrase_weight(p) *
                                     PhraseScorer::upper_bound(phrase_query_.size(), summary.phrase_len[p], shared));
       }
     } else {
