@@ -2,12 +2,23 @@
 
 #include <algorithm>
 #include <unordered_set>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "home/entity_docs.hpp"
 
 namespace hamcp::home {
 
 namespace {
+// A rebuild frees the old index and every document's transient texts; glibc
+// keeps freed memory in its arenas, so hand whole free pages back.
+void return_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 bool same_doc(const search::EntityDoc& a, const search::EntityDoc& b) {
   return a.entity_id == b.entity_id && a.domain == b.domain && a.friendly_name == b.friendly_name &&
          a.registry_name == b.registry_name && a.original_name == b.original_name && a.aliases == b.aliases &&
@@ -45,6 +56,7 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
     index_.build(doc_count_hint(*snapshot), [&](const search::EntityIndex::DocSink& sink) {
       for_each_doc(*snapshot, [&](search::EntityDoc d) { sink(std::move(d)); });
     });
+    return_freed_memory();
   } else if (registry_moved) {
     // A registry list was refetched (one rename/area/label edit refetches
     // all of it): rebuild the documents, but touch the index only where a
