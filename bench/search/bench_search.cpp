@@ -1,6 +1,7 @@
 // Entity search benchmarks on generated homes (sim::generate_home, seed 1):
 //   BM_Build/<n>        index build time (from a copy of the documents); counters: heap
-//                       held by the index (mallinfo2, documents included) and stats() estimate
+//                       held by the index alone (mallinfo2, its packed documents included) and
+//                       the stats() estimate
 //   BM_Query/<n>        one query per iteration, rotating over a fixed mix of typical
 //                       queries; counters p50_us / p99_us / max_us over all iterations
 //   BM_QueryFilter/<n>  filter-only listing (domain=light, area=<an area>)
@@ -75,13 +76,13 @@ void BM_Build(benchmark::State& state) {
   const auto& docs = docs_for(n);
   std::size_t estimate = 0, heap = 0;
   for (auto _ : state) {
-    std::vector<EntityDoc> copy = docs;  // the index takes ownership of its input
     state.PauseTiming();
-    std::size_t before = heap_in_use();
+    const std::size_t before = heap_in_use();  // before the copy: the build frees it doc by doc
+    std::vector<EntityDoc> copy = docs;        // the index takes ownership of its input
     state.ResumeTiming();
     EntityIndex idx(std::move(copy));
     state.PauseTiming();
-    heap = heap_in_use() - before;  // heap held by the index (documents included)
+    heap = heap_in_use() - before;  // heap held by the index alone (its packed documents included)
     estimate = idx.stats().approx_bytes;
     state.ResumeTiming();
     benchmark::DoNotOptimize(idx.size());

@@ -2,12 +2,23 @@
 
 #include <algorithm>
 #include <unordered_set>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "home/entity_docs.hpp"
 
 namespace hamcp::home {
 
 namespace {
+// A rebuild frees the old index and every document's transient texts; glibc
+// keeps freed memory in its arenas, so hand whole free pages back.
+void return_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 bool same_doc(const search::EntityDoc& a, const search::EntityDoc& b) {
   return a.entity_id == b.entity_id && a.domain == b.domain && a.friendly_name == b.friendly_name &&
          a.registry_name == b.registry_name && a.original_name == b.original_name && a.aliases == b.aliases &&
@@ -42,13 +53,10 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
                                           [](ha::RegistryKind k) { return k != ha::RegistryKind::category; });
   if (changes.full_resync || index_.size() == 0) {
     // Documents go into the new index one at a time (see EntityIndex::build).
-    indexed_.clear();
     index_.build(doc_count_hint(*snapshot), [&](const search::EntityIndex::DocSink& sink) {
-      for_each_doc(*snapshot, [&](search::EntityDoc d) {
-        indexed_.insert(d.entity_id);
-        sink(std::move(d));
-      });
+      for_each_doc(*snapshot, [&](search::EntityDoc d) { sink(std::move(d)); });
     });
+    return_freed_memory();
   } else if (registry_moved) {
     // A registry list was refetched (one rename/area/label edit refetches
     // all of it): rebuild the documents, but touch the index only where a
@@ -60,21 +68,18 @@ void SearchFeed::apply(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap
       std::optional<search::EntityDoc> old = index_.find(d.entity_id);
       if (!old || !same_doc(*old, d)) index_.upsert(std::move(d));
     });
-    for (const auto& id : indexed_)
+    // The index's own ids (this feed keeps no copy of every id: ~100 bytes each).
+    for (const auto& id : index_.entity_ids())
       if (!now.count(id)) index_.remove(id);
-    indexed_ = std::move(now);
   } else {
-    for (const auto& id : changes.states_added) {
-      indexed_.insert(id);
-      index_.upsert(make_entity_doc(*snapshot, id));
-    }
+    for (const auto& id : changes.states_added) index_.upsert(make_entity_doc(*snapshot, id));
     for (const auto& id : changes.states_changed) index_.upsert(make_entity_doc(*snapshot, id));
     for (const auto& id : changes.states_removed) {
       // A registry entry without a state (disabled entity) stays findable.
       if (snapshot->registry(ha::RegistryKind::entity).find(id))
         index_.upsert(make_entity_doc(*snapshot, id));
-      else if (index_.remove(id))
-        indexed_.erase(id);
+      else
+        index_.remove(id);
     }
   }
   version_.store(snapshot->version);

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 
 #include "ha/ha_client.hpp"
 #include "search/entity_index.hpp"
@@ -32,7 +31,6 @@ class SearchFeed {
   search::EntityIndex& index_;
   std::size_t listener_ = 0;
   std::atomic<std::uint64_t> version_{0};
-  std::unordered_set<std::string> indexed_;  // ids in the index (to find removals after a registry refetch)
 };
 
 }  // namespace hamcp::home

@@ -59,6 +59,11 @@ std::optional<EntityDoc> EntityIndex::find(std::string_view entity_id) const {
   return e->doc.unpack();
 }
 
+std::vector<std::string> EntityIndex::entity_ids() const {
+  std::shared_lock lock(mutex_);
+  return store_->entity_ids();
+}
+
 std::size_t EntityIndex::size() const {
   std::shared_lock lock(mutex_);
   return store_->size();

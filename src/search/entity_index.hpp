@@ -58,6 +58,9 @@ class EntityIndex {
   Result query(const Query& q) const;
 
   std::optional<EntityDoc> find(std::string_view entity_id) const;
+  // Every indexed entity_id (unordered): for a caller that must find which
+  // entities went away, without keeping its own copy of every id.
+  std::vector<std::string> entity_ids() const;
   std::size_t size() const;
   IndexStats stats() const;
 

@@ -1,34 +1,12 @@
 #include "search/index_store.hpp"
 
 #include <algorithm>
-#include <map>
+#include <cmath>
+
+#include "search/entry_words.hpp"
 
 namespace hamcp::search {
 namespace {
-
-// Long texts are capped so one pathological name cannot bloat the vocabulary.
-constexpr std::size_t kMaxWordsPerValue = 32;
-
-// Weight of a whole-phrase match per field; 0 = not a phrase field. The
-// device name counts less: every entity of a device shares it, and the entity
-// whose own name is the device name ("Coffee Machine", not "Coffee Machine
-// Power") is the one people mean.
-float phrase_weight(Field f) {
-  switch (f) {
-    case Field::friendly_name:
-    case Field::registry_name:
-    case Field::alias:
-      return 1.0f;
-    case Field::object_id:
-      return 0.95f;
-    case Field::original_name:
-      return 0.9f;
-    case Field::device:
-      return 0.85f;
-    default:
-      return 0.0f;
-  }
-}
 
 bool has_digit(std::u32string_view s) {
   return std::any_of(s.begin(), s.end(), [](char32_t c) { return c >= U'0' && c <= U'9'; });
@@ -38,23 +16,12 @@ template <typename T>
 std::size_t heap_bytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
 }
-std::size_t heap_bytes(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
 std::size_t heap_bytes(const std::u32string& s) { return s.capacity() > 3 ? (s.capacity() + 1) * 4 : 0; }
 
+std::size_t id_hash(std::string_view entity_id) { return std::hash<std::string_view>{}(entity_id); }
+std::size_t token_hash(std::u32string_view text) { return std::hash<std::u32string_view>{}(text); }
+
 }  // namespace
-
-Phrase::Phrase(Field f, std::uint8_t v, float w, const std::u32string& text) : field(f), value(v), weight(w) {
-  if (std::all_of(text.begin(), text.end(), [](char32_t c) { return c < 0x80; }))
-    ascii.assign(text.begin(), text.end());
-  else
-    wide = text;
-}
-
-bool Phrase::equals(std::u32string_view text) const {
-  if (ascii.empty()) return wide == text;
-  return ascii.size() == text.size() && std::equal(ascii.begin(), ascii.end(), text.begin(),
-                                                   [](char a, char32_t b) { return static_cast<char32_t>(a) == b; });
-}
 
 int char_class(char32_t c) {
   if (c >= U'a' && c <= U'z') return static_cast<int>(c - U'a');
@@ -74,14 +41,12 @@ std::string_view domain_or_derived(const EntityDoc& doc) {
 }
 
 const Token* IndexStore::token(std::u32string_view text) const {
-  auto it = token_ids_.find(std::u32string(text));
-  return it == token_ids_.end() ? nullptr : &tokens_[it->second];
+  auto id = token_ids_.find(token_hash(text), [&](TokenId t) { return tokens_[t].text == text; });
+  return id ? &tokens_[*id] : nullptr;
 }
 
 std::optional<Slot> IndexStore::slot_of(std::string_view entity_id) const {
-  auto it = by_id_.find(std::string(entity_id));
-  if (it == by_id_.end()) return std::nullopt;
-  return it->second;
+  return by_id_.find(id_hash(entity_id), [&](Slot s) { return entries_[s].doc.entity_id() == entity_id; });
 }
 
 const std::vector<std::uint32_t>& IndexStore::id_ranks() const {
@@ -90,7 +55,7 @@ const std::vector<std::uint32_t>& IndexStore::id_ranks() const {
     if (!ranks_valid_.load(std::memory_order_relaxed)) {
       std::vector<Slot> order;
       order.reserve(by_id_.size());
-      for (const auto& [id, slot] : by_id_) order.push_back(slot);
+      by_id_.for_each([&order](Slot slot) { order.push_back(slot); });
       std::sort(order.begin(), order.end(),
                 [&](Slot a, Slot b) { return entries_[a].doc.entity_id() < entries_[b].doc.entity_id(); });
       ranks_.assign(entries_.size(), 0);
@@ -101,14 +66,21 @@ const std::vector<std::uint32_t>& IndexStore::id_ranks() const {
   return ranks_;
 }
 
+std::vector<std::string> IndexStore::entity_ids() const {
+  std::vector<std::string> ids;
+  ids.reserve(by_id_.size());
+  by_id_.for_each([&](Slot s) { ids.emplace_back(entries_[s].doc.entity_id()); });
+  return ids;
+}
+
 const Entry* IndexStore::find(std::string_view entity_id) const {
   auto slot = slot_of(entity_id);
   return slot ? &entries_[*slot] : nullptr;
 }
 
-TokenId IndexStore::intern(const std::u32string& text) {
-  auto it = token_ids_.find(text);
-  if (it != token_ids_.end()) return it->second;
+TokenId IndexStore::intern(std::u32string_view text) {
+  const std::size_t hash = token_hash(text);
+  if (auto found = token_ids_.find(hash, [&](TokenId t) { return tokens_[t].text == text; })) return *found;
   TokenId id;
   if (!free_tokens_.empty()) {
     id = free_tokens_.back();
@@ -119,14 +91,14 @@ TokenId IndexStore::intern(const std::u32string& text) {
   }
   tokens_[id].text = text;
   tokens_[id].has_digit = has_digit(text);
-  token_ids_.emplace(text, id);
+  token_ids_.insert(id, hash, [this](TokenId t) { return token_hash(tokens_[t].text); });
   return id;
 }
 
 void IndexStore::reserve(std::size_t n) {
   entries_.reserve(n);
   summaries_.reserve(n);
-  by_id_.reserve(n);
+  by_id_.reserve(n, [this](Slot s) { return id_hash(entries_[s].doc.entity_id()); });
 }
 
 void IndexStore::shrink_to_fit() {
@@ -134,7 +106,7 @@ void IndexStore::shrink_to_fit() {
   summaries_.shrink_to_fit();
   tokens_.shrink_to_fit();
   for (auto& t : tokens_) t.postings.shrink_to_fit();
-  for (auto& e : entries_) e.phrases.shrink_to_fit();
+  places_.drop_unused();
 }
 
 void IndexStore::add_posting(TokenId t, Slot s, FieldMask m) {
@@ -154,7 +126,7 @@ void IndexStore::remove_posting(TokenId t, Slot s) {
 }
 
 void IndexStore::release_token(TokenId t) {
-  token_ids_.erase(tokens_[t].text);
+  token_ids_.erase(t, token_hash(tokens_[t].text));
   tokens_[t].text.clear();
   tokens_[t].text.shrink_to_fit();
   tokens_[t].postings.shrink_to_fit();
@@ -175,70 +147,77 @@ bool same_indexed_text(const EntityDoc& a, const EntityDoc& b) {
 
 namespace {
 
-// Every field's words plus joined neighbour pairs ("bed light" also yields
-// "bedlight") so either spelling finds the other; and the phrases to score.
-void tokenise_fields(const EntityDoc& doc, std::map<std::u32string, FieldMask>& words, std::vector<Phrase>& phrases) {
-  std::u32string display;  // folded name shown to people, for the "area + name" phrase
-  for_each_field_text(doc, [&](Field f, std::uint8_t value, std::string_view text) {
-    std::u32string folded = fold(text);
-    auto toks = split_tokens(folded);
-    if (toks.size() > kMaxWordsPerValue) toks.resize(kMaxWordsPerValue);
-    for (std::size_t i = 0; i < toks.size(); ++i) {
-      words[toks[i]] |= bit(f);
-      if (i + 1 < toks.size()) words[toks[i] + toks[i + 1]] |= bit(f);
-    }
-    if (float w = phrase_weight(f); w > 0 && !folded.empty()) {
-      bool dup = std::any_of(phrases.begin(), phrases.end(), [&](const Phrase& p) { return p.equals(folded); });
-      if (!dup) phrases.push_back(Phrase{f, value, w, folded});
-      if (display.empty() && f != Field::object_id) display = folded;
-    }
-  });
-  // "Ceiling Light" in area "Kitchen" should score as the phrase "kitchen ceiling light".
-  if (doc.area_name.empty() || display.empty()) return;
-  std::u32string area = fold(doc.area_name);
-  if (area.empty() || display.compare(0, area.size(), area) == 0) return;
-  Field f = Field::friendly_name;
-  std::uint8_t value = 0;
-  for (const auto& p : phrases)
-    if (p.equals(display)) {
-      f = p.field;
-      value = p.value;
-      break;
-    }
-  phrases.push_back(Phrase{f, value, 1.0f, area + U' ' + display});
+// Adds the folded key of s to the list [begin, end) of keys unless it is there.
+void add_key(KeyPool& pool, std::vector<KeyId>& keys, std::size_t begin, std::string_view s) {
+  if (s.empty()) return;
+  const std::string folded = fold_key(s);
+  if (folded.empty()) return;
+  const KeyId k = pool.acquire(folded);
+  if (std::find(keys.begin() + static_cast<std::ptrdiff_t>(begin), keys.end(), k) != keys.end())
+    pool.release(k);
+  else
+    keys.push_back(k);
 }
 
-void add_key(std::vector<std::string>& keys, std::string_view s) {
-  if (s.empty()) return;
-  std::string k = fold_key(s);
-  if (!k.empty() && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(std::move(k));
+// Adds a list's keys, at most 255 of them (the count is a byte).
+template <typename Values>
+std::uint8_t add_keys(KeyPool& pool, std::vector<KeyId>& keys, std::string_view id, std::string_view name,
+                      const Values& more) {
+  const std::size_t begin = keys.size();
+  add_key(pool, keys, begin, id);
+  add_key(pool, keys, begin, name);
+  for (const auto& v : more)
+    if (keys.size() - begin < 255) add_key(pool, keys, begin, v);
+  return static_cast<std::uint8_t>(keys.size() - begin);
 }
 
 }  // namespace
 
-Entry IndexStore::make_entry(const EntityDoc& doc) {
-  std::map<std::u32string, FieldMask> words;
+void IndexStore::make_keys(const EntityDoc& doc, FilterKeys& keys) {
+  keys.domain = keys_.acquire(fold_key(domain_or_derived(doc)));
+  keys.state = keys_.acquire(fold_key(doc.state));
+  keys.device_class = keys_.acquire(fold_key(doc.device_class));
+  std::vector<KeyId> lists;
+  const std::uint8_t areas = add_keys(keys_, lists, doc.area_id, doc.area_name, doc.area_aliases);
+  const std::uint8_t floors = add_keys(keys_, lists, doc.floor_id, doc.floor_name, doc.floor_aliases);
+  add_keys(keys_, lists, {}, {}, doc.labels);
+  keys.set_lists(lists, areas, floors);
+}
+
+IndexStore::TokenRefs IndexStore::intern_words(const WordList& words) {
+  TokenRefs refs;
+  refs.reserve(words.words.size());
+  for (const auto& w : words.words) refs.emplace_back(intern(words.view(w)), w.fields);
+  std::sort(refs.begin(), refs.end());
+  return refs;
+}
+
+IndexStore::TokenRefs IndexStore::indexed_words(const EntityDoc& doc) const {
+  WordList words;
+  PhraseList unused;
+  tokenise_fields(doc, words, unused);
+  words.sort_and_merge();
+  TokenRefs refs;
+  refs.reserve(words.words.size());
+  for (const auto& w : words.words)
+    if (const Token* t = token(words.view(w))) refs.emplace_back(static_cast<TokenId>(t - tokens_.data()), w.fields);
+  std::sort(refs.begin(), refs.end());
+  return refs;
+}
+
+Entry IndexStore::make_entry(const EntityDoc& doc, TokenRefs& tokens) {
+  WordList words;
   Entry entry;
   tokenise_fields(doc, words, entry.phrases);
+  words.sort_and_merge();
   entry.live = true;
-  entry.tokens.reserve(words.size());
-  for (const auto& [w, mask] : words) entry.tokens.emplace_back(intern(w), mask);
-  std::sort(entry.tokens.begin(), entry.tokens.end());
-  entry.domain_key = fold_key(domain_or_derived(doc));
-  entry.state_key = fold_key(doc.state);
-  entry.device_class_key = fold_key(doc.device_class);
-  add_key(entry.area_keys, doc.area_id);
-  add_key(entry.area_keys, doc.area_name);
-  for (const auto& a : doc.area_aliases) add_key(entry.area_keys, a);
-  add_key(entry.floor_keys, doc.floor_id);
-  add_key(entry.floor_keys, doc.floor_name);
-  for (const auto& a : doc.floor_aliases) add_key(entry.floor_keys, a);
-  for (const auto& l : doc.labels) add_key(entry.label_keys, l);
-  entry.doc = PackedDoc(doc);
+  tokens = intern_words(words);
+  make_keys(doc, entry.keys);
+  entry.doc = PackedDoc(doc, &places_);
   return entry;
 }
 
-void IndexStore::insert_entry(const std::string& entity_id, Entry entry) {
+void IndexStore::insert_entry(Entry entry, const TokenRefs& tokens) {
   Slot slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -248,20 +227,21 @@ void IndexStore::insert_entry(const std::string& entity_id, Entry entry) {
     entries_.emplace_back();
     summaries_.emplace_back();
   }
-  for (const auto& [t, mask] : entry.tokens) add_posting(t, slot, mask);
-  by_id_.emplace(entity_id, slot);
-  ranks_valid_.store(false, std::memory_order_release);  // writers hold the exclusive lock
+  for (const auto& [t, mask] : tokens) add_posting(t, slot, mask);
   entries_[slot] = std::move(entry);
+  // After the entry is in place: the table reads ids from the entries when it grows.
+  by_id_.insert(slot, id_hash(entries_[slot].doc.entity_id()),
+                [this](Slot s) { return id_hash(entries_[s].doc.entity_id()); });
+  ranks_valid_.store(false, std::memory_order_release);  // writers hold the exclusive lock
   summarise(slot);
 }
 
-void IndexStore::replace_entry(Slot slot, Entry entry) {
-  const auto& old_tokens = entries_[slot].tokens;
+void IndexStore::replace_entry(Slot slot, Entry entry, const TokenRefs& new_tokens, const TokenRefs& old_tokens) {
   std::vector<TokenId> dropped;
   auto o = old_tokens.begin();
-  auto n = entry.tokens.begin();
-  while (o != old_tokens.end() || n != entry.tokens.end()) {
-    if (n == entry.tokens.end() || (o != old_tokens.end() && o->first < n->first)) {
+  auto n = new_tokens.begin();
+  while (o != old_tokens.end() || n != new_tokens.end()) {
+    if (n == new_tokens.end() || (o != old_tokens.end() && o->first < n->first)) {
       dropped.push_back(o->first);
       ++o;
     } else if (o == old_tokens.end() || n->first < o->first) {
@@ -274,25 +254,36 @@ void IndexStore::replace_entry(Slot slot, Entry entry) {
     }
   }
   for (TokenId t : dropped) remove_posting(t, slot);
+  entries_[slot].keys.release(keys_);
   entries_[slot] = std::move(entry);
   summarise(slot);
 }
 
 void IndexStore::upsert(EntityDoc doc) {
-  auto existing = by_id_.find(doc.entity_id);
-  // The common mirror update is a state change: no re-tokenising needed.
-  if (existing != by_id_.end() && same_indexed_text(entries_[existing->second].doc.unpack(), doc)) {
-    Entry& e = entries_[existing->second];
-    e.state_key = fold_key(doc.state);
-    e.doc = PackedDoc(doc);
-    summarise(existing->second);
+  const std::optional<Slot> existing = slot_of(doc.entity_id);
+  if (existing) {
+    const EntityDoc old = entries_[*existing].doc.unpack();
+    // The common mirror update is a state change: no re-tokenising needed.
+    if (same_indexed_text(old, doc)) {
+      Entry& e = entries_[*existing];
+      const KeyId old_state = e.keys.state;
+      e.keys.state = keys_.acquire(fold_key(doc.state));
+      keys_.release(old_state);  // after acquiring: an unchanged state keeps its key
+      e.doc = PackedDoc(doc, &places_);
+      summarise(*existing);
+      return;
+    }
+    // The old tokens before interning the new ones (a token both share must
+    // not look new), found again from the old document's text.
+    const TokenRefs old_tokens = indexed_words(old);
+    TokenRefs tokens;
+    Entry entry = make_entry(doc, tokens);
+    replace_entry(*existing, std::move(entry), tokens, old_tokens);
     return;
   }
-  Entry entry = make_entry(doc);
-  if (existing == by_id_.end())
-    insert_entry(doc.entity_id, std::move(entry));
-  else
-    replace_entry(existing->second, std::move(entry));
+  TokenRefs tokens;
+  Entry entry = make_entry(doc, tokens);
+  insert_entry(std::move(entry), tokens);
 }
 
 void IndexStore::summarise(Slot s) {
@@ -301,29 +292,32 @@ void IndexStore::summarise(Slot s) {
   sum.live = e.live;
   sum.skipped_by_default = e.doc.hidden() || e.doc.disabled();
   sum.phrase_count = static_cast<std::uint8_t>(std::min<std::size_t>(e.phrases.size(), 255));
-  for (std::size_t i = 0; i < e.phrases.size() && i < SlotSummary::kMaxPhrases; ++i) {
-    sum.phrase_len[i] = static_cast<std::uint16_t>(std::min<std::size_t>(e.phrases[i].size(), 65535));
-    sum.phrase_weight[i] = e.phrases[i].weight;
-    const Phrase& p = e.phrases[i];
+  std::size_t i = 0;
+  e.phrases.for_each([&](const PhraseView& p) {
+    if (i >= SlotSummary::kMaxPhrases) return;
+    sum.phrase_len[i] = static_cast<std::uint16_t>(std::min<std::size_t>(p.size(), 65535));
+    sum.phrase_percent[i] = static_cast<std::uint8_t>(std::lround(p.weight * 100.0f));
     std::uint32_t m = 0;
     if (p.ascii.empty())
       m = char_class_mask(p.wide);
     else
       for (char c : p.ascii) m |= 1u << char_class(static_cast<char32_t>(c));
     sum.phrase_chars[i] = m;
-  }
+    ++i;
+  });
   summaries_[s] = sum;
 }
 
 bool IndexStore::remove(std::string_view entity_id) {
-  auto it = by_id_.find(std::string(entity_id));
-  if (it == by_id_.end()) return false;
-  Slot slot = it->second;
-  for (const auto& [t, mask] : entries_[slot].tokens) remove_posting(t, slot);
+  const std::optional<Slot> found = slot_of(entity_id);
+  if (!found) return false;
+  const Slot slot = *found;
+  by_id_.erase(slot, id_hash(entity_id));
+  for (const auto& [t, mask] : indexed_words(entries_[slot].doc.unpack())) remove_posting(t, slot);
+  entries_[slot].keys.release(keys_);
   entries_[slot] = Entry{};
   summaries_[slot] = SlotSummary{};
   free_slots_.push_back(slot);
-  by_id_.erase(it);
   ranks_valid_.store(false, std::memory_order_release);
   return true;
 }
@@ -333,26 +327,16 @@ IndexStats IndexStore::stats() const {
   s.entities = by_id_.size();
   s.tokens = token_ids_.size();
   std::size_t bytes = heap_bytes(entries_) + heap_bytes(summaries_) + heap_bytes(tokens_) + heap_bytes(free_slots_) +
-                      heap_bytes(free_tokens_);
+                      heap_bytes(free_tokens_) + by_id_.heap_bytes() + token_ids_.heap_bytes() + keys_.heap_bytes() +
+                      places_.heap_bytes();
   for (const auto& e : entries_) {
     if (!e.live) continue;
-    bytes += e.doc.heap_bytes() + heap_bytes(e.tokens) + heap_bytes(e.phrases);
-    for (const auto& p : e.phrases) bytes += heap_bytes(p.ascii) + heap_bytes(p.wide);
-    bytes += heap_bytes(e.domain_key) + heap_bytes(e.state_key) + heap_bytes(e.device_class_key);
-    for (const auto* keys : {&e.area_keys, &e.floor_keys, &e.label_keys}) {
-      bytes += heap_bytes(*keys);
-      for (const auto& k : *keys) bytes += heap_bytes(k);
-    }
+    bytes += e.doc.heap_bytes() + e.phrases.heap_bytes() + e.keys.list_size() * sizeof(KeyId);
   }
   for (const auto& t : tokens_) {
     s.postings += t.postings.size();
     bytes += heap_bytes(t.text) + heap_bytes(t.postings);
   }
-  // Hash-map nodes: key + value + next pointer + cached hash, plus bucket array.
-  for (const auto& [k, v] : token_ids_) bytes += sizeof(std::u32string) + heap_bytes(k) + 24;
-  bytes += token_ids_.bucket_count() * sizeof(void*);
-  for (const auto& [k, v] : by_id_) bytes += sizeof(std::string) + heap_bytes(k) + 24;
-  bytes += by_id_.bucket_count() * sizeof(void*);
   s.approx_bytes = bytes;
   return s;
 }

@@ -7,12 +7,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "search/entity_index.hpp"
+#include "search/id_table.hpp"
+#include "search/key_pool.hpp"
 #include "search/normalize.hpp"
 #include "search/packed_doc.hpp"
+#include "search/phrase_list.hpp"
 #include "search/types.hpp"
 
 namespace hamcp::search {
@@ -35,31 +37,22 @@ struct Token {
   bool has_digit = false;         // numbers are matched exactly or by prefix, never fuzzily
 };
 
-// A whole field value kept folded for phrase scoring ("kitchen ceiling light").
-// Stored as ASCII bytes when possible (most homes): 4x smaller than UTF-32.
-struct Phrase {
-  Field field;
-  std::uint8_t value;   // index among the field's values (aliases)
-  float weight;         // how much a whole-phrase match on this text counts
-  std::string ascii;    // the folded text if it is pure ASCII, else empty
-  std::u32string wide;  // the folded text otherwise
-
-  Phrase(Field f, std::uint8_t v, float w, const std::u32string& text);
-  std::size_t size() const { return ascii.empty() ? wide.size() : ascii.size(); }
-  bool equals(std::u32string_view text) const;
-};
-
 // What the candidate stage needs per slot, kept in one dense array so scanning
 // tens of thousands of candidates does not chase pointers into every Entry.
 struct SlotSummary {
   static constexpr std::size_t kMaxPhrases = 6;
   bool live = false;
-  bool skipped_by_default = false;  // hidden or disabled
-  std::uint8_t phrase_count = 0;    // > kMaxPhrases: use the Entry itself
+  bool skipped_by_default = false;                // hidden or disabled
+  std::uint8_t phrase_count = 0;                  // > kMaxPhrases: use the Entry itself
+  std::uint8_t phrase_percent[kMaxPhrases] = {};  // weight x 100: weights are 1, 0.95, 0.9 or 0.85
   std::uint16_t phrase_len[kMaxPhrases] = {};
-  float phrase_weight[kMaxPhrases] = {};
   std::uint32_t phrase_chars[kMaxPhrases] = {};  // char_class_mask() of each phrase
+
+  // The phrase's weight, the same float as the phrase's own (n / 100.0f is
+  // correctly rounded, so it is the float nearest to n / 100: 0.95f for 95).
+  float phrase_weight(std::size_t i) const { return static_cast<float>(phrase_percent[i]) / 100.0f; }
 };
+static_assert(95 / 100.0f == 0.95f && 90 / 100.0f == 0.9f && 85 / 100.0f == 0.85f && 100 / 100.0f == 1.0f);
 
 // Which character classes a text contains: bits 0-25 a-z, 26 digits, 27
 // space, 28 anything else. Two texts can only share characters of shared
@@ -70,12 +63,11 @@ int char_class(char32_t c);
 struct Entry {
   PackedDoc doc;
   bool live = false;
-  std::vector<std::pair<TokenId, FieldMask>> tokens;  // sorted by TokenId
-  std::vector<Phrase> phrases;
-  // Folded keys for the exact filters.
-  std::string domain_key, state_key, device_class_key;
-  std::vector<std::string> area_keys, floor_keys, label_keys;
+  PhraseList phrases;
+  FilterKeys keys;  // ids in the store's KeyPool
 };
+
+struct WordList;
 
 class IndexStore {
  public:
@@ -88,11 +80,13 @@ class IndexStore {
   void shrink_to_fit();
   const Entry* find(std::string_view entity_id) const;
   std::size_t size() const { return by_id_.size(); }
+  std::vector<std::string> entity_ids() const;
   IndexStats stats() const;
 
   const std::vector<Entry>& entries() const { return entries_; }
   const std::vector<Token>& tokens() const { return tokens_; }
   const std::vector<SlotSummary>& summaries() const { return summaries_; }
+  const KeyPool& keys() const { return keys_; }
   const Token* token(std::u32string_view text) const;
   std::optional<Slot> slot_of(std::string_view entity_id) const;
   // Position of each slot's entity_id in ascending entity_id order, so ties
@@ -102,25 +96,34 @@ class IndexStore {
   const std::vector<std::uint32_t>& id_ranks() const;
 
  private:
-  TokenId intern(const std::u32string& text);
+  TokenId intern(std::u32string_view text);
   void add_posting(TokenId t, Slot s, FieldMask m);
   void remove_posting(TokenId t, Slot s);
   void release_token(TokenId t);
 
   void summarise(Slot s);
-  // An entity's entry: its tokens interned, phrases and folded filter keys.
-  Entry make_entry(const EntityDoc& doc);
-  void insert_entry(const std::string& entity_id, Entry entry);
+  // An entity's tokens and the fields they occur in, sorted by TokenId. Not
+  // stored per entry (8 bytes a token): an update or removal finds the old
+  // ones again from the old document's text.
+  using TokenRefs = std::vector<std::pair<TokenId, FieldMask>>;
+  TokenRefs intern_words(const WordList& words);
+  TokenRefs indexed_words(const EntityDoc& doc) const;
+  // An entity's entry (phrases, folded filter keys) and its tokens, interned.
+  Entry make_entry(const EntityDoc& doc, TokenRefs& tokens);
+  void make_keys(const EntityDoc& doc, FilterKeys& keys);
+  void insert_entry(Entry entry, const TokenRefs& tokens);
   // Touches only the postings whose token or field mask changed.
-  void replace_entry(Slot slot, Entry entry);
+  void replace_entry(Slot slot, Entry entry, const TokenRefs& new_tokens, const TokenRefs& old_tokens);
 
   std::vector<Entry> entries_;
   std::vector<SlotSummary> summaries_;  // parallel to entries_
   std::vector<Slot> free_slots_;
-  std::unordered_map<std::string, Slot> by_id_;
+  IdTable by_id_;  // slots by entity_id (the key is the id in the slot's packed document)
   std::vector<Token> tokens_;
   std::vector<TokenId> free_tokens_;
-  std::unordered_map<std::u32string, TokenId> token_ids_;
+  IdTable token_ids_;  // tokens by text (the key is the token's own text)
+  KeyPool keys_;
+  PlacePool places_;  // each area/floor's packed texts once, shared by its entities' documents
   mutable std::mutex rank_mutex_;
   mutable std::atomic<bool> ranks_valid_{false};
   mutable std::vector<std::uint32_t> ranks_;

@@ -3,29 +3,59 @@
 // short length prefix. The index reads a document's texts only to build its
 // tokens and for the few hits a query returns; as a struct of 15 strings and 4
 // vectors a document took ~570 bytes inline even when most fields were empty
-// (plus a heap block per text longer than 15 bytes). Packed: ~200 bytes.
+// (plus a heap block per text longer than 15 bytes). Packed: ~130 bytes (a
+// text repeated within the document is a 2-byte back-reference, a hex device id
+// takes 16 bytes).
+//
+// Where the entity is (area and floor: ids, names, aliases, ~80 bytes) is the
+// same for every entity of a room, so it is packed apart and shared through a
+// PlacePool when the index builds the document.
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "search/types.hpp"
 
 namespace hamcp::search {
 
+class PlacePool;
+
 class PackedDoc {
  public:
   PackedDoc() = default;
-  explicit PackedDoc(const EntityDoc& doc);
+  // pool: where to share the place part (null: the document keeps its own).
+  explicit PackedDoc(const EntityDoc& doc, PlacePool* pool = nullptr);
 
   EntityDoc unpack() const;
   std::string_view entity_id() const;  // the first packed text
   bool hidden() const noexcept { return hidden_; }
   bool disabled() const noexcept { return disabled_; }
+  // The document's own heap (a shared place counts for the pool).
   std::size_t heap_bytes() const noexcept { return bytes_.capacity() > 15 ? bytes_.capacity() + 1 : 0; }
 
  private:
   std::string bytes_;
+  std::shared_ptr<const std::string> place_;  // null when the entity has no area or floor
   bool hidden_ = false;
   bool disabled_ = false;
+};
+
+// One copy of each distinct packed place. Not thread-safe: used by the index's
+// writers, under its exclusive lock. Places no document holds any more are
+// dropped every so often (areas are few, renames rare).
+class PlacePool {
+ public:
+  std::shared_ptr<const std::string> share(std::string packed);
+  std::size_t size() const noexcept { return places_.size(); }
+  std::size_t heap_bytes() const noexcept;
+  void drop_unused();
+
+ private:
+  // Keyed by a view of the shared string itself.
+  std::unordered_map<std::string_view, std::shared_ptr<const std::string>> places_;
+  std::size_t added_since_sweep_ = 0;
 };
 
 }  // namespace hamcp::search

@@ -224,12 +224,13 @@ class QueryRun {
         std::size_t shared = 0;
         for (std::uint32_t m = summary.phrase_chars[p] & query_classes; m; m &= m - 1)
           shared += query_class_count[static_cast<std::size_t>(std::countr_zero(m))];
-        bound = std::max(bound, summary.phrase_weight[p] *
+        bound = std::max(bound, summary.phrase_weight(p) *
                                     PhraseScorer::upper_bound(phrase_query_.size(), summary.phrase_len[p], shared));
       }
     } else {
-      for (const Phrase& p : entries_[slot].phrases)
+      entries_[slot].phrases.for_each([&](const PhraseView& p) {
         bound = std::max(bound, p.weight * PhraseScorer::upper_bound(phrase_query_.size(), p.size()));
+      });
     }
     return bound;
   }
@@ -268,20 +269,22 @@ class QueryRun {
   // The exact score of one candidate: its best phrase, most promising phrases
   // first (by length bound) so the rest are skipped once their bound cannot
   // beat the best so far.
-  Ranked score(std::uint32_t ci, PhraseScorer& phrase, std::vector<std::pair<double, std::size_t>>& order) const {
+  Ranked score(std::uint32_t ci, PhraseScorer& phrase, std::vector<std::pair<double, std::size_t>>& order,
+               std::vector<PhraseView>& views) const {
     const Candidate& c = cands_[ci];
     Ranked r{0, ci};
     if (c.exact_id) {
       r.score = 100.0;
       return r;
     }
-    const Entry& e = entries_[c.slot];
+    views.clear();
+    entries_[c.slot].phrases.for_each([&views](const PhraseView& p) { views.push_back(p); });
     order.clear();
-    for (std::size_t p = 0; p < e.phrases.size(); ++p)
-      order.emplace_back(e.phrases[p].weight * PhraseScorer::upper_bound(phrase_query_.size(), e.phrases[p].size()), p);
+    for (std::size_t p = 0; p < views.size(); ++p)
+      order.emplace_back(views[p].weight * PhraseScorer::upper_bound(phrase_query_.size(), views[p].size()), p);
     std::sort(order.begin(), order.end(), std::greater<>());
     for (const auto& [bound, p] : order) {
-      const Phrase& ph = e.phrases[p];
+      const PhraseView& ph = views[p];
       if (bound <= r.phrase_score) break;
       const double cutoff = r.phrase_score / ph.weight;
       const double s =
@@ -319,13 +322,14 @@ class QueryRun {
     });
     PhraseScorer phrase(phrase_query_);
     std::vector<std::pair<double, std::size_t>> phrase_order;
+    std::vector<PhraseView> phrase_views;
     for (std::uint32_t ci : order) {
       const Candidate& c = cands_[ci];
       if (top.size() == k) {  // nothing later can enter the page
         const Ranked& worst = top.front();
         if (c.upper < worst.score || (c.upper == worst.score && rank[c.slot] > rank[cands_[worst.cand].slot])) break;
       }
-      const Ranked r = score(ci, phrase, phrase_order);
+      const Ranked r = score(ci, phrase, phrase_order, phrase_views);
       if (top.size() < k) {
         top.push_back(r);
         std::push_heap(top.begin(), top.end(), better);
@@ -349,7 +353,7 @@ class QueryRun {
       hit.matched_field = field_name(Field::entity_id);
       hit.matched_text = std::string(e.doc.entity_id());
     } else if (r.phrase >= 0 && r.phrase_score >= 85.0) {
-      const Phrase& p = e.phrases[static_cast<std::size_t>(r.phrase)];
+      const PhraseView p = e.phrases[static_cast<std::size_t>(r.phrase)];
       hit.matched_field = field_name(p.field);
       hit.matched_text = field_text(e.doc.unpack(), p.field, p.value);
     } else {
@@ -385,7 +389,7 @@ class QueryRun {
 }  // namespace
 
 Result run_query(const IndexStore& store, const Query& q) {
-  const Filters filters(q);
+  const Filters filters(q, store.keys());
   const std::string raw = trim_lower_ascii(q.text);
   if (raw.empty()) return list_by_filters(store, q, filters);
   return QueryRun(store, q, filters, raw).run();

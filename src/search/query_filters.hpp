@@ -2,7 +2,6 @@
 // A query's filters (domain, area, floor, label, state, device class, hidden)
 // and the filter-only listing used when a query has no text.
 
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +15,9 @@ namespace hamcp::search {
 struct Filters {
   std::optional<std::string> domain, area, floor, label, state, device_class;
   bool include_hidden = false;
+  // The same keys as ids in the store's KeyPool (kAbsentKey: no entity has it).
+  KeyId domain_id = kNoKey, area_id = kNoKey, floor_id = kNoKey, label_id = kNoKey, state_id = kNoKey,
+        device_class_id = kNoKey;
 
   static std::optional<std::string> key(const std::optional<std::string>& v) {
     if (!v) return std::nullopt;
@@ -23,19 +25,22 @@ struct Filters {
     if (k.empty()) return std::nullopt;  // a blank filter filters nothing
     return k;
   }
+  static KeyId id_of(const KeyPool& pool, const std::optional<std::string>& k) { return k ? pool.find(*k) : kNoKey; }
 
-  explicit Filters(const Query& q)
+  Filters(const Query& q, const KeyPool& pool)
       : domain(key(q.domain)),
         area(key(q.area)),
         floor(key(q.floor)),
         label(key(q.label)),
         state(key(q.state)),
         device_class(key(q.device_class)),
-        include_hidden(q.include_hidden) {}
-
-  static bool in(const std::vector<std::string>& keys, const std::string& k) {
-    return std::find(keys.begin(), keys.end(), k) != keys.end();
-  }
+        include_hidden(q.include_hidden),
+        domain_id(id_of(pool, domain)),
+        area_id(id_of(pool, area)),
+        floor_id(id_of(pool, floor)),
+        label_id(id_of(pool, label)),
+        state_id(id_of(pool, state)),
+        device_class_id(id_of(pool, device_class)) {}
 
   bool any_key() const { return domain || area || floor || label || state || device_class; }
 
@@ -45,12 +50,13 @@ struct Filters {
   bool pass(const Entry& e) const {
     if (!e.live) return false;
     if (!include_hidden && (e.doc.hidden() || e.doc.disabled())) return false;
-    if (domain && e.domain_key != *domain) return false;
-    if (state && e.state_key != *state) return false;
-    if (device_class && e.device_class_key != *device_class) return false;
-    if (area && !in(e.area_keys, *area)) return false;
-    if (floor && !in(e.floor_keys, *floor)) return false;
-    if (label && !in(e.label_keys, *label)) return false;
+    const FilterKeys& k = e.keys;
+    if (domain && k.domain != domain_id) return false;
+    if (state && k.state != state_id) return false;
+    if (device_class && k.device_class != device_class_id) return false;
+    if (area && !k.has_area(area_id)) return false;
+    if (floor && !k.has_floor(floor_id)) return false;
+    if (label && !k.has_label(label_id)) return false;
     return true;
   }
 };

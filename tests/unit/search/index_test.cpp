@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -424,6 +425,46 @@ TEST(EntityIndex, GarbageQueriesAreHarmless) {
   EntityIndex empty;
   EXPECT_TRUE(empty.query(text("light")).hits.empty());
   EXPECT_EQ(empty.query(text("")).total, 0u);
+}
+
+}  // namespace
+}  // namespace hamcp::search
+
+namespace hamcp::search {
+namespace {
+
+// The search feed keeps no copy of the ids any more: the index must list
+// exactly what it holds, after removals and slot reuse too.
+TEST(EntityIndex, ListsItsOwnEntityIds) {
+  EntityIndex idx({doc("light.a", "A"), doc("light.b", "B"), doc("switch.c", "C")});
+  idx.remove("light.b");
+  idx.upsert(doc("sensor.d", "D"));  // reuses light.b's slot
+  std::vector<std::string> ids = idx.entity_ids();
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"light.a", "sensor.d", "switch.c"}));
+}
+
+// Filters by interned keys: a key shared by two entities stays while one of
+// them holds it, and a state that no entity has any more matches nothing.
+TEST(EntityIndex, FilterKeysFollowUpdatesAndRemovals) {
+  EntityDoc a = doc("light.a", "A", "Kitchen");
+  EntityDoc b = doc("light.b", "B", "Kitchen");
+  a.state = "on";
+  b.state = "on";
+  EntityIndex idx({a, b});
+  Query by_area;
+  by_area.area = "kitchen";
+  EXPECT_EQ(idx.query(by_area).total, 2u);
+  idx.remove("light.a");
+  EXPECT_EQ(idx.query(by_area).total, 1u);
+  b.state = "off";
+  idx.upsert(b);
+  Query on;
+  on.state = "on";
+  EXPECT_EQ(idx.query(on).total, 0u);
+  Query off;
+  off.state = "OFF";
+  EXPECT_EQ(idx.query(off).total, 1u);
 }
 
 }  // namespace

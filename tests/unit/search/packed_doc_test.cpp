@@ -46,3 +46,42 @@ TEST(PackedDoc, UnpacksEveryFieldExactly) {
   EXPECT_LT(sizeof(PackedDoc), sizeof(EntityDoc) / 4);
   EXPECT_EQ(PackedDoc().entity_id(), "");
 }
+
+// Texts repeated within a document (a device named like its entity), device
+// ids (32 hex digits, packed at half size), ids that only look like hex, and
+// the shared place part must all come back exactly.
+TEST(PackedDoc, RepeatsHexIdsAndSharedPlacesUnpackExactly) {
+  EntityDoc d;
+  d.entity_id = "switch.coffee_machine";
+  d.friendly_name = "Coffee Machine";
+  d.device_name = "Coffee Machine";
+  d.aliases = {"Coffee Machine", "Espresso"};
+  d.labels = {"Espresso", "Coffee Machine"};
+  d.device_id = "ABCDEF0123456789abcdef0123456789";  // upper case: not packed as hex
+  d.model = "0123456789abcdef0123456789abcdef";      // hex, but only the device id is packed as one
+  d.area_id = "kitchen";
+  d.area_name = "Kitchen";
+  d.floor_name = "Kitchen";
+  d.state = "on";
+  PlacePool pool;
+  const PackedDoc a(d, &pool);
+  EntityDoc other = d;
+  other.entity_id = "light.kitchen";
+  other.device_id = "0123456789abcdef0123456789abcdef";
+  const PackedDoc b(other, &pool);
+  EXPECT_EQ(pool.size(), 1u);  // one place for both
+  const EntityDoc u = a.unpack();
+  EXPECT_EQ(u.friendly_name, d.friendly_name);
+  EXPECT_EQ(u.device_name, d.device_name);
+  EXPECT_EQ(u.aliases, d.aliases);
+  EXPECT_EQ(u.labels, d.labels);
+  EXPECT_EQ(u.device_id, d.device_id);
+  EXPECT_EQ(u.model, d.model);
+  EXPECT_EQ(u.area_id, d.area_id);
+  EXPECT_EQ(u.floor_name, d.floor_name);
+  const EntityDoc v = b.unpack();
+  EXPECT_EQ(v.device_id, other.device_id);
+  EXPECT_EQ(v.entity_id, other.entity_id);
+  EXPECT_EQ(v.area_name, other.area_name);
+  EXPECT_EQ(b.entity_id(), "light.kitchen");
+}

@@ -1,0 +1,37 @@
+#pragma once
+// What an entity contributes to the vocabulary and the phrase scorer: the
+// words of every indexed field (plus joined neighbour pairs) and the whole
+// folded names. Built per upsert, so it works on slices of one buffer rather
+// than a string per word.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "search/index_store.hpp"
+#include "search/phrase_list.hpp"
+
+namespace hamcp::search {
+
+// The words of one entity, as slices of one buffer (no string per word).
+struct WordList {
+  std::u32string text;
+  struct Word {
+    std::uint32_t at, len;
+    FieldMask fields;
+  };
+  std::vector<Word> words;
+
+  std::u32string_view view(const Word& w) const { return std::u32string_view(text).substr(w.at, w.len); }
+  // Adds the word a + b (b empty for a single word).
+  void add(std::u32string_view a, std::u32string_view b, FieldMask f);
+  // Sorted by text, each text once with the union of its fields: the order a
+  // std::map<std::u32string, FieldMask> gave, so tokens get the same ids.
+  void sort_and_merge();
+};
+
+// Every field's words plus joined neighbour pairs ("bed light" also yields
+// "bedlight") so either spelling finds the other; and the phrases to score.
+void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases);
+
+}  // namespace hamcp::search
