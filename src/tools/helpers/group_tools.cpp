@@ -148,7 +148,7 @@ ToolSpec make_list_groups_spec() {
   ToolSpec s;
   s.name = "ha_config_list_groups";
   s.title = "List old-style groups";
-  s.description = "List old-style groups (group.*) with their members.";
+  s.description = "Old-style groups (group.*) and their members.";
   s.input_schema = R"J({"type":"object","properties":{"limit":{"type":"integer","minimum":1},
 "offset":{"type":"integer","minimum":0}}})J";
   s.output_schema = R"J({"type":"object","properties":{"groups":{"type":"array"}}})J";
@@ -160,7 +160,7 @@ ToolSpec make_list_groups_spec() {
 ToolSpec make_set_group_spec() {
   ToolSpec s;
   s.name = "ha_config_set_group";
-  s.title = "Create or change an old-style group";
+  s.title = "Set old-style group";
   s.description = "group.set: create/update group.<object_id> (entities, or add_entities/remove_entities). Journaled.";
   s.input_schema = R"J({"type":"object","properties":{"object_id":{"type":"string"},
 "entities":{"type":"array","items":{"type":"string"}},"add_entities":{"type":"array","items":{"type":"string"}},
@@ -175,7 +175,7 @@ ToolSpec make_set_group_spec() {
 ToolSpec make_remove_group_spec() {
   ToolSpec s;
   s.name = "ha_config_remove_group";
-  s.title = "Remove an old-style group";
+  s.title = "Remove old-style group";
   s.description = "group.remove: delete group.<object_id>. Journaled.";
   s.input_schema = R"J({"type":"object","properties":{"object_id":{"type":"string"},"wait":{"type":"boolean"}},
 "required":["object_id"]})J";

@@ -145,9 +145,9 @@ ToolSpec make_list_helpers_spec() {
   s.name = "ha_config_list_helpers";
   s.title = "List helpers";
   s.description =
-      "List helpers of a type ('all', input_*, counter, timer, schedule, zone, person, tag, or a flow helper: "
-      "template, group, utility_meter, ...). describe=true: the fields to create one (flow: first form or menu; "
-      "menu_choice: the form behind an option).";
+      "List helpers of a type ('all', a storage type: input_*, counter, timer, schedule, zone, person, tag; or a "
+      "flow helper: template, group, utility_meter, ...). describe=true: the fields to create one (menu_choice: the "
+      "form behind a menu option).";
   s.input_schema = R"J({"type":"object","properties":{"helper_type":{"type":"string"},
 "describe":{"type":"boolean"},"menu_choice":{"type":"string"},"helper_id":{"type":"string"},
 "limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0}}})J";

@@ -57,11 +57,11 @@ boost::asio::awaitable<mcp::ToolResult> run_set_helper(Args& args, ToolEnv& env,
 ToolSpec make_set_helper_spec() {
   ToolSpec s;
   s.name = "ha_config_set_helper";
-  s.title = "Create, update or remove a helper";
+  s.title = "Set helper";
   s.description =
       "Create/update/remove a helper. Storage types: fields in config. Flow helpers (template, group, utility_meter, "
       "...): config answers the flow's forms, menu_choice picks a menu option; update runs the options flow. "
-      "helper_id: storage id or entry_id. Journaled.";
+      "helper_id: storage id or entry_id.";
   s.input_schema = R"J({"type":"object","properties":{"helper_type":{"type":"string"},
 "action":{"type":"string","enum":["create","update","remove"]},"helper_id":{"type":"string"},
 "name":{"type":"string"},"icon":{"type":"string"},"config":{"type":"object"},"menu_choice":{"type":"string"},
