@@ -672,12 +672,10 @@ def t_hamcp_helper_tools(c: Ctx):
         expect(wait_until("template 7", lambda: c.state(tpl_entity)["state"] == "7"), f"{c.state(tpl_entity)}")
 
         meter = m.tool("ha_config_set_helper", {"helper_type": "utility_meter", "name": "hamcp level meter",
-                                                "config": {"source": "input_number.hamcp_test_level",
-                                                           "cycle": "daily"}})
+                                                "config": {"source": tpl_entity, "cycle": "daily"}})
         expect(meter["result"] == "created" and meter["wait"]["appeared"], f"utility_meter: {meter}")
         bad = m.tool("ha_config_set_helper", {"helper_type": "utility_meter", "name": "hamcp bad meter",
-                                              "config": {"source": "input_number.hamcp_test_level",
-                                                         "cycle": "fortnightly"}}, ok=False)
+                                              "config": {"source": tpl_entity, "cycle": "fortnightly"}}, ok=False)
         expect(bad["error"]["code"] == "invalid_config" and "cycle" in bad["error"]["errors"]
                and bad["error"]["step_id"] == "user" and bad["error"]["written"] is False, f"bad meter: {bad}")
         for entry in (tpl["entry_id"], meter["entry_id"]):

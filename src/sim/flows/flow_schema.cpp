@@ -1,6 +1,7 @@
 // A flow answer checked against its step's data_schema, as voluptuous does for
 // HA's selectors: defaults filled, unknown keys and missing required fields
 // named, values of the wrong shape named with HA's message.
+#include <algorithm>
 #include <cctype>
 
 #include "sim/flows/flow_engine.hpp"
@@ -19,16 +20,34 @@ bool entity_id_format(std::string_view v) {
   return v.find('.', dot + 1) == std::string_view::npos;
 }
 
-std::string check_entity(const json::value& v, bool multiple) {
+// The domains an entity selector's filter allows ({} = any).
+std::vector<std::string> allowed_domains(const json::object& config) {
+  std::vector<std::string> out;
+  const json::value* filter = config.if_contains("filter");
+  if (!filter || !filter->is_array()) return out;
+  for (const auto& f : filter->get_array()) {
+    const json::value* d = f.is_object() ? f.as_object().if_contains("domain") : nullptr;
+    if (d && d->is_string()) out.emplace_back(d->get_string());
+    if (d && d->is_array())
+      for (const auto& x : d->get_array()) out.emplace_back(x.as_string());
+  }
+  return out;
+}
+
+std::string check_entity(const json::value& v, bool multiple, const std::vector<std::string>& domains) {
   if (multiple && v.is_array()) {
     for (const auto& item : v.get_array())
-      if (std::string e = check_entity(item, false); !e.empty()) return e;
+      if (std::string e = check_entity(item, false, domains); !e.empty()) return e;
     return {};
   }
   if (!v.is_string()) return "expected str";
-  if (!entity_id_format(v.get_string()))
-    return "Entity " + std::string(v.get_string()) + " is neither a valid entity ID nor a valid UUID";
-  return {};
+  const std::string id(v.get_string());
+  if (!entity_id_format(id)) return "Entity " + id + " is neither a valid entity ID nor a valid UUID";
+  const std::string domain = id.substr(0, id.find('.'));
+  if (domains.empty() || std::find(domains.begin(), domains.end(), domain) != domains.end()) return {};
+  std::string expected;
+  for (const auto& d : domains) expected += (expected.empty() ? "'" : ", '") + d + "'";
+  return "Entity " + id + " belongs to domain " + domain + ", expected [" + expected + "]";
 }
 
 std::string check_number(const json::value& v, const json::object& config) {
@@ -74,7 +93,7 @@ std::string check_value(const json::object& field, const json::value& v) {
   const json::object empty;
   const json::object& config = config_value.is_object() ? config_value.as_object() : empty;
   const bool multiple = config.contains("multiple") && config.at("multiple") == true;
-  if (type == "entity") return check_entity(v, multiple);
+  if (type == "entity") return check_entity(v, multiple, allowed_domains(config));
   if (type == "number") return check_number(v, config);
   if (type == "boolean") return v.is_bool() ? "" : "expected bool";
   if (type == "select") return check_select(v, config);

@@ -169,7 +169,7 @@ Handler sensor_helper(std::string domain, std::string fields, std::string out_do
 
 Handler utility_meter_handler() {
   Handler h = sensor_helper("utility_meter", R"(
-{"name":"source","required":true,"selector":{"entity":{"filter":[{"domain":["sensor","input_number"]}],"multiple":false}}},
+{"name":"source","required":true,"selector":{"entity":{"filter":[{"domain":"sensor"}],"multiple":false}}},
 {"name":"cycle","required":true,"default":"none","selector":{"select":{"options":["none","quarter-hourly","hourly","daily","weekly","monthly","bimonthly","quarterly","yearly"],"translation_key":"cycle"}}},
 {"name":"offset","required":true,"default":0,"selector":{"number":{"min":0,"max":28,"mode":"box","unit_of_measurement":"days"}}},
 {"name":"tariffs","required":true,"default":[],"selector":{"select":{"options":[],"custom_value":true,"multiple":true}}},

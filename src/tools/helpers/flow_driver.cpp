@@ -76,11 +76,56 @@ json::object answer_form(const json::value& step, const json::object& config, st
   return answer;
 }
 
-}  // namespace
+// The answer to one menu or form step; `stop` set: the flow cannot go on (the caller aborts it).
+struct StepAnswer {
+  json::object answer;
+  std::optional<ToolError> stop;
+};
 
-boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
-  const std::string base = base_of(run.options_flow);
-  const std::string what = (run.options_flow ? "the options flow of " : "the config flow of ") + run.handler;
+constexpr const char* kFixFields = "Fix those fields of `config` (describe=true shows the form) and call again.";
+
+StepAnswer answer_step(const FlowRun& run, const json::value& step, const std::string& what,
+                       std::set<std::string>& used, json::object* previous) {
+  const std::string type = str_of(step, "type"), step_id = str_of(step, "step_id");
+  StepAnswer out;
+  if (type == "menu") {
+    const json::value* listed = step.as_object().if_contains("menu_options");
+    const json::array options = listed && listed->is_array() ? listed->as_array() : json::array{};
+    auto choice = choose(run, options);
+    if (!choice) {
+      out.stop = menu_needs_choice(step_id, options);
+      return out;
+    }
+    out.answer["next_step_id"] = *choice;
+    used.insert("menu_choice");
+    return out;
+  }
+  if (type == "form") {
+    const json::value* errors = step.as_object().if_contains("errors");
+    if (errors && errors->is_object() && !errors->as_object().empty())
+      out.stop = field_errors(what, step_id, errors->as_object(), kFixFields);
+    else
+      out.answer = answer_form(step, run.config, used, previous);
+    return out;
+  }
+  out.stop = ToolError{"unsupported_flow_step",
+                       "The flow's step '" + step_id + "' is of type '" + type +
+                           "', which needs a person (a link or a device). Nothing was written.",
+                       "Finish this one in Home Assistant's UI.",
+                       {{"written", false}}};
+  return out;
+}
+
+ToolError aborted(const std::string& what, const json::value& step) {
+  const std::string reason = str_of(step, "reason");
+  return ToolError{"flow_aborted",
+                   "Home Assistant ended " + what + ": " + reason + ". Nothing was written.",
+                   "Read the reason: e.g. single_instance_allowed means one already exists.",
+                   {{"reason", reason}, {"written", false}}};
+}
+
+// The first answer of a flow; a 404 names what was missing.
+boost::asio::awaitable<RestAnswer> start_flow(ToolEnv& env, const FlowRun& run, const std::string& base) {
   json::object start{{"handler", run.handler}, {"show_advanced_options", run.show_advanced_options}};
   auto starting = rest_call(env, "POST", base, json::value(std::move(start)), false);
   RestAnswer step = co_await std::move(starting);
@@ -91,6 +136,22 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
                                   {{"written", false}}});
   if (step.status == 404) throw ToolException(unknown_handler(run.handler));
   if (step.status >= 400) throw_http_failure(step.status, json::serialize(step.body));
+  co_return step;
+}
+
+void note_unused(const FlowRun& run, const std::set<std::string>& used, FlowOutcome& out) {
+  for (const auto& kv : run.config)
+    if (!used.count(std::string(kv.key())) && kv.value() != json::value(run.menu_choice.value_or("")))
+      out.unused_keys.emplace_back(kv.key());
+}
+
+}  // namespace
+
+boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
+  const std::string base = base_of(run.options_flow);
+  const std::string what = (run.options_flow ? "the options flow of " : "the config flow of ") + run.handler;
+  auto starting = start_flow(env, run, base);
+  RestAnswer step = co_await std::move(starting);
   const std::string flow_id = str_of(step.body, "flow_id");
   FlowOutcome out;
   std::set<std::string> used;
@@ -98,73 +159,34 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
     const std::string type = str_of(step.body, "type"), step_id = str_of(step.body, "step_id");
     if (type == "create_entry") {
       out.result = step.body.as_object();
-      for (const auto& kv : run.config)
-        if (!used.count(std::string(kv.key())) && kv.value() != json::value(run.menu_choice.value_or("")))
-          out.unused_keys.emplace_back(kv.key());
+      note_unused(run, used, out);
       co_return out;
     }
-    if (type == "abort")
-      throw ToolException(
-          ToolError{"flow_aborted",
-                    "Home Assistant ended " + what + ": " + str_of(step.body, "reason") + ". Nothing was written.",
-                    "Read the reason: e.g. single_instance_allowed means one already exists.",
-                    {{"reason", str_of(step.body, "reason")}, {"written", false}}});
+    if (type == "abort") throw ToolException(aborted(what, step.body));
     out.steps.emplace_back(step_id);
-    json::object answer;
-    if (type == "menu") {
-      const json::array options =
-          step.body.at("menu_options").is_array() ? step.body.at("menu_options").as_array() : json::array{};
-      auto choice = choose(run, options);
-      if (!choice) {
-        {
-          auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
-          co_await std::move(aborting);
-        }
-        throw ToolException(menu_needs_choice(step_id, options));
+    StepAnswer next_answer =
+        answer_step(run, step.body, what, used, run.options_flow && i == 0 ? &out.previous : nullptr);
+    std::optional<ToolError> stop = std::move(next_answer.stop);
+    if (!stop) {
+      auto answering = rest_call(env, "POST", base + "/" + flow_id, json::value(std::move(next_answer.answer)), true);
+      RestAnswer next = co_await std::move(answering);
+      const json::object* body = next.body.if_object();
+      if (next.status == 400 && body && body->contains("errors")) {
+        const json::value& errors = body->at("errors");
+        stop = field_errors(what, step_id, errors.is_object() ? errors.as_object() : json::object{}, kFixFields);
+      } else if (next.status >= 400) {
+        throw_http_failure(next.status, json::serialize(next.body));
+      } else {
+        step = std::move(next);
+        continue;
       }
-      answer["next_step_id"] = *choice;
-      used.insert("menu_choice");
-    } else if (type == "form") {
-      const json::value* errors = step.body.as_object().if_contains("errors");
-      if (errors && errors->is_object() && !errors->as_object().empty()) {
-        {
-          auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
-          co_await std::move(aborting);
-        }
-        throw ToolException(
-            field_errors(what, step_id, errors->as_object(),
-                         "Fix those fields of `config` (describe=true shows the form) and call again."));
-      }
-      answer = answer_form(step.body, run.config, used, run.options_flow && i == 0 ? &out.previous : nullptr);
-    } else {
-      {
-        auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
-        co_await std::move(aborting);
-      }
-      throw ToolException("unsupported_flow_step",
-                          "The flow's step '" + step_id + "' is of type '" + type +
-                              "', which needs a person (a link "
-                              "or a device). Nothing was written.",
-                          "Finish this one in Home Assistant's UI.");
     }
-    auto answering = rest_call(env, "POST", base + "/" + flow_id, json::value(std::move(answer)), true);
-    RestAnswer next = co_await std::move(answering);
-    if (next.status == 400 && next.body.is_object() && next.body.as_object().contains("errors")) {
-      {
-        auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
-        co_await std::move(aborting);
-      }
-      const json::value& errors = next.body.at("errors");
-      throw ToolException(field_errors(what, step_id, errors.is_object() ? errors.as_object() : json::object{},
-                                       "Fix those fields of `config` (describe=true shows the form) and call again."));
-    }
-    if (next.status >= 400) throw_http_failure(next.status, json::serialize(next.body));
-    step = std::move(next);
-  }
-  {
     auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
     co_await std::move(aborting);
+    throw ToolException(std::move(*stop));
   }
+  auto aborting = abort_quietly(env, base, flow_id);
+  co_await std::move(aborting);
   throw ToolException("flow_too_long", what + " did not end within " + std::to_string(kMaxSteps) + " steps.",
                       "Finish it in Home Assistant's UI.");
 }

@@ -131,6 +131,11 @@ TEST_F(HelperToolsTest, FlowFieldErrorsNameTheStepAndLeaveNothingBehind) {
   EXPECT_EQ(str(r.error(), "step_id"), "user");
   EXPECT_NE(str(r.error().at("errors").as_object(), "source").find("valid entity ID"), std::string::npos) << r.text;
 
+  r = call(
+      "ha_config_set_helper",
+      R"({"helper_type":"utility_meter","name":"Meter","config":{"source":"input_number.target_temperature_day"}})");
+  EXPECT_NE(str(r.error().at("errors").as_object(), "source").find("expected ['sensor']"), std::string::npos) << r.text;
+
   r = call("ha_config_set_helper",
            R"({"helper_type":"threshold","name":"Hot","config":{"entity_id":"sensor.kitchen_climate_temperature"}})");
   EXPECT_EQ(r.code(), "invalid_config") << r.text;
