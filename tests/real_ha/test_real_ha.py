@@ -690,8 +690,9 @@ def t_hamcp_helper_tools(c: Ctx):
         expect(grp["result"] == "created" and grp["wait"]["done"], f"group.set: {grp}")
         grp = m.tool("ha_config_set_group", {"object_id": "hamcp_test_group",
                                              "add_entities": ["input_boolean.hamcp_reconnect_flag"]})
-        expect(c.state("group.hamcp_test_group")["attributes"]["entity_id"] == [flag, "input_boolean.hamcp_reconnect_flag"],
-               f"group members {c.state('group.hamcp_test_group')}")
+        expect(grp["wait"]["done"] and sorted(grp["entities"]) == sorted([flag, "input_boolean.hamcp_reconnect_flag"])
+               and sorted(c.state("group.hamcp_test_group")["attributes"]["entity_id"]) == sorted(grp["entities"]),
+               f"group members {grp} / {c.state('group.hamcp_test_group')}")
         groups = m.tool("ha_config_list_groups", {})
         expect("group.hamcp_test_group" in json.dumps(groups), f"list groups: {json.dumps(groups)[:400]}")
         rm = m.tool("ha_config_remove_group", {"object_id": "hamcp_test_group"})

@@ -1,5 +1,7 @@
 // Old-style groups: group.set creates or changes group.<object_id> (members,
 // name, icon, all), group.remove deletes it, as HA's group integration does.
+#include <algorithm>
+
 #include "sim/core/service_spec.hpp"
 
 namespace hamcp::sim::svc {
@@ -34,7 +36,9 @@ std::optional<json::value> group_set(Run& r, const json::object& d) {
   if (d.contains("remove_entities"))
     for (const auto& m : string_list(d.at("remove_entities")))
       members.erase(std::remove(members.begin(), members.end(), m), members.end());
-  json::object attrs = old ? old->attributes : json::object{{"order", 0}, {"friendly_name", object_id}};
+  // HA applies add/remove as a set operation: the order is not the caller's (here: sorted).
+  if (d.contains("add_entities") || d.contains("remove_entities")) std::sort(members.begin(), members.end());
+  json::object attrs = old ? old->attributes : json::object{{"order", 0}, {"auto", true}, {"friendly_name", object_id}};
   json::array list;
   for (const auto& m : members) list.emplace_back(m);
   attrs["entity_id"] = std::move(list);

@@ -75,10 +75,18 @@ boost::asio::awaitable<mcp::ToolResult> run_list_groups(Args& args, ToolEnv& env
 }
 
 boost::asio::awaitable<json::object> wait_group(ToolEnv& env, const std::string& object_id, json::value expected) {
-  auto done = [object_id, expected](const ha::Snapshot& s) {
+  // HA keeps the members of an add/remove as a set: compare them in any order.
+  auto sorted = [](const json::value& v) {
+    std::vector<std::string> out;
+    if (v.is_array())
+      for (const auto& m : v.as_array()) out.emplace_back(m.is_string() ? m.get_string() : "");
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto done = [object_id, expected, sorted](const ha::Snapshot& s) {
     const json::value now = group_view(s, object_id);
     if (expected.is_null()) return now.is_null();
-    return now.is_object() && now.as_object().contains("entities") && now.at("entities") == expected;
+    return now.is_object() && now.as_object().contains("entities") && sorted(now.at("entities")) == sorted(expected);
   };
   auto waiting = wait_for(env, done, env.options.default_wait);
   co_return co_await std::move(waiting);
@@ -112,6 +120,8 @@ boost::asio::awaitable<mcp::ToolResult> run_set_group(Args& args, ToolEnv& env, 
   if (args.flag("wait", true)) {
     auto waiting = wait_group(env, object_id, members);
     body["wait"] = co_await std::move(waiting);
+    const json::value now = group_view(*env.ha.snapshot(), object_id);  // in HA's order
+    if (now.is_object() && now.as_object().contains("entities")) body["entities"] = now.at("entities");
   }
   co_return ok(std::move(body));
 }
