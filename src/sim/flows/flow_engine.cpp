@@ -85,26 +85,7 @@ json::object step_body(const json::object& flow, const Handler& h, const std::st
 }
 
 json::object new_entry(const Handler& h, const std::string& title) {
-  const double now = now_timestamp();
-  return json::object{{"entry_id", new_flow_id().substr(0, 26)},
-                      {"domain", h.domain},
-                      {"title", title},
-                      {"source", "user"},
-                      {"state", "loaded"},
-                      {"supports_options", true},
-                      {"supports_remove_device", false},
-                      {"supports_unload", true},
-                      {"supports_reconfigure", false},
-                      {"supported_subentry_types", json::object{}},
-                      {"pref_disable_new_entities", false},
-                      {"pref_disable_polling", false},
-                      {"disabled_by", nullptr},
-                      {"reason", nullptr},
-                      {"error_reason_translation_key", nullptr},
-                      {"error_reason_translation_placeholders", nullptr},
-                      {"num_subentries", 0},
-                      {"created_at", now},
-                      {"modified_at", now}};
+  return entry_json(h.domain, title, new_flow_id().substr(0, 26), now_timestamp());
 }
 
 Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, json::object& flow) {
@@ -138,6 +119,29 @@ Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, j
 }
 
 }  // namespace
+
+json::object entry_json(const std::string& domain, const std::string& title, const std::string& entry_id,
+                        double created_at) {
+  return json::object{{"entry_id", entry_id},
+                      {"domain", domain},
+                      {"title", title},
+                      {"source", "user"},
+                      {"state", "loaded"},
+                      {"supports_options", true},
+                      {"supports_remove_device", false},
+                      {"supports_unload", true},
+                      {"supports_reconfigure", false},
+                      {"supported_subentry_types", json::object{}},
+                      {"pref_disable_new_entities", false},
+                      {"pref_disable_polling", false},
+                      {"disabled_by", nullptr},
+                      {"reason", nullptr},
+                      {"error_reason_translation_key", nullptr},
+                      {"error_reason_translation_placeholders", nullptr},
+                      {"num_subentries", 0},
+                      {"created_at", created_at},
+                      {"modified_at", created_at}};
+}
 
 const HandlerTable& flow_handlers() {
   static const HandlerTable table = [] {

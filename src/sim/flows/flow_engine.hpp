@@ -80,6 +80,10 @@ const json::object* find_entry(StateStore& store, std::string_view entry_id);
 // Removes the entry and its entities; false when there is none.
 bool delete_entry(StateStore& store, const std::string& entry_id, const Context& context);
 
+// A config entry as HA's REST and WebSocket APIs show it (source "user", loaded).
+json::object entry_json(const std::string& domain, const std::string& title, const std::string& entry_id,
+                        double created_at);
+
 // The answer checked against a form's schema: defaults filled in, unknown
 // keys and missing required fields named ({} when valid).
 json::object check_answer(const json::array& schema, json::object& answer);

@@ -103,14 +103,14 @@ TEST_F(HelperToolsTest, TemplateSensorGoesThroughTheMenuAndFormThenOptionsFlowAn
 
   r = call("ha_config_list_helpers", R"({"helper_type":"template"})");
   ASSERT_FALSE(r.is_error) << r.text;
-  ASSERT_EQ(r.structured.at("items").as_array().size(), 1u) << r.text;
-  EXPECT_EQ(r.structured.at("items").at(0).at("entry_id").as_string(), entry);
+  ASSERT_EQ(r.structured.at("items").as_array().size(), 2u) << r.text;  // the demo home's and this one
+  EXPECT_EQ(r.structured.at("items").at(1).at("entry_id").as_string(), entry);
 
   r = call("ha_config_set_helper", R"({"helper_type":"template","action":"remove","helper_id":")" + entry + R"("})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("wait").at("removed").as_bool()) << r.text;
   EXPECT_FALSE(ha->snapshot()->states.find("sensor.feels_like"));
-  EXPECT_EQ(entries_of("template"), 0u);
+  EXPECT_EQ(entries_of("template"), 1u);  // the demo home's
   r = call("ha_config_set_helper", R"({"helper_type":"template","action":"remove","helper_id":")" + entry + R"("})");
   EXPECT_EQ(r.code(), "helper_not_found") << r.text;
   EXPECT_EQ(flows_in_progress(), 0u);
@@ -147,7 +147,8 @@ TEST_F(HelperToolsTest, FlowFieldErrorsNameTheStepAndLeaveNothingBehind) {
   EXPECT_NE(json::serialize(r.error().at("menu_options")).find("light"), std::string::npos);
 
   EXPECT_EQ(flows_in_progress(), 0u);
-  EXPECT_EQ(entries_of("template") + entries_of("utility_meter") + entries_of("threshold") + entries_of("group"), 0u);
+  EXPECT_EQ(entries_of("template") + entries_of("utility_meter") + entries_of("threshold") + entries_of("group"),
+            2u);  // the demo home's two
   EXPECT_EQ(env->journal.size(), 0u);
 }
 
@@ -184,6 +185,7 @@ TEST_F(HelperToolsTest, UtilityMeterAndDescribe) {
   EXPECT_NE(all.find("Coffee daily"), std::string::npos);
   EXPECT_NE(all.find("input_boolean.guest_mode"), std::string::npos);
   EXPECT_NE(all.find("person.alex"), std::string::npos);
+  EXPECT_NE(all.find("sensor.grid_energy_daily"), std::string::npos);  // the demo home's utility meter
 }
 
 TEST_F(HelperToolsTest, OldStyleGroupIsSetChangedAndRemoved) {
@@ -199,8 +201,10 @@ TEST_F(HelperToolsTest, OldStyleGroupIsSetChangedAndRemoved) {
   EXPECT_EQ(json::serialize(r.structured.at("entities")), R"(["light.kitchen_ceiling_light","light.tv_backlight"])");
   r = call("ha_config_list_groups");
   ASSERT_FALSE(r.is_error) << r.text;
-  ASSERT_EQ(r.structured.at("groups").as_array().size(), 1u) << r.text;
+  ASSERT_EQ(r.structured.at("groups").as_array().size(), 2u) << r.text;  // with the demo home's group.family
   EXPECT_EQ(r.structured.at("groups").at(0).at("name").as_string(), "Downstairs");
+  EXPECT_EQ(json::serialize(r.structured.at("groups").at(1).at("entities")),
+            R"(["person.alex","person.sam","person.emma"])");
   r = call("ha_config_remove_group", R"({"object_id":"downstairs"})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("wait").at("done").as_bool()) << r.text;
