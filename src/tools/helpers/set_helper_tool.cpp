@@ -37,6 +37,47 @@ HelperCall call_of(Args& args) {
   return call;
 }
 
+// The helper's entities written or found by the call (storage: one; flow: the entry's).
+std::vector<std::string> entities_in(const json::object& body) {
+  std::vector<std::string> out;
+  if (const json::value* e = body.if_contains("entity_id"); e && e->is_string()) out.emplace_back(e->get_string());
+  const json::value* wait = body.if_contains("wait");
+  const json::value* listed = wait && wait->is_object() ? wait->as_object().if_contains("entities") : nullptr;
+  if (listed && listed->is_array())
+    for (const auto& e : listed->as_array()) out.emplace_back(e.as_string());
+  return out;
+}
+
+// ha-mcp's area_id / labels / category: an entity registry update of the helper's entities.
+// The helper is already written: a failure here is reported beside it, not as the call's error.
+boost::asio::awaitable<void> apply_registry(ToolEnv& env, Args& args, json::object& body) {
+  if (!args.has("area_id") && !args.has("labels") && !args.has("category")) co_return;
+  json::array updated;
+  for (const auto& eid : entities_in(body)) {
+    json::object msg{{"type", "config/entity_registry/update"}, {"entity_id", eid}};
+    if (args.has("area_id")) msg["area_id"] = args.str("area_id");
+    if (args.has("labels")) {
+      json::array labels;
+      for (const auto& l : args.list("labels")) labels.emplace_back(l);
+      msg["labels"] = std::move(labels);
+    }
+    if (args.has("category")) msg["categories"] = json::object{{"helpers", args.str("category")}};
+    std::optional<ToolError> failed;
+    try {
+      auto writing = ws_write(env, std::move(msg), "the entity registry update of " + eid);
+      co_await std::move(writing);
+      updated.emplace_back(eid);
+    } catch (const ToolException& e) {
+      failed = e.error();
+    }
+    if (failed) {
+      body["registry_error"] = failed->message;
+      break;
+    }
+  }
+  body["registry_updated"] = std::move(updated);
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_set_helper(Args& args, ToolEnv& env, mcp::RequestContext&) {
   const HelperCall call = call_of(args);
   json::object body;
@@ -47,8 +88,10 @@ boost::asio::awaitable<mcp::ToolResult> run_set_helper(Args& args, ToolEnv& env,
     auto writing = write_flow_helper(env, call);
     body = co_await std::move(writing);
   }
-  for (const char* ignored : {"area_id", "labels", "category"})
-    if (args.has(ignored)) body["not_applied"] = "area_id, labels, category: set them with the entity registry tools";
+  if (call.action != "remove") {
+    auto registering = apply_registry(env, args, body);
+    co_await std::move(registering);
+  }
   co_return ok(std::move(body));
 }
 

@@ -34,6 +34,17 @@ TEST_F(HelperToolsTest, StorageHelperIsCreatedUpdatedAndRemovedWithJournal) {
   ASSERT_TRUE(ha->snapshot()->states.find("input_boolean.party_mode"));
   EXPECT_EQ(ha->snapshot()->states.find("input_boolean.party_mode")->state, "on");
   const std::string created_edit = str(r.structured, "edit_id");
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"counter","name":"Dishes","area_id":"kitchen","labels":["nope_label"]})");
+  ASSERT_FALSE(r.is_error) << r.text;  // the counter is written; the registry update's refusal is reported beside it
+  EXPECT_TRUE(r.structured.contains("registry_error")) << r.text;
+  r = call("ha_config_set_helper", R"({"helper_type":"counter","helper_id":"dishes","area_id":"kitchen"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(json::serialize(r.structured.at("registry_updated")), R"(["counter.dishes"])") << r.text;
+  EXPECT_TRUE(eventually([&] {
+    auto e = ha->snapshot()->registry(ha::RegistryKind::entity).find("counter.dishes");
+    return e && e->contains("area_id") && e->at("area_id") == "kitchen";
+  })) << "area_id not applied";
 
   r = call("ha_config_set_helper",
            R"({"helper_type":"input_boolean","helper_id":"party_mode","icon":"mdi:party-popper"})");
