@@ -3,8 +3,8 @@
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
 #include "tools/config/config_tools.hpp"
-#include "tools/helpers/helper_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
+#include "tools/helpers/helper_tools.hpp"
 
 namespace hamcp::app {
 
