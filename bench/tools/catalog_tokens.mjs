@@ -23,7 +23,11 @@ const FAMILIES = [
   {
     name: 'config family',
     budget: 2500,
-    tools: ['ha_config_get', 'ha_config_set', 'ha_config_remove', 'ha_get_automation_traces'],
+    tools: [
+      'ha_config_get', 'ha_config_set', 'ha_config_remove', 'ha_get_automation_traces',
+      'ha_config_list_helpers', 'ha_config_set_helper', 'ha_config_list_groups', 'ha_config_set_group',
+      'ha_config_remove_group',
+    ],
   },
 ];
 const bin = process.env.HAMCP_BIN;

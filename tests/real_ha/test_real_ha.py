@@ -637,6 +637,70 @@ def t_hamcp_config_tools(c: Ctx):
         c.set_flag(False, flag)
 
 
+def t_hamcp_helper_tools(c: Ctx):
+    """hamcp's helper tools through MCP against this real HA: an input_boolean (storage collection),
+    a template sensor (config flow: menu, then form) and a utility_meter (config flow) created, their
+    entities appearing, the template's options flow run, a flow's field error named with its step,
+    all removed; an old-style group set, changed and removed."""
+    flag = "input_boolean.hamcp_test_flag"
+    m = McpStdio(c)
+    try:
+        names = {t["name"] for t in m.request("tools/list", {})["tools"]}
+        expect({"ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
+                "ha_config_remove_group"} <= names, f"tools/list: {sorted(names)}")
+        made = m.tool("ha_config_set_helper", {"helper_type": "input_boolean", "name": "hamcp helper flag",
+                                               "config": {"initial": True}})
+        expect(made["result"] == "created" and made["wait"]["appeared"], f"input_boolean: {made}")
+        expect(c.state(made["entity_id"])["state"] == "on", f"input_boolean state {c.state(made['entity_id'])}")
+        listed = m.tool("ha_config_list_helpers", {"helper_type": "input_boolean"})
+        expect(made["entity_id"] in json.dumps(listed), f"list: {json.dumps(listed)[:400]}")
+        gone = m.tool("ha_config_set_helper", {"helper_type": "input_boolean", "action": "remove",
+                                               "helper_id": made["id"]})
+        expect(gone["wait"]["removed"], f"remove input_boolean: {gone}")
+
+        form = m.tool("ha_config_list_helpers", {"helper_type": "template", "describe": True, "menu_choice": "sensor"})
+        expect("state" in json.dumps(form.get("data_schema")), f"template sensor form: {form}")
+        tpl = m.tool("ha_config_set_helper", {"helper_type": "template", "name": "hamcp doubled level",
+                                              "menu_choice": "sensor",
+                                              "config": {"state": "{{ 21 * 2 }}", "unit_of_measurement": "%"}})
+        expect(tpl["result"] == "created" and tpl["wait"]["appeared"] and tpl["wait"]["entities"], f"template: {tpl}")
+        tpl_entity = tpl["wait"]["entities"][0]
+        expect(wait_until("template 42", lambda: c.state(tpl_entity)["state"] == "42"), f"{c.state(tpl_entity)}")
+        upd = m.tool("ha_config_set_helper", {"helper_type": "template", "helper_id": tpl["entry_id"],
+                                              "config": {"state": "{{ 7 }}"}})
+        expect(upd["result"] == "updated", f"options flow: {upd}")
+        expect(wait_until("template 7", lambda: c.state(tpl_entity)["state"] == "7"), f"{c.state(tpl_entity)}")
+
+        meter = m.tool("ha_config_set_helper", {"helper_type": "utility_meter", "name": "hamcp level meter",
+                                                "config": {"source": tpl_entity, "cycle": "daily"}})
+        expect(meter["result"] == "created" and meter["wait"]["appeared"], f"utility_meter: {meter}")
+        bad = m.tool("ha_config_set_helper", {"helper_type": "utility_meter", "name": "hamcp bad meter",
+                                              "config": {"source": tpl_entity, "cycle": "fortnightly"}}, ok=False)
+        expect(bad["error"]["code"] == "invalid_config" and "cycle" in bad["error"]["errors"]
+               and bad["error"]["step_id"] == "user" and bad["error"]["written"] is False, f"bad meter: {bad}")
+        for entry in (tpl["entry_id"], meter["entry_id"]):
+            removed = m.tool("ha_config_set_helper", {"helper_type": "template", "action": "remove",
+                                                      "helper_id": entry})
+            expect(removed["wait"]["removed"], f"remove entry: {removed}")
+        expect(all(e["entry_id"] not in (tpl["entry_id"], meter["entry_id"])
+                   for e in c.get("/api/config/config_entries/entry")), "entries left behind")
+
+        grp = m.tool("ha_config_set_group", {"object_id": "hamcp_test_group", "name": "hamcp test group",
+                                             "entities": [flag]})
+        expect(grp["result"] == "created" and grp["wait"]["done"], f"group.set: {grp}")
+        grp = m.tool("ha_config_set_group", {"object_id": "hamcp_test_group",
+                                             "add_entities": ["input_boolean.hamcp_reconnect_flag"]})
+        expect(grp["wait"]["done"] and sorted(grp["entities"]) == sorted([flag, "input_boolean.hamcp_reconnect_flag"])
+               and sorted(c.state("group.hamcp_test_group")["attributes"]["entity_id"]) == sorted(grp["entities"]),
+               f"group members {grp} / {c.state('group.hamcp_test_group')}")
+        groups = m.tool("ha_config_list_groups", {})
+        expect("group.hamcp_test_group" in json.dumps(groups), f"list groups: {json.dumps(groups)[:400]}")
+        rm = m.tool("ha_config_remove_group", {"object_id": "hamcp_test_group"})
+        expect(rm["wait"]["done"], f"group.remove: {rm}")
+    finally:
+        m.close()
+
+
 # ----------------------------------------------------------- restart.* -----
 
 def t_restart_ha_layer_reconnects(c: Ctx):
@@ -713,6 +777,7 @@ TESTS = [
     ("hamcp.ha_layer_service", t_hamcp_ha_layer_service),
     ("hamcp.entity_tools", t_hamcp_entity_tools),
     ("hamcp.config_tools", t_hamcp_config_tools),
+    ("hamcp.helper_tools", t_hamcp_helper_tools),
     ("restart.ha_layer_reconnects", t_restart_ha_layer_reconnects),
     ("restart.keeps_token_and_ws_reconnects", t_restart_keeps_token_and_ws_reconnects),
     ("ha.no_outbound_network_attempts", t_no_outbound_network_attempts),

@@ -55,6 +55,7 @@ void Services::Impl::build() {
   svc::add_device_services(*this);
   svc::add_helper_services(*this);
   svc::add_system_services(*this);
+  svc::add_group_services(*this);
 }
 
 using namespace svc;

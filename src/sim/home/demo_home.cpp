@@ -4,6 +4,7 @@
 // made in (entity ids and generated attributes depend on it).
 #include <map>
 
+#include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
 
 namespace hamcp::sim {
@@ -324,6 +325,59 @@ void add_automations(HomeBuilder& b, const Taxonomy& t, const Helpers& h, const 
 
 }  // namespace
 
+// Helpers made through config flows (a utility meter, a template sensor) and an
+// old-style group, as a home that has used the helper UI and group.set has.
+void add_flow_helpers_and_groups(HomeBuilder& b) {
+  struct FlowHelper {
+    const char* domain;
+    const char* entry_id;
+    const char* name;
+    const char* state;
+    json::object options;
+  };
+  const FlowHelper helpers[] = {{"utility_meter",
+                                 "01JDEMOUTILITYMETER0000001",
+                                 "Grid Energy Daily",
+                                 "4.2",
+                                 {{"name", "Grid Energy Daily"},
+                                  {"source", "sensor.grid_meter_energy_import"},
+                                  {"cycle", "daily"},
+                                  {"offset", 0},
+                                  {"tariffs", json::array{}},
+                                  {"net_consumption", false},
+                                  {"delta_values", false},
+                                  {"periodically_resetting", true}}},
+                                {"template",
+                                 "01JDEMOTEMPLATESENSOR00001",
+                                 "Lights On Count",
+                                 "2",
+                                 {{"template_type", "sensor"},
+                                  {"name", "Lights On Count"},
+                                  {"state", "{{ states.light | selectattr('state','eq','on') | list | count }}"}}}};
+  for (const auto& h : helpers) {
+    EntitySpec s;
+    s.domain = "sensor";
+    s.object_id = slugify(h.name);
+    s.original_name = h.name;
+    s.state = h.state;
+    s.platform = h.domain;
+    const std::string eid = b.add_entity(std::move(s));
+    for (auto& e : b.home().entities)
+      if (e.entity_id == eid) e.config_entry_id = h.entry_id;
+    b.home().config_entries.push_back(
+        json::object{{"entry", flows::entry_json(h.domain, h.name, h.entry_id, kHomeEpoch)}, {"options", h.options}});
+  }
+  EntitySpec group;
+  group.domain = "group";
+  group.object_id = "family";
+  group.original_name = "Family";
+  group.state = "home";
+  group.registry = false;  // group.set makes no registry entry
+  group.attributes = {
+      {"entity_id", json::array{"person.alex", "person.sam", "person.emma"}}, {"order", 0}, {"auto", true}};
+  b.add_entity(std::move(group));
+}
+
 Home demo_home() {
   HomeBuilder b(20260101);
   b.home().config.location_name = "Maple House";
@@ -332,6 +386,7 @@ Home demo_home() {
   add_devices(b, t, rooms);
   add_home_singletons(b, {"Alex", "Sam", "Emma", "Oma Ingrid"});
   const Helpers h = add_helpers(b);
+  add_flow_helpers_and_groups(b);
   const std::string goodnight = add_scripts(b, t);
   add_scenes(b);
   add_automations(b, t, h, goodnight);

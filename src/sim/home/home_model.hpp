@@ -171,6 +171,10 @@ struct Home {
   // Stored traces of automation/script runs, "<domain>/<item_id>" -> the
   // last few full traces (oldest first), as trace/get returns them.
   std::map<std::string, std::vector<json::object>> traces;
+  // Config entries ({"entry": HA's entry JSON, "options": {...}}) and the
+  // config/options flows in progress (flow_id -> flow), see sim/flows/.
+  std::vector<json::object> config_entries;
+  std::map<std::string, json::object> flows;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

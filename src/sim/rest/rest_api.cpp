@@ -26,6 +26,7 @@ const RestRouter& routes() {
     add_core_routes(r);
     add_history_routes(r);
     add_config_routes(r);
+    add_flow_routes(r);
     return r;
   }();
   return router;

@@ -6,6 +6,7 @@
 #include "sim/core/json_writer.hpp"
 #include "sim/core/registry_json.hpp"
 #include "sim/core/time_util.hpp"
+#include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
 #include "sim/ws/ws_command_util.hpp"
 
@@ -27,6 +28,8 @@ const std::map<std::string, std::vector<std::string>>& helper_fields() {
       {"counter", {"initial", "step", "minimum", "maximum", "restore"}},
       {"timer", {"duration", "restore"}},
       {"zone", {"latitude", "longitude", "radius", "passive"}},
+      {"schedule", {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
+      {"person", {"user_id", "device_trackers", "picture"}},
   };
   return f;
 }
@@ -49,6 +52,8 @@ void helper_list(WsConnection& c, int64_t id, const json::object& msg) {
   for (const auto& s : c.core().store().all())
     if (domain_of(s->entity_id) == domain && !(domain == "zone" && s->entity_id == "zone.home"))
       out.push_back(helper_item(*s, domain));
+  if (domain == "person")  // HA lists storage and YAML persons apart
+    return c.send_result(id, json::object{{"storage", std::move(out)}, {"config", json::array{}}});
   c.send_result(id, out);
 }
 
@@ -72,6 +77,8 @@ std::string initial_state(const std::string& domain, const json::object& a) {
   if (domain == "counter") return std::to_string(saturate_cast<long>(num("initial", 0)));
   if (domain == "timer") return "idle";
   if (domain == "zone") return "0";
+  if (domain == "schedule") return "off";
+  if (domain == "person") return "unknown";
   return "unknown";
 }
 
@@ -157,9 +164,15 @@ void helper_delete(WsConnection& c, int64_t id, const json::object& msg) {
   c.send_result(id, nullptr);
 }
 
+// config_entries/get {domain?}: the config entries (sim/flows/ creates them).
+void config_entries_get(WsConnection& c, int64_t id, const json::object& msg) {
+  c.send_result(id, flows::list_entries(c.core().store(), opt_string(msg, "domain").value_or("")));
+}
+
 }  // namespace
 
 void register_helper_commands(ws_util::Table& t) {
+  t["config_entries/get"] = config_entries_get;
   for (const auto& [domain, fields] : helper_fields()) {
     t[domain + "/list"] = helper_list;
     t[domain + "/create"] = helper_create;

@@ -76,11 +76,43 @@ async function configRoundTrip(client) {
   await refused(client, 'ha_config_set_script', { script_id: 'goodnight', python_transform: 'x' }, 'invalid_argument');
 }
 
+// Helpers (issue 10, item 5): a storage helper and a flow helper (menu + form) created, updated and
+// removed, a flow's field error naming its step, an old-style group set and removed.
+async function helperRoundTrip(client) {
+  const made = await ok(client, 'ha_config_set_helper', { helper_type: 'counter', name: 'E2E cups', config: { step: 2 } });
+  assert.equal(made.entity_id, 'counter.e2e_cups');
+  assert.equal(made.wait.appeared, true);
+  const tpl = await ok(client, 'ha_config_set_helper', {
+    helper_type: 'template', name: 'E2E doubled', menu_choice: 'sensor', config: { state: '{{ 2 * 2 }}' },
+  });
+  assert.deepEqual(tpl.steps, ['user', 'sensor']);
+  assert.deepEqual(tpl.wait.entities, ['sensor.e2e_doubled']);
+  const upd = await ok(client, 'ha_config_set_helper', { helper_type: 'template', helper_id: tpl.entry_id, config: { state: '{{ 3 }}' } });
+  assert.equal(upd.options.state, '{{ 3 }}');
+  const bad = await refused(client, 'ha_config_set_helper', {
+    helper_type: 'threshold', name: 'E2E hot', config: { entity_id: 'sensor.kitchen_climate_temperature' },
+  }, 'invalid_config');
+  assert.equal(bad.step_id, 'user');
+  assert.equal(bad.errors.base, 'need_lower_upper');
+  const listed = await ok(client, 'ha_config_list_helpers', { helper_type: 'template' });
+  assert.equal(listed.items.length, 2);  // the demo home's and this one
+  for (const [type, id] of [['counter', made.id], ['template', tpl.entry_id]]) {
+    const gone = await ok(client, 'ha_config_set_helper', { helper_type: type, action: 'remove', helper_id: id });
+    assert.equal(gone.wait.removed, true);
+  }
+  const grp = await ok(client, 'ha_config_set_group', { object_id: 'e2e_group', entities: ['light.hallway_light'] });
+  assert.equal(grp.result, 'created');
+  assert.deepEqual((await ok(client, 'ha_config_list_groups', {})).groups.map((g) => g.entity_id), ['group.e2e_group', 'group.family']);
+  assert.equal((await ok(client, 'ha_config_remove_group', { object_id: 'e2e_group' })).result, 'removed');
+  await refused(client, 'ha_config_remove_group', { object_id: 'e2e_group' }, 'group_not_found');
+}
+
 describe('config tools over stdio (hamcp --demo)', { skip: !HAMCP_BIN && 'HAMCP_BIN not set' }, () => {
   let conn;
   before(async () => { conn = await connectStdio(HAMCP_BIN, ['--demo'], 'config-e2e-stdio'); });
   after(async () => { await conn?.client.close(); });
   test('get, create, patch, stale hash, invalid, remove, restore, run, trace', () => configRoundTrip(conn.client));
+  test('helpers: storage and flow helpers, field error, groups', () => helperRoundTrip(conn.client));
 });
 
 describe('config tools over Streamable HTTP (hamcp --demo --http)', { skip: !HAMCP_BIN && 'HAMCP_BIN not set' }, () => {
@@ -98,4 +130,5 @@ describe('config tools over Streamable HTTP (hamcp --demo --http)', { skip: !HAM
     data?.remove();
   });
   test('get, create, patch, stale hash, invalid, remove, restore, run, trace', () => configRoundTrip(conn.client));
+  test('helpers: storage and flow helpers, field error, groups', () => helperRoundTrip(conn.client));
 });

@@ -36,6 +36,11 @@ const VALID = {
   ha_config_set: { id: 'automation.leak_alert', enabled: true },
   ha_config_remove: { id: 'automation.leak_alert' },
   ha_get_automation_traces: { automation_id: 'automation.leak_alert' },
+  ha_config_list_helpers: { helper_type: 'counter' },
+  ha_config_set_helper: { helper_type: 'counter', name: 'Sweep' },
+  ha_config_list_groups: {},
+  ha_config_set_group: { object_id: 'sweep', entities: ['light.kitchen_ceiling_light'] },
+  ha_config_remove_group: { object_id: 'sweep' },
 };
 
 // The tool's own failures against the demo home: [arguments, expected error code].
@@ -75,6 +80,16 @@ const OWN_FAILURES = {
   ],
   ha_config_remove: [[{ id: 'script.nope_nope' }, 'config_not_found']],
   ha_get_automation_traces: [[{ automation_id: 'automation.leak_alert', run_id: 'nope' }, 'trace_not_found']],
+  ha_config_list_helpers: [[{ helper_type: 'all', describe: true }, 'invalid_argument']],
+  ha_config_set_helper: [
+    [{ helper_type: 'counter', helper_id: 'nope_nope', config: { step: 2 } }, 'helper_not_found'],
+    [{ helper_type: 'input_select', name: 'Sweep' }, 'invalid_config'],
+    [{ helper_type: 'threshold', name: 'Sweep', config: { entity_id: 'sensor.nope' } }, 'invalid_config'],
+    [{ helper_type: 'group', name: 'Sweep' }, 'menu_choice_required'],
+  ],
+  ha_config_list_groups: [[{ limit: 0 }, null]],
+  ha_config_set_group: [[{ object_id: 'Not A Slug' }, 'invalid_argument']],
+  ha_config_remove_group: [[{ object_id: 'nope_nope' }, 'group_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.

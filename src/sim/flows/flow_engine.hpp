@@ -1,0 +1,95 @@
+#pragma once
+// A generic config-flow engine shaped like Home Assistant's data_entry_flow:
+// a flow handler (one per integration domain) is a table of steps, each a form
+// (data_schema fields) or a menu; answers are checked against the step's schema
+// (400 {"errors":{field: message}}), then the step decides: another step, a
+// form shown again with errors, create_entry or abort. Config flows create
+// config entries (Home::config_entries), options flows update an entry's
+// options. Handlers register in flow_handlers(); helper_flows.cpp adds the
+// helper integrations, other integrations add theirs beside it.
+// Every function here is called with the store's mutex held.
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/state_store.hpp"
+
+namespace hamcp::sim::flows {
+
+namespace json = boost::json;
+
+// What a step does with an answer that passed its schema.
+struct StepResult {
+  enum class Kind { next_step, show_errors, create_entry, abort };
+  Kind kind = Kind::create_entry;
+  std::string value;    // next_step: the step id; abort: the reason
+  json::object errors;  // show_errors: {field | "base": error key}
+
+  static StepResult go(std::string step) { return {Kind::next_step, std::move(step), {}}; }
+  static StepResult fail(json::object errors) { return {Kind::show_errors, {}, std::move(errors)}; }
+  static StepResult create() { return {Kind::create_entry, {}, {}}; }
+  static StepResult abort(std::string reason) { return {Kind::abort, std::move(reason), {}}; }
+};
+
+// The flow so far: `data` collects every answer (menu choices included).
+struct FlowState {
+  StateStore& store;
+  json::object data;
+  std::string entry_id;  // options flows: the entry being changed
+};
+
+struct Step {
+  std::vector<std::string> menu_options;  // non-empty: a menu
+  json::array schema;                     // a form's data_schema (HA's serialised fields)
+  // Checks the (schema-valid) answer; the default goes to create_entry.
+  std::function<StepResult(FlowState&, const json::object& answer)> submit;
+};
+
+// The options flow is derived from the config flow: its one step is the form
+// that created the entry (the menu choice's step, else "user", shown as
+// "init"), without the name, its current options as suggested values.
+struct Handler {
+  std::string domain;
+  std::map<std::string, Step> steps;  // config flow, starts at "user"
+  std::string menu_key;               // options key that records the first menu's choice ("template_type")
+  // A reason to abort at the start ("single_instance_allowed"); "" = go on.
+  std::function<std::string(StateStore&)> abort_on_start;
+  // The new entry's entities (registry + state), from its title and options.
+  std::function<void(FlowState&, const std::string& title, const json::object& options)> setup;
+};
+
+using HandlerTable = std::map<std::string, Handler, std::less<>>;
+const HandlerTable& flow_handlers();
+void add_helper_flow_handlers(HandlerTable& table);  // helper_flows.cpp
+
+// A flow operation's HTTP answer.
+struct Answer {
+  int status = 200;
+  json::value body;
+};
+
+Answer start_flow(StateStore& store, const json::object& request, bool options_flow);
+Answer show_flow(StateStore& store, const std::string& flow_id, bool options_flow);
+Answer answer_flow(StateStore& store, const std::string& flow_id, const json::object& answer, bool options_flow);
+Answer abort_flow(StateStore& store, const std::string& flow_id, bool options_flow);
+
+json::array list_entries(StateStore& store, std::string_view domain);
+const json::object* find_entry(StateStore& store, std::string_view entry_id);
+// Removes the entry and its entities; false when there is none.
+bool delete_entry(StateStore& store, const std::string& entry_id, const Context& context);
+
+// A config entry as HA's REST and WebSocket APIs show it (source "user", loaded).
+json::object entry_json(const std::string& domain, const std::string& title, const std::string& entry_id,
+                        double created_at);
+
+// The answer checked against a form's schema: defaults filled in, unknown
+// keys and missing required fields named ({} when valid).
+json::object check_answer(const json::array& schema, json::object& answer);
+
+// Adds an entity belonging to a config entry (registry entry + state).
+std::string add_entry_entity(FlowState& flow, const std::string& domain, const std::string& name,
+                             const std::string& platform, std::string state, json::object attributes);
+
+}  // namespace hamcp::sim::flows

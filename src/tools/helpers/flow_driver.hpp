@@ -1,0 +1,43 @@
+#pragma once
+// Drives a Home Assistant config or options flow to its end from one `config`
+// object: each form is answered with the config's values for its fields (an
+// options flow keeps the current value of a field the config leaves out), a
+// menu with the option the caller chose (menu_choice, or a config value that
+// names one). A refused answer, a form shown again with errors, a menu with no
+// choice or an abort ends the flow (aborted in HA, never retried) and throws
+// naming the step and HA's field errors.
+
+#include <boost/asio/awaitable.hpp>
+#include <optional>
+#include <string>
+
+#include "tools/tool_env.hpp"
+
+namespace hamcp::tools::helpers {
+
+struct FlowRun {
+  std::string handler;  // config flow: the integration domain; options flow: the entry id
+  bool options_flow = false;
+  json::object config;
+  std::optional<std::string> menu_choice;
+  bool show_advanced_options = false;
+};
+
+struct FlowOutcome {
+  json::object result;      // HA's create_entry answer
+  json::array steps;        // the step ids walked, in order
+  json::object previous;    // options flow: the values HA suggested (the options before)
+  json::array unused_keys;  // config keys no form asked for
+};
+
+boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run);
+
+// The first step of a config flow, without answering it (the flow is aborted
+// again): for `describe`. With `menu_choice`, the step that menu option leads to.
+boost::asio::awaitable<json::object> peek_flow(ToolEnv& env, std::string handler,
+                                               std::optional<std::string> menu_choice);
+
+// The current options of a config entry, as its options flow suggests them ({} when it has none).
+boost::asio::awaitable<json::object> current_options(ToolEnv& env, std::string entry_id);
+
+}  // namespace hamcp::tools::helpers
