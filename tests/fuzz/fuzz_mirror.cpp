@@ -12,7 +12,8 @@
 //  - 1 input in 8 (the ones reconnect_sampling keeps as written, connection breakers and all): a
 //    full sync. The harness drops the connection, and on the new one FakeHa answers the mirror's
 //    commands from the input (initial states held for the sync, every registry, config and
-//    services fetched and published as one update).
+//    services fetched and published as one update). The hand-written seeds for sync paths end with
+//    a line "#as-written-N" that puts them on this side; pushed_* seeds start the other side.
 //  - the others, on the live connection, as HA sends changes between syncs: FakeHa sends the
 //    subscribe_entities frames as events of the live subscription, then announces every scripted
 //    registry, config and services answer with HA's change event (entity_registry_updated...), so
