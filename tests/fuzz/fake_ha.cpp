@@ -10,6 +10,7 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <map>
 #include <utility>
 
 namespace hamcp::fuzz {
@@ -43,6 +44,26 @@ void replace_all(std::string& text, std::string_view what, const std::string& wi
     text.replace(at, what.size(), with);
   }
 }
+
+// The event that makes hamcp's mirror refetch what a command fetches (HA sends it when a registry,
+// the services or the config change); empty for commands nothing announces.
+std::string refetch_event_for(std::string_view command_type) {
+  constexpr std::string_view prefix = "config/", suffix = "_registry/list";
+  if (command_type.starts_with(prefix) && command_type.ends_with(suffix) &&
+      command_type.size() > prefix.size() + suffix.size()) {
+    const auto kind = command_type.substr(prefix.size(), command_type.size() - prefix.size() - suffix.size());
+    return std::string(kind) + "_registry_updated";
+  }
+  if (command_type == "get_config") return "core_config_updated";
+  if (command_type == "get_services") return "service_registered";
+  return {};
+}
+
+// This connection's subscriptions, as FakeHa answered them.
+struct Subscriptions {
+  std::string entities = "0";                 // subscribe_entities' id
+  std::map<std::string, std::string> events;  // subscribe_events: event type -> id
+};
 
 }  // namespace
 
@@ -86,12 +107,12 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       std::string reply = auth.size() > 1 ? auth[1] : R"({"type":"auth_ok","ha_version":"2025.1.0"})";
       replace_all(reply, "$TOKEN", token);
       co_await ws.async_write(asio::buffer(reply), asio::use_awaitable);
-      std::string sub_id = "0";
+      Subscriptions subs;
       for (;;) {
         co_await ws.async_read(buffer, asio::use_awaitable);
         const std::string text = boost::beast::buffers_to_string(buffer.data());
         buffer.consume(buffer.size());
-        co_await answer(ws, text, sub_id, token);
+        co_await answer(ws, text, subs, token);
       }
     } catch (const std::exception&) {
       // hamcp dropped the connection (it does so on a malformed frame): the next one is served anew.
@@ -107,7 +128,28 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
     return last_token;
   }
 
-  asio::awaitable<void> answer(Ws& ws, const std::string& text, std::string& sub_id, const std::string& token) {
+  // The frames hamcp gets for a command: the script's (all on the first command of that type), or
+  // for kPushCommand the script's subscribe_entities frames and the events announcing what else it
+  // scripts (fake_ha.hpp).
+  std::deque<std::string> frames_for(const std::string& type, const Subscriptions& subs) {
+    std::deque<std::string> frames;
+    const bool push = type == kPushCommand;
+    if (auto it = script.replies.find(push ? "subscribe_entities" : type); it != script.replies.end()) {
+      frames = std::move(it->second);
+      script.replies.erase(it);
+    }
+    if (!push) return frames;
+    for (const auto& [scripted, unused] : script.replies) {
+      const std::string event_type = refetch_event_for(scripted);
+      const auto sub = subs.events.find(event_type);
+      if (event_type.empty() || sub == subs.events.end()) continue;
+      frames.push_back(R"({"id":)" + sub->second + R"(,"type":"event","event":{"event_type":")" + event_type +
+                       R"(","data":{},"origin":"LOCAL"}})");
+    }
+    return frames;
+  }
+
+  asio::awaitable<void> answer(Ws& ws, const std::string& text, Subscriptions& subs, const std::string& token) {
     boost::system::error_code ec;
     boost::json::value command = boost::json::parse(text, ec);  // hamcp's own output: always JSON
     const auto* obj = command.if_object();
@@ -117,15 +159,15 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
     if (!type_value || !type_value->is_string() || !id_value) co_return;
     const std::string type(type_value->as_string());
     const std::string id = boost::json::serialize(*id_value);
-    if (type == "subscribe_entities") sub_id = id;
-    std::deque<std::string> frames;
-    if (auto it = script.replies.find(type); it != script.replies.end()) {
-      frames = std::move(it->second);
-      script.replies.erase(it);
+    if (type == "subscribe_entities") subs.entities = id;
+    if (const auto* event_type = obj->if_contains("event_type");
+        type == "subscribe_events" && event_type && event_type->is_string()) {
+      subs.events[std::string(event_type->as_string())] = id;
     }
+    std::deque<std::string> frames = frames_for(type, subs);
     for (auto& frame : frames) {
       replace_all(frame, "$ID", id);
-      replace_all(frame, "$SUB", sub_id);
+      replace_all(frame, "$SUB", subs.entities);
       replace_all(frame, "$TOKEN", token);
       co_await ws.async_write(asio::buffer(frame), asio::use_awaitable);
     }

@@ -12,6 +12,11 @@
 // In a frame, $ID becomes the id of the command being answered and $SUB the wire id of this
 // connection's subscribe_entities (so scripted events reach the live subscription), $TOKEN the
 // access token hamcp sent (an HA that echoes it: the harnesses check it never comes back out).
+// The command kPushCommand (sent by a harness through hamcp's WsClient, on a live connection)
+// delivers a script without a new sync: its subscribe_entities frames are sent as events of the
+// live subscription, then, for every registry list, get_config and get_services it scripts, the
+// event with which HA announces that change (entity_registry_updated, core_config_updated,
+// service_registered...), so hamcp's mirror refetches it and gets the scripted frames.
 // After the scripted frames the server always sends its default answer (a success result; pong for
 // ping; an empty initial subscribe_entities event), so hamcp never waits for a timeout: when the
 // default answer has arrived, every scripted frame before it has been dispatched.
@@ -25,6 +30,8 @@
 #include <vector>
 
 namespace hamcp::fuzz {
+
+inline constexpr const char* kPushCommand = "fuzz/push";
 
 struct Script {
   std::vector<std::string> auth;

@@ -1,23 +1,26 @@
-// libFuzzer target: raw bytes as an HTTP/1.1 request to hamcp's HTTP server (the real listener,
-// routing, Streamable HTTP and legacy SSE), served in-process on 127.0.0.1 (port 0).
+// libFuzzer target: raw bytes as an HTTP/1.1 request to hamcp's HTTP server (the real MCP
+// connection, routing, Streamable HTTP and legacy SSE), served in-process.
 //
-// Fast by design (no wall-clock waits, no thread hand-offs): the server and the fuzzing client
-// share ONE io_context that runs on the fuzzing thread. Each input is written to a fresh loopback
-// connection, the write side is shut down, and the io_context is polled (never run) until the
-// server has closed the connection or nothing is ready any more: loopback delivers bytes inside
-// the sending system call, so "nothing ready" means the server waits only on timers (an SSE
-// stream, a slow tool). Then the client drops the connection and the server's disconnect handling
-// runs too; timers of slow tools stay pending and fire during later inputs, as in production.
-// (A kept-alive connection with a sentinel request after each input was tried: the extra request
-// cost more than the connection it saved.)
-// So every input crosses the exact path a client's bytes take: Beast's parser, size limits,
-// Host/Origin checks, session tokens, JSON-RPC, cancellation when a client goes away.
+// Fast by design (no sockets per input, no wall-clock waits, no thread hand-offs): each input is
+// served by the server's own connection class (mcp/http/mcp_connection.hpp, the one the TCP
+// listener instantiates) over an in-memory stream (memory_stream.hpp): the input is what the
+// client sent before it half-closed, and what the server writes is collected. The server, its
+// state and a session are built once. Server and harness share ONE io_context on the fuzzing
+// thread, polled (never run) until the server has closed the connection or nothing is ready any
+// more (it then waits only on timers: an SSE stream, a slow tool). Then the client drops the
+// connection and the server's disconnect handling runs too; timers of slow tools stay pending and
+// fire during later inputs, as in production. So every input crosses the exact path a client's
+// bytes take after accept: Beast's parser, size limits, framing checks, Host/Origin checks,
+// session tokens, JSON-RPC, cancellation when a client goes away. (Campaigns 1-3 wrote each
+// input to a fresh loopback TCP connection: same path, plus connect/accept/close system calls,
+// which were most of the time outside the server's code.)
 //
 // The placeholder SESSION_ID in an input is replaced by a valid Mcp-Session-Id (minted by a real
 // initialize at start-up), so inputs reach the code behind the session check, not only the 400s.
 //
 // Oracle besides the sanitizers: after every 64th input the server still answers a well-formed
-// ping on a new connection with HTTP 200 (bad input never takes the server down or wedges it).
+// ping with HTTP 200, over a real loopback TCP connection through the listener (accept loop,
+// admission, tcp_stream): bad input never takes the server down or wedges it.
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -25,6 +28,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <cctype>
@@ -37,7 +41,9 @@
 
 #include "conformance/fixtures.hpp"
 #include "mcp/http/http_server.hpp"
+#include "mcp/http/mcp_connection.hpp"
 #include "mcp/server.hpp"
+#include "memory_stream.hpp"
 
 namespace {
 
@@ -50,6 +56,9 @@ struct Served {
   std::unique_ptr<mcp::Server> server;
   std::unique_ptr<mcp::http::HttpServer> http;
   std::uint16_t port = 0;
+  // For the in-memory connections: the server's request handler and connection limits.
+  std::shared_ptr<const mcp::http::HttpHandler> handler;
+  std::shared_ptr<net::ServerState> state;
   std::string session_id;
 };
 
@@ -90,8 +99,27 @@ asio::awaitable<void> client(std::shared_ptr<Exchange> x, std::string bytes) {
   x->done = true;
 }
 
-// Sends `bytes` on a fresh connection, half-closes, returns what the server answered before it
-// closed or went quiet; then drops the connection (if still open) and lets the server notice.
+// Serves `bytes` as one client connection over the in-memory stream (the client half-closed after
+// sending them); returns what the server answered before it closed or went quiet; then the
+// client drops the connection and the server notices.
+std::string serve_in_memory(std::string bytes) {
+  auto pipe = std::make_shared<fuzz::Pipe>(std::move(bytes));
+  const std::string client = "127.0.0.1";
+  served->state->admission.admit(client);  // as the accept loop does; the connection releases it
+  using Connection = mcp::http::detail::Connection<fuzz::MemoryStream>;
+  auto conn = std::make_shared<Connection>(served->handler, served->state, client,
+                                           asio::make_strand(served->io.get_executor()), pipe);
+  asio::co_spawn(
+      conn->conn_executor(), [conn]() { return conn->run(); }, asio::detached);  // the lambda keeps conn alive
+  conn.reset();
+  drive([&] { return pipe->closed; });
+  pipe->peer_gone = true;
+  drive([] { return false; });  // the server's side of the disconnect, until quiet
+  return std::move(pipe->output);
+}
+
+// Sends `bytes` on a fresh loopback TCP connection, half-closes, returns what the server answered
+// before it closed or went quiet; then drops the connection (if still open) and lets the server notice.
 std::string exchange(const std::string& bytes) {
   auto x = std::make_shared<Exchange>(served->io);
   asio::co_spawn(served->io, client(x, bytes), asio::detached);
@@ -145,6 +173,8 @@ void start_server() {
   http_options.data_dir = dir;
   served->http = std::make_unique<mcp::http::HttpServer>(*served->server, served->io.get_executor(), http_options);
   served->port = served->http->start();
+  served->handler = std::make_shared<const mcp::http::HttpHandler>(served->http->handler());
+  served->state = std::make_shared<net::ServerState>(http_options.listener);
 
   mint_session();
 }
@@ -175,7 +205,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t at; (at = bytes.find("SESSION_ID")) != std::string::npos;) {
     bytes.replace(at, 10, served->session_id);
   }
-  exchange(bytes);
+  serve_in_memory(std::move(bytes));
 
   static unsigned counter = 0;
   if (++counter % 64 == 0) {  // liveness, sampled: a round trip per input would halve the speed

@@ -5,10 +5,11 @@
 # CAMPAIGN.md, so every run first replays all of it). New interesting inputs go to a scratch
 # corpus under the build dir, never into the repository.
 #   fuzz_jsonrpc  one JSON-RPC message into an MCP session
-#   fuzz_http     raw bytes into the HTTP server (Streamable HTTP, legacy SSE, sessions)
+#   fuzz_http     raw bytes into the HTTP server (Streamable HTTP, legacy SSE, sessions), in memory
 #   fuzz_ha_ws    a hostile HA's WebSocket frames into the real WsClient (tests/fuzz/fake_ha.hpp)
 #   fuzz_ha_rest  a hostile HA's raw HTTP answers into the real RestClient and error classification
-#   fuzz_mirror   a hostile HA's states/registries through a full sync into the mirror and search index
+#   fuzz_mirror   a hostile HA's states/registries into the mirror and search index (1 in 8 by a full sync,
+#                 the others as changes on the live connection)
 #
 #   tests/fuzz/run.sh                     every target, FUZZ_SECONDS (default 45) each (5 targets: ~4 min)
 #   FUZZ_SECONDS=300 tests/fuzz/run.sh    longer local run

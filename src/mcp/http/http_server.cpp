@@ -156,16 +156,7 @@ std::uint16_t HttpServer::start() {
     check_data_dir(impl.opts.data_dir);
     impl.host->open_registry();
   }
-  std::weak_ptr<Impl> weak = impl_;
-  impl.listener = std::make_unique<HttpListener>(impl.io, impl.opts.listener,
-                                                 [weak](HttpRequest& req, ResponseWriter& w) -> asio::awaitable<void> {
-                                                   auto self = weak.lock();
-                                                   if (!self) {
-                                                     co_await w.send(HttpResponse::text(503, "Shutting down\n"));
-                                                     co_return;
-                                                   }
-                                                   co_await self->handle(req, w);
-                                                 });
+  impl.listener = std::make_unique<HttpListener>(impl.io, impl.opts.listener, handler());
   impl.port = impl.listener->start();
   if (!impl.opts.stateless) impl.host->start_sweeper();
   return impl.port;
@@ -176,6 +167,18 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
   if (impl->stopping.exchange(true)) return;
   if (impl->listener) impl->listener->stop(grace);
   impl->host->stop();
+}
+
+HttpHandler HttpServer::handler() const {
+  std::weak_ptr<Impl> weak = impl_;
+  return [weak](HttpRequest& req, ResponseWriter& w) -> asio::awaitable<void> {
+    auto self = weak.lock();
+    if (!self) {
+      co_await w.send(HttpResponse::text(503, "Shutting down\n"));
+      co_return;
+    }
+    co_await self->handle(req, w);
+  };
 }
 
 std::uint16_t HttpServer::port() const { return impl_->port; }

@@ -65,6 +65,11 @@ class HttpServer {
   // Graceful: stop accepting, end streams, let requests finish within `grace`.
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5000));
 
+  // What the listener runs for each request (routing, access checks, the
+  // transports); usable once start() has returned. Also how the HTTP fuzz
+  // target serves requests over an in-memory stream (tests/fuzz/fuzz_http.cpp).
+  HttpHandler handler() const;
+
   std::uint16_t port() const;
   std::string url() const;  // e.g. http://127.0.0.1:8086/mcp
   std::size_t sessions_in_memory() const;
