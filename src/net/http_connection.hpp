@@ -76,6 +76,32 @@ void close_now(Stream& s) {
   }
 }
 
+// Writes what the socket takes now without waiting (plain TCP only): most
+// answers fit its send buffer, and then no write timer is armed and no
+// completion handler runs. True when done (all written, or `ec` failed);
+// false when the rest must be written asynchronously (or the stream is TLS or
+// in-memory).
+template <class Stream, class Serializer>
+bool write_at_once(Stream& s, Serializer& serializer, boost::system::error_code& ec) {
+  if constexpr (is_tls_stream<Stream>::value) {
+    return false;
+  } else {
+    auto& low = beast::get_lowest_layer(s);
+    if constexpr (requires { low.socket(); }) {
+      auto& socket = low.socket();
+      if (!socket.non_blocking()) socket.non_blocking(true, ec);  // sync writes only; async ones are unaffected
+      while (!ec && !serializer.is_done()) bhttp::write_some(socket, serializer, ec);
+      if (ec == asio::error::would_block || ec == asio::error::try_again) {
+        ec = {};
+        return false;
+      }
+      return true;
+    } else {
+      return false;
+    }
+  }
+}
+
 // Bytes of one request body charged to the global budget while the body is
 // read and handled; given back when the request is done.
 class BodyCharge {
@@ -145,8 +171,13 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     responded_ = true;
     res.keep_alive(keep_alive_);
     res.prepare_payload();
-    expire_after(stream_, options().write_timeout);
-    auto [ec, n] = co_await bhttp::async_write(stream_, res, kAwait);
+    bhttp::response_serializer<Body> serializer{res};
+    boost::system::error_code ec;
+    if (!write_at_once(stream_, serializer, ec)) {  // the rest under the write timeout
+      expire_after(stream_, options().write_timeout);
+      auto [wec, n] = co_await bhttp::async_write(stream_, serializer, kAwait);
+      ec = wec;
+    }
     if (ec) mark_peer_gone();
     co_return !ec;
   }
@@ -195,6 +226,18 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     expire_after(stream_, wait);
     wait_started_ = std::chrono::steady_clock::now();
     idle_ = true;
+  }
+
+  // Feeds the bytes already read to the parser; need_more is not an error.
+  boost::system::error_code parse_buffered(Parser& parser) {
+    boost::system::error_code ec;
+    while (!parser.is_done() && buffer_.size() > 0) {
+      const std::size_t used = parser.put(buffer_.data(), ec);
+      buffer_.consume(used);
+      if (ec == bhttp::error::need_more) return {};
+      if (ec || used == 0) break;
+    }
+    return ec;
   }
 
   beast::flat_buffer buffer_;
@@ -304,8 +347,14 @@ asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::c
 
 template <class Stream>
 asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::read_body(Parser& parser) {
-  expire_after(stream_, options().body_timeout);
-  auto [ec, n] = co_await bhttp::async_read(stream_, buffer_, parser, kAwait);
+  // The body usually came with the header: parse what is buffered first, and
+  // read (under body_timeout) only when more is needed.
+  boost::system::error_code ec = parse_buffered(parser);
+  if (!ec && !parser.is_done()) {
+    expire_after(stream_, options().body_timeout);
+    auto [rec, n] = co_await bhttp::async_read(stream_, buffer_, parser, kAwait);
+    ec = rec;
+  }
   if (ec == bhttp::error::body_limit) {
     co_await too_large();
     co_return Step::refused;
