@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "http_fixture.hpp"
+#include "mcp/http/session_host.hpp"
 #include "net/beast_server.hpp"
 #include "net/http_connection.hpp"
 #include "raw_socket.hpp"
@@ -96,6 +97,37 @@ TEST(FastPath, LargeAnswerToASlowReaderContinuesAsynchronously) {
   reader.join();
   EXPECT_FALSE(async_ec) << async_ec.message();
   EXPECT_EQ(body_bytes, 32u << 20) << "the bytes written at once and the rest make the whole answer";
+}
+
+// A Channel that records what the session answered.
+struct RecordingChannel final : mcp::Channel {
+  std::vector<std::string> sent;
+  bool closed = false;
+  void send(json::value message) override { sent.push_back(json::serialize(message)); }
+  void close() override { closed = true; }
+};
+
+// On the thread that runs the server's executor (the one io thread), a POST's
+// message reaches its session at once: a ping is answered before deliver()
+// returns, with no trip through the queue.
+TEST(FastPath, DeliverOnTheServersThreadRunsTheSessionAtOnce) {
+  asio::io_context io(1);
+  mcp::Server server(io.get_executor(), mcp::ServerOptions{});
+  mcp::http::HttpServerOptions options;
+  auto host = std::make_shared<mcp::http::SessionHost>(server, io.get_executor(), options);
+  auto hs = std::make_shared<mcp::http::HttpSession>("k", "2025-11-25", mcp::http::ReplayLimits{});
+  auto channel = std::make_shared<RecordingChannel>();
+  bool answered_inline = false;
+  asio::post(io, [&] {
+    hs->session = server.create_session("k");
+    host->deliver(hs, json::parse(R"({"jsonrpc":"2.0","id":1,"method":"ping"})"), channel);
+    answered_inline = channel->closed && channel->sent.size() == 1;
+  });
+  io.run_for(5s);
+  EXPECT_TRUE(answered_inline);
+  ASSERT_EQ(channel->sent.size(), 1u) << "answered once, either way";
+  EXPECT_NE(channel->sent[0].find(R"("result":{})"), std::string::npos) << channel->sent[0];
+  server.shutdown();
 }
 
 // A body that is not in the buffer with its header is still read: split after
