@@ -6,6 +6,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -23,6 +24,11 @@ using boost::system::error_code;
 
 namespace {
 constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
+}
+
+asio::any_io_executor connection_strand(const asio::any_io_executor& executor) {
+  if (const auto* io = executor.target<asio::io_context::executor_type>()) return asio::make_strand(*io);
+  return asio::make_strand(executor);
 }
 
 // Threading: the acceptor, timers and sweeps on `executor`; the connection
@@ -72,7 +78,7 @@ struct BeastServer::Impl : std::enable_shared_from_this<BeastServer::Impl> {
 asio::awaitable<void> BeastServer::Impl::accept_loop() {
   auto self = shared_from_this();
   for (;;) {
-    auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(executor), kAwait);
+    auto [ec, socket] = co_await acceptor.async_accept(connection_strand(executor), kAwait);
     if (ec) {
       if (state->stopping || ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
       // EMFILE and friends: back off briefly instead of spinning or dying.

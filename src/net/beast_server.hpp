@@ -67,6 +67,13 @@ class TrackedConnection {
   const std::string client_;
 };
 
+// The strand a new connection runs on. When the server runs on an io_context's
+// own executor, the strand wraps that type: a strand<io_context::executor_type>
+// fits in any_io_executor's small buffer, a strand<any_io_executor> does not,
+// and then every executor copy (each async operation's work guard, each
+// handler dispatch) allocates a shared target.
+asio::any_io_executor connection_strand(const asio::any_io_executor& executor);
+
 class BeastServer {
  public:
   // Makes the connection for an admitted socket (on its strand); `state->tls`

@@ -20,86 +20,23 @@
 // Stream: beast::tcp_stream or beast::ssl_stream<beast::tcp_stream>; deadlines
 // and closing go through the lowest layer when it offers them, so an in-memory
 // stream (fuzzing) runs the same loop without timers.
-
 #include <array>
 #include <atomic>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
 #include <string>
-#include <type_traits>
 
 #include "net/beast_server.hpp"
 #include "net/guarded_log.hpp"
+#include "net/stream_ops.hpp"
 
 namespace hamcp::net {
 
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
-
-template <class Stream>
-struct is_tls_stream : std::false_type {};
-template <class Next>
-struct is_tls_stream<beast::ssl_stream<Next>> : std::true_type {};
-
-// Deadlines and closing on whatever the lowest layer offers.
-template <class Stream>
-void expire_after(Stream& s, std::chrono::steady_clock::duration d) {
-  auto& low = beast::get_lowest_layer(s);
-  if constexpr (requires { low.expires_after(d); }) low.expires_after(d);
-}
-template <class Stream>
-void expire_never(Stream& s) {
-  auto& low = beast::get_lowest_layer(s);
-  if constexpr (requires { low.expires_never(); }) low.expires_never();
-}
-template <class Stream>
-void shutdown_send(Stream& s) {
-  auto& low = beast::get_lowest_layer(s);
-  if constexpr (requires { low.socket(); }) {
-    boost::system::error_code ec;
-    low.socket().shutdown(tcp::socket::shutdown_send, ec);
-  }
-}
-template <class Stream>
-void close_now(Stream& s) {
-  auto& low = beast::get_lowest_layer(s);
-  if constexpr (requires { low.socket(); }) {
-    boost::system::error_code ec;
-    low.socket().shutdown(tcp::socket::shutdown_both, ec);
-    low.socket().close(ec);
-  } else {
-    low.close();
-  }
-}
-
-// Bytes of one request body charged to the global budget while the body is
-// read and handled; given back when the request is done.
-class BodyCharge {
- public:
-  explicit BodyCharge(std::atomic<std::size_t>& total) : total_(total) {}
-  ~BodyCharge() { total_ -= taken_; }
-  BodyCharge(const BodyCharge&) = delete;
-  BodyCharge& operator=(const BodyCharge&) = delete;
-  bool take(std::size_t bytes, std::size_t cap) {
-    if (bytes == 0) return true;
-    if (!try_take(total_, bytes, cap)) return false;
-    taken_ = bytes;
-    return true;
-  }
-
- private:
-  std::atomic<std::size_t>& total_;
-  std::size_t taken_ = 0;
-};
-
-// A request whose framing we refuse to guess (request smuggling): a
-// Transfer-Encoding other than "chunked", several of them, or one with a
-// Content-Length. Returns the reason, empty when acceptable.
-std::string bad_framing(const bhttp::fields& headers);
 
 template <class Stream>
 class HttpConnection : public TrackedConnection, public std::enable_shared_from_this<HttpConnection<Stream>> {
@@ -145,8 +82,13 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     responded_ = true;
     res.keep_alive(keep_alive_);
     res.prepare_payload();
-    expire_after(stream_, options().write_timeout);
-    auto [ec, n] = co_await bhttp::async_write(stream_, res, kAwait);
+    bhttp::response_serializer<Body> serializer{res};
+    boost::system::error_code ec;
+    if (!write_at_once(stream_, serializer, ec)) {  // the rest under the write timeout
+      expire_after(stream_, options().write_timeout);
+      auto [wec, n] = co_await bhttp::async_write(stream_, serializer, kAwait);
+      ec = wec;
+    }
     if (ec) mark_peer_gone();
     co_return !ec;
   }
@@ -195,6 +137,18 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     expire_after(stream_, wait);
     wait_started_ = std::chrono::steady_clock::now();
     idle_ = true;
+  }
+
+  // Feeds the bytes already read to the parser; need_more is not an error.
+  boost::system::error_code parse_buffered(Parser& parser) {
+    boost::system::error_code ec;
+    while (!parser.is_done() && buffer_.size() > 0) {
+      const std::size_t used = parser.put(buffer_.data(), ec);
+      buffer_.consume(used);
+      if (ec == bhttp::error::need_more) return {};
+      if (ec || used == 0) break;
+    }
+    return ec;
   }
 
   beast::flat_buffer buffer_;
@@ -304,8 +258,14 @@ asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::c
 
 template <class Stream>
 asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::read_body(Parser& parser) {
-  expire_after(stream_, options().body_timeout);
-  auto [ec, n] = co_await bhttp::async_read(stream_, buffer_, parser, kAwait);
+  // The body usually came with the header: parse what is buffered first, and
+  // read (under body_timeout) only when more is needed.
+  boost::system::error_code ec = parse_buffered(parser);
+  if (!ec && !parser.is_done()) {
+    expire_after(stream_, options().body_timeout);
+    auto [rec, n] = co_await bhttp::async_read(stream_, buffer_, parser, kAwait);
+    ec = rec;
+  }
   if (ec == bhttp::error::body_limit) {
     co_await too_large();
     co_return Step::refused;
@@ -344,7 +304,7 @@ asio::awaitable<void> HttpConnection<Stream>::send_error(unsigned status, std::s
   res.set(bhttp::field::content_type, "text/plain; charset=utf-8");
   if (retry_later) res.set(bhttp::field::retry_after, "1");
   res.set(bhttp::field::server, options().server_name);
-  res.body() = std::move(text);
+  res.body().swap(text);  // not a move: clang-tidy reads the co_await below as unsequenced with it
   co_await write_response(res);
 }
 

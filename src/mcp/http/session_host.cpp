@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 
 #include "mcp/http/data_dir.hpp"
@@ -109,7 +110,10 @@ asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::stateless_session(std
 }
 
 void SessionHost::deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply) {
-  asio::post(server_ex_, [session = hs->session, message = std::move(message), reply = std::move(reply)]() mutable {
+  // Dispatched: when this thread already runs the server's executor (one
+  // io_context thread, the usual case) the session takes the message now,
+  // without a round trip through the queue.
+  asio::dispatch(server_ex_, [session = hs->session, message = std::move(message), reply = std::move(reply)]() mutable {
     session->deliver(std::move(message), std::move(reply));
   });
 }

@@ -2,7 +2,8 @@
 // Internal to src/mcp/http: Streamable HTTP (MCP 2025-11-25) on the MCP
 // endpoint, one part of HttpServer: POST (a message or batch; the answer as a
 // JSON body or an SSE stream), GET (the standalone SSE stream, resumable with
-// Last-Event-ID) and DELETE (end a session).
+// Last-Event-ID) and DELETE (end a session). streamable_http.cpp takes POSTs
+// and DELETEs; streamable_http_answers.cpp writes answers and GET streams.
 //
 // Threading: no mutable state of its own; each handler runs as a coroutine on
 // the calling connection's strand and reaches sessions only through
@@ -49,6 +50,13 @@ class StreamableHttp {
                                  std::shared_ptr<Waiter> waiter, std::shared_ptr<std::atomic<bool>> gone,
                                  bool mark_delivered);
   static bool wants_priming(const HttpSession& hs);
+  static HttpResponse session_not_found();
+  // GET and DELETE need a live session: 400 without the header, 404 for an id
+  // that does not check out; otherwise the lookup.
+  static std::variant<SessionRegistry::Lookup, HttpResponse> require_live_session(HttpRequest& req,
+                                                                                  SessionRegistry& registry);
+  // nullopt when acceptable; else the 400 to send.
+  static std::optional<HttpResponse> check_protocol_version_header(const HttpRequest& req);
 
   const std::shared_ptr<SessionHost> host_;
   const HttpServerOptions& opts_;

@@ -1,0 +1,130 @@
+// A Session's concurrent requests (tools/call, resources/read, prompts/get,
+// completion/complete): each runs as its own coroutine after a fair turn
+// (call_scheduler.hpp) and answers on its reply channel, or into its batch.
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+
+#include "mcp/methods.hpp"
+#include "mcp/server.hpp"
+#include "mcp/session.hpp"
+#include "mcp/session_parts.hpp"
+
+namespace hamcp::mcp {
+
+using detail::id_key;
+
+namespace {
+
+// A tools/call result as the JSON-RPC response text, written once.
+detail::Reply render_tool_response(json::value id, const ToolResult& result) {
+  detail::Reply reply;
+  reply.text = R"({"jsonrpc":"2.0","id":)";
+  append_json_text(reply.text, id);
+  reply.text += R"(,"result":)";
+  result.write_json(reply.text);
+  reply.text += '}';
+  json::object shape;
+  shape.reserve(2);
+  shape.emplace("jsonrpc", "2.0");
+  shape.emplace("id", std::move(id));
+  reply.message = std::move(shape);
+  return reply;
+}
+
+asio::awaitable<json::value> run_method(const Registry& registry, const std::string& method, json::object params,
+                                        RequestContext& ctx) {
+  asio::awaitable<json::value> work;  // named before co_await (GCC 12 coroutine temporaries)
+  if (method == "resources/read")
+    work = methods::read_resource(registry, std::move(params), ctx);
+  else if (method == "prompts/get")
+    work = methods::get_prompt(registry, std::move(params), ctx);
+  else
+    work = methods::complete(registry, std::move(params), ctx);
+  json::value result = co_await std::move(work);
+  co_return result;
+}
+
+// The body of one concurrent request: the method's result, a JSON-RPC error,
+// or nothing when it was cancelled (then nothing is sent).
+// Waits for a fair turn first (call_scheduler.hpp): tool work of one session
+// must not hold up the other sessions' requests.
+asio::awaitable<detail::Reply> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
+                                           const void* owner, std::string method, json::object params,
+                                           std::shared_ptr<SessionRequestContext> ctx,
+                                           std::shared_ptr<detail::InFlightRequest> in_flight) {
+  json::value id = ctx->request_id();
+  std::optional<McpError> failure;
+  std::string internal;
+  std::optional<ToolResult> tool_result;
+  json::value result;
+  try {
+    auto turn = scheduler->wait_turn(owner);  // named before co_await (GCC 12)
+    co_await std::move(turn);
+    if (method == "tools/call") {
+      auto calling = methods::call_tool_result(registry, std::move(params), *ctx);  // named (GCC 12)
+      tool_result = co_await std::move(calling);
+    } else {
+      auto working = run_method(registry, method, std::move(params), *ctx);  // named (GCC 12)
+      result = co_await std::move(working);
+    }
+  } catch (const McpError& e) {
+    failure.emplace(e);
+  } catch (const std::exception& e) {
+    internal = e.what();
+  } catch (...) {
+    internal = "unknown error";
+  }
+  ctx->finish();
+  if (in_flight->cancelled) co_return detail::Reply{};
+  if (failure)
+    co_return detail::Reply{make_error_response(std::move(id), failure->code(), failure->what(), failure->data()), {}};
+  if (!internal.empty()) {
+    spdlog::warn("mcp: {} failed: {}", method, internal);
+    co_return detail::Reply{
+        make_error_response(std::move(id), error_code::internal_error, "Internal error: " + internal), {}};
+  }
+  if (tool_result) co_return render_tool_response(std::move(id), *tool_result);
+  co_return detail::Reply{make_result_response(std::move(id), std::move(result)), {}};
+}
+
+}  // namespace
+
+void Session::spawn_request(json::value id, std::string method, json::object params,
+                            const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch) {
+  json::value progress_token;
+  if (const json::value* meta = params.if_contains("_meta"); meta && meta->is_object()) {
+    if (const json::value* token = meta->get_object().if_contains("progressToken");
+        token && (token->is_string() || token->is_int64() || token->is_uint64()))
+      progress_token = *token;
+  }
+  auto in_flight = std::make_shared<detail::InFlightRequest>();
+  std::string key = id_key(id);
+  in_flight_.emplace(key, in_flight);
+  auto self = shared_from_this();
+  auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), std::move(progress_token), reply, in_flight);
+  auto slot = in_flight->signal.slot();
+  asio::co_spawn(core_->executor,
+                 run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params),
+                             std::move(ctx), in_flight),
+                 asio::bind_cancellation_slot(slot, [self, key = std::move(key), reply, batch, in_flight](
+                                                        std::exception_ptr, detail::Reply response) {
+                   auto it = self->in_flight_.find(key);
+                   if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
+                   if (in_flight->cancelled) response = detail::Reply{};  // cancelled: never answer
+                   if (batch) {
+                     batch->finish_one(std::move(response));
+                     return;
+                   }
+                   if (reply->is_open()) {
+                     if (!response.text.empty())
+                       reply->send_text(std::move(response.text), response.message);
+                     else if (!response.message.is_null())
+                       reply->send(std::move(response.message));
+                   }
+                   reply->close();
+                 }));
+}
+
+}  // namespace hamcp::mcp

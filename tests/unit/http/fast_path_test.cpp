@@ -1,0 +1,172 @@
+// The per-request fast path of the server skeleton (issue 9, item 6): a
+// connection's strand stays inside any_io_executor's small buffer, an answer
+// the socket takes at once is written without a completion handler (the rest
+// asynchronously, under the write timeout), and a body that came with its
+// header is parsed from the buffer (one that arrives later is still read).
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <thread>
+
+#include "http_fixture.hpp"
+#include "mcp/http/session_host.hpp"
+#include "net/beast_server.hpp"
+#include "net/http_connection.hpp"
+#include "raw_socket.hpp"
+
+namespace hamcp::test {
+namespace {
+
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+TEST(FastPath, ConnectionStrandWrapsTheIoContextsOwnExecutor) {
+  asio::io_context io(1);
+  // A strand over any_io_executor does not fit any_io_executor's small buffer:
+  // every copy of the connection's executor would allocate.
+  const auto strand = hamcp::net::connection_strand(io.get_executor());
+  EXPECT_NE(strand.target<asio::strand<asio::io_context::executor_type>>(), nullptr);
+  // Any other executor still gets a strand of its own.
+  const asio::any_io_executor other = asio::make_strand(io.get_executor());
+  EXPECT_NE(hamcp::net::connection_strand(other).target<asio::strand<asio::any_io_executor>>(), nullptr);
+}
+
+// A connected pair on loopback: `server` as the skeleton's stream, `client` raw.
+struct SocketPair {
+  asio::io_context io{1};
+  beast::tcp_stream server{io};
+  tcp::socket client{io};
+  SocketPair() {
+    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    client.connect(acceptor.local_endpoint());
+    server.socket() = acceptor.accept();
+  }
+};
+
+bhttp::response<bhttp::string_body> answer(std::size_t body_bytes) {
+  bhttp::response<bhttp::string_body> res{bhttp::status::ok, 11};
+  res.set(bhttp::field::content_type, "application/json");
+  res.body() = std::string(body_bytes, 'x');
+  res.prepare_payload();
+  return res;
+}
+
+TEST(FastPath, SmallAnswerIsWrittenAtOnce) {
+  SocketPair pair;
+  auto res = answer(900);
+  bhttp::response_serializer<bhttp::string_body> serializer{res};
+  boost::system::error_code ec;
+  ASSERT_TRUE(hamcp::net::write_at_once(pair.server, serializer, ec)) << "no completion handler needed";
+  EXPECT_FALSE(ec) << ec.message();
+  ASSERT_TRUE(serializer.is_done());  // else the read below would wait for bytes never sent
+  beast::flat_buffer buffer;
+  bhttp::response<bhttp::string_body> got;
+  bhttp::read(pair.client, buffer, got);
+  EXPECT_EQ(got.body().size(), 900u);
+}
+
+TEST(FastPath, LargeAnswerToASlowReaderContinuesAsynchronously) {
+  SocketPair pair;
+  auto res = answer(32u << 20);  // far above any socket buffer
+  bhttp::response_serializer<bhttp::string_body> serializer{res};
+  boost::system::error_code ec;
+  EXPECT_FALSE(hamcp::net::write_at_once(pair.server, serializer, ec)) << "the peer has not read yet";
+  EXPECT_FALSE(ec) << "a full send buffer is not an error: " << ec.message();
+  EXPECT_FALSE(serializer.is_done());
+  // The rest goes out asynchronously while the client reads.
+  boost::system::error_code async_ec = asio::error::would_block;
+  bhttp::async_write(pair.server, serializer, [&](boost::system::error_code e, std::size_t) { async_ec = e; });
+  std::size_t body_bytes = 0;
+  std::thread reader([&] {
+    beast::flat_buffer buffer;
+    bhttp::response_parser<bhttp::string_body> parser;
+    parser.body_limit(64u << 20);
+    boost::system::error_code rec;
+    bhttp::read(pair.client, buffer, parser, rec);
+    body_bytes = parser.get().body().size();
+  });
+  pair.io.run_for(20s);
+  reader.join();
+  EXPECT_FALSE(async_ec) << async_ec.message();
+  EXPECT_EQ(body_bytes, 32u << 20) << "the bytes written at once and the rest make the whole answer";
+}
+
+// A Channel that records what the session answered.
+struct RecordingChannel final : mcp::Channel {
+  std::vector<std::string> sent;
+  bool closed = false;
+  void send(json::value message) override { sent.push_back(json::serialize(message)); }
+  void close() override { closed = true; }
+};
+
+// On the thread that runs the server's executor (the one io thread), a POST's
+// message reaches its session at once: a ping is answered before deliver()
+// returns, with no trip through the queue.
+TEST(FastPath, DeliverOnTheServersThreadRunsTheSessionAtOnce) {
+  asio::io_context io(1);
+  mcp::Server server(io.get_executor(), mcp::ServerOptions{});
+  mcp::http::HttpServerOptions options;
+  auto host = std::make_shared<mcp::http::SessionHost>(server, io.get_executor(), options);
+  auto hs = std::make_shared<mcp::http::HttpSession>("k", "2025-11-25", mcp::http::ReplayLimits{});
+  auto channel = std::make_shared<RecordingChannel>();
+  bool answered_inline = false;
+  asio::post(io, [&] {
+    hs->session = server.create_session("k");
+    host->deliver(hs, json::parse(R"({"jsonrpc":"2.0","id":1,"method":"ping"})"), channel);
+    answered_inline = channel->closed && channel->sent.size() == 1;
+  });
+  io.run_for(5s);
+  EXPECT_TRUE(answered_inline);
+  ASSERT_EQ(channel->sent.size(), 1u) << "answered once, either way";
+  EXPECT_NE(channel->sent[0].find(R"("result":{})"), std::string::npos) << channel->sent[0];
+  server.shutdown();
+}
+
+// A body that is not in the buffer with its header is still read: split after
+// the header, in the middle of the body, and a chunked body in pieces.
+TEST(FastPath, BodiesArrivingInPiecesAreStillRead) {
+  TempDir dir;
+  TestHttpServer server(dir.path());
+  const std::string sid = open_session(server.port());
+  const std::string body = call_body(7, "echo", R"({"text":"pieces"})");
+  std::string head =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      "Accept: application/json, text/event-stream\r\nMcp-Session-Id: " +
+      sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
+  {
+    RawSocket s(server.port());
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE(s.send(head + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, 10)));
+    std::this_thread::sleep_for(100ms);  // the header and part of the body are read
+    ASSERT_TRUE(s.send(body.substr(10)));
+    const std::string reply = s.read_until("pieces", 5000ms);
+    EXPECT_NE(reply.find("HTTP/1.1 200"), std::string::npos) << reply.substr(0, 200);
+    EXPECT_NE(reply.find("pieces"), std::string::npos) << reply.substr(0, 400);
+  }
+  {
+    RawSocket s(server.port());
+    ASSERT_TRUE(s.ok());
+    const auto chunk = [](std::string_view part) {
+      char size[16];
+      std::snprintf(size, sizeof size, "%zx\r\n", part.size());
+      return std::string(size) + std::string(part) + "\r\n";
+    };
+    ASSERT_TRUE(s.send(head + "Transfer-Encoding: chunked\r\n\r\n" + chunk(std::string_view(body).substr(0, 12))));
+    std::this_thread::sleep_for(100ms);
+    ASSERT_TRUE(s.send(chunk(std::string_view(body).substr(12)) + "0\r\n\r\n"));
+    const std::string reply = s.read_until("pieces", 5000ms);
+    EXPECT_NE(reply.find("HTTP/1.1 200"), std::string::npos) << reply.substr(0, 200);
+    EXPECT_NE(reply.find("pieces"), std::string::npos) << reply.substr(0, 400);
+  }
+}
+
+}  // namespace
+}  // namespace hamcp::test
