@@ -23,7 +23,7 @@ const FAMILIES = [
   {
     name: 'config family',
     budget: 2500,
-    tools: ['ha_config_get', 'ha_config_set', 'ha_config_remove', 'ha_get_automation_traces'],
+    tools: ['ha_config_get', 'ha_config_set', 'ha_config_remove', 'ha_get_automation_traces', 'ha_manage_blueprints'],
   },
 ];
 const bin = process.env.HAMCP_BIN;

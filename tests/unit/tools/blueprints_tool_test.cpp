@@ -122,5 +122,15 @@ TEST_F(BlueprintsToolTest, SubstituteExpandsAndTakeControlIsJournaledAndRestorab
   EXPECT_TRUE(back.structured.at("config").as_object().contains("use_blueprint")) << back.text;
 }
 
+TEST_F(BlueprintsToolTest, HaMcpTakeControlOfBlueprintOnConfigSet) {
+  start();
+  CallResult took = call("ha_config_set_automation",
+                         R"({"identifier":"automation.landing_motion_light","take_control_of_blueprint":true})");
+  ASSERT_FALSE(took.is_error) << took.text;
+  EXPECT_EQ(took.structured.at("blueprint"), kPath);
+  CallResult now = call("ha_config_get", R"({"id":"automation.landing_motion_light"})");
+  EXPECT_FALSE(now.structured.at("config").as_object().contains("use_blueprint")) << now.text;
+}
+
 }  // namespace
 }  // namespace hamcp::tools::testing
