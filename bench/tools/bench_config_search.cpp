@@ -7,6 +7,8 @@
 //
 //   bench_config_search [automations scripts scenes]   default: 1000 500 200
 // Bounded: sync wait <= 120 s, warm-up wait <= 120 s, 200 timed calls.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
