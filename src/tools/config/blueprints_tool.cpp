@@ -14,7 +14,7 @@ namespace {
 
 using namespace config;
 
-constexpr std::size_t kMaxYamlBytes = 512 * 1024;
+constexpr std::size_t kMaxYamlBytes = std::size_t{512} * 1024;
 
 // Runs one WebSocket command; a refusal by HA comes back as its code and message instead of a throw.
 struct Answer {

@@ -36,6 +36,7 @@ const VALID = {
   ha_config_set: { id: 'automation.leak_alert', enabled: true },
   ha_config_remove: { id: 'automation.leak_alert' },
   ha_get_automation_traces: { automation_id: 'automation.leak_alert' },
+  ha_manage_blueprints: { action: 'list' },
 };
 
 // The tool's own failures against the demo home: [arguments, expected error code].
@@ -75,6 +76,7 @@ const OWN_FAILURES = {
   ],
   ha_config_remove: [[{ id: 'script.nope_nope' }, 'config_not_found']],
   ha_get_automation_traces: [[{ automation_id: 'automation.leak_alert', run_id: 'nope' }, 'trace_not_found']],
+  ha_manage_blueprints: [[{ action: 'get', path: 'nope.yaml' }, 'blueprint_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.
