@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 APT_PACKAGES=(
   g++ cmake ninja-build ccache pkg-config binutils
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
-  libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+  libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libyaml-dev
   clang-14 clang-tidy-14 clang-format-14 libclang-rt-14-dev gcovr qemu-user
   curl ca-certificates python3 python3-venv python3-pip nodejs npm openssl procps
 )

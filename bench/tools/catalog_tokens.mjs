@@ -26,7 +26,7 @@ const FAMILIES = [
     tools: [
       'ha_config_get', 'ha_config_set', 'ha_config_remove', 'ha_get_automation_traces',
       'ha_config_list_helpers', 'ha_config_set_helper', 'ha_config_list_groups', 'ha_config_set_group',
-      'ha_config_remove_group',
+      'ha_config_remove_group', 'ha_manage_blueprints',
     ],
   },
 ];

@@ -9,10 +9,12 @@
 namespace hamcp::app {
 
 Home::Home(boost::asio::any_io_executor executor, const ha::ConnectionInput& input, HomeOptions options)
-    : ha_(ha::HaClient::from_input(std::move(executor), input, options.client)),
+    : ha_(ha::HaClient::from_input(executor, input, options.client)),
       index_(std::make_unique<search::EntityIndex>()),
       search_feed_(std::make_unique<home::SearchFeed>(*ha_, *index_)),
-      tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)) {}
+      tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)) {
+  tools_env_->configs.start(std::move(executor));  // fetches once the mirror has synced
+}
 
 Home::~Home() { stop(); }
 

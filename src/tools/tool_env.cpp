@@ -5,7 +5,13 @@
 namespace hamcp::tools {
 
 ToolEnv::ToolEnv(ha::HaClient& ha_client, search::EntityIndex& idx, EntityToolsOptions opts)
-    : ha(ha_client), index(idx), options(opts), watch(ha_client), overview(ha_client), journal(opts.journal) {}
+    : ha(ha_client),
+      index(idx),
+      options(opts),
+      watch(ha_client),
+      overview(ha_client),
+      journal(opts.journal),
+      configs(ha_client) {}
 
 boost::asio::awaitable<ha::SnapshotPtr> ToolEnv::snapshot() {
   ha::SnapshotPtr snap = ha.snapshot();

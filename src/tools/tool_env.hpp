@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "ha/ha_client.hpp"
+#include "home/config_cache.hpp"
 #include "home/edit_journal.hpp"
 #include "home/operations.hpp"
 #include "home/overview_feed.hpp"
@@ -42,6 +43,7 @@ class ToolEnv {
   OperationStore ops;
   OverviewFeed overview;  // ha_get_overview aggregates, kept current from the mirror
   EditJournal journal;    // every config write hamcp makes, restorable
+  ConfigCache configs;    // automation/script/scene configs for ha_search (started by app::Home)
 
   // A synced snapshot for reads. If the mirror has never synced it waits up to
   // first_sync_wait, then throws ToolException with HA's diagnosis
@@ -53,6 +55,7 @@ class ToolEnv {
   void detach() {
     watch.detach();
     overview.detach();
+    configs.detach();
   }
 
  private:

@@ -2,7 +2,7 @@
 # The real-HA lane: install (cached) a real Home Assistant, start it on
 # 127.0.0.1, run hamcp's real-HA tests against it, stop it. Always cleans up.
 #
-#   tests/real_ha/run.sh
+#   tests/real_ha/run.sh [-k name-part]
 #
 # Environment:
 #   HAMCP_BUILD_DIR          build dir with hamcp, unit_ha and real_ha_ha_layer_check
@@ -53,7 +53,7 @@ if [ -n "${HAMCP_BUILD_DIR:-}" ]; then
   [ -x "$HAMCP_BUILD_DIR/real_ha_ha_layer_check" ] && args+=(--ha-layer-check "$HAMCP_BUILD_DIR/real_ha_ha_layer_check")
 fi
 t=$SECONDS
-python3 "$here/test_real_ha.py" "${args[@]}"
+python3 "$here/test_real_ha.py" "${args[@]}" "$@"  # e.g. -k hamcp.blueprints
 rc=$?
 log "timings: install ${install_secs}s, first start ${start_secs}s, tests $((SECONDS - t))s, lane $((SECONDS - lane_t0))s"
 if [ $rc -ne 0 ]; then

@@ -512,9 +512,9 @@ class McpStdio:
                 expect("error" not in msg, f"{method}: {msg.get('error')}")
                 return msg["result"]
 
-    def tool(self, name: str, args: dict, ok: bool = True) -> dict:
+    def tool(self, name: str, args: dict, ok: bool | None = True) -> dict:
         r = self.request("tools/call", {"name": name, "arguments": args})
-        expect(bool(r.get("isError")) != ok, f"{name}({args}) isError={r.get('isError')}: {json.dumps(r)[:600]}")
+        expect(ok is None or bool(r.get("isError")) != ok, f"{name}({args}) isError={r.get('isError')}: {json.dumps(r)[:600]}")
         return r.get("structuredContent") or json.loads(r["content"][0]["text"])
 
     def close(self):
@@ -701,6 +701,78 @@ def t_hamcp_helper_tools(c: Ctx):
         m.close()
 
 
+BLUEPRINT_YAML = """blueprint:
+  name: hamcp flag follower
+  domain: automation
+  input:
+    watched:
+      name: Watched entity
+    target_flag:
+      name: Flag to turn on
+triggers:
+  - trigger: state
+    entity_id: !input watched
+    to: "on"
+actions:
+  - action: input_boolean.turn_on
+    target:
+      entity_id: !input target_flag
+"""
+
+
+def t_hamcp_blueprints(c: Ctx):
+    """ha_manage_blueprints against this real HA: a blueprint imported from a loopback HTTP
+    server (HA fetches it itself), an automation using it (use_blueprint validated by HA), the
+    blueprint's users named and its delete refused while in use, config search finding the
+    automation by an entity id inside its inputs, take control, then everything removed."""
+    import http.server
+    import threading
+
+    class Serve(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            body = BLUEPRINT_YAML.encode() if self.path == "/bp/hamcp_follow.yaml" else b"no"
+            self.send_response(200 if self.path == "/bp/hamcp_follow.yaml" else 404)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Serve)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/bp/hamcp_follow.yaml"
+    flag, mode = "input_boolean.hamcp_test_flag", "input_select.hamcp_test_mode"
+    m = McpStdio(c, {"HAMCP_DATA_DIR": os.path.join(c.run_dir, "hamcp-data-bp")})
+    path = "127.0.0.1/hamcp_follow.yaml"
+    eid = ""
+    try:
+        imported = m.tool("ha_manage_blueprints", {"action": "import", "url": url})
+        expect(imported["path"] == path, f"import: {imported}")
+        m.tool("ha_import_blueprint", {"url": url.replace("hamcp_follow", "gone")}, ok=False)
+        made = m.tool("ha_config_set", {"kind": "automation", "config": {
+            "alias": "hamcp blueprint user",
+            "use_blueprint": {"path": path, "input": {"watched": mode, "target_flag": flag}}}})
+        eid = made.get("entity_id", "")
+        expect(eid.startswith("automation."), f"automation from a blueprint not created: {made}")
+        got = m.tool("ha_manage_blueprints", {"action": "get", "path": path})
+        expect(got["used_by"] == [eid], f"users: {got}")
+        in_use = m.tool("ha_manage_blueprints", {"action": "delete", "path": path, "confirm": True}, ok=False)
+        expect(in_use["error"]["code"] == "blueprint_in_use" and eid in json.dumps(in_use), f"delete: {in_use}")
+        found = m.tool("ha_search", {"query": flag, "config_time_budget": 5})
+        expect(any(r["entity_id"] == eid for r in found.get("config_results", [])), f"config search: {found}")
+        took = m.tool("ha_config_set", {"id": eid, "take_control_of_blueprint": True})
+        expect(took["blueprint"] == path, f"take control: {took}")
+        cfg = m.tool("ha_config_get", {"id": eid})["config"]
+        expect("use_blueprint" not in cfg and cfg["actions"][0]["target"]["entity_id"] == flag, f"expanded: {cfg}")
+    finally:
+        if eid:
+            m.tool("ha_config_remove", {"id": eid}, ok=None)
+        m.tool("ha_manage_blueprints", {"action": "delete", "path": path, "confirm": True}, ok=None)
+        m.close()
+        server.shutdown()
+
+
 # ----------------------------------------------------------- restart.* -----
 
 def t_restart_ha_layer_reconnects(c: Ctx):
@@ -778,6 +850,7 @@ TESTS = [
     ("hamcp.entity_tools", t_hamcp_entity_tools),
     ("hamcp.config_tools", t_hamcp_config_tools),
     ("hamcp.helper_tools", t_hamcp_helper_tools),
+    ("hamcp.blueprints", t_hamcp_blueprints),
     ("restart.ha_layer_reconnects", t_restart_ha_layer_reconnects),
     ("restart.keeps_token_and_ws_reconnects", t_restart_keeps_token_and_ws_reconnects),
     ("ha.no_outbound_network_attempts", t_no_outbound_network_attempts),

@@ -4,6 +4,7 @@
 // made in (entity ids and generated attributes depend on it).
 #include <map>
 
+#include "sim/core/blueprints.hpp"
 #include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
 
@@ -323,6 +324,23 @@ void add_automations(HomeBuilder& b, const Taxonomy& t, const Helpers& h, const 
       t.cat_notify);
 }
 
+// HA's motion-light blueprint and an automation using it, so blueprint tools have something to show.
+void add_blueprint_automation(HomeBuilder& b, const Taxonomy& t) {
+  const std::string path = "homeassistant/motion_light.yaml";
+  b.home().blueprints[blueprint_key("automation", path)] = demo_motion_light_blueprint();
+  const std::string alias = "Landing motion light";
+  add_automation(b, alias, "", json::array{}, json::array{}, true, t.cat_light);
+  for (auto& [id, cfg] : b.home().automation_configs) {
+    if (cfg.at("alias") != alias.c_str()) continue;
+    json::object input{{"motion_entity", "binary_sensor.landing_motion_motion"},
+                       {"light_target", json::object{{"entity_id", "light.landing_light"}}}};
+    cfg = json::object{{"id", id},
+                       {"alias", alias},
+                       {"description", "Landing light follows motion (from a blueprint)"},
+                       {"use_blueprint", json::object{{"path", path}, {"input", std::move(input)}}}};
+  }
+}
+
 }  // namespace
 
 // Helpers made through config flows (a utility meter, a template sensor) and an
@@ -390,6 +408,7 @@ Home demo_home() {
   const std::string goodnight = add_scripts(b, t);
   add_scenes(b);
   add_automations(b, t, h, goodnight);
+  add_blueprint_automation(b, t);
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

@@ -154,6 +154,13 @@ struct CoreConfig {
   std::string version = "2025.11.2";   // reported ha_version
 };
 
+// A blueprint file under <config>/blueprints/<domain>/<path>: the YAML as
+// saved, and its parse (HA's tags as {"!input": name}; see yaml/yaml_json.hpp).
+struct BlueprintFile {
+  std::string yaml;
+  json::object data;
+};
+
 struct Home {
   CoreConfig config;
   std::vector<EntityState> states;            // one per entity (also for non-registry ones)
@@ -175,6 +182,8 @@ struct Home {
   // config/options flows in progress (flow_id -> flow), see sim/flows/.
   std::vector<json::object> config_entries;
   std::map<std::string, json::object> flows;
+  // Blueprints, "<domain>/<path>" ("automation/homeassistant/motion_light.yaml").
+  std::map<std::string, BlueprintFile> blueprints;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

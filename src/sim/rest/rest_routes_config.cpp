@@ -2,6 +2,7 @@
 // and /api/config/core/check_config.
 #include <algorithm>
 
+#include "sim/core/blueprints.hpp"
 #include "sim/core/time_util.hpp"
 #include "sim/home/home_builder.hpp"
 #include "sim/rest/rest_router.hpp"
@@ -50,7 +51,9 @@ std::optional<RestResponse> check_required(const std::string& kind, const std::s
   auto missing = [](std::string_view field) {
     return message_response(400, "Message malformed: required key not provided @ data['" + std::string(field) + "']");
   };
-  if (kind == "automation") {
+  if (kind != "scene" && cfg.contains("use_blueprint")) {  // the blueprint brings triggers, actions, sequence
+    if (kind == "automation") cfg["id"] = key;
+  } else if (kind == "automation") {
     if (!cfg.contains("triggers") && !cfg.contains("trigger")) return missing("triggers");
     if (!cfg.contains("actions") && !cfg.contains("action")) return missing("actions");
     cfg["id"] = key;
@@ -154,6 +157,8 @@ RestResponse save_config(RestCall& c, const std::string& kind) {
   auto body = body_object(c.request, invalid);
   if (invalid || !body) return message_response(400, "Invalid JSON specified.");
   json::object cfg = *body;
+  if (auto problem = use_blueprint_problem(c.store.home(), kind, cfg))
+    return message_response(400, "Message malformed: " + *problem);
   if (auto error = check_required(kind, key, cfg)) return *error;
   configs_of(c.store.home(), kind)[key] = cfg;
   RestResponse out = json_response(200, json::object{{"result", "ok"}});

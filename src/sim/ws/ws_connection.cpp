@@ -64,6 +64,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_helper_commands(t);
     register_history_commands(t);
     register_trace_commands(t);
+    register_blueprint_commands(t);
     return t;
   }();
   return table;

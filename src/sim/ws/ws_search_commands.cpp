@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/saturate_cast.hpp"
+#include "sim/core/blueprints.hpp"
 #include "sim/core/json_writer.hpp"
 #include "sim/core/registry_json.hpp"
 #include "sim/core/time_util.hpp"
@@ -134,6 +135,11 @@ std::string config_text(WsConnection& c, const std::string& type, const std::str
 void related_to_config(WsConnection& c, const std::string& type, const std::string& item, Related& r) {
   Home& h = home(c);
   if (const std::string config = config_text(c, type, item); !config.empty()) {
+    constexpr std::string_view kUse = "\"use_blueprint\":{\"path\":\"";
+    if (const auto bp = config.find(kUse); bp != std::string::npos) {
+      const std::size_t from = bp + kUse.size();
+      r.add(type + "_blueprint", config.substr(from, config.find('"', from) - from));
+    }
     auto mentions = [&](const std::string& id) { return config.find("\"" + id + "\"") != std::string::npos; };
     for (const auto& e : h.entities)
       if (mentions(e.entity_id)) r.add("entity", e.entity_id);
@@ -158,13 +164,16 @@ void search_related(WsConnection& c, int64_t id, const json::object& msg) {
                                                                      {"area", related_to_area},
                                                                      {"floor", related_to_floor},
                                                                      {"label", related_to_label}};
-  static const std::set<std::string, std::less<>> known_without_relations = {
-      "config_entry", "integration", "group", "person", "automation_blueprint", "script_blueprint"};
+  static const std::set<std::string, std::less<>> known_without_relations = {"config_entry", "integration", "group",
+                                                                             "person"};
   Related r;
   if (auto f = finders.find(type); f != finders.end()) {
     f->second(c, item, r);
   } else if (type == "automation" || type == "script" || type == "scene") {
     related_to_config(c, type, item, r);
+  } else if (type == "automation_blueprint" || type == "script_blueprint") {
+    const std::string domain = type.substr(0, type.find('_'));
+    for (const auto& user : blueprint_users(home(c), domain, item)) r.add(domain, user);
   } else if (!known_without_relations.count(type)) {
     throw BadMessage{
         "value must be one of ['area', 'automation', 'automation_blueprint', 'config_entry', 'device', "

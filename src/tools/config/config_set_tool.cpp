@@ -6,6 +6,7 @@
 
 #include "common/ascii.hpp"
 #include "home/config_json.hpp"
+#include "tools/config/blueprint_control.hpp"
 #include "tools/config/config_runtime.hpp"
 #include "tools/config/config_target.hpp"
 #include "tools/config/config_tools.hpp"
@@ -32,9 +33,9 @@ void reject_unsupported(const Args& args) {
     throw ToolException(bad_argument("python_transform", "hamcp never runs model-written code",
                                      "Pass `patch`: RFC 6902 operations, e.g. [{\"op\":\"replace\",\"path\":"
                                      "\"/triggers/0/at\",\"value\":\"07:00:00\"}], with config_hash."));
-  if (args.flag("take_control_of_blueprint", false))
-    throw ToolException(bad_argument("take_control_of_blueprint", "not supported yet",
-                                     "Pass the substituted config as `config` instead."));
+  if (args.flag("take_control_of_blueprint", false) && (args.has("config") || args.has("patch")))
+    throw ToolException(bad_argument("take_control_of_blueprint", "given together with a config change",
+                                     "Take control first (it returns the new config_hash), then patch."));
   if (args.has("config") && args.has("patch"))
     throw ToolException(bad_argument("patch", "given together with config", "Pass either config or patch."));
 }
@@ -225,6 +226,12 @@ boost::asio::awaitable<void> write_step(Args& args, ToolEnv& env, Plan& plan, js
 
 boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env, mcp::RequestContext&) {
   reject_unsupported(args);
+  if (args.flag("take_control_of_blueprint", false)) {  // use_blueprint replaced by the expanded config
+    const Request request = request_of(args);
+    auto taking = take_control(env, request.kind, request.ref);
+    json::object took = co_await std::move(taking);
+    co_return ok(std::move(took));
+  }
   ha::SnapshotPtr snap = co_await env.snapshot();
   auto planning = plan_write(args, env, *snap);  // named: GCC 12 coroutine temporaries
   Plan plan = co_await std::move(planning);

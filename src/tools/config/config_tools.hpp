@@ -17,6 +17,7 @@ ToolSpec make_config_get_spec();
 ToolSpec make_config_set_spec();
 ToolSpec make_config_remove_spec();
 ToolSpec make_traces_spec();
+ToolSpec make_blueprints_spec();
 
 void register_config_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "home/entity_docs.hpp"
+#include "tools/entities/config_search.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
 #include "tools/tool_error.hpp"
@@ -127,6 +128,8 @@ boost::asio::awaitable<mcp::ToolResult> run_search(Args& args, ToolEnv& env, mcp
     body.emplace("hint", base.text.empty() ? "No entity matches these filters; check them with ha_get_overview."
                                            : "Nothing matched; try fewer or other words, or drop filters.");
   }
+  auto configs = add_config_results(args, env, domains, limit, body);  // named: GCC 12 coroutine temporaries
+  co_await std::move(configs);
   co_return ok(std::move(body));
 }
 
@@ -147,11 +150,11 @@ ToolSpec make_search_spec() {
 "include_hidden":{"type":"boolean"},"group_by_domain":{"type":"boolean"},
 "fields":{"type":"array","items":{"type":"string"},"description":"Keep only these keys, e.g. entity_id,state,attributes.brightness,last_changed"}}})J";
   s.output_schema =
-      R"J({"type":"object","properties":{"results":{"type":"array"},"groups":{"type":"object"},"total":{"type":"integer"},"has_more":{"type":"boolean"},"next_offset":{"type":"integer"}}})J";
+      R"J({"type":"object","properties":{"results":{"type":"array"},"config_results":{"type":"array"},"groups":{"type":"object"},"total":{"type":"integer"},"has_more":{"type":"boolean"},"next_offset":{"type":"integer"}}})J";
   s.annotations = read_only();
   s.aliases = {"ha_search_entities", "ha_deep_search"};
   s.legacy_args = {{"domain_filter", "domain"}, {"area_filter", "area"}, {"state_filter", "state"}};
-  s.hidden_args = {"search_types", "exact_match", "include_config"};
+  s.hidden_args = {"search_types", "exact_match", "include_config", "config_time_budget"};
   s.run = run_search;
   return s;
 }

@@ -41,6 +41,7 @@ const VALID = {
   ha_config_list_groups: {},
   ha_config_set_group: { object_id: 'sweep', entities: ['light.kitchen_ceiling_light'] },
   ha_config_remove_group: { object_id: 'sweep' },
+  ha_manage_blueprints: { action: 'list' },
 };
 
 // The tool's own failures against the demo home: [arguments, expected error code].
@@ -90,6 +91,7 @@ const OWN_FAILURES = {
   ha_config_list_groups: [[{ limit: 0 }, null]],
   ha_config_set_group: [[{ object_id: 'Not A Slug' }, 'invalid_argument']],
   ha_config_remove_group: [[{ object_id: 'nope_nope' }, 'group_not_found']],
+  ha_manage_blueprints: [[{ action: 'get', path: 'nope.yaml' }, 'blueprint_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.

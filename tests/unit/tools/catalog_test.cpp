@@ -11,7 +11,9 @@ const std::vector<std::string> kTools = {
     "ha_get_history", "ha_get_logs", "ha_config_get", "ha_config_set", "ha_config_remove", "ha_get_automation_traces",
     // helpers and old-style groups
     "ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
-    "ha_config_remove_group"};
+    "ha_config_remove_group",
+    // blueprints
+    "ha_manage_blueprints"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

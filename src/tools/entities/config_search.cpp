@@ -1,0 +1,81 @@
+#include "tools/entities/config_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hamcp::tools {
+
+namespace {
+
+constexpr const char* kConfigKinds[] = {"automation", "script", "scene"};
+constexpr std::chrono::milliseconds kMaxWait{5000};
+
+bool is_config_kind(std::string_view d) {
+  return std::find(std::begin(kConfigKinds), std::end(kConfigKinds), d) != std::end(kConfigKinds);
+}
+
+// The kinds this call searches: all three, those among `domains`, or none.
+std::vector<std::string> kinds_for(const Args& args, const std::vector<std::string>& domains) {
+  for (const char* entity_only : {"area", "floor", "label", "state", "device_class"})
+    if (args.has(entity_only)) return {};
+  if (domains.empty()) return {std::begin(kConfigKinds), std::end(kConfigKinds)};
+  std::vector<std::string> kinds;
+  for (const auto& d : domains)
+    if (is_config_kind(d)) kinds.push_back(d);
+  return kinds;
+}
+
+json::object hit_item(ToolEnv& env, const search::Hit& hit, bool with_config) {
+  json::object item;
+  item["entity_id"] = hit.entity_id;
+  item["kind"] = hit.entity_id.substr(0, hit.entity_id.find('.'));
+  if (auto doc = env.configs.config_of(hit.entity_id); doc && doc->is_object()) {
+    const json::object& cfg = doc->get_object();
+    const char* name_key = item["kind"] == "scene" ? "name" : "alias";
+    if (const json::value* alias = cfg.if_contains(name_key)) item["alias"] = *alias;
+    if (with_config) item["config"] = *doc;
+  }
+  item["score"] = static_cast<std::int64_t>(std::lround(hit.score));
+  if (hit.matched_field == "aliases") {
+    item["match"] = hit.matched_text;  // what inside the config matched: an entity id, a service, a trigger
+  } else if (!hit.matched_field.empty() && hit.matched_field != "entity_id") {
+    item["match"] = hit.matched_field + ": " + hit.matched_text;
+  }
+  return item;
+}
+
+}  // namespace
+
+boost::asio::awaitable<void> add_config_results(Args& args, ToolEnv& env, const std::vector<std::string>& domains,
+                                                std::size_t limit, json::object& body) {
+  const std::string text = args.str("query");
+  const std::vector<std::string> kinds = kinds_for(args, domains);
+  if (text.empty() || kinds.empty()) co_return;
+  if (const double budget = args.number("config_time_budget", 0); budget > 0 && !env.configs.status().ready) {
+    const auto wait = std::min(kMaxWait, std::chrono::milliseconds(static_cast<std::int64_t>(budget * 1000)));
+    auto waiting = env.configs.wait_ready(wait);  // named: GCC 12 coroutine temporaries
+    co_await std::move(waiting);
+  }
+  std::vector<search::Hit> hits;
+  for (const auto& kind : kinds) {
+    search::Query q;
+    q.text = text;
+    q.domain = kind;
+    q.limit = limit;
+    search::Result part = env.configs.query(q);
+    for (auto& h : part.hits) hits.push_back(std::move(h));
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
+  if (hits.size() > limit) hits.resize(limit);
+  const bool with_config = args.flag("include_config", false);
+  json::array items;
+  for (const auto& hit : hits) items.push_back(hit_item(env, hit, with_config));
+  body["config_results"] = std::move(items);
+  const ConfigCache::Status status = env.configs.status();
+  if (!status.ready)
+    body["config_status"] = "loading: " + std::to_string(status.loaded) + " configs indexed, " +
+                            std::to_string(status.pending) +
+                            " to go; call again shortly (or pass config_time_budget, seconds) for all";
+}
+
+}  // namespace hamcp::tools

@@ -1,0 +1,1 @@
+set(UNIT_LINK hamcp_yaml)
