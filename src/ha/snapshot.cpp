@@ -303,7 +303,9 @@ RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available)
 
 RegistryPtr Registry::make_from_text(RegistryKind kind, std::string_view list, boost::system::error_code& ec) {
   Builder builder(kind, true, 0);
-  if (!detail::for_each_item(list, [&](json::value& item) { builder.add(item); }, ec)) return nullptr;
+  if (!detail::for_each_item(
+          list, [&](json::value& item) { builder.add(item); }, ec))
+    return nullptr;
   return builder.finish();
 }
 

@@ -73,8 +73,7 @@ asio::awaitable<void> WsClient::Impl::wait_connected(Clock::time_point deadline)
 }
 
 asio::awaitable<std::shared_ptr<Waiter>> WsClient::Impl::await_answer(json::object message,
-                                                                       std::chrono::milliseconds timeout,
-                                                                       bool as_text) {
+                                                                      std::chrono::milliseconds timeout, bool as_text) {
   auto self = shared_from_this();
   const auto start = Clock::now();
   co_await wait_connected(start + std::min(timeout, options.connect_wait));
@@ -87,8 +86,8 @@ asio::awaitable<std::shared_ptr<Waiter>> WsClient::Impl::await_answer(json::obje
   if (w->error) throw HaException(*w->error);
   if (w->done()) co_return w;
   calls.forget(id);
-  throw HaException(
-      make_error(ErrorCause::timeout, settings.ws_url(), "no result within " + std::to_string(timeout.count()) + " ms"));
+  throw HaException(make_error(ErrorCause::timeout, settings.ws_url(),
+                               "no result within " + std::to_string(timeout.count()) + " ms"));
 }
 
 asio::awaitable<json::value> WsClient::Impl::do_command(json::object message, std::chrono::milliseconds timeout) {
@@ -194,7 +193,8 @@ asio::awaitable<json::value> WsClient::command(json::object message, std::option
   co_return co_await std::move(isolated);
 }
 
-asio::awaitable<RawResult> WsClient::command_raw(json::object message, std::optional<std::chrono::milliseconds> timeout) {
+asio::awaitable<RawResult> WsClient::command_raw(json::object message,
+                                                 std::optional<std::chrono::milliseconds> timeout) {
   auto impl = impl_;
   const auto t = timeout.value_or(impl->options.command_timeout);
   auto op = impl->do_command_raw(std::move(message), t);

@@ -70,9 +70,9 @@ asio::awaitable<RegistryPtr> MirrorFetch::list_registry(RegistryKind kind) {
     boost::system::error_code ec;
     RegistryPtr reg = Registry::make_from_text(k, r.text, ec);
     if (ec && r.text.substr(0, 1) == "[") {
-      throw HaException(make_error(ErrorCause::protocol_error, "",
-                                   "Home Assistant's " + std::string(to_string(k)) +
-                                       " registry list is not valid JSON (" + ec.message() + ")"));
+      throw HaException(make_error(
+          ErrorCause::protocol_error, "",
+          "Home Assistant's " + std::string(to_string(k)) + " registry list is not valid JSON (" + ec.message() + ")"));
     }
     co_return reg;
   };

@@ -29,7 +29,7 @@ struct Waiter {
   boost::asio::steady_timer timer;
   std::optional<boost::json::value> result;
   std::optional<HaError> error;
-  bool wants_text = false;          // command_raw: the result is delivered as raw_result
+  bool wants_text = false;  // command_raw: the result is delivered as raw_result
   std::optional<RawResult> raw_result;
   bool done() const { return result || raw_result || error; }
 };

@@ -21,7 +21,8 @@ namespace {
 
 std::vector<std::string> items_of(std::string_view text, boost::system::error_code& ec) {
   std::vector<std::string> out;
-  for_each_item(text, [&](json::value& v) { out.push_back(json::serialize(v)); }, ec);
+  for_each_item(
+      text, [&](json::value& v) { out.push_back(json::serialize(v)); }, ec);
   return out;
 }
 
@@ -43,7 +44,8 @@ TEST(JsonItems, EmptyArrayHasNoItems) {
 TEST(JsonItems, MalformedListsFailWithAnError) {
   for (const char* bad : {"", "{}", "[1 2]", "[1,]", "[1", "[1]x", "[1],[2]", "[,1]", R"([{"a":}])", "[01]"}) {
     boost::system::error_code ec;
-    const bool ok = for_each_item(bad, [](json::value&) {}, ec);
+    const bool ok = for_each_item(
+        bad, [](json::value&) {}, ec);
     EXPECT_FALSE(ok) << bad;
     EXPECT_TRUE(ec) << bad;
   }
@@ -52,7 +54,8 @@ TEST(JsonItems, MalformedListsFailWithAnError) {
 TEST(JsonItems, DeepItemsStopAtHomeAssistantsDepthLimit) {
   const std::string deep = "[" + std::string(300, '[') + std::string(300, ']') + "]";
   boost::system::error_code ec;
-  EXPECT_FALSE(for_each_item(deep, [](json::value&) {}, ec));
+  EXPECT_FALSE(for_each_item(
+      deep, [](json::value&) {}, ec));
   EXPECT_EQ(ec, json::error::too_deep);
 }
 
@@ -68,16 +71,18 @@ TEST(JsonItems, BigItemsSpillOutOfTheScratchArena) {
 TEST(JsonItems, WalksMembersWithEscapedKeys) {
   std::vector<std::pair<std::string, std::string>> seen;
   boost::system::error_code ec;
-  const bool ok = for_each_member(
-      R"({"light.a":{"s":"on"}, "sensor.\u00e9\"q" : 5 })",
-      [&](std::string_view key, json::value& v) { seen.emplace_back(key, json::serialize(v)); }, ec);
+  const bool ok =
+      for_each_member(R"({"light.a":{"s":"on"}, "sensor.\u00e9\"q" : 5 })",
+                      [&](std::string_view key, json::value& v) { seen.emplace_back(key, json::serialize(v)); }, ec);
   ASSERT_TRUE(ok) << ec.message();
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].first, "light.a");
   EXPECT_EQ(seen[1].first, "sensor.\xc3\xa9\"q");
   EXPECT_EQ(seen[1].second, "5");
   for (const char* bad : {R"({"a" 1})", R"({1:2})", R"({"a":1,})", "[]"}) {
-    EXPECT_FALSE(for_each_member(bad, [](std::string_view, json::value&) {}, ec)) << bad;
+    EXPECT_FALSE(for_each_member(
+        bad, [](std::string_view, json::value&) {}, ec))
+        << bad;
   }
 }
 
