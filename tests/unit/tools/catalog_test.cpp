@@ -9,11 +9,10 @@ const std::vector<std::string> kTools = {
     "ha_search", "ha_get_overview", "ha_get_state", "ha_call_service", "ha_bulk_control", "ha_get_operation_status",
     "ha_list_services", "ha_call_event", "ha_get_entity", "ha_set_entity", "ha_remove_entity", "ha_eval_template",
     "ha_get_history", "ha_get_logs", "ha_config_get", "ha_config_set", "ha_config_remove", "ha_get_automation_traces",
+    "ha_manage_blueprints",
     // helpers and old-style groups
     "ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
-    "ha_config_remove_group",
-    // blueprints
-    "ha_manage_blueprints"};
+    "ha_config_remove_group"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
