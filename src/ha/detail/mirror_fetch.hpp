@@ -2,12 +2,10 @@
 // Fetches what the mirror holds besides the states over the WebSocket: one
 // registry list (category: every scope the frontend uses), the config and the
 // services catalogue, without publishing anything.
-// Threading: runs on the coroutine that awaits it (the mirror's strand),
-// except the decoding of registry lists, on its own one-thread pool. The
-// WsClient it uses is thread-safe.
+// Threading: no state of its own; runs on the coroutine that awaits it (the
+// mirror's strand). The WsClient it uses is thread-safe.
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <memory>
@@ -45,7 +43,6 @@ class MirrorFetch {
 
   WsClient& ws_;
   std::chrono::milliseconds timeout_;
-  boost::asio::thread_pool decode_pool_{1};  // big lists are decoded here, off the I/O thread
 };
 
 // HA answered that it does not know a command (older versions).
