@@ -32,8 +32,8 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke)
-EXTRA_LANES=(lint)  # runs with --lanes; default once a full run of it on this tree has passed
+ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke lint)
+EXTRA_LANES=()
 lanes_arg=""
 install_deps=1
 while [ $# -gt 0 ]; do

@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   run_until(
       io, [&] { return h.ha().status().state == ha::MirrorState::synced; }, std::chrono::seconds(120));
   const double synced_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_start).count();
-  const std::string probe = ids[(7 * 3) % ids.size()];
+  const std::string probe = ids[(std::size_t{7} * 3) % ids.size()];
   Call first = call(io, *session, 1, R"({"query":")" + probe + R"("})");
   const bool first_complete = !first.structured.contains("config_status");
   run_until(

@@ -50,6 +50,34 @@ json::object hit_view(const ha::Snapshot& snap, const search::Hit& hit, bool wit
   return item;
 }
 
+// One query, or with several domains the best offset+limit of each, merged by score.
+search::Result query_domains(ToolEnv& env, search::Query base, const std::vector<std::string>& domains,
+                             std::size_t offset, std::size_t limit) {
+  search::Result result;
+  if (domains.size() <= 1) {
+    if (!domains.empty()) base.domain = domains.front();
+    base.limit = limit;
+    base.offset = offset;
+    return env.index.query(base);
+  }
+  base.limit = offset + limit;
+  for (const auto& d : domains) {
+    search::Query q = base;
+    q.domain = d;
+    search::Result part = env.index.query(q);
+    result.total += part.total;
+    for (auto& h : part.hits) result.hits.push_back(std::move(h));
+  }
+  std::stable_sort(result.hits.begin(), result.hits.end(),
+                   [](const search::Hit& a, const search::Hit& b) { return a.score > b.score; });
+  if (offset >= result.hits.size())
+    result.hits.clear();
+  else
+    result.hits.erase(result.hits.begin(), result.hits.begin() + static_cast<std::ptrdiff_t>(offset));
+  if (result.hits.size() > limit) result.hits.resize(limit);
+  return result;
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_search(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr snap = co_await env.snapshot();
   const auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(args.integer("limit", 10), 1, 100));
@@ -70,30 +98,7 @@ boost::asio::awaitable<mcp::ToolResult> run_search(Args& args, ToolEnv& env, mcp
   std::vector<std::string> domains = domains_for_types(args.list("search_types"));
   if (auto d = args.opt_str("domain"); d && !d->empty()) domains = {*d};
 
-  search::Result result;
-  if (domains.size() <= 1) {
-    if (!domains.empty()) base.domain = domains.front();
-    base.limit = limit;
-    base.offset = offset;
-    result = env.index.query(base);
-  } else {
-    // Several domains: best offset+limit of each, merged by score.
-    base.limit = offset + limit;
-    for (const auto& d : domains) {
-      search::Query q = base;
-      q.domain = d;
-      search::Result part = env.index.query(q);
-      result.total += part.total;
-      for (auto& h : part.hits) result.hits.push_back(std::move(h));
-    }
-    std::stable_sort(result.hits.begin(), result.hits.end(),
-                     [](const search::Hit& a, const search::Hit& b) { return a.score > b.score; });
-    if (offset >= result.hits.size())
-      result.hits.clear();
-    else
-      result.hits.erase(result.hits.begin(), result.hits.begin() + static_cast<std::ptrdiff_t>(offset));
-    if (result.hits.size() > limit) result.hits.resize(limit);
-  }
+  search::Result result = query_domains(env, base, domains, offset, limit);
 
   const std::vector<std::string> fields = args.list("fields");
   const bool want_attrs =
