@@ -31,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/guarded_main.hpp"
 #include "ha/ha_client.hpp"
 #include "sim/home/home_model.hpp"
 #include "sim/server/sim_server.hpp"
@@ -285,14 +286,4 @@ static int run_main(int argc, char** argv) {
   return 0;
 }
 
-// Every failure is reported, never escapes main (clang-tidy bugprone-exception-escape).
-int main(int argc, char** argv) {
-  try {
-    return run_main(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
-  } catch (...) {
-    std::fprintf(stderr, "%s: unknown error\n", argv[0]);
-  }
-  return 1;
-}
+int main(int argc, char** argv) { return hamcp::common::guarded_main(argc, argv, run_main); }

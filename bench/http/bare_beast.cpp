@@ -25,6 +25,8 @@
 #include <sstream>
 #include <string>
 
+#include "common/guarded_main.hpp"
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -91,14 +93,4 @@ static int run_main(int argc, char** argv) {
   io.run();
 }
 
-// Every failure is reported, never escapes main (clang-tidy bugprone-exception-escape).
-int main(int argc, char** argv) {
-  try {
-    return run_main(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
-  } catch (...) {
-    std::fprintf(stderr, "%s: unknown error\n", argv[0]);
-  }
-  return 1;
-}
+int main(int argc, char** argv) { return hamcp::common::guarded_main(argc, argv, run_main); }

@@ -25,6 +25,7 @@
 #if HAMCP_FIXTURE_HAS_HTTP
 #include "mcp/http/http_server.hpp"
 #endif
+#include "common/guarded_main.hpp"
 #include "mcp/server.hpp"
 #include "mcp/stdio_transport.hpp"
 
@@ -137,14 +138,4 @@ static int run_main(int argc, char** argv) {
 #endif
 }
 
-// Every failure is reported, never escapes main (clang-tidy bugprone-exception-escape).
-int main(int argc, char** argv) {
-  try {
-    return run_main(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
-  } catch (...) {
-    std::fprintf(stderr, "%s: unknown error\n", argv[0]);
-  }
-  return 1;
-}
+int main(int argc, char** argv) { return hamcp::common::guarded_main(argc, argv, run_main); }
