@@ -65,10 +65,23 @@ struct SimConfig {
   uint64_t seed = 1;
 };
 
+// `hamcp setup <client>`: the configuration an MCP client needs to start or reach hamcp.
+struct SetupConfig {
+  std::string client;  // claude-desktop, claude-code, cursor, vscode, codex, generic
+  bool http = false;   // the client reaches `hamcp --http` at `url` instead of starting hamcp
+  std::string url = "http://127.0.0.1:8086/mcp";
+  std::string name = "home-assistant";  // the server's name in the client (as ha-mcp's docs use)
+  bool write = false;                   // merge into the client's config file (JSON clients)
+  std::string file;                     // that file, instead of the client's usual one
+  std::string command;                  // the hamcp the client starts (default: this binary)
+  bool demo = false;                    // the client starts `hamcp --demo` (no Home Assistant needed)
+};
+
 struct Config {
   HaConfig ha;
   McpConfig mcp;
   SimConfig sim;
+  SetupConfig setup;
   bool demo = false;         // --demo: run against an in-process simulated home
   bool doctor_json = false;  // `hamcp doctor --json`
 };

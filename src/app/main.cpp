@@ -76,6 +76,25 @@ void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
 }
 
+CLI::App* add_setup_command(CLI::App& app, Config& config) {
+  SetupConfig& setup = config.setup;
+  CLI::App* cmd = app.add_subcommand("setup", "Print (or --write) an MCP client's configuration for hamcp");
+  cmd->add_option("client", setup.client, "claude-desktop, claude-code, cursor, vscode, codex or generic")->required();
+  cmd->add_flag("--http", setup.http, "The client reaches `hamcp --http` at --url instead of starting hamcp");
+  cmd->add_option("--url", setup.url, "MCP endpoint of `hamcp --http` (default http://127.0.0.1:8086/mcp)");
+  cmd->add_option("--name", setup.name, "The server's name in the client (default home-assistant)");
+  cmd->add_flag("--write", setup.write, "Merge into the client's config file (keeps the rest, old file as .bak)");
+  cmd->add_option("--file", setup.file, "Config file for --write instead of the client's usual one");
+  cmd->add_option("--command", setup.command, "hamcp binary the client starts (default: this one)");
+  cmd->add_flag("--demo", setup.demo, "The client starts `hamcp --demo` (simulated home)");
+  add_ha_options(*cmd, config.ha);
+  cmd->add_option("--auth-token", config.mcp.auth_token, "Bearer token of `hamcp --http` (default: the generated one)")
+      ->envname("MCP_AUTH_TOKEN");
+  cmd->add_option("--data-dir", config.mcp.data_dir, "Data dir of `hamcp --http`, where a generated token is")
+      ->envname("HAMCP_DATA_DIR");
+  return cmd;
+}
+
 }  // namespace
 
 std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
@@ -89,7 +108,8 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
       "  hamcp --demo --http               HTTP on 127.0.0.1:8086/mcp, simulated home\n"
       "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
       "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
-      "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone");
+      "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone\n"
+      "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)");
 
   add_ha_options(app, config.ha);
   McpConfig& mcp = config.mcp;
@@ -145,6 +165,7 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   CLI::App* doctor = app.add_subcommand("doctor", "Check the connection to Home Assistant, step by step");
   add_ha_options(*doctor, config.ha);
   doctor->add_flag("--json", config.doctor_json, "Print the report as JSON");
+  CLI::App* setup = add_setup_command(app, config);
 
   try {
     app.parse(argc, argv);
@@ -154,6 +175,7 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
 
   if (sim->parsed()) return Command::sim;
   if (doctor->parsed()) return Command::doctor;
+  if (setup->parsed()) return Command::setup;
   return mcp.http ? Command::serve_http : Command::serve_stdio;
 }
 
@@ -166,6 +188,8 @@ int run(int argc, char** argv) {
       return run_sim(config.sim);
     case Command::doctor:
       return run_doctor(config);
+    case Command::setup:
+      return run_setup(config);
     case Command::serve_http:
       return serve_http(config);
     case Command::serve_stdio:

@@ -6,7 +6,7 @@
 
 namespace hamcp::app {
 
-enum class Command { serve_stdio, serve_http, sim, doctor };
+enum class Command { serve_stdio, serve_http, sim, doctor, setup };
 
 // Parses the command line and environment into `config`. Returns the command
 // to run, or the exit code when parsing ends hamcp (help, version, bad value).
