@@ -9,7 +9,8 @@ APT_PACKAGES=(
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
   libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libyaml-dev
   clang-14 clang-tidy-14 clang-format-14 libclang-rt-14-dev gcovr qemu-user
-  curl ca-certificates python3 python3-venv python3-pip nodejs npm openssl procps
+  curl ca-certificates python3 python3-venv python3-pip python3-yaml nodejs npm openssl procps
+  debootstrap dpkg-dev jq nginx
 )
 
 missing=()
@@ -25,6 +26,10 @@ done
 if ((${#missing[@]})); then
   echo "install-deps: apt-get install ${missing[*]}" >&2
   apt-get update -qq
+  # nginx is a test tool here (tests/replicas, tests/addon start their own on loopback): keep apt
+  # from starting Debian's nginx service on port 80.
+  policy=/usr/sbin/policy-rc.d
+  [ -e "$policy" ] || { printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod +x "$policy"; trap 'rm -f "$policy"' EXIT; }
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 

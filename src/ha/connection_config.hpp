@@ -22,6 +22,9 @@ struct ConnectionInput {
   bool insecure_tls = false;                 // HOMEASSISTANT_INSECURE_TLS
   std::chrono::milliseconds timeout{30000};  // HA_TIMEOUT
   std::string supervisor_token;              // SUPERVISOR_TOKEN (set inside an HA add-on)
+  // HAMCP_SUPERVISOR_ENDPOINT "host:port" instead of supervisor:80: the add-on's tests point it at a
+  // simulated Supervisor on loopback.
+  std::string supervisor_endpoint;
 };
 
 // Fills the fields still empty in `input` from the environment (flags win).

@@ -8,8 +8,6 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${HAMCP_BUILD_DIR:-$root/build-ci}"
-cache="${HAMCP_PACKAGE_CACHE:-$HOME/.cache/hamcp-package}"
-mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -18,17 +16,9 @@ ninja -C "$build" -j"${HAMCP_JOBS:-2}" hamcp >/dev/null
 deb="$("$root/packaging/deb/build.sh" "$build/hamcp" "$build/package")"
 echo "package: built $(basename "$deb") ($(du -k "$deb" | cut -f1) KB)"
 
-# A clean Debian 12 root with systemd (for verify), made once and kept as a tarball.
-base="$cache/bookworm-systemd.tar"
-if [ ! -f "$base" ]; then
-  mkdir -p "$cache"
-  tmp="$(mktemp -d "$cache/root.XXXX")"
-  echo "package: debootstrap bookworm (first run only)"
-  debootstrap --variant=minbase --include=systemd bookworm "$tmp" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
-    { tail -20 "$cache/debootstrap.log"; exit 1; }
-  tar -C "$tmp" -cf "$base.part" . && mv "$base.part" "$base"
-  rm -rf "$tmp"
-fi
+# A clean Debian 12 root with systemd (for verify), made once and kept as a tarball. test.sh starts
+# prepare-root.sh in the background at its start (it is mostly downloading); here it is waited for.
+base="$("$here/prepare-root.sh")"
 chroot_dir="$(mktemp -d)"
 cleanup() {
   for m in proc dev; do umount -l "$chroot_dir/$m" 2>/dev/null || true; done

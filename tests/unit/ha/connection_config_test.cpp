@@ -72,6 +72,20 @@ TEST(ConnectionConfig, SupervisorAddOnMode) {
   EXPECT_EQ(s.token.reveal(), "supervisor-secret-999");
 }
 
+TEST(ConnectionConfig, SupervisorEndpointCanBeMovedForTests) {
+  ConnectionInput in;
+  in.supervisor_token = "sv";
+  in.supervisor_endpoint = "127.0.0.1:18080";
+  const auto s = std::get<ConnectionSettings>(make_connection_settings(in));
+  EXPECT_EQ(s.host, "127.0.0.1");
+  EXPECT_EQ(s.port, 18080);
+  EXPECT_EQ(s.ws_url(), "ws://127.0.0.1:18080/core/websocket");
+  in.supervisor_endpoint = "127.0.0.1:0";
+  const auto bad = make_connection_settings(in);
+  ASSERT_TRUE(std::holds_alternative<HaError>(bad));
+  EXPECT_NE(std::get<HaError>(bad).detail.find("HAMCP_SUPERVISOR_ENDPOINT"), std::string::npos);
+}
+
 TEST(ConnectionConfig, ExplicitUrlWinsOverSupervisor) {
   ConnectionInput in;
   in.url = "http://127.0.0.1:8123";
