@@ -314,7 +314,7 @@ void StateStore::fire(std::string event_type, json::object data, const Context& 
   std::vector<uint64_t> ids;
   ids.reserve(listeners_.size());
   for (const auto& [id, slot] : listeners_)
-    if (slot.event_type.empty() || slot.event_type == e.event_type) ids.push_back(id);
+    if ((slot.event_type.empty() && !is_signal(e.event_type)) || slot.event_type == e.event_type) ids.push_back(id);
   for (uint64_t id : ids) {
     auto it = listeners_.find(id);
     if (it != listeners_.end()) {
@@ -331,7 +331,8 @@ std::map<std::string, std::size_t> StateStore::listener_counts() const {
                                          {"homeassistant_start", 1},
                                          {"homeassistant_started", 1},
                                          {"component_loaded", 0}};
-  for (const auto& [id, slot] : listeners_) out[slot.event_type.empty() ? "*" : slot.event_type]++;
+  for (const auto& [id, slot] : listeners_)
+    if (!is_signal(slot.event_type)) out[slot.event_type.empty() ? "*" : slot.event_type]++;
   return out;
 }
 

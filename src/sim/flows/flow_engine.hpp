@@ -76,6 +76,9 @@ Answer answer_flow(StateStore& store, const std::string& flow_id, const json::ob
 Answer abort_flow(StateStore& store, const std::string& flow_id, bool options_flow);
 
 json::array list_entries(StateStore& store, std::string_view domain);
+// The store signal fired when an entry is added, updated (options) or removed:
+// data {"type": "added" | "updated" | "removed", "entry": {...}} (config_entries/subscribe).
+inline constexpr std::string_view kConfigEntryChanged = "@config_entry_changed";
 const json::object* find_entry(StateStore& store, std::string_view entry_id);
 // Removes the entry and its entities; false when there is none.
 bool delete_entry(StateStore& store, const std::string& entry_id, const Context& context);
