@@ -80,6 +80,7 @@ void ConfigCache::Impl::enqueue(std::vector<std::string> fetch, std::vector<std:
       warm_start = std::chrono::steady_clock::now();
     }
     if (full && !subscribed) subscribe_now = subscribed = true;
+    if (full) entries.clear();  // a full pass reads every entry's options again
     for (auto& id : gone) drop_locked(id);
     for (auto& id : fetch)
       if (queued.insert(id).second) queue.push_back(std::move(id));

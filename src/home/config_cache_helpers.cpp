@@ -2,6 +2,8 @@
 // and what Home Assistant fires when config changes without an entity change.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "home/detail/config_cache_impl.hpp"
 
 namespace hamcp::home {
@@ -44,6 +46,10 @@ void ConfigCache::Impl::note_helper_changes(const ha::ChangeSet& changes, const 
       else if (added)
         fetch.emplace_back(kEntriesJob);  // an entry not seen yet (without config_entries/subscribe): list again
     }
+  // The registry often lands after the entity's state: an entity registry change lists the entries
+  // again (one command; only entries not seen yet have their options read).
+  const auto& kinds = changes.registries_changed;
+  if (std::find(kinds.begin(), kinds.end(), ha::RegistryKind::entity) != kinds.end()) fetch.emplace_back(kEntriesJob);
   for (const auto& id : changes.states_changed) {
     if (!is_storage_helper_domain(domain_of(id))) continue;
     auto it = items.find(id);
@@ -158,12 +164,14 @@ asio::awaitable<void> ConfigCache::Impl::fetch_entries() {
       ++failed;
       co_return;
     }
-    entries.clear();
     std::set<std::string>& ids = groups[std::string(kEntriesGroup)];
     std::set<std::string> now;
+    std::map<std::string, HelperEntry, std::less<>> known = std::move(entries);
+    entries.clear();
     for (auto& e : listed) {
       now.insert(entry_doc_id(e));
-      fetch.push_back(std::string(kEntryJob) + e.entry_id);
+      if (!known.count(e.entry_id) || !items.count(entry_doc_id(e)))  // changes of known ones: the subscription
+        fetch.push_back(std::string(kEntryJob) + e.entry_id);
       entries[e.entry_id] = std::move(e);
     }
     for (const auto& old : ids)

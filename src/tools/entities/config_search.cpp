@@ -90,14 +90,17 @@ boost::asio::awaitable<void> add_config_results(Args& args, ToolEnv& env, const 
     co_await std::move(waiting);
   }
   std::vector<search::Hit> hits;
-  for (const auto& kind : kinds) {
+  // Every kind: one query over the whole config index (each of its documents is a config item)
+  // rather than one per kind; its best `limit` are the merged per-kind lists' best `limit`.
+  const bool every_kind = kinds.size() == std::size(kConfigKinds);
+  for (const auto& kind : every_kind ? std::vector<std::string>{""} : kinds) {
     search::Query q;
     q.text = text;
-    q.domain = kind;
+    if (!kind.empty()) q.domain = kind;
     q.limit = limit;
     search::Result part = env.configs.query(q);
     for (auto& h : part.hits)
-      if (kind != "helper" || wanted_helper(env, h, domains)) hits.push_back(std::move(h));
+      if (kind != "helper" || wanted_helper(env, h, domains)) hits.push_back(std::move(h));  // "": all wanted
   }
   std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
   if (hits.size() > limit) hits.resize(limit);
