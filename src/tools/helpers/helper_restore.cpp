@@ -24,7 +24,7 @@ HelperCall call_to_restore(const home::EditRecord& rec) {
   call.journal_action = "restore";
   call.config = rec.before.get_object();
   call.config.erase("id");
-  const bool removed = rec.after.is_null();
+  const bool removed = rec.action == "remove";  // (an options update may journal no `after`: HA need not echo it)
   call.action = removed ? "create" : "update";
   if (removed) call.id.clear();
   call.replace = is_storage_type(call.type);  // the stored item as it was, not merged with today's
@@ -77,7 +77,7 @@ boost::asio::awaitable<json::object> restore_helper_edit(ToolEnv& env, const hom
       auto writing = write_flow_helper(env, call);
       body = co_await std::move(writing);
     }
-    body["result"] = rec.after.is_null() ? "recreated" : "restored";
+    body["result"] = rec.action == "remove" ? "recreated" : "restored";
   }
   body["kind"] = rec.kind;
   body["restored_edit"] = rec.id;
