@@ -89,6 +89,17 @@ void signal_entry_change(StateStore& store, const char* change, const json::obje
   store.fire(std::string(kConfigEntryChanged), json::object{{"type", change}, {"entry", entry}}, Context{});
 }
 
+// HA reloads an entry after its options change: its entities are rendered again.
+void reload_entry(StateStore& store, const Handler& h, const std::string& entry_id, const json::object& options) {
+  if (!h.reload) return;
+  std::vector<std::string> entities;
+  for (const auto& e : store.home().entities)
+    if (e.config_entry_id == entry_id) entities.push_back(e.entity_id);
+  FlowState state{store, options, entry_id};
+  for (const auto& eid : entities)
+    if (StatePtr s = store.get(eid)) h.reload(state, *s, options);
+}
+
 json::object new_entry(const Handler& h, const std::string& title) {
   return entry_json(h.domain, title, new_flow_id().substr(0, 26), now_timestamp());
 }
@@ -104,6 +115,7 @@ Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, j
     for (const auto& kv : data) options[kv.key()] = kv.value();
     entry->at("entry").as_object()["modified_at"] = now_timestamp();
     signal_entry_change(store, "updated", entry->at("entry").as_object());
+    reload_entry(store, h, std::string(flow.at("entry_id").as_string()), options);
     body["handler"] = flow.at("entry_id");
     body["title"] = "";
     body["options"] = options;

@@ -58,6 +58,9 @@ struct Handler {
   std::function<std::string(StateStore&)> abort_on_start;
   // The new entry's entities (registry + state), from its title and options.
   std::function<void(FlowState&, const std::string& title, const json::object& options)> setup;
+  // After an options-flow update HA reloads the entry: each of its entities gets
+  // the state and attributes its new options give (unset: the entities stay as they are).
+  std::function<void(FlowState&, const StoredState& entity, const json::object& options)> reload;
 };
 
 using HandlerTable = std::map<std::string, Handler, std::less<>>;

@@ -117,6 +117,11 @@ TEST_F(HelperToolsTest, TemplateSensorGoesThroughTheMenuAndFormThenOptionsFlowAn
   auto edit = env->journal.get(str(r.structured, "edit_id"));
   ASSERT_TRUE(edit);
   EXPECT_EQ(edit->before.at("state").as_string(), "{{ 20 + 2 }}");
+  // As HA reloads the entry after its options change, the entity shows the new template's value.
+  EXPECT_TRUE(eventually([&] {
+    ha::EntityStatePtr st = ha->snapshot()->states.find("sensor.feels_like");
+    return st && st->state == "5";
+  })) << "the options-flow update did not re-render sensor.feels_like";
 
   r = call("ha_config_list_helpers", R"({"helper_type":"template"})");
   ASSERT_FALSE(r.is_error) << r.text;
