@@ -2,16 +2,13 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/url/encode.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
-#include <deque>
-#include <map>
-#include <mutex>
-#include <set>
+
+#include "home/config_terms.hpp"
+#include "home/detail/config_cache_impl.hpp"
 
 namespace hamcp::home {
 
@@ -20,8 +17,8 @@ namespace asio = boost::asio;
 
 namespace {
 
-// One table entry per kind of config: its entity domain and the config
-// editor key its entity carries. (Storage helpers: a list per domain, see the header.)
+// One table entry per kind of editor config: its entity domain and the config
+// editor key its entity carries. Helpers come as lists instead (config_sources.hpp).
 struct Kind {
   const char* domain;
   bool key_is_object_id;  // scripts: the object id; automations, scenes: the "id" attribute
@@ -29,7 +26,7 @@ struct Kind {
 constexpr Kind kKinds[] = {{"automation", false}, {"script", true}, {"scene", false}};
 
 const Kind* kind_of(std::string_view entity_id) {
-  const std::string_view domain = entity_id.substr(0, entity_id.find('.'));
+  const std::string_view domain = domain_of(entity_id);
   for (const Kind& k : kKinds)
     if (domain == k.domain) return &k;
   return nullptr;
@@ -46,190 +43,171 @@ std::string config_path(const ha::EntityState& st) {
          boost::urls::encode(key, boost::urls::unreserved_chars);
 }
 
-bool looks_like_entity_id(std::string_view s) {
-  const auto dot = s.find('.');
-  if (dot == std::string_view::npos || dot == 0 || dot + 1 == s.size() || s.size() > 255) return false;
-  for (char c : s)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) return false;
-  return s.find('.', dot + 1) == std::string_view::npos;
-}
-
-struct TermWalker {
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  std::size_t limit;
-  void add(std::string term) {
-    if (out.size() < limit && seen.insert(term).second) out.push_back(std::move(term));
-  }
-  void walk(const json::value& v, std::string_view key) {
-    if (const auto* s = v.if_string()) {
-      if (key == "trigger" || key == "platform" || key == "condition") {
-        add(std::string(key == "condition" ? "condition: " : "trigger: ") + std::string(*s));
-      } else if (looks_like_entity_id(*s)) {
-        add(std::string(*s));  // an entity id, or a service under action/service
-      }
-    } else if (const auto* o = v.if_object()) {
-      for (const auto& kv : *o) {
-        if (looks_like_entity_id(kv.key())) add(std::string(kv.key()));  // a scene's entities are keys
-        walk(kv.value(), kv.key());
-      }
-    } else if (const auto* a = v.if_array()) {
-      for (const auto& item : *a) walk(item, key);
-    }
-  }
-};
-
 double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
 }  // namespace
 
-std::vector<std::string> config_terms(const json::value& config, std::size_t limit) {
-  TermWalker w{{}, {}, limit};
-  w.walk(config, {});
-  return std::move(w.out);
+// Mirror listener (publishing thread): note what to fetch, then let the executor do it.
+void ConfigCache::Impl::on_change(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap) {
+  std::vector<std::string> fetch;
+  std::vector<std::string> gone;
+  if (changes.full_resync) {
+    snap->states.for_each([&](const ha::EntityStatePtr& s) {
+      if (kind_of(s->entity_id)) fetch.push_back(s->entity_id);
+    });
+    for (const auto& d : storage_helper_domains()) fetch.push_back(list_job(d));
+    fetch.emplace_back(kEntriesJob);
+  }
+  for (const auto* list : {&changes.states_added, &changes.states_changed})
+    for (const auto& id : *list)
+      if (kind_of(id)) fetch.push_back(id);
+  for (const auto& id : changes.states_removed)
+    if (kind_of(id)) gone.push_back(id);
+  note_helper_changes(changes, *snap, fetch);
+  if (fetch.empty() && gone.empty() && !changes.full_resync) return;
+  enqueue(std::move(fetch), std::move(gone), changes.full_resync);
 }
 
-struct ConfigCache::Impl : std::enable_shared_from_this<ConfigCache::Impl> {
-  Impl(ha::HaClient& h, ConfigCacheOptions o) : ha(h), options(o) {}
-
-  ha::HaClient& ha;
-  ConfigCacheOptions options;
-  search::EntityIndex index;
-  std::optional<asio::any_io_executor> executor;
-  std::size_t listener = 0;
-  bool listening = false;
-
-  mutable std::mutex mutex;  // guards everything below
-  bool stopped = false;
-  bool full_pass_requested = false;
-  bool full_pass_done = false;
-  std::chrono::steady_clock::time_point warm_start{};
-  double warm_ms = 0;
-  std::deque<std::string> queue;  // entity ids to fetch
-  std::set<std::string> queued;
-  std::size_t in_flight = 0;
-  std::size_t workers = 0;
-  std::size_t failed = 0;
-  std::map<std::string, json::value, std::less<>> configs;
-
-  // Mirror listener (publishing thread): note what to fetch, then let the executor do it.
-  void on_change(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap) {
-    std::vector<std::string> fetch;
-    std::vector<std::string> gone;
-    if (changes.full_resync) {
-      snap->states.for_each([&](const ha::EntityStatePtr& s) {
-        if (kind_of(s->entity_id)) fetch.push_back(s->entity_id);
-      });
-    }
-    for (const auto* list : {&changes.states_added, &changes.states_changed})
-      for (const auto& id : *list)
-        if (kind_of(id)) fetch.push_back(id);
-    for (const auto& id : changes.states_removed)
-      if (kind_of(id)) gone.push_back(id);
-    if (fetch.empty() && gone.empty() && !changes.full_resync) return;
-    enqueue(std::move(fetch), std::move(gone), changes.full_resync);
-  }
-
-  void enqueue(std::vector<std::string> fetch, std::vector<std::string> gone, bool full) {
-    {
-      std::lock_guard lock(mutex);
-      if (stopped || !executor) return;
-      if (full && !full_pass_requested) {
-        full_pass_requested = true;
-        warm_start = std::chrono::steady_clock::now();
-      }
-      for (auto& id : gone) {
-        configs.erase(id);
-        index.remove(id);
-      }
-      for (auto& id : fetch)
-        if (queued.insert(id).second) queue.push_back(std::move(id));
-      if (full && queue.empty() && workers == 0 && !full_pass_done) full_pass_done = true;  // a home with none
-    }
-    spawn_workers();
-  }
-
-  void spawn_workers() {
-    std::size_t start = 0;
-    {
-      std::lock_guard lock(mutex);
-      while (workers + start < options.parallel && workers + start < queue.size()) ++start;
-      workers += start;
-    }
-    for (std::size_t i = 0; i < start; ++i)
-      asio::co_spawn(
-          *executor, [self = shared_from_this()]() { return self->work(); }, asio::detached);
-  }
-
-  std::optional<std::string> next() {
+void ConfigCache::Impl::enqueue(std::vector<std::string> fetch, std::vector<std::string> gone, bool full) {
+  bool subscribe_now = false;
+  {
     std::lock_guard lock(mutex);
-    if (stopped || queue.empty()) {
-      --workers;
-      if (workers == 0 && queue.empty() && full_pass_requested && !full_pass_done) {
-        full_pass_done = true;
-        warm_ms = ms_since(warm_start);
-      }
-      return std::nullopt;
+    if (stopped || !executor) return;
+    if (full && !full_pass_requested) {
+      full_pass_requested = true;
+      warm_start = std::chrono::steady_clock::now();
     }
-    std::string id = std::move(queue.front());
-    queue.pop_front();
-    queued.erase(id);
-    ++in_flight;
-    return id;
+    if (full && !subscribed) subscribe_now = subscribed = true;
+    if (full) entries.clear();  // a full pass reads every entry's options again
+    for (auto& id : gone) drop_locked(id);
+    for (auto& id : fetch)
+      if (queued.insert(id).second) queue.push_back(std::move(id));
+    if (full && queue.empty() && workers == 0 && !full_pass_done) full_pass_done = true;  // a home with none
   }
+  if (subscribe_now)
+    asio::co_spawn(
+        *executor, [self = shared_from_this()]() { return self->subscribe_to_changes(); }, asio::detached);
+  spawn_workers();
+}
 
-  asio::awaitable<void> work() {
-    for (std::optional<std::string> id = next(); id; id = next()) {
-      auto fetching = fetch_one(*id);  // named: GCC 12 coroutine temporaries
-      co_await std::move(fetching);
+void ConfigCache::Impl::drop_locked(const std::string& doc_id) {
+  items.erase(doc_id);
+  index.remove(doc_id);
+}
+
+void ConfigCache::Impl::upsert_locked(ConfigItem item) {
+  std::string id = item.doc.entity_id;
+  index.upsert(std::move(item.doc));
+  items[std::move(id)] = Cached{std::move(item.config), std::move(item.meta)};
+}
+
+// Replaces a group's documents with `fresh` (those no longer listed leave).
+void ConfigCache::Impl::replace_group_locked(const std::string& group, std::vector<ConfigItem> fresh) {
+  std::set<std::string>& ids = groups[group];
+  std::set<std::string> now;
+  for (const auto& item : fresh) now.insert(item.doc.entity_id);
+  for (const auto& old : ids)
+    if (!now.count(old)) drop_locked(old);
+  ids = std::move(now);
+  for (auto& item : fresh) upsert_locked(std::move(item));
+}
+
+void ConfigCache::Impl::spawn_workers() {
+  std::size_t start = 0;
+  {
+    std::lock_guard lock(mutex);
+    while (workers + start < options.parallel && workers + start < queue.size()) ++start;
+    workers += start;
+  }
+  for (std::size_t i = 0; i < start; ++i)
+    asio::co_spawn(
+        *executor, [self = shared_from_this()]() { return self->work(); }, asio::detached);
+}
+
+std::optional<std::string> ConfigCache::Impl::next() {
+  std::lock_guard lock(mutex);
+  if (stopped || queue.empty()) {
+    --workers;
+    if (workers == 0 && queue.empty() && full_pass_requested && !full_pass_done) {
+      full_pass_done = true;
+      warm_ms = ms_since(warm_start);
     }
+    return std::nullopt;
   }
+  std::string id = std::move(queue.front());
+  queue.pop_front();
+  queued.erase(id);
+  ++in_flight;
+  return id;
+}
 
-  asio::awaitable<void> fetch_one(const std::string& entity_id) {
-    ha::SnapshotPtr snap = ha.snapshot();
-    ha::EntityStatePtr st = snap->states.find(entity_id);
-    std::string path = st ? config_path(*st) : std::string();
-    std::optional<json::value> config;
-    bool ok = true;
-    if (!path.empty()) {
-      try {
-        auto getting = ha.rest_get(std::move(path));
-        const ha::Response r = co_await std::move(getting);
-        if (r.ok()) config = r.json();
-        ok = r.ok() || r.status == 404 || r.status == 400;  // YAML-only items have no editor config
-      } catch (const std::exception&) {
-        ok = false;
-      }
-    }
-    store(entity_id, st, std::move(config), ok);
-  }
-
-  void store(const std::string& entity_id, const ha::EntityStatePtr& st, std::optional<json::value> config, bool ok) {
+asio::awaitable<void> ConfigCache::Impl::work() {
+  for (std::optional<std::string> job = next(); job; job = next()) {
+    auto running = run_job(*job);  // named: GCC 12 coroutine temporaries
+    co_await std::move(running);
     std::lock_guard lock(mutex);
     --in_flight;
-    if (stopped) return;
-    if (!ok) ++failed;
-    if (!config || !st) {
-      if (ok) {
-        configs.erase(entity_id);
-        index.remove(entity_id);
-      }
-      return;
-    }
-    search::EntityDoc doc;
-    doc.entity_id = entity_id;
-    doc.friendly_name = st->attributes.string_of("friendly_name");
-    if (const json::object* o = config->if_object()) {
-      if (const json::value* d = o->if_contains("description"); d && d->is_string())
-        doc.original_name = std::string(d->get_string());
-    }
-    doc.aliases = config_terms(*config);
-    index.upsert(std::move(doc));
-    configs[entity_id] = std::move(*config);
   }
-};
+}
+
+asio::awaitable<void> ConfigCache::Impl::run_job(const std::string& job) {
+  if (job.rfind(kListJob, 0) == 0) {
+    auto listing = fetch_list(job.substr(kListJob.size()));
+    co_await std::move(listing);
+  } else if (job == kEntriesJob) {
+    auto listing = fetch_entries();
+    co_await std::move(listing);
+  } else if (job.rfind(kEntryJob, 0) == 0) {
+    auto reading = fetch_entry(job.substr(kEntryJob.size()));
+    co_await std::move(reading);
+  } else {
+    auto fetching = fetch_one(job);
+    co_await std::move(fetching);
+  }
+}
+
+asio::awaitable<void> ConfigCache::Impl::fetch_one(const std::string& entity_id) {
+  ha::SnapshotPtr snap = ha.snapshot();
+  ha::EntityStatePtr st = snap->states.find(entity_id);
+  std::string path = st ? config_path(*st) : std::string();
+  std::optional<json::value> config;
+  bool ok = true;
+  if (!path.empty()) {
+    try {
+      auto getting = ha.rest_get(std::move(path));
+      const ha::Response r = co_await std::move(getting);
+      if (r.ok()) config = r.json();
+      ok = r.ok() || r.status == 404 || r.status == 400;  // YAML-only items have no editor config
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  store(entity_id, st, std::move(config), ok);
+}
+
+void ConfigCache::Impl::store(const std::string& entity_id, const ha::EntityStatePtr& st,
+                              std::optional<json::value> config, bool ok) {
+  std::lock_guard lock(mutex);
+  if (stopped) return;
+  if (!ok) ++failed;
+  if (!config || !st) {
+    if (ok) drop_locked(entity_id);
+    return;
+  }
+  ConfigItem item;
+  item.doc.entity_id = entity_id;
+  item.doc.friendly_name = st->attributes.string_of("friendly_name");
+  if (const json::object* o = config->if_object()) {
+    if (const json::value* d = o->if_contains("description"); d && d->is_string())
+      item.doc.original_name = std::string(d->get_string());
+  }
+  item.doc.aliases = config_terms(*config);
+  item.meta = {{"kind", std::string(domain_of(entity_id))}};
+  item.config = std::move(*config);
+  upsert_locked(std::move(item));
+}
 
 ConfigCache::ConfigCache(ha::HaClient& ha, ConfigCacheOptions options) : impl_(std::make_shared<Impl>(ha, options)) {}
 
@@ -267,7 +245,7 @@ ConfigCache::Status ConfigCache::status() const {
   std::lock_guard lock(impl_->mutex);
   Status s;
   s.ready = impl_->full_pass_done && impl_->queue.empty() && impl_->in_flight == 0;
-  s.loaded = impl_->configs.size();
+  s.loaded = impl_->items.size();
   s.pending = impl_->queue.size() + impl_->in_flight;
   s.failed = impl_->failed;
   s.warm_ms = impl_->warm_ms;
@@ -276,11 +254,18 @@ ConfigCache::Status ConfigCache::status() const {
 
 search::Result ConfigCache::query(const search::Query& q) const { return impl_->index.query(q); }
 
-std::optional<json::value> ConfigCache::config_of(std::string_view entity_id) const {
+std::optional<json::value> ConfigCache::config_of(std::string_view doc_id) const {
   std::lock_guard lock(impl_->mutex);
-  auto it = impl_->configs.find(entity_id);
-  if (it == impl_->configs.end()) return std::nullopt;
-  return it->second;
+  auto it = impl_->items.find(doc_id);
+  if (it == impl_->items.end()) return std::nullopt;
+  return it->second.config;
+}
+
+std::optional<json::object> ConfigCache::meta_of(std::string_view doc_id) const {
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->items.find(doc_id);
+  if (it == impl_->items.end()) return std::nullopt;
+  return it->second.meta;
 }
 
 asio::awaitable<bool> ConfigCache::wait_ready(std::chrono::milliseconds timeout) {

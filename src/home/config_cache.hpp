@@ -1,24 +1,30 @@
 #pragma once
 // The config cache behind ha_search's config results: every automation,
-// script and scene config, fetched from Home Assistant's config editor with a
-// bounded pool of parallel requests, indexed by what is inside it (entity
-// ids, services, trigger types, alias, description) in the one search engine
-// (search::EntityIndex, a second instance: one document per item), and kept
-// current from the mirror: an item whose entity is added, changed or
-// reloaded is fetched again, a removed one leaves, a full resync refetches
-// everything. Never blocks a caller: a search while it warms answers what is
-// loaded so far and says so (status()); wait_ready() waits, bounded, for
-// callers that ask for it.
+// script and scene config (fetched from Home Assistant's config editor, one
+// GET each) and every helper (storage helpers: one `<domain>/list` per
+// collection; config-flow helpers: their config entries with their options;
+// config_sources.hpp), fetched with a bounded pool of parallel requests,
+// indexed by what is inside it (entity ids, also inside templates, services,
+// trigger types, alias, description, name, icon) in the one search engine
+// (search::EntityIndex, a second instance: one document per item).
 //
-// A kind is one table entry (config_cache.cpp: domain + how an entity names
-// its config). Storage helpers (input_*, counter, timer, ...) are the next
-// entry once their WebSocket <domain>/list exists in hamcp: they come as one
-// list per domain instead of one GET per item (see kKinds).
+// Kept current from the mirror (an item whose entity is added, changed or
+// removed is fetched again or leaves; a full resync refetches everything) and
+// from what HA fires when config changes without an entity change:
+// automation_reloaded / scene_reloaded (every item of that kind is fetched
+// again) and config_entries/subscribe (helper entries added,
+// updated, removed). Never blocks a caller: a search while it warms answers
+// what is loaded so far and says so (status()); wait_ready() waits, bounded,
+// for callers that ask for it.
+//
+// A kind of editor config is one table entry (config_cache.cpp); the parts
+// are in detail/config_cache_impl.hpp (config_cache.cpp: queue, workers,
+// editor configs; config_cache_helpers.cpp: helpers and HA's events).
 //
 // Threading: the fetches run on the executor given to start() (hamcp's one
-// I/O thread); the mirror listener only posts there. query()/config_of()/
-// status() may be called from any thread (the index has its own lock, the
-// configs map and counters are under mutex_).
+// I/O thread); the mirror listener and the subscriptions only queue work
+// there. query()/config_of()/meta_of()/status() may be called from any thread
+// (the index has its own lock, the rest is under the cache's mutex).
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -29,6 +35,7 @@
 #include <string>
 
 #include "ha/ha_client.hpp"
+#include "home/config_terms.hpp"
 #include "search/entity_index.hpp"
 
 namespace hamcp::home {
@@ -59,10 +66,14 @@ class ConfigCache {
   };
   Status status() const;
 
-  // The engine's query over the config documents (entity_id = the item's entity).
+  // The engine's query over the config documents (entity_id = the item's
+  // entity, or a helper's document id; helpers carry the domain "helper").
   search::Result query(const search::Query& q) const;
-  // The cached config of an item's entity.
-  std::optional<boost::json::value> config_of(std::string_view entity_id) const;
+  // The cached config of a document (an item's entity id).
+  std::optional<boost::json::value> config_of(std::string_view doc_id) const;
+  // What a result says about a document: {"kind": "automation"|"script"|"scene"}, or
+  // {"kind":"helper","helper_type", "helper_id" (storage) | "entry_id","title","entities" (config entry)}.
+  std::optional<boost::json::object> meta_of(std::string_view doc_id) const;
   // Waits until ready, at most `timeout`; true when ready.
   boost::asio::awaitable<bool> wait_ready(std::chrono::milliseconds timeout);
 
@@ -71,10 +82,5 @@ class ConfigCache {
  private:
   std::shared_ptr<Impl> impl_;
 };
-
-// What a config says, for the index: referenced entity ids, services
-// ("light.turn_on"), trigger/condition types ("trigger: state"), in order of
-// first appearance, at most `limit`. Public for tests.
-std::vector<std::string> config_terms(const boost::json::value& config, std::size_t limit = 64);
 
 }  // namespace hamcp::home

@@ -640,8 +640,9 @@ def t_hamcp_config_tools(c: Ctx):
 def t_hamcp_helper_tools(c: Ctx):
     """hamcp's helper tools through MCP against this real HA: an input_boolean (storage collection),
     a template sensor (config flow: menu, then form) and a utility_meter (config flow) created, their
-    entities appearing, the template's options flow run, a flow's field error named with its step,
-    all removed; an old-style group set, changed and removed."""
+    entities appearing, the template's options flow run and restored from the journal, the removed
+    input_boolean restored, the meter found by config search through the entity id in its options,
+    a flow's field error named with its step, all removed; an old-style group set, changed and removed."""
     flag = "input_boolean.hamcp_test_flag"
     m = McpStdio(c)
     try:
@@ -657,6 +658,12 @@ def t_hamcp_helper_tools(c: Ctx):
         gone = m.tool("ha_config_set_helper", {"helper_type": "input_boolean", "action": "remove",
                                                "helper_id": made["id"]})
         expect(gone["wait"]["removed"], f"remove input_boolean: {gone}")
+        # The journal's restore re-creates a removed storage helper (then it goes again).
+        back = m.tool("ha_config_set", {"restore": gone["edit_id"]})
+        expect(back["result"] == "recreated" and back["wait"]["appeared"], f"restore input_boolean: {back}")
+        gone = m.tool("ha_config_set_helper", {"helper_type": "input_boolean", "action": "remove",
+                                               "helper_id": back["id"]})
+        expect(gone["wait"]["removed"], f"remove restored input_boolean: {gone}")
 
         form = m.tool("ha_config_list_helpers", {"helper_type": "template", "describe": True, "menu_choice": "sensor"})
         expect("state" in json.dumps(form.get("data_schema")), f"template sensor form: {form}")
@@ -670,10 +677,20 @@ def t_hamcp_helper_tools(c: Ctx):
                                               "config": {"state": "{{ 7 }}"}})
         expect(upd["result"] == "updated", f"options flow: {upd}")
         expect(wait_until("template 7", lambda: c.state(tpl_entity)["state"] == "7"), f"{c.state(tpl_entity)}")
+        # The journal's restore runs the options flow with the options before the update.
+        undo = m.tool("ha_config_set", {"restore": upd["edit_id"]})
+        expect(undo["result"] == "restored" and undo["restored_edit"] == upd["edit_id"], f"restore options: {undo}")
+        expect(wait_until("template 42 again", lambda: c.state(tpl_entity)["state"] == "42"), f"{c.state(tpl_entity)}")
 
         meter = m.tool("ha_config_set_helper", {"helper_type": "utility_meter", "name": "hamcp level meter",
                                                 "config": {"source": tpl_entity, "cycle": "daily"}})
         expect(meter["result"] == "created" and meter["wait"]["appeared"], f"utility_meter: {meter}")
+        # Config search finds the meter's config entry by the entity id inside its options.
+        def meter_found():
+            found = m.tool("ha_search", {"query": tpl_entity, "config_time_budget": 5})
+            return any(r.get("entry_id") == meter["entry_id"] and r.get("helper_type") == "utility_meter"
+                       for r in found.get("config_results", []))
+        expect(wait_until("config search finds the meter", meter_found), "config search: meter not found")
         bad = m.tool("ha_config_set_helper", {"helper_type": "utility_meter", "name": "hamcp bad meter",
                                               "config": {"source": tpl_entity, "cycle": "fortnightly"}}, ok=False)
         expect(bad["error"]["code"] == "invalid_config" and "cycle" in bad["error"]["errors"]
@@ -760,7 +777,7 @@ def t_hamcp_blueprints(c: Ctx):
         in_use = m.tool("ha_manage_blueprints", {"action": "delete", "path": path, "confirm": True}, ok=False)
         expect(in_use["error"]["code"] == "blueprint_in_use" and eid in json.dumps(in_use), f"delete: {in_use}")
         found = m.tool("ha_search", {"query": flag, "config_time_budget": 5})
-        expect(any(r["entity_id"] == eid for r in found.get("config_results", [])), f"config search: {found}")
+        expect(any(r.get("entity_id") == eid for r in found.get("config_results", [])), f"config search: {found}")
         took = m.tool("ha_config_set", {"id": eid, "take_control_of_blueprint": True})
         expect(took["blueprint"] == path, f"take control: {took}")
         cfg = m.tool("ha_config_get", {"id": eid})["config"]

@@ -88,7 +88,10 @@ class StateStore {
   std::string compressed_json_cached(const StatePtr& s) const;
 
   // --- events
-  uint64_t listen(std::string event_type, Listener listener);  // "" or "*" = every event
+  // "" or "*" = every event. A type starting with '@' is an internal signal (HA's
+  // dispatcher, not its bus: e.g. "@config_entry_changed"): only its own listeners hear it.
+  uint64_t listen(std::string event_type, Listener listener);
+  static bool is_signal(std::string_view event_type) { return !event_type.empty() && event_type[0] == '@'; }
   void unlisten(uint64_t id);
   void fire(std::string event_type, json::object data, const Context& context, std::string origin = "LOCAL",
             StatePtr old_snapshot = nullptr, StatePtr new_snapshot = nullptr);

@@ -84,6 +84,22 @@ json::object step_body(const json::object& flow, const Handler& h, const std::st
   return body;
 }
 
+// What HA's dispatcher tells config_entries/subscribe (SIGNAL_CONFIG_ENTRY_CHANGED).
+void signal_entry_change(StateStore& store, const char* change, const json::object& entry) {
+  store.fire(std::string(kConfigEntryChanged), json::object{{"type", change}, {"entry", entry}}, Context{});
+}
+
+// HA reloads an entry after its options change: its entities are rendered again.
+void reload_entry(StateStore& store, const Handler& h, const std::string& entry_id, const json::object& options) {
+  if (!h.reload) return;
+  std::vector<std::string> entities;
+  for (const auto& e : store.home().entities)
+    if (e.config_entry_id == entry_id) entities.push_back(e.entity_id);
+  FlowState state{store, options, entry_id};
+  for (const auto& eid : entities)
+    if (StatePtr s = store.get(eid)) h.reload(state, *s, options);
+}
+
 json::object new_entry(const Handler& h, const std::string& title) {
   return entry_json(h.domain, title, new_flow_id().substr(0, 26), now_timestamp());
 }
@@ -98,6 +114,8 @@ Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, j
     json::object& options = entry->at("options").as_object();
     for (const auto& kv : data) options[kv.key()] = kv.value();
     entry->at("entry").as_object()["modified_at"] = now_timestamp();
+    signal_entry_change(store, "updated", entry->at("entry").as_object());
+    reload_entry(store, h, std::string(flow.at("entry_id").as_string()), options);
     body["handler"] = flow.at("entry_id");
     body["title"] = "";
     body["options"] = options;
@@ -114,6 +132,7 @@ Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, j
   body["options"] = data;
   body["subentries"] = json::array{};
   body["result"] = entry;
+  signal_entry_change(store, "added", entry);
   store.home().config_entries.push_back(json::object{{"entry", std::move(entry)}, {"options", std::move(data)}});
   return {200, std::move(body)};
 }
@@ -270,7 +289,9 @@ bool delete_entry(StateStore& store, const std::string& entry_id, const Context&
   auto it = std::find_if(entries.begin(), entries.end(),
                          [&](const json::object& e) { return e.at("entry").at("entry_id").as_string() == entry_id; });
   if (it == entries.end()) return false;
+  const json::object removed_entry = it->at("entry").as_object();
   entries.erase(it);
+  signal_entry_change(store, "removed", removed_entry);
   auto& registry = store.home().entities;
   std::vector<std::string> removed;
   for (const auto& e : registry)

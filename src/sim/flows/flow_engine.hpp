@@ -58,6 +58,9 @@ struct Handler {
   std::function<std::string(StateStore&)> abort_on_start;
   // The new entry's entities (registry + state), from its title and options.
   std::function<void(FlowState&, const std::string& title, const json::object& options)> setup;
+  // After an options-flow update HA reloads the entry: each of its entities gets
+  // the state and attributes its new options give (unset: the entities stay as they are).
+  std::function<void(FlowState&, const StoredState& entity, const json::object& options)> reload;
 };
 
 using HandlerTable = std::map<std::string, Handler, std::less<>>;
@@ -76,6 +79,9 @@ Answer answer_flow(StateStore& store, const std::string& flow_id, const json::ob
 Answer abort_flow(StateStore& store, const std::string& flow_id, bool options_flow);
 
 json::array list_entries(StateStore& store, std::string_view domain);
+// The store signal fired when an entry is added, updated (options) or removed:
+// data {"type": "added" | "updated" | "removed", "entry": {...}} (config_entries/subscribe).
+inline constexpr std::string_view kConfigEntryChanged = "@config_entry_changed";
 const json::object* find_entry(StateStore& store, std::string_view entry_id);
 // Removes the entry and its entities; false when there is none.
 bool delete_entry(StateStore& store, const std::string& entry_id, const Context& context);

@@ -80,6 +80,17 @@ Handler template_handler() {
       if (options.contains(k)) attrs[k] = options.at(k);
     add_entry_entity(flow, type, title, "template", state, std::move(attrs));
   };
+  h.reload = [](FlowState& flow, const StoredState& entity, const json::object& options) {
+    std::string state = render_or_unavailable(flow.store, str_of(options, "state"));
+    if (str_of(options, "template_type") == "binary_sensor")
+      state = (state == "True" || state == "on" || state == "true") ? "on" : "off";
+    json::object attrs = entity.attributes;
+    for (const char* k : {"unit_of_measurement", "device_class", "state_class"}) {
+      attrs.erase(k);
+      if (options.contains(k)) attrs[k] = options.at(k);
+    }
+    flow.store.set_state(entity.entity_id, std::move(state), std::move(attrs), flow.store.new_context());
+  };
   return h;
 }
 

@@ -116,6 +116,7 @@ void helper_write(WsConnection& c, int64_t id, const json::object& msg, bool cre
     if (!s) return c.send_error(id, "not_found", "Unable to find " + key + " " + object);
     attrs = s->attributes;
     if (auto n = opt_string(msg, "name")) attrs["friendly_name"] = *n;
+    if (!msg.contains("icon")) attrs.erase("icon");  // HA replaces the whole item: no icon sent, none kept
   }
   if (auto [p, v] = nullable(msg, "icon"); p) {
     if (v)
@@ -169,10 +170,28 @@ void config_entries_get(WsConnection& c, int64_t id, const json::object& msg) {
   c.send_result(id, flows::list_entries(c.core().store(), opt_string(msg, "domain").value_or("")));
 }
 
+// config_entries/subscribe {type_filter?}: the entries now (change type null),
+// then each change as HA's dispatcher forwards it. Every entry the sim's
+// flows make is a helper's, so type_filter ["helper"] lists them all.
+void config_entries_subscribe(WsConnection& c, int64_t id, const json::object&) {
+  auto& store = c.core().store();
+  auto weak = c.weak();
+  const uint64_t listener = store.listen(std::string(flows::kConfigEntryChanged), [weak, id](const Event& e) {
+    if (auto self = weak.lock()) self->send_event(id, json::array{e.data});
+  });
+  c.add_subscription(id, [&store, listener] { store.unlisten(listener); });
+  c.send_result(id, nullptr);
+  json::array now;
+  for (auto& entry : flows::list_entries(store, ""))
+    now.push_back(json::object{{"type", nullptr}, {"entry", std::move(entry)}});
+  c.send_event(id, now);
+}
+
 }  // namespace
 
 void register_helper_commands(ws_util::Table& t) {
   t["config_entries/get"] = config_entries_get;
+  t["config_entries/subscribe"] = config_entries_subscribe;
   for (const auto& [domain, fields] : helper_fields()) {
     t[domain + "/list"] = helper_list;
     t[domain + "/create"] = helper_create;

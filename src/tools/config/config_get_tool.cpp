@@ -1,6 +1,7 @@
 // ha_config_get: one automation, script or scene config with its config_hash
 // and latest journaled edits; without an id, the items of that kind (ha-mcp's
-// ha_config_get_scene list/search mode).
+// ha_config_get_scene list/search mode; search_in_config: the query also
+// matches inside the configs, from the config cache behind ha_search).
 #include "common/ascii.hpp"
 #include "home/config_json.hpp"
 #include "tools/config/config_target.hpp"
@@ -22,21 +23,30 @@ bool listed_domain(std::string_view entity_id, const Request& request) {
   return false;
 }
 
+// search_in_config: the query found in the item's cached config (entity ids, services, names...).
+bool query_in_config(ToolEnv& env, const std::string& entity_id, const std::string& query) {
+  const std::optional<json::value> config = env.configs.config_of(entity_id);
+  return config && ascii_lower(json::serialize(*config)).find(query) != std::string::npos;
+}
+
 mcp::ToolResult list_items(Args& args, ToolEnv& env, const ha::Snapshot& snap, const Request& request) {
   const std::string query = ascii_lower(args.str("query"));
+  const bool in_config = args.flag("search_in_config", false) && !query.empty();
   const std::int64_t limit = std::clamp<std::int64_t>(args.integer("limit", 50), 1, 500);
   const std::int64_t offset = std::max<std::int64_t>(args.integer("offset", 0), 0);
   std::vector<json::object> items;
   snap.states.for_each([&](const ha::EntityStatePtr& s) {
     if (!listed_domain(s->entity_id, request)) return;
     const std::string alias = s->attributes.string_of("friendly_name");
-    if (!query.empty() && ascii_lower(alias).find(query) == std::string::npos &&
-        s->entity_id.find(query) == std::string::npos)
-      return;
+    const bool by_name = query.empty() || ascii_lower(alias).find(query) != std::string::npos ||
+                         s->entity_id.find(query) != std::string::npos;
+    const bool by_config = !by_name && in_config && query_in_config(env, s->entity_id, query);
+    if (!by_name && !by_config) return;
     json::object item;
     item["entity_id"] = s->entity_id;
     item["alias"] = alias;
     item["state"] = s->state;
+    if (by_config) item["matched_in_config"] = true;
     items.push_back(std::move(item));
   });
   std::sort(items.begin(), items.end(), [](const json::object& a, const json::object& b) {
@@ -52,6 +62,9 @@ mcp::ToolResult list_items(Args& args, ToolEnv& env, const ha::Snapshot& snap, c
   if (!request.any_kind) body["kind"] = name_of(request.kind);
   body["items"] = page.take();
   put_page_info(body, static_cast<std::size_t>(offset), returned, items.size(), page.budget_cut());
+  if (const ConfigCache::Status cache = env.configs.status(); in_config && !cache.ready)
+    body["config_status"] = "loading: " + std::to_string(cache.loaded) + " configs indexed, " +
+                            std::to_string(cache.pending) + " to go; call again shortly for matches in all configs";
   return ok(std::move(body));
 }
 

@@ -11,6 +11,7 @@
 #include "tools/config/config_target.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/config/config_write.hpp"
+#include "tools/helpers/helper_write.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -104,7 +105,8 @@ void resolve_restore(const Args& args, ToolEnv& env, Plan& plan) {
   else if (rec->kind == "scene")
     plan.kind = Kind::scene;
   else
-    throw ToolException(bad_argument("restore", "edit " + edit_id + " is not an automation, script or scene",
+    throw ToolException(bad_argument("restore",
+                                     "edit " + edit_id + " is not an automation, script, scene, helper or group",
                                      "Restore it with its own tool."));
   if (!rec->before.is_object())
     throw ToolException(bad_argument("restore", "edit " + edit_id + " created the item; there is no earlier version",
@@ -224,6 +226,14 @@ boost::asio::awaitable<void> write_step(Args& args, ToolEnv& env, Plan& plan, js
   }
 }
 
+// restore=<edit id> naming a helper or group edit (ha_config_set_helper, ha_config_set_group).
+std::optional<home::EditRecord> restorable_helper_edit(const Args& args, ToolEnv& env) {
+  if (!args.has("restore")) return std::nullopt;
+  std::optional<home::EditRecord> rec = env.journal.get(args.str("restore"));
+  if (rec && (rec->kind == "helper" || rec->kind == "group")) return rec;
+  return std::nullopt;
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env, mcp::RequestContext&) {
   reject_unsupported(args);
   if (args.flag("take_control_of_blueprint", false)) {  // use_blueprint replaced by the expanded config
@@ -231,6 +241,11 @@ boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env,
     auto taking = take_control(env, request.kind, request.ref);
     json::object took = co_await std::move(taking);
     co_return ok(std::move(took));
+  }
+  if (std::optional<home::EditRecord> rec = restorable_helper_edit(args, env)) {  // helpers and groups: their own path
+    auto restoring = helpers::restore_helper_edit(env, *rec);
+    json::object restored = co_await std::move(restoring);
+    co_return ok(std::move(restored));
   }
   ha::SnapshotPtr snap = co_await env.snapshot();
   auto planning = plan_write(args, env, *snap);  // named: GCC 12 coroutine temporaries

@@ -3,35 +3,68 @@
 #include <algorithm>
 #include <cmath>
 
+#include "home/config_sources.hpp"
+#include "tools/helpers/helper_ha.hpp"
+
 namespace hamcp::tools {
 
 namespace {
 
-constexpr const char* kConfigKinds[] = {"automation", "script", "scene"};
+constexpr const char* kConfigKinds[] = {"automation", "script", "scene", "helper"};
 constexpr std::chrono::milliseconds kMaxWait{5000};
 
 bool is_config_kind(std::string_view d) {
   return std::find(std::begin(kConfigKinds), std::end(kConfigKinds), d) != std::end(kConfigKinds);
 }
 
-// The kinds this call searches: all three, those among `domains`, or none.
+// The kinds this call searches: all of them, those among `domains` (a helper
+// domain such as input_boolean or template searches the helpers), or none.
 std::vector<std::string> kinds_for(const Args& args, const std::vector<std::string>& domains) {
   for (const char* entity_only : {"area", "floor", "label", "state", "device_class"})
     if (args.has(entity_only)) return {};
   if (domains.empty()) return {std::begin(kConfigKinds), std::end(kConfigKinds)};
   std::vector<std::string> kinds;
-  for (const auto& d : domains)
-    if (is_config_kind(d)) kinds.push_back(d);
+  bool helpers = false;
+  for (const auto& d : domains) {
+    if (is_config_kind(d))
+      kinds.push_back(d);
+    else if (home::is_storage_helper_domain(d) || helpers::is_flow_helper_domain(d))
+      helpers = true;
+  }
+  if (helpers && std::find(kinds.begin(), kinds.end(), "helper") == kinds.end()) kinds.emplace_back("helper");
   return kinds;
+}
+
+// A helper hit names what the helper tools take: helper_type and helper_id
+// (storage) or entry_id (config entry), with the entry's title and entities.
+void add_meta(json::object& item, const json::object& meta) {
+  for (const auto& kv : meta)
+    if (kv.key() != "kind" || !item.contains("kind")) item[kv.key()] = kv.value();
+}
+
+// With domains naming helper types (input_boolean, template...), only those.
+bool wanted_helper(ToolEnv& env, const search::Hit& hit, const std::vector<std::string>& domains) {
+  if (domains.empty() || std::find(domains.begin(), domains.end(), "helper") != domains.end()) return true;
+  const std::optional<json::object> meta = env.configs.meta_of(hit.entity_id);
+  const json::value* type = meta ? meta->if_contains("helper_type") : nullptr;
+  return type && type->is_string() &&
+         std::find(domains.begin(), domains.end(), std::string_view(type->get_string())) != domains.end();
 }
 
 json::object hit_item(ToolEnv& env, const search::Hit& hit, bool with_config) {
   json::object item;
   item["entity_id"] = hit.entity_id;
-  item["kind"] = hit.entity_id.substr(0, hit.entity_id.find('.'));
+  const std::optional<json::object> meta = env.configs.meta_of(hit.entity_id);
+  item["kind"] =
+      meta && meta->contains("kind") ? meta->at("kind") : json::value(hit.entity_id.substr(0, hit.entity_id.find('.')));
+  const bool helper = item["kind"] == "helper";
+  if (helper) {
+    if (meta->contains("entry_id")) item.erase("entity_id");  // a config entry: its entities are listed
+    add_meta(item, *meta);
+  }
   if (auto doc = env.configs.config_of(hit.entity_id); doc && doc->is_object()) {
     const json::object& cfg = doc->get_object();
-    const char* name_key = item["kind"] == "scene" ? "name" : "alias";
+    const char* name_key = item["kind"] == "scene" || helper ? "name" : "alias";
     if (const json::value* alias = cfg.if_contains(name_key)) item["alias"] = *alias;
     if (with_config) item["config"] = *doc;
   }
@@ -57,13 +90,17 @@ boost::asio::awaitable<void> add_config_results(Args& args, ToolEnv& env, const 
     co_await std::move(waiting);
   }
   std::vector<search::Hit> hits;
-  for (const auto& kind : kinds) {
+  // Every kind: one query over the whole config index (each of its documents is a config item)
+  // rather than one per kind; its best `limit` are the merged per-kind lists' best `limit`.
+  const bool every_kind = kinds.size() == std::size(kConfigKinds);
+  for (const auto& kind : every_kind ? std::vector<std::string>{""} : kinds) {
     search::Query q;
     q.text = text;
-    q.domain = kind;
+    if (!kind.empty()) q.domain = kind;
     q.limit = limit;
     search::Result part = env.configs.query(q);
-    for (auto& h : part.hits) hits.push_back(std::move(h));
+    for (auto& h : part.hits)
+      if (kind != "helper" || wanted_helper(env, h, domains)) hits.push_back(std::move(h));  // "": all wanted
   }
   std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
   if (hits.size() > limit) hits.resize(limit);

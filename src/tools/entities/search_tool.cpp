@@ -22,6 +22,7 @@ std::vector<std::string> domains_for_types(const std::vector<std::string>& types
       for (const char* d : {"input_boolean", "input_number", "input_select", "input_text", "input_datetime",
                             "input_button", "counter", "timer", "schedule"})
         out.emplace_back(d);
+      out.emplace_back("helper");  // the config results' helpers, flow helpers (template, ...) too
     } else if (t == "automation" || t == "script" || t == "scene") {
       out.push_back(t);
     }

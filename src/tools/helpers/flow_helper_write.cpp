@@ -88,7 +88,8 @@ boost::asio::awaitable<json::object> write_flow_helper(ToolEnv& env, const Helpe
   body["options"] = options;
   if (!outcome.unused_keys.empty()) body["ignored_config_keys"] = outcome.unused_keys;
   json::value before = options_flow ? json::value(outcome.previous) : json::value(nullptr);
-  journal(env, body, "helper", call.type + "/" + entry_id, "", call.action, std::move(before), options);
+  const std::string action = call.journal_action.empty() ? call.action : call.journal_action;
+  journal(env, body, "helper", call.type + "/" + entry_id, "", action, std::move(before), options);
   if (call.wait && !options_flow) {
     auto waiting = wait_entities(env, entry_id, {}, true);
     body["wait"] = co_await std::move(waiting);

@@ -14,6 +14,10 @@ namespace {
 
 using namespace helpers;
 
+}  // namespace
+
+namespace helpers {
+
 // {name, icon, entities, all} of group.<object_id>; null when there is none.
 json::value group_view(const ha::Snapshot& snap, const std::string& object_id) {
   ha::EntityStatePtr s = snap.states.find("group." + object_id);
@@ -25,6 +29,12 @@ json::value group_view(const ha::Snapshot& snap, const std::string& object_id) {
     if (const json::value* v = attrs.if_contains(from)) out[to] = *v;
   return out;
 }
+
+}  // namespace helpers
+
+namespace {
+
+using namespace helpers;
 
 std::string object_id_of(const Args& args) {
   std::string id = args.str("object_id");
@@ -74,6 +84,10 @@ boost::asio::awaitable<mcp::ToolResult> run_list_groups(Args& args, ToolEnv& env
   co_return ok(std::move(body));
 }
 
+}  // namespace
+
+namespace helpers {
+
 boost::asio::awaitable<json::object> wait_group(ToolEnv& env, const std::string& object_id, json::value expected) {
   // HA keeps the members of an add/remove as a set: compare them in any order.
   auto sorted = [](const json::value& v) {
@@ -91,6 +105,12 @@ boost::asio::awaitable<json::object> wait_group(ToolEnv& env, const std::string&
   auto waiting = wait_for(env, done, env.options.default_wait);
   co_return co_await std::move(waiting);
 }
+
+}  // namespace helpers
+
+namespace {
+
+using namespace helpers;
 
 boost::asio::awaitable<mcp::ToolResult> run_set_group(Args& args, ToolEnv& env, mcp::RequestContext&) {
   const std::string object_id = object_id_of(args);

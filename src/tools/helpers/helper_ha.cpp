@@ -4,7 +4,9 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <set>
 
+#include "home/config_sources.hpp"
 #include "tools/config/config_write.hpp"
 
 namespace hamcp::tools::helpers {
@@ -38,6 +40,13 @@ const std::vector<std::string>& storage_types() {
 bool is_storage_type(std::string_view type) {
   const auto& t = storage_types();
   return std::find(t.begin(), t.end(), type) != t.end();
+}
+
+bool is_flow_helper_domain(std::string_view domain) {
+  static const std::set<std::string_view> kDomains = {
+      "template", "group",  "utility_meter", "derivative", "min_max",     "threshold",     "integration", "statistics",
+      "trend",    "filter", "tod",           "random",     "switch_as_x", "history_stats", "counter"};
+  return kDomains.count(domain) > 0;
 }
 
 boost::asio::awaitable<json::value> ws_read(ToolEnv& env, json::object message) {
@@ -111,15 +120,7 @@ boost::asio::awaitable<RestAnswer> rest_call(ToolEnv& env, std::string method, s
 }
 
 std::vector<std::string> entities_of_entry(const ha::Snapshot& snap, std::string_view entry_id) {
-  std::vector<std::string> out;
-  snap.registry(ha::RegistryKind::entity).for_each([&](const json::value& item) {
-    const json::object* o = item.if_object();
-    const json::value* entry = o ? o->if_contains("config_entry_id") : nullptr;
-    const json::value* eid = o ? o->if_contains("entity_id") : nullptr;
-    if (entry && entry->is_string() && entry->get_string() == entry_id && eid && eid->is_string())
-      out.emplace_back(eid->get_string());
-  });
-  return out;
+  return home::entities_of_entry(snap, entry_id);
 }
 
 boost::asio::awaitable<json::object> wait_for(ToolEnv& env, std::function<bool(const ha::Snapshot&)> done,

@@ -19,6 +19,9 @@ namespace hamcp::tools::helpers {
 // input_boolean, ..., counter, timer, schedule, zone, person, tag.
 const std::vector<std::string>& storage_types();
 bool is_storage_type(std::string_view type);
+// template, group, utility_meter, derivative, min_max, threshold, ...: the
+// integrations whose config entries are helpers.
+bool is_flow_helper_domain(std::string_view domain);
 
 // A read (WebSocket); HA's refusal becomes from_ha_error.
 boost::asio::awaitable<json::value> ws_read(ToolEnv& env, json::object message);

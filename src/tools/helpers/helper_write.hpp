@@ -3,7 +3,8 @@
 // storage collections (storage_helper_write.cpp) and config-flow helpers
 // (flow_helper_write.cpp). Each returns the result body (what changed,
 // edit_id, the bounded wait's report) or throws a ToolException that says
-// whether anything was written.
+// whether anything was written. A restore of a journaled helper or group
+// edit (helper_restore.cpp) writes through the same functions.
 
 #include <boost/asio/awaitable.hpp>
 #include <optional>
@@ -21,9 +22,20 @@ struct HelperCall {
   json::object config;
   bool wait = true;
   bool show_advanced_options = false;
+  bool replace = false;        // storage update: send config as the whole item (a restore), not merged
+  std::string journal_action;  // "" = action; "restore" for ha_config_set restore=<edit id>
 };
 
 boost::asio::awaitable<json::object> write_storage_helper(ToolEnv& env, const HelperCall& call);
 boost::asio::awaitable<json::object> write_flow_helper(ToolEnv& env, const HelperCall& call);
+
+// ha_config_set restore=<edit id> of a helper or group edit (helper_restore.cpp).
+boost::asio::awaitable<json::object> restore_helper_edit(ToolEnv& env, const home::EditRecord& rec);
+
+// Old-style groups (group_tools.cpp): {object_id, entity_id, state, name, icon,
+// entities, all} of group.<object_id> (null when there is none), and a bounded
+// wait until its members are `expected` (null: until it is gone).
+json::value group_view(const ha::Snapshot& snap, const std::string& object_id);
+boost::asio::awaitable<json::object> wait_group(ToolEnv& env, const std::string& object_id, json::value expected);
 
 }  // namespace hamcp::tools::helpers

@@ -60,12 +60,9 @@ boost::asio::awaitable<json::array> flow_items(ToolEnv& env, const std::string& 
   ha::SnapshotPtr snap = env.ha.snapshot();
   json::array items;
   if (!listed.body.is_array()) co_return items;
-  static const std::set<std::string_view> kHelperDomains = {
-      "template", "group",  "utility_meter", "derivative", "min_max",     "threshold",     "integration", "statistics",
-      "trend",    "filter", "tod",           "random",     "switch_as_x", "history_stats", "counter"};
   for (const auto& e : listed.body.as_array()) {
     const std::string domain(e.at("domain").as_string());
-    if (type == "all" && !kHelperDomains.count(domain)) continue;
+    if (type == "all" && !is_flow_helper_domain(domain)) continue;
     const std::string entry_id(e.at("entry_id").as_string());
     json::array entities;
     for (const auto& eid : entities_of_entry(*snap, entry_id)) entities.emplace_back(eid);

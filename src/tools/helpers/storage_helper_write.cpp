@@ -65,7 +65,7 @@ boost::asio::awaitable<json::object> write_storage_helper(ToolEnv& env, const He
       throw ToolException(bad_argument("name", "required to create a " + type, "Pass name (or config.name)."));
     msg["type"] = type + "/create";
   } else if (call.action == "update") {
-    json::object merged = before;
+    json::object merged = call.replace ? json::object{} : before;
     merged.erase("id");
     for (const auto& kv : msg) merged[kv.key()] = kv.value();
     msg = std::move(merged);
@@ -84,7 +84,8 @@ boost::asio::awaitable<json::object> write_storage_helper(ToolEnv& env, const He
   if (call.action != "remove") body["item"] = result;
   json::value journal_before = call.action == "create" ? json::value(nullptr) : json::value(before);
   json::value journal_after = call.action == "remove" ? json::value(nullptr) : result;
-  journal(env, body, "helper", type + "/" + id, eid, call.action, std::move(journal_before), std::move(journal_after));
+  const std::string action = call.journal_action.empty() ? call.action : call.journal_action;
+  journal(env, body, "helper", type + "/" + id, eid, action, std::move(journal_before), std::move(journal_after));
   if (call.wait && call.action != "update") {
     auto waiting = wait_entity(env, eid, call.action == "create");
     body["wait"] = co_await std::move(waiting);

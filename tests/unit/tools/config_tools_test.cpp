@@ -52,6 +52,21 @@ TEST_F(ConfigToolsTest, GetFindsAnItemByEntityIdConfigIdOrAliasAndByHaMcpNames) 
   EXPECT_EQ(ids_of(listed.structured.at("items").as_array()), (std::vector<std::string>{"scene.movie_night"}));
 }
 
+TEST_F(ConfigToolsTest, SearchInConfigMatchesInsideTheConfigs) {
+  start();
+  CallResult warm = call("ha_search", R"({"query":"warm","config_time_budget":5})");  // waits for the config cache
+  ASSERT_FALSE(warm.structured.contains("config_status")) << warm.text;
+  CallResult by_name = call("ha_config_get_scene", R"({"query":"light.tv_backlight"})");
+  ASSERT_FALSE(by_name.is_error) << by_name.text;
+  EXPECT_TRUE(by_name.structured.at("items").as_array().empty()) << by_name.text;
+  CallResult in_config =
+      call("ha_config_get_scene", R"({"query":"LIGHT.TV_BACKLIGHT","search_in_config":true,"kind":"scene"})");
+  ASSERT_FALSE(in_config.is_error) << in_config.text;
+  const json::array& items = in_config.structured.at("items").as_array();
+  ASSERT_EQ(ids_of(items), (std::vector<std::string>{"scene.movie_night"})) << in_config.text;
+  EXPECT_TRUE(items.at(0).at("matched_in_config").as_bool());
+}
+
 TEST_F(ConfigToolsTest, UnknownItemIsNamedWithSuggestions) {
   start();
   CallResult r = call("ha_config_get", R"({"kind":"automation","id":"Leak alrt"})");

@@ -2,6 +2,8 @@
 // remove, field errors from HA), config-flow helpers driven through menus and
 // forms (field errors with their step, aborted flows, options-flow updates,
 // entry removal), describe, and old-style groups; every write journaled.
+#include <thread>
+
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -11,7 +13,11 @@ std::string str(const json::object& o, std::string_view key) { return std::strin
 
 class HelperToolsTest : public ToolsTest {
  protected:
+  // Flows left open by the tools. The config cache reads an entry's options
+  // through a short-lived options flow of its own: let it finish first (bounded).
   std::size_t flows_in_progress() {
+    for (int i = 0; i < 200 && !env->configs.status().ready; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
     std::lock_guard lock(sim->store().mutex());
     return sim->store().home().flows.size();
   }
@@ -111,6 +117,11 @@ TEST_F(HelperToolsTest, TemplateSensorGoesThroughTheMenuAndFormThenOptionsFlowAn
   auto edit = env->journal.get(str(r.structured, "edit_id"));
   ASSERT_TRUE(edit);
   EXPECT_EQ(edit->before.at("state").as_string(), "{{ 20 + 2 }}");
+  // As HA reloads the entry after its options change, the entity shows the new template's value.
+  EXPECT_TRUE(eventually([&] {
+    ha::EntityStatePtr st = ha->snapshot()->states.find("sensor.feels_like");
+    return st && st->state == "5";
+  })) << "the options-flow update did not re-render sensor.feels_like";
 
   r = call("ha_config_list_helpers", R"({"helper_type":"template"})");
   ASSERT_FALSE(r.is_error) << r.text;
@@ -227,6 +238,64 @@ TEST_F(HelperToolsTest, OldStyleGroupIsSetChangedAndRemoved) {
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;
   r = call("ha_config_set_group", R"({"object_id":"x","entities":["light.a"],"add_entities":["light.b"]})");
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;
+}
+
+TEST_F(HelperToolsTest, RestoreUndoesStorageHelperEditsAndRecreatesARemovedOne) {
+  start();
+  CallResult r = call("ha_config_set_helper", R"({"helper_type":"input_boolean","helper_id":"night_mode",
+      "name":"Night Time","icon":"mdi:cfg-restore"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "result"), "restored");
+  EXPECT_EQ(r.structured.at("item").at("name").as_string(), "Night Mode") << r.text;
+  EXPECT_EQ(r.structured.at("item").at("icon").as_string(), "mdi:weather-night") << r.text;
+  EXPECT_FALSE(r.structured.at("diff").as_array().empty()) << r.text;  // exactly what the restore changed
+  EXPECT_EQ(env->journal.get(str(r.structured, "edit_id"))->action, "restore");
+
+  r = call("ha_config_set_helper", R"({"helper_type":"counter","name":"Restore Probe","config":{"step":3}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string created = str(r.structured, "edit_id");
+  r = call("ha_config_set_helper", R"({"helper_type":"counter","helper_id":"restore_probe","action":"remove"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "result"), "recreated");
+  EXPECT_TRUE(r.structured.at("wait").at("appeared").as_bool()) << r.text;
+  EXPECT_EQ(r.structured.at("item").at("step").to_number<int>(), 3) << r.text;
+  r = call("ha_config_set", R"({"restore":")" + created + R"("})");
+  EXPECT_EQ(r.code(), "invalid_argument") << r.text;  // a create has no earlier version
+}
+
+TEST_F(HelperToolsTest, RestoreUndoesGroupAndFlowHelperEdits) {
+  start();
+  CallResult r = call("ha_config_set_group", R"({"object_id":"upstairs","entities":["light.hallway_light"]})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  r = call("ha_config_set_group", R"({"object_id":"upstairs","add_entities":["light.tv_backlight"]})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_TRUE(r.structured.at("wait").at("done").as_bool()) << r.text;
+  EXPECT_EQ(ha->snapshot()->states.find("group.upstairs")->attributes.parse().at("entity_id"),
+            json::parse(R"(["light.hallway_light"])"));
+  r = call("ha_config_remove_group", R"({"object_id":"upstairs"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "result"), "recreated");
+  EXPECT_TRUE(ha->snapshot()->states.find("group.upstairs"));
+
+  r = call("ha_config_set_helper", R"({"helper_type":"template","name":"Restore Tpl",
+      "config":{"template_type":"sensor","state":"{{ 1 }}"}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string entry = str(r.structured, "entry_id");
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"template","helper_id":")" + entry + R"(","config":{"state":"{{ 2 }}"}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "result"), "restored");
+  EXPECT_EQ(r.structured.at("options").at("state").as_string(), "{{ 1 }}") << r.text;
 }
 
 }  // namespace

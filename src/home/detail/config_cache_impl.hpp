@@ -1,0 +1,90 @@
+#pragma once
+// ConfigCache's state and parts (home/config_cache.hpp), shared by
+// config_cache.cpp (the queue, the fetch workers, automations/scripts/scenes)
+// and config_cache_helpers.cpp (storage and config-flow helpers, and what
+// Home Assistant fires when config changes without an entity change).
+// Threading: as the header says; everything under `mutex` is guarded by it.
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "home/config_cache.hpp"
+#include "home/config_sources.hpp"
+
+namespace hamcp::home {
+
+// Queued jobs besides an item's entity id: a storage collection's list, the
+// helper config entries, one entry's options.
+inline constexpr std::string_view kListJob = "@list:";
+inline constexpr std::string_view kEntriesJob = "@entries";
+inline constexpr std::string_view kEntryJob = "@entry:";
+// The group of entry documents the entries list replaces as a whole.
+inline constexpr std::string_view kEntriesGroup = "@entries";
+
+inline std::string list_job(std::string_view domain) { return std::string(kListJob) + std::string(domain); }
+inline std::string_view domain_of(std::string_view entity_id) { return entity_id.substr(0, entity_id.find('.')); }
+
+struct ConfigCache::Impl : std::enable_shared_from_this<ConfigCache::Impl> {
+  Impl(ha::HaClient& h, ConfigCacheOptions o) : ha(h), options(o) {}
+
+  struct Cached {
+    boost::json::value config;
+    boost::json::object meta;
+  };
+
+  ha::HaClient& ha;
+  ConfigCacheOptions options;
+  search::EntityIndex index;
+  std::optional<boost::asio::any_io_executor> executor;
+  std::size_t listener = 0;
+  bool listening = false;
+
+  mutable std::mutex mutex;  // guards everything below
+  bool stopped = false;
+  bool subscribed = false;
+  bool full_pass_requested = false;
+  bool full_pass_done = false;
+  std::chrono::steady_clock::time_point warm_start{};
+  double warm_ms = 0;
+  std::deque<std::string> queue;  // jobs: entity ids to fetch, or list/entry jobs
+  std::set<std::string> queued;
+  std::size_t in_flight = 0;
+  std::size_t workers = 0;
+  std::size_t failed = 0;
+  std::map<std::string, Cached, std::less<>> items;         // document id -> config
+  std::map<std::string, std::set<std::string>> groups;      // a list's group -> its document ids
+  std::map<std::string, HelperEntry, std::less<>> entries;  // helper config entries by entry id
+
+  // config_cache.cpp
+  void on_change(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap);
+  void enqueue(std::vector<std::string> fetch, std::vector<std::string> gone, bool full);
+  void drop_locked(const std::string& doc_id);
+  void upsert_locked(ConfigItem item);
+  void replace_group_locked(const std::string& group, std::vector<ConfigItem> fresh);
+  void spawn_workers();
+  std::optional<std::string> next();
+  boost::asio::awaitable<void> work();
+  boost::asio::awaitable<void> run_job(const std::string& job);
+  boost::asio::awaitable<void> fetch_one(const std::string& entity_id);
+  void store(const std::string& entity_id, const ha::EntityStatePtr& st, std::optional<boost::json::value> config,
+             bool ok);
+
+  // config_cache_helpers.cpp
+  void note_helper_changes(const ha::ChangeSet& changes, const ha::Snapshot& snap, std::vector<std::string>& fetch);
+  boost::asio::awaitable<void> subscribe_to_changes();
+  boost::asio::awaitable<void> subscribe_quietly(boost::json::object message, ha::WsClient::EventHandler handler);
+  void on_reloaded(std::string_view kind);
+  void on_entries_changed(const boost::json::value& event);
+  boost::asio::awaitable<void> fetch_list(std::string domain);
+  boost::asio::awaitable<void> fetch_entries();
+  boost::asio::awaitable<void> fetch_entry(std::string entry_id);
+};
+
+}  // namespace hamcp::home
