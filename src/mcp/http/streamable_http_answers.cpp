@@ -3,8 +3,6 @@
 // the standalone GET stream, resumable with Last-Event-ID.
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/post.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <variant>
 
 #include "mcp/http/streamable_http.hpp"
@@ -98,18 +96,6 @@ asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std:
 
 asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
                                               const std::shared_ptr<EventStream>& stream, Accepts accepts) {
-  // The call was queued behind us (co_spawn posts its start). One turn of the
-  // queue lets a tool that reads the mirror finish first: then its answer is
-  // sent without arming a timer and waking on it (issue 9, item 6).
-  auto turn = asio::post(w.executor(), asio::use_awaitable);  // named before co_await (GCC 12)
-  co_await std::move(turn);
-  if (accepts.json) {
-    auto ready = stream->read_after(0);
-    if (!ready.events.empty() && ready.events.front().is_response) {
-      co_await send_json(w, std::move(ready.events.front().data));
-      co_return;
-    }
-  }
   auto waiter = std::make_shared<Waiter>(w.executor());
   stream->set_waiter(waiter);
   const auto switch_at = std::chrono::steady_clock::now() + opts_.sse_switch_after;
