@@ -65,8 +65,9 @@ std::string iso_seconds(double epoch) {
   return std::string(write_iso_seconds(epoch, buffer));
 }
 
-json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, const ViewOptions& o) {
-  json::object v;
+json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, const ViewOptions& o,
+                         json::storage_ptr storage) {
+  json::object v(storage);
   v.reserve(8);
   v.emplace("entity_id", st.entity_id);
   // Parsed into a stack arena; what the view keeps is copied into v.
@@ -76,7 +77,10 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
   const json::object* entry = entry_item.get();
   v.emplace("name", display_name(&st, entry));
   v.emplace("state", st.state);
-  json::object attributes = st.attributes.parse(&arena);
+  // Kept whole: parsed where the view lives, so moving it in copies nothing.
+  // Else only read: parsed into the stack arena.
+  const bool keep_all = o.attributes && o.attribute_keys.empty();
+  json::object attributes = keep_all ? st.attributes.parse(storage) : st.attributes.parse(&arena);
   if (std::string unit = str_of(&attributes, "unit_of_measurement"); !unit.empty()) v.emplace("unit", unit);
   if (o.place && entry) {
     EntityPlace p = place_of(snap, entry);
@@ -84,7 +88,7 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
     if (!p.floor_name.empty()) v.emplace("floor", p.floor_name);
   }
   if (!o.attribute_keys.empty()) {
-    json::object attrs;
+    json::object attrs(storage);
     for (const auto& k : o.attribute_keys)
       if (const json::value* a = attributes.if_contains(k)) attrs.emplace(k, *a);
     v.emplace("attributes", std::move(attrs));

@@ -20,7 +20,10 @@ struct ViewOptions {
 };
 
 // {entity_id, name, state, unit?, area?, floor?, attributes?, last_changed?, last_updated?}
-json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& state, const ViewOptions& options);
+// allocated from `storage` (a caller that returns the view alone can pass an
+// arena that lives as long as the view: json::make_shared_resource).
+json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& state, const ViewOptions& options,
+                         json::storage_ptr storage = {});
 
 // Registry entry view for ha_get_entity / ha_set_entity (no internal ids that a
 // model cannot use; names resolved next to ids).
