@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "home/entity_docs.hpp"
+#include "tools/entities/entity_view_facts.hpp"
 
 namespace hamcp::tools {
 
@@ -60,6 +61,24 @@ std::string_view write_iso_seconds(double epoch, IsoSecondsBuffer& out) {
   return {out.data(), out.size()};
 }
 
+namespace {
+
+// home::display_name's rule (registry name, else friendly_name, else
+// original_name, else the object id) on what the view has at hand: the
+// remembered facts and the attributes parsed already.
+std::string_view view_name(const ha::EntityState& st, const RegistryViewFacts& facts, const json::object& attributes) {
+  if (!facts.name.empty()) return facts.name;
+  if (const json::value* friendly = attributes.if_contains("friendly_name");
+      friendly && friendly->is_string() && !friendly->get_string().empty())
+    return friendly->get_string();
+  if (!facts.original_name.empty()) return facts.original_name;
+  const std::string_view id = st.entity_id;
+  const auto dot = id.find('.');
+  return dot == std::string_view::npos ? id : id.substr(dot + 1);
+}
+
+}  // namespace
+
 std::string iso_seconds(double epoch) {
   IsoSecondsBuffer buffer;
   return std::string(write_iso_seconds(epoch, buffer));
@@ -70,22 +89,19 @@ json::object entity_view(const ha::Snapshot& snap, const ha::EntityState& st, co
   json::object v(storage);
   v.reserve(8);
   v.emplace("entity_id", st.entity_id);
-  // Parsed into a stack arena; what the view keeps is copied into v.
+  const std::shared_ptr<const RegistryViewFacts> facts = registry_view_facts(snap, st.entity_id);
+  // Kept whole: parsed where the view lives, so moving it in copies nothing.
+  // Else only read: parsed into a stack arena.
   unsigned char buffer[4096];
   json::monotonic_resource arena(buffer, sizeof buffer);
-  const ha::RegistryItem entry_item = snap.registry(ha::RegistryKind::entity).find(st.entity_id, &arena);
-  const json::object* entry = entry_item.get();
-  v.emplace("name", display_name(&st, entry));
-  v.emplace("state", st.state);
-  // Kept whole: parsed where the view lives, so moving it in copies nothing.
-  // Else only read: parsed into the stack arena.
   const bool keep_all = o.attributes && o.attribute_keys.empty();
   json::object attributes = keep_all ? st.attributes.parse(storage) : st.attributes.parse(&arena);
+  v.emplace("name", view_name(st, *facts, attributes));
+  v.emplace("state", st.state);
   if (std::string unit = str_of(&attributes, "unit_of_measurement"); !unit.empty()) v.emplace("unit", unit);
-  if (o.place && entry) {
-    EntityPlace p = place_of(snap, entry);
-    if (!p.area_name.empty()) v.emplace("area", p.area_name);
-    if (!p.floor_name.empty()) v.emplace("floor", p.floor_name);
+  if (o.place && facts->has_entry) {
+    if (!facts->area_name.empty()) v.emplace("area", facts->area_name);
+    if (!facts->floor_name.empty()) v.emplace("floor", facts->floor_name);
   }
   if (!o.attribute_keys.empty()) {
     json::object attrs(storage);
