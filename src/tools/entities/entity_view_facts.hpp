@@ -26,7 +26,8 @@ struct RegistryViewFacts {
 
 std::shared_ptr<const RegistryViewFacts> registry_view_facts(const ha::Snapshot& snap, std::string_view entity_id);
 
-// Entries remembered at most; when full the memory starts afresh.
-inline constexpr std::size_t kMaxRememberedViewFacts = 4096;
+// Entities remembered at most (a view of more, e.g. a large overview, just
+// decodes as before); when full the memory starts afresh.
+inline constexpr std::size_t kMaxRememberedViewFacts = 1024;  // ~250 KB at most
 
 }  // namespace hamcp::tools
