@@ -28,7 +28,7 @@ class CountingResource final : public json::memory_resource {
     return ::operator new(n, std::align_val_t(align));
   }
   void do_deallocate(void* p, std::size_t n, std::size_t align) override {
-    ::operator delete(p, n, std::align_val_t(align));
+    ::operator delete(p, std::align_val_t(align));
   }
   bool do_is_equal(const json::memory_resource& other) const noexcept override { return this == &other; }
 };
