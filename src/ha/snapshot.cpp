@@ -32,7 +32,8 @@ json::value parse_stored(std::string_view text, json::storage_ptr storage) {
   json::parse_options options;
   options.max_depth = detail::kHaJsonMaxDepth;
   json::value v = json::parse(text, ec, std::move(storage), options);
-  return ec ? json::value() : v;
+  if (ec) return json::value();
+  return v;  // moved: `ec ? json::value() : v` copied every parsed value
 }
 }  // namespace
 

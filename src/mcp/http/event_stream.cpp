@@ -146,8 +146,8 @@ void EventStream::finish() {
   std::shared_ptr<Waiter> w;
   {
     std::lock_guard lock(mutex_);
-    if (finished_) return;
-    finished_ = true;
+    if (finished_.load(std::memory_order_relaxed)) return;
+    finished_.store(true, std::memory_order_release);
     finished_at_ = std::chrono::steady_clock::now();
     w = waiter_;
   }
@@ -161,18 +161,13 @@ EventStream::Batch EventStream::read_after(std::uint64_t after) {
   for (const auto& ev : events_) {
     if (ev.seq > after) b.events.push_back(ev);
   }
-  b.finished = finished_;
+  b.finished = finished_.load(std::memory_order_relaxed);
   return b;
 }
 
 std::uint64_t EventStream::last_seq() {
   std::lock_guard lock(mutex_);
   return next_seq_ - 1;
-}
-
-bool EventStream::finished() {
-  std::lock_guard lock(mutex_);
-  return finished_;
 }
 
 void EventStream::set_waiter(std::shared_ptr<Waiter> waiter) {

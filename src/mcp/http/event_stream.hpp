@@ -7,6 +7,7 @@
 //    client that lost the connection can resume with Last-Event-ID.
 //  - sse_event(): the wire format.
 
+#include <atomic>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
@@ -85,7 +86,8 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
   };
   Batch read_after(std::uint64_t after);
   std::uint64_t last_seq();
-  bool finished();
+  // Lock-free: HttpSession::new_stream asks every remembered stream on each POST.
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
 
   // The one consumer to wake on new events (nullptr to detach).
   void set_waiter(std::shared_ptr<Waiter> waiter);
@@ -122,7 +124,7 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
   std::size_t bytes_ = 0;
   std::uint64_t next_seq_ = 1;
   std::uint64_t delivered_ = 0;
-  bool finished_ = false;
+  std::atomic<bool> finished_{false};  // written under mutex_, read without it by finished()
   bool attached_ = false;
   std::chrono::steady_clock::time_point finished_at_{};
   std::shared_ptr<Waiter> waiter_;

@@ -130,9 +130,12 @@ void SessionHost::shutdown_session(std::shared_ptr<HttpSession> hs) {
 }
 
 std::optional<HttpResponse> SessionHost::take_calls(HttpSession& hs, std::size_t n) {
-  const std::string who = hs.key.empty() ? std::string("a stateless request") : "session " + hs.key.substr(0, 8) + "…";
+  // Built only for a refusal: an admitted call (every call, usually) needs no text.
+  auto who = [&hs] {
+    return hs.key.empty() ? std::string("a stateless request") : "session " + hs.key.substr(0, 8) + "…";
+  };
   if (n > calls_.max_per_session()) {
-    guarded_warn("http: refused a batch of {} calls from {} (limit {} per session, 413)", n, who,
+    guarded_warn("http: refused a batch of {} calls from {} (limit {} per session, 413)", n, who(),
                  calls_.max_per_session());
     const std::string limit = std::to_string(calls_.max_per_session());
     return HttpResponse::rpc_error(
@@ -144,14 +147,14 @@ std::optional<HttpResponse> SessionHost::take_calls(HttpSession& hs, std::size_t
     case CallBudget::Verdict::admitted:
       return std::nullopt;
     case CallBudget::Verdict::session_full:
-      guarded_warn("http: refused {} calls from {}: {} in flight on it already (429)", n, who,
+      guarded_warn("http: refused {} calls from {}: {} in flight on it already (429)", n, who(),
                    calls_.max_per_session());
       return busy(429, "Too Many Requests: " + std::to_string(calls_.max_per_session()) +
                            " calls already in progress on this session (limit); retry shortly");
     case CallBudget::Verdict::server_full:
       break;
   }
-  guarded_warn("http: refused {} calls from {}: {} in flight in all (503)", n, who, calls_.max_global());
+  guarded_warn("http: refused {} calls from {}: {} in flight in all (503)", n, who(), calls_.max_global());
   return busy(503, "Service Unavailable: too many calls in progress (limit " + std::to_string(calls_.max_global()) +
                        "), retry shortly");
 }

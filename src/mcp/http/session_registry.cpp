@@ -143,11 +143,33 @@ bool SessionRegistry::expired_locked(const SessionTokenPayload& payload, std::in
   return now - last > options_.idle_expiry.count();
 }
 
+std::shared_ptr<const SessionRegistry::Verified> SessionRegistry::verify(std::string_view token) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = verified_.find(token); it != verified_.end()) return it->second;
+    ++signature_checks_;
+  }
+  auto payload = codec_.verify(token);  // outside the lock: the HMAC is the expensive part
+  if (!payload) return nullptr;
+  std::string key = payload->nonce_hex();
+  auto entry = std::make_shared<const Verified>(Verified{std::move(*payload), std::move(key)});
+  std::lock_guard lock(mutex_);
+  if (verified_.size() >= kMaxVerifiedIds) verified_.clear();
+  verified_.emplace(std::string(token), entry);
+  return entry;
+}
+
+std::uint64_t SessionRegistry::signature_checks() {
+  std::lock_guard lock(mutex_);
+  return signature_checks_;
+}
+
 SessionRegistry::Lookup SessionRegistry::lookup(std::string_view token) {
   Lookup out;
-  out.payload = codec_.verify(token);
-  if (!out.payload) return out;
-  const std::string key = out.payload->nonce_hex();
+  const auto verified = verify(token);
+  if (!verified) return out;
+  out.payload = verified->payload;
+  const std::string& key = verified->key;
   if (revocations_.is_revoked(key)) {
     out.status = Status::revoked;
     return out;

@@ -19,10 +19,12 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -117,15 +119,36 @@ class SessionRegistry {
   // False when max_in_memory sessions are live and none is idle (evictable):
   // a new or rebuilt session must then be refused.
   bool has_room();
+  // Signatures computed so far (tests: a known id is not verified again).
+  std::uint64_t signature_checks();
+
+  // Verified ids remembered (each up to 512 bytes plus its payload); when full the memory starts afresh.
+  static constexpr std::size_t kMaxVerifiedIds = 1024;
 
  private:
+  struct Verified {
+    SessionTokenPayload payload;
+    std::string key;  // payload.nonce_hex()
+  };
+  // The payload of a genuine id, or nullptr. An id whose signature checked out
+  // once is remembered: a session's every request used to recompute the HMAC
+  // and decode the id (issue 9, item 6). Only genuine ids (which only this
+  // key's holder can mint) are remembered, so garbage cannot fill the memory;
+  // revocation and expiry are still checked on every lookup.
+  std::shared_ptr<const Verified> verify(std::string_view token);
   bool expired_locked(const SessionTokenPayload& payload, std::int64_t now_unix);
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   SessionTokenCodec codec_;
   RevocationList revocations_;
   Options options_;
   std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<HttpSession>> live_;
   std::unordered_map<std::string, std::int64_t> last_seen_;  // key -> unix seconds
+  std::unordered_map<std::string, std::shared_ptr<const Verified>, StringHash, std::equal_to<>> verified_;
+  std::uint64_t signature_checks_ = 0;
 };
 
 }  // namespace hamcp::mcp::http

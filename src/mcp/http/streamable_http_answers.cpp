@@ -15,6 +15,14 @@ std::string string_field(const json::object& o, std::string_view key) {
   return v && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
+// A JSON-RPC response as the body of a 200 (the POST's answer without SSE).
+asio::awaitable<void> send_json(ResponseWriter& w, std::string data) {
+  HttpResponse body;
+  body.set("Content-Type", "application/json");
+  body.body = std::move(data);
+  co_await w.send(std::move(body));
+}
+
 }  // namespace
 
 asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std::shared_ptr<HttpSession> hs,
@@ -98,6 +106,12 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
     auto batch = stream->read_after(0);
     if (!batch.events.empty()) {
       use_sse = accepts.sse && !(batch.events.front().is_response && accepts.json);
+      if (!use_sse && batch.events.front().is_response) {
+        // The usual case: the answer is here already; send this copy rather than reading it again.
+        stream->set_waiter(nullptr);
+        co_await send_json(w, std::move(batch.events.front().data));
+        co_return;
+      }
       break;
     }
     if (batch.finished) {  // cancelled: nothing to answer
@@ -126,10 +140,7 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
         cursor = ev.seq;
         if (ev.is_response) {
           stream->set_waiter(nullptr);
-          HttpResponse body;
-          body.set("Content-Type", "application/json");
-          body.body = std::move(ev.data);
-          co_await w.send(std::move(body));
+          co_await send_json(w, std::move(ev.data));
           co_return;
         }
       }

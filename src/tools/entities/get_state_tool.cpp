@@ -1,4 +1,6 @@
 // ha_get_state: current state of one entity or up to 100, from the mirror.
+#include <boost/json/monotonic_resource.hpp>
+
 #include "mcp/echo.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
@@ -7,6 +9,9 @@
 namespace hamcp::tools {
 
 namespace {
+
+// First block of a single entity's arena: a light with its attributes fits.
+constexpr std::size_t kViewArenaBytes = 2048;
 
 boost::asio::awaitable<mcp::ToolResult> run_get_state(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr snap = co_await env.snapshot();
@@ -30,7 +35,10 @@ boost::asio::awaitable<mcp::ToolResult> run_get_state(Args& args, ToolEnv& env, 
                                       {}});
       throw ToolException(unknown_entity(env.index, ids.front()));
     }
-    json::object v = entity_view(*snap, *st, vo);
+    // One arena for the whole answer (the view, its attributes, its strings),
+    // freed with the result: about 30 mallocs per call fewer (issue 9, item 6).
+    json::storage_ptr arena = json::make_shared_resource<json::monotonic_resource>(kViewArenaBytes);
+    json::object v = entity_view(*snap, *st, vo, arena);
     if (!fields.empty()) v = project(v, fields);
     co_return ok(std::move(v));
   }

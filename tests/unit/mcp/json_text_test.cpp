@@ -52,5 +52,25 @@ TEST(JsonText, AppendsToExistingText) {
   EXPECT_EQ(out, R"(data: {"v":1.5})");
 }
 
+// Every byte value, alone and in runs, escaped exactly as boost::json::serialize does
+// (the writer sizes its output first and then fills it: no byte may be lost or spare).
+TEST(JsonText, EveryByteEscapedLikeBoost) {
+  std::string all;
+  for (int c = 0; c < 256; ++c) all.push_back(static_cast<char>(c));
+  const json::value alone = json::string(all);
+  EXPECT_EQ(json_text(alone), json::serialize(alone));
+  std::uint32_t seed = 7;
+  for (int round = 0; round < 200; ++round) {
+    std::string s;
+    for (int i = 0; i < round; ++i) {
+      seed = seed * 1664525u + 1013904223u;
+      s.push_back(static_cast<char>(seed >> 24));
+    }
+    json::object o;
+    o[s] = s;
+    EXPECT_EQ(json_text(o), json::serialize(o)) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace hamcp
