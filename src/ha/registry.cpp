@@ -52,6 +52,11 @@ void Registry::for_each(const std::function<void(const json::value&)>& fn) const
   }
 }
 
+void Registry::for_each_key(const std::function<void(std::string_view key)>& fn) const {
+  for (const Stored& stored : items_)
+    if (stored.key_at != kNoKey) fn(stored.key());
+}
+
 // Fills one registry item by item, then freezes it. The scratch buffers are
 // reused from item to item: a 100k-entry list costs no allocation per item
 // beyond what the registry keeps.

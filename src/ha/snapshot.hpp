@@ -153,6 +153,10 @@ class Registry {
   // (a bulk walk over 100k entries without a malloc per node).
   void for_each(const std::function<void(const boost::json::value&)>& fn) const;
 
+  // Calls fn with the key field of every item that has one, in HA's order,
+  // without decoding the items (a walk over 100k ids in microseconds).
+  void for_each_key(const std::function<void(std::string_view key)>& fn) const;
+
   // for (const auto& v : registry.items()): each item parsed in turn.
   class Items {
    public:

@@ -99,3 +99,15 @@ TEST(RegistryIndex, ItemsKeepTheirOwnKeysWhenShapesAlternate) {
   EXPECT_EQ(*reg->find("c"), items[2].as_object());
   EXPECT_FALSE(reg->find("nested"));
 }
+
+// The search feed lists entries without a state by their keys: every item
+// with a string key field, in HA's order, duplicates included, nothing else.
+TEST(RegistryIndex, ForEachKeyListsTheKeyFieldsInOrder) {
+  const json::array items = json::parse(R"([{"area_id":"b"},{"name":"no key"},{"area_id":"a"},7,)"
+                                        R"({"area_id":3},{"area_id":""},{"area_id":"b","name":"again"}])")
+                                .as_array();
+  auto reg = Registry::make(RegistryKind::area, json::array(items));
+  std::vector<std::string> keys;
+  reg->for_each_key([&](std::string_view key) { keys.emplace_back(key); });
+  EXPECT_EQ(keys, (std::vector<std::string>{"b", "a", "", "b"}));
+}
