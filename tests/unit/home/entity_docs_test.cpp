@@ -1,12 +1,12 @@
 // home::for_each_doc: the search documents of a snapshot, built from the
 // states and the packed registries.
+#include "home/entity_docs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 #include <map>
 #include <memory>
-
-#include "home/entity_docs.hpp"
 
 using namespace hamcp;
 namespace json = boost::json;
@@ -38,10 +38,9 @@ TEST(EntityDocs, StatesThenEntriesWithoutAState) {
   snap.states = b.build();
   using K = ha::RegistryKind;
   snap.registries[static_cast<std::size_t>(K::entity)] =
-      registry(K::entity,
-               R"([{"entity_id":"light.kitchen","name":"Ceiling","area_id":"kitchen"},)"
-               R"({"entity_id":"switch.off","name":null,"original_name":"Old switch","disabled_by":"user",)"
-               R"("device_id":"d1","labels":["l1"]},{"entity_id":""},{"entity_id":7},{"name":"no id"}])");
+      registry(K::entity, R"([{"entity_id":"light.kitchen","name":"Ceiling","area_id":"kitchen"},)"
+                          R"({"entity_id":"switch.off","name":null,"original_name":"Old switch","disabled_by":"user",)"
+                          R"("device_id":"d1","labels":["l1"]},{"entity_id":""},{"entity_id":7},{"name":"no id"}])");
   snap.registries[static_cast<std::size_t>(K::device)] =
       registry(K::device, R"([{"id":"d1","name":"Plug","area_id":"hall","manufacturer":"Acme"}])");
   snap.registries[static_cast<std::size_t>(K::area)] =
