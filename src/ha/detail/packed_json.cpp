@@ -86,10 +86,8 @@ unsigned char read_tag(std::string_view& in) {
   return tag;
 }
 
-}  // namespace
-
-namespace {
 std::size_t text_hash(std::string_view s) noexcept { return std::hash<std::string_view>{}(s); }
+
 }  // namespace
 
 std::optional<std::uint32_t> StringPool::shared(std::string_view s) {
