@@ -3,16 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <map>
 
 #include "ha/detail/ha_json.hpp"
-#include "ha/detail/json_items.hpp"
 
 namespace hamcp::ha {
 namespace json = boost::json;
@@ -209,105 +206,6 @@ std::string_view registry_key_field(RegistryKind kind) noexcept {
       return "category_id";
   }
   return "id";
-}
-
-RegistryItem Registry::find(std::string_view key, json::storage_ptr storage) const {
-  auto it = index_.find(key);
-  if (it == index_.end()) return {};
-  json::value v = item(it->second, std::move(storage));
-  return v.is_object() ? RegistryItem(std::move(v.as_object())) : RegistryItem();
-}
-
-json::value Registry::item(std::size_t i, json::storage_ptr storage) const {
-  const Stored& stored = items_.at(i);
-  std::string_view in = stored.bytes;
-  if (stored.shape == kNoShape) return detail::unpack_value(in, pool_, storage);
-  const auto& keys = shapes_[stored.shape];
-  json::object o(storage);
-  o.reserve(keys.size());
-  for (const auto& key : keys) o.emplace(key, detail::unpack_value(in, pool_, storage));
-  return o;
-}
-
-void Registry::for_each(const std::function<void(const json::value&)>& fn) const {
-  for (std::size_t i = 0; i < items_.size(); ++i) {
-    unsigned char buffer[4096];
-    json::monotonic_resource arena(buffer, sizeof buffer);
-    const json::value v = item(i, &arena);
-    fn(v);
-  }
-}
-
-void Registry::store(const json::value& item, std::string& scratch,
-                     std::map<std::vector<std::string>, std::uint32_t>& shape_ids, std::string_view key_field) {
-  scratch.clear();
-  std::vector<std::pair<std::size_t, std::size_t>> inline_strings;
-  detail::PackedWriter writer{pool_, scratch, inline_strings};
-  Stored stored;
-  std::optional<std::pair<std::size_t, std::size_t>> key_at;  // offset, length of the key field's text
-  if (const auto* o = item.if_object()) {
-    std::vector<std::string> keys;
-    keys.reserve(o->size());
-    for (const auto& kv : *o) {
-      keys.emplace_back(kv.key());
-      // The key field is written as plain text so the index can view it in place.
-      if (!key_at && kv.key() == key_field && kv.value().is_string()) {
-        const std::string_view key = kv.value().get_string();
-        key_at.emplace(writer.plain_string(key), key.size());
-      } else {
-        writer.value(kv.value());
-      }
-    }
-    auto [it, fresh] = shape_ids.try_emplace(std::move(keys), static_cast<std::uint32_t>(shapes_.size()));
-    if (fresh) shapes_.push_back(it->first);
-    stored.shape = it->second;
-  } else {
-    writer.value(item);
-  }
-  stored.bytes = bytes_.append(scratch);
-  for (const auto& [at, size] : inline_strings) pool_.remember(stored.bytes.substr(at, size));
-  if (key_at)
-    index_.emplace(stored.bytes.substr(key_at->first, key_at->second), static_cast<std::uint32_t>(items_.size()));
-  items_.push_back(stored);
-}
-
-// Fills one registry item by item, then freezes it.
-class Registry::Builder {
- public:
-  Builder(RegistryKind kind, bool available, std::size_t expected)
-      : registry_(std::make_shared<Registry>()), field_(registry_key_field(kind)) {
-    registry_->available = available;
-    registry_->items_.reserve(expected);
-    registry_->index_.reserve(expected);
-  }
-  void add(const json::value& item) { registry_->store(item, scratch_, shape_ids_, field_); }
-  RegistryPtr finish() {
-    registry_->pool_.freeze();
-    return std::move(registry_);
-  }
-
- private:
-  std::shared_ptr<Registry> registry_;
-  std::string_view field_;
-  std::map<std::vector<std::string>, std::uint32_t> shape_ids_;
-  std::string scratch_;
-};
-
-RegistryPtr Registry::make(RegistryKind kind, json::array items, bool available) {
-  Builder builder(kind, available, items.size());
-  for (auto& item : items) {
-    builder.add(item);
-    item = nullptr;  // free this item's DOM now: the whole list never exists twice
-  }
-  return builder.finish();
-}
-
-RegistryPtr Registry::make_from_text(RegistryKind kind, std::string_view list, boost::system::error_code& ec) {
-  Builder builder(kind, true, 0);
-  if (!detail::for_each_item(
-          list, [&](json::value& item) { builder.add(item); }, ec))
-    return nullptr;
-  return builder.finish();
 }
 
 const Registry& Snapshot::registry(RegistryKind kind) const {

@@ -123,12 +123,13 @@ EntityPlace place_in(RegistryFacts& facts, const json::object* entry) {
   return p;
 }
 
-search::EntityDoc entity_doc(const ha::Snapshot& snap, RegistryFacts& facts, std::string_view entity_id) {
+// st: the entity's state (null when it has none), as the caller found it.
+search::EntityDoc entity_doc(const ha::Snapshot& snap, RegistryFacts& facts, std::string_view entity_id,
+                             const ha::EntityState* st) {
   search::EntityDoc d;
   d.entity_id = std::string(entity_id);
   const auto dot = entity_id.find('.');
   d.domain = std::string(entity_id.substr(0, dot));
-  ha::EntityStatePtr st = snap.states.find(entity_id);
   // The entry and the attributes are parsed into a stack arena: this runs for
   // every entity of the home when the index is rebuilt.
   unsigned char buffer[4096];
@@ -196,16 +197,17 @@ std::string display_name(const ha::EntityState* state, const json::object* entry
 
 search::EntityDoc make_entity_doc(const ha::Snapshot& snap, std::string_view entity_id) {
   RegistryFacts facts(snap);
-  return entity_doc(snap, facts, entity_id);
+  const ha::EntityStatePtr st = snap.states.find(entity_id);
+  return entity_doc(snap, facts, entity_id, st.get());
 }
 
 void for_each_doc(const ha::Snapshot& snap, const std::function<void(search::EntityDoc)>& fn) {
   RegistryFacts facts(snap);  // each device, area, floor and label parsed once
-  snap.states.for_each([&](const ha::EntityStatePtr& st) { fn(entity_doc(snap, facts, st->entity_id)); });
-  snap.registry(ha::RegistryKind::entity).for_each([&](const json::value& item) {
-    const json::object* entry = item.if_object();
-    const std::string id = str_of(entry, "entity_id");
-    if (!id.empty() && !snap.states.find(id)) fn(entity_doc(snap, facts, id));
+  snap.states.for_each([&](const ha::EntityStatePtr& st) { fn(entity_doc(snap, facts, st->entity_id, st.get())); });
+  // Entries without a state (disabled entities): their ids are read in place,
+  // not by decoding every entry of the registry a second time.
+  snap.registry(ha::RegistryKind::entity).for_each_key([&](std::string_view id) {
+    if (!id.empty() && !snap.states.find(id)) fn(entity_doc(snap, facts, id, nullptr));
   });
 }
 

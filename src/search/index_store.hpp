@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/id_table.hpp"
 #include "search/entity_index.hpp"
-#include "search/id_table.hpp"
 #include "search/key_pool.hpp"
 #include "search/normalize.hpp"
 #include "search/packed_doc.hpp"
@@ -118,10 +118,10 @@ class IndexStore {
   std::vector<Entry> entries_;
   std::vector<SlotSummary> summaries_;  // parallel to entries_
   std::vector<Slot> free_slots_;
-  IdTable by_id_;  // slots by entity_id (the key is the id in the slot's packed document)
+  common::IdTable by_id_;  // slots by entity_id (the key is the id in the slot's packed document)
   std::vector<Token> tokens_;
   std::vector<TokenId> free_tokens_;
-  IdTable token_ids_;  // tokens by text (the key is the token's own text)
+  common::IdTable token_ids_;  // tokens by text (the key is the token's own text)
   KeyPool keys_;
   PlacePool places_;  // each area/floor's packed texts once, shared by its entities' documents
   mutable std::mutex rank_mutex_;

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "search/id_table.hpp"
+#include "common/id_table.hpp"
 
 namespace hamcp::search {
 
@@ -34,7 +34,7 @@ class KeyPool {
   std::vector<std::string> texts_;
   std::vector<std::uint32_t> holders_;
   std::vector<KeyId> free_;
-  IdTable ids_;
+  common::IdTable ids_;
 };
 
 // An entity's filter keys: one each for domain, state and device class, and

@@ -3,6 +3,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/string.hpp>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 namespace hamcp::ha::detail {
@@ -85,22 +86,32 @@ unsigned char read_tag(std::string_view& in) {
   return tag;
 }
 
+std::size_t text_hash(std::string_view s) noexcept { return std::hash<std::string_view>{}(s); }
+
 }  // namespace
 
 std::optional<std::uint32_t> StringPool::shared(std::string_view s) {
-  auto it = ids_.find(s);
-  if (it == ids_.end()) return std::nullopt;
-  if (it->second == kSeenOnce) {
-    it->second = static_cast<std::uint32_t>(strings_.size());
-    strings_.push_back(it->first);
+  const auto id = ids_.find(text_hash(s), [&](std::uint32_t i) { return seen_[i].text == s; });
+  if (!id) return std::nullopt;
+  Seen& seen = seen_[*id];
+  if (seen.shared == kSeenOnce) {
+    seen.shared = static_cast<std::uint32_t>(strings_.size());
+    strings_.push_back(seen.text);
   }
-  return it->second;
+  return seen.shared;
 }
 
-void StringPool::remember(std::string_view stored) { ids_.try_emplace(stored, kSeenOnce); }
+void StringPool::remember(std::string_view stored) {
+  const std::size_t hash = text_hash(stored);
+  if (ids_.find(hash, [&](std::uint32_t i) { return seen_[i].text == stored; })) return;
+  seen_.push_back(Seen{stored});
+  ids_.insert(static_cast<std::uint32_t>(seen_.size() - 1), hash,
+              [&](std::uint32_t i) { return text_hash(seen_[i].text); });
+}
 
 void StringPool::freeze() {
   ids_ = {};
+  seen_ = {};
   strings_.shrink_to_fit();
 }
 

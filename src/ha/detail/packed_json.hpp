@@ -19,9 +19,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "common/id_table.hpp"
 #include "ha/detail/text_chunks.hpp"
 
 namespace hamcp::ha::detail {
@@ -41,8 +41,15 @@ class StringPool {
 
  private:
   static constexpr std::uint32_t kSeenOnce = ~std::uint32_t{0};
-  std::vector<std::string_view> strings_;                    // views into the registry's chunks
-  std::unordered_map<std::string_view, std::uint32_t> ids_;  // building only
+  std::vector<std::string_view> strings_;  // views into the registry's chunks
+  // Building only: every string seen, by text, in an open-addressing table (a
+  // node map cost an allocation per distinct string: ~1M at 100k entities).
+  struct Seen {
+    std::string_view text;
+    std::uint32_t shared = kSeenOnce;  // its index in strings_ once seen twice
+  };
+  std::vector<Seen> seen_;
+  common::IdTable ids_;
 };
 
 // Appends the encoding of v to out. Strings eligible for the pool are written

@@ -7,13 +7,14 @@
 //
 // The caller supplies the hash of the key it looks up and, where keys must be
 // compared or rehashed, how to get an id's key: the table stores no keys.
-// Not thread-safe (IndexStore's lock serialises it).
+// Not thread-safe: its owner serialises it (IndexStore's lock; a Registry is built by
+// one thread and only read afterwards).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-namespace hamcp::search {
+namespace hamcp::common {
 
 class IdTable {
  public:
@@ -107,4 +108,4 @@ class IdTable {
   std::size_t gone_ = 0;
 };
 
-}  // namespace hamcp::search
+}  // namespace hamcp::common
