@@ -6,6 +6,7 @@
 #
 #   bench/fuzz/campaign.sh                             every target, 10M runs or 15 min each
 #   RUNS=10000000 SECONDS_PER_TARGET=900 bench/fuzz/campaign.sh fuzz_http fuzz_mirror
+#   NICE=0 bench/fuzz/campaign.sh ...                  at normal priority (default: nice 19)
 # Needs the fuzz build of tests/fuzz/run.sh (HAMCP_FUZZ_BUILD_DIR, default build-ci-fuzz).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -28,7 +29,7 @@ for t in "${targets[@]}"; do
   extra="-entropic_feature_frequency_threshold=16"  # as tests/fuzz/run.sh (why: there)
   case "$t" in fuzz_http|fuzz_ha_ws|fuzz_ha_rest|fuzz_mirror) extra="$extra -detect_leaks=0" ;; esac
   # shellcheck disable=SC2086
-  nice -n 19 /usr/bin/time -o "$out/$t.cpu" -f "%U %S" "$bin" $extra -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+  nice -n "${NICE:-19}" /usr/bin/time -o "$out/$t.cpu" -f "%U %S" "$bin" $extra -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$out/$t-" "$work" "$seeds" >"$out/$t.log" 2>&1
   rc=$?
   end=$(date +%s)

@@ -18,6 +18,7 @@
 #include <variant>
 
 #include "ha/classify.hpp"
+#include "ha/detail/any_stream.hpp"
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/transport.hpp"
 #include "ha/scrub.hpp"
@@ -58,9 +59,31 @@ struct SlotWaiter {
 struct Connection {
   std::unique_ptr<beast::tcp_stream> plain;
   std::unique_ptr<TlsStream> tls;
+  std::unique_ptr<AnyStream> custom;  // from the connector (RestClient::set_connector)
   beast::flat_buffer buffer;
   std::chrono::steady_clock::time_point idle_since;
-  beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
+
+  void expires_after(std::chrono::milliseconds timeout) {
+    if (custom) {
+      custom->expires_after(timeout);
+    } else {
+      lowest_tcp().expires_after(timeout);
+    }
+  }
+  void expires_never() {
+    if (custom) {
+      custom->expires_never();
+    } else {
+      lowest_tcp().expires_never();
+    }
+  }
+  // A custom stream's expiry closes it (operation_aborted and the like): report it as tcp_stream does.
+  boost::system::error_code as_timeout_if_expired(boost::system::error_code ec) const {
+    return ec && custom && custom->timed_out() ? beast::error::timeout : ec;
+  }
+
+ private:
+  beast::tcp_stream& lowest_tcp() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
 };
 
 // Thrown inside one attempt; says whether a retry is allowed.
@@ -76,6 +99,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
   asio::any_io_executor executor;
   ConnectionSettings settings;
   std::shared_ptr<ssl::context> ssl_ctx;
+  StreamConnector connector;  // empty: TCP/TLS
   std::mutex mutex;
   std::deque<std::unique_ptr<Connection>> idle;
   RetryPolicy retry;
@@ -144,7 +168,14 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
 
   asio::awaitable<std::unique_ptr<Connection>> open() {
     auto conn = std::make_unique<Connection>();
-    if (settings.tls) {
+    if (connector) {
+      std::unique_ptr<ByteStream> connected = co_await connector(executor);
+      if (!connected) {
+        throw HaException(
+            make_error(ErrorCause::connection_refused, settings.display_url, "the stream connector failed"));
+      }
+      conn->custom = std::make_unique<AnyStream>(std::move(connected));
+    } else if (settings.tls) {
       if (!ssl_ctx) ssl_ctx = make_ssl_context(settings);
       conn->tls = std::make_unique<TlsStream>(executor, *ssl_ctx);
       co_await connect_tcp(beast::get_lowest_layer(*conn->tls), settings);
@@ -191,15 +222,17 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
                                       std::chrono::milliseconds timeout, bool reused) {
     NetContext ctx = net_context(settings);
     boost::system::error_code ec;
-    conn.lowest().expires_after(timeout);
+    conn.expires_after(timeout);
     co_await http::async_write(stream, req, asio::redirect_error(asio::use_awaitable, ec));
+    ec = conn.as_timeout_if_expired(ec);
     if (ec) {
       throw AttemptFailure{classify_network_error(ec, NetPhase::send, ctx), false, reused};
     }
     http::response_parser<http::string_body> parser;
     parser.body_limit(kBodyLimit);
     co_await http::async_read(stream, conn.buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-    conn.lowest().expires_never();
+    conn.expires_never();
+    ec = conn.as_timeout_if_expired(ec);
     if (ec) {
       const auto data = conn.buffer.data();
       ctx.received_prefix = std::string_view(static_cast<const char*>(data.data()), data.size());
@@ -251,7 +284,9 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
     req.keep_alive(true);
     req.prepare_payload();
     Exchanged ex;
-    if (conn->tls) {
+    if (conn->custom) {
+      ex = co_await exchange(*conn->custom, *conn, req, timeout, reused);
+    } else if (conn->tls) {
       ex = co_await exchange(*conn->tls, *conn, req, timeout, reused);
     } else {
       ex = co_await exchange(*conn->plain, *conn, req, timeout, reused);
@@ -373,6 +408,7 @@ asio::awaitable<boost::json::value> RestClient::post_json(std::string path, boos
 }
 
 void RestClient::set_retry_policy(RetryPolicy policy) { impl_->retry = policy; }
+void RestClient::set_connector(StreamConnector connector) { impl_->connector = std::move(connector); }
 const ConnectionSettings& RestClient::settings() const noexcept { return impl_->settings; }
 std::uint64_t RestClient::connections_opened() const noexcept { return impl_->opened.load(); }
 std::size_t RestClient::idle_connections() const {

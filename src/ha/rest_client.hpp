@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "ha/byte_stream.hpp"
 #include "ha/connection_config.hpp"
 #include "ha/errors.hpp"
 
@@ -57,6 +58,10 @@ class RestClient {
                                                        RequestOptions options = {});
 
   void set_retry_policy(RetryPolicy policy);
+  // Empty (production): TCP, and TLS for https. Set: every new connection is a stream it makes
+  // (tests and fuzz targets: an in-memory Home Assistant); request timeouts apply as over TCP.
+  // Set it before the first request.
+  void set_connector(StreamConnector connector);
   const ConnectionSettings& settings() const noexcept;
   // Observability for tests and diagnostics.
   std::uint64_t connections_opened() const noexcept;

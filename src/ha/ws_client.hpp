@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 
+#include "ha/byte_stream.hpp"
 #include "ha/connection_config.hpp"
 #include "ha/errors.hpp"
 
@@ -42,6 +43,9 @@ struct WsOptions {
   std::size_t max_message_bytes = std::size_t{256} * 1024 * 1024;
   std::size_t offload_parse_bytes = std::size_t{1} * 1024 * 1024;  // parse bigger frames on a worker thread
   bool coalesce_messages = true;
+  // Empty (production): TCP, and TLS for https. Set: every connection is a stream it makes
+  // (tests and fuzz targets: an in-memory Home Assistant); upgrade, auth and timeouts as over TCP.
+  StreamConnector connector;
 };
 
 // A command's result as Home Assistant sent it, unparsed: for results too big

@@ -2,7 +2,6 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
@@ -13,12 +12,14 @@
 #include <map>
 #include <utility>
 
+#include "ha/detail/any_stream.hpp"
+#include "support/memory_pipe.hpp"
+
 namespace hamcp::fuzz {
 
 namespace asio = boost::asio;
 namespace websocket = boost::beast::websocket;
-using tcp = asio::ip::tcp;
-using Ws = websocket::stream<tcp::socket>;
+using Ws = websocket::stream<ha::detail::AnyStream>;
 
 Script Script::parse(std::string_view input) {
   Script s;
@@ -68,29 +69,25 @@ struct Subscriptions {
 }  // namespace
 
 struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
-  explicit Impl(asio::any_io_executor ex) : executor(ex), acceptor(ex) {}
+  explicit Impl(asio::any_io_executor ex) : executor(std::move(ex)) {}
   asio::any_io_executor executor;
-  tcp::acceptor acceptor;
   Script script;
   std::uint64_t answered = 0;
   std::uint64_t connections = 0;
+  std::uint64_t announced = 0;  // by the last push
   std::string last_token;
 
-  asio::awaitable<void> accept_loop() {
-    auto self = shared_from_this();
-    for (;;) {
-      boost::system::error_code ec;
-      tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
-      if (ec) continue;
-      socket.set_option(tcp::no_delay(true), ec);
-      asio::co_spawn(executor, serve(std::move(socket)), asio::detached);
-    }
+  // The client's end of a new connection; this end is served on `executor`.
+  std::unique_ptr<ha::ByteStream> connect() {
+    test::MemoryPipe pipe = test::make_memory_pipe(executor);
+    asio::co_spawn(executor, serve(std::move(pipe.server)), asio::detached);
+    return std::move(pipe.client);
   }
 
-  asio::awaitable<void> serve(tcp::socket socket) {
+  asio::awaitable<void> serve(std::unique_ptr<ha::ByteStream> end) {
     auto self = shared_from_this();
     try {
-      Ws ws(std::move(socket));
+      Ws ws(ha::detail::AnyStream(std::move(end)));
       ws.read_message_max(1u << 20);
       co_await ws.async_accept(asio::use_awaitable);
       ++connections;
@@ -139,12 +136,14 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
       script.replies.erase(it);
     }
     if (!push) return frames;
+    announced = 0;
     for (const auto& [scripted, unused] : script.replies) {
       const std::string event_type = refetch_event_for(scripted);
       const auto sub = subs.events.find(event_type);
       if (event_type.empty() || sub == subs.events.end()) continue;
       frames.push_back(R"({"id":)" + sub->second + R"(,"type":"event","event":{"event_type":")" + event_type +
                        R"(","data":{},"origin":"LOCAL"}})");
+      ++announced;
     }
     return frames;
   }
@@ -182,18 +181,23 @@ struct FakeHa::Impl : std::enable_shared_from_this<FakeHa::Impl> {
   }
 };
 
-FakeHa::FakeHa(asio::any_io_executor executor) : impl_(std::make_shared<Impl>(executor)) {
-  tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), 0);
-  impl_->acceptor.open(endpoint.protocol());
-  impl_->acceptor.set_option(tcp::acceptor::reuse_address(true));
-  impl_->acceptor.bind(endpoint);
-  impl_->acceptor.listen();
-  port_ = impl_->acceptor.local_endpoint().port();
-  asio::co_spawn(executor, impl_->accept_loop(), asio::detached);
+FakeHa::FakeHa(asio::any_io_executor executor) : impl_(std::make_shared<Impl>(std::move(executor))) {}
+
+namespace {
+// A coroutine of its own, not a coroutine lambda: its frame holds `impl`, not a reference into the
+// lambda that made it.
+asio::awaitable<std::unique_ptr<ha::ByteStream>> connect_to(std::shared_ptr<FakeHa::Impl> impl) {
+  co_return impl->connect();
+}
+}  // namespace
+
+ha::StreamConnector FakeHa::connector() const {
+  return [impl = impl_](const asio::any_io_executor&) { return connect_to(impl); };
 }
 
 void FakeHa::set_script(Script script) { impl_->script = std::move(script); }
 std::uint64_t FakeHa::commands_answered() const { return impl_->answered; }
 std::uint64_t FakeHa::connections() const { return impl_->connections; }
+std::uint64_t FakeHa::announced_by_last_push() const { return impl_->announced; }
 
 }  // namespace hamcp::fuzz

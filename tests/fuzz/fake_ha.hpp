@@ -1,9 +1,11 @@
 #pragma once
 // A scripted, hostile Home Assistant for the HA-side fuzz targets (fuzz_ha_ws, fuzz_mirror): a real
-// WebSocket server on 127.0.0.1 that hamcp's real WsClient connects to, so fuzzed frames cross
-// hamcp's real read/parse/dispatch path, not a copy of it. It runs on the harness's io_context,
-// on the fuzzing thread next to the client: no thread hand-offs, which on a loaded 2-core machine
-// cost milliseconds per round trip.
+// (Beast) WebSocket server that hamcp's real WsClient connects to through WsOptions::connector over
+// an in-memory pipe (tests/support/memory_pipe.hpp), so fuzzed frames cross hamcp's real
+// read/parse/dispatch path (WebSocket upgrade and HA's auth included), not a copy of it, without
+// sockets: a reconnect costs no system calls. It runs on the harness's io_context, on the fuzzing
+// thread next to the client: no thread hand-offs, which on a loaded 2-core machine cost
+// milliseconds per round trip.
 //
 // What it says comes from a Script (one fuzz input):
 //   auth <frame>        1st line replaces auth_required, 2nd replaces auth_ok (next connection only)
@@ -29,6 +31,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ha/byte_stream.hpp"
+
 namespace hamcp::fuzz {
 
 inline constexpr const char* kPushCommand = "fuzz/push";
@@ -42,21 +46,23 @@ struct Script {
 
 class FakeHa {
  public:
-  // Starts listening on 127.0.0.1:0 and serving on `executor` (lives until exit).
+  // Serves on `executor` (lives until exit).
   explicit FakeHa(boost::asio::any_io_executor executor);
-  std::uint16_t port() const { return port_; }
+  // For WsOptions::connector: each call is a new connection to this FakeHa.
+  ha::StreamConnector connector() const;
   // Replaces the script; frames of the previous one that were never sent are dropped.
   void set_script(Script script);
   // Commands answered so far (all connections), for harnesses that wait on progress.
   std::uint64_t commands_answered() const;
   // WebSocket connections accepted so far (whether or not their auth then succeeded).
   std::uint64_t connections() const;
+  // Change events the last kPushCommand announced (each makes hamcp's mirror refetch one thing).
+  std::uint64_t announced_by_last_push() const;
 
   struct Impl;
 
  private:
   std::shared_ptr<Impl> impl_;
-  std::uint16_t port_ = 0;
 };
 
 }  // namespace hamcp::fuzz

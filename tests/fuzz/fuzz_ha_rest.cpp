@@ -1,11 +1,14 @@
 // libFuzzer target: raw bytes as Home Assistant's answer to a REST request, read by hamcp's real
-// RestClient (src/ha/rest_client.cpp) over a real loopback connection: Beast's response parser
+// RestClient (src/ha/rest_client.cpp) over an in-memory connection (RestClient::set_connector,
+// tests/support/memory_pipe.hpp: no sockets, no system calls per input): Beast's response parser
 // (status line, headers, chunked/Content-Length bodies, keep-alive and the connection pool), the
 // TLS-record sniff and error classification of a failed read (src/ha/classify.cpp), the typed
 // HaError of a non-2xx status (errors.cpp: explanation, fix, JSON form), and the JSON body parse.
 //
 // A tiny server on the same io_context (driven from the fuzzing thread) reads hamcp's whole request,
-// writes the input (after its first byte) as the response, and closes. The first byte picks the call: GET get_json,
+// writes the input (after its first byte) as the response, and closes. It also listens on loopback
+// TCP, the port in hamcp's URL: when a failure is ambiguous hamcp probes that port (does it speak
+// TLS?), and the probe gets the same answer. The first byte picks the call: GET get_json,
 // POST post_json, or a raw GET whose body is then parsed with Response::json().
 //
 // Oracles besides the sanitizers: every call ends (the server always closes, so no timeout), and
@@ -34,7 +37,9 @@
 #include <string_view>
 
 #include "ha/connection_config.hpp"
+#include "ha/detail/any_stream.hpp"
 #include "ha/rest_client.hpp"
+#include "support/memory_pipe.hpp"
 
 namespace {
 
@@ -51,7 +56,8 @@ constexpr const char* kToken = "fuzz-access-token-0123456789";
   std::abort();
 }
 
-// Answers every connection with the current response bytes, then closes it. Runs on the harness's
+// Answers every connection (in memory, or a probe over TCP) with the current response bytes, then
+// closes it. Runs on the harness's
 // io_context, on the fuzzing thread next to the client: no thread hand-offs (on a loaded 2-core
 // machine each costs a time slice; the first version served from its own thread).
 class ScriptedHttpServer {
@@ -61,6 +67,12 @@ class ScriptedHttpServer {
     asio::co_spawn(io, accept_loop(), asio::detached);
   }
   std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
+  // For RestClient::set_connector: a new in-memory connection, served like an accepted one.
+  std::unique_ptr<ha::ByteStream> connect() {
+    test::MemoryPipe pipe = test::make_memory_pipe(acceptor_.get_executor());
+    asio::co_spawn(acceptor_.get_executor(), serve(ha::detail::AnyStream(std::move(pipe.server))), asio::detached);
+    return std::move(pipe.client);
+  }
   void set_response(std::string bytes) { response_ = std::move(bytes); }
   std::uint64_t served() const { return served_; }
 
@@ -92,7 +104,8 @@ class ScriptedHttpServer {
   }
 
   // hamcp's whole request (head and Content-Length body), or "" for what is not an HTTP request.
-  static asio::awaitable<std::string> read_request(tcp::socket& socket) {
+  template <class Stream>
+  static asio::awaitable<std::string> read_request(Stream& socket) {
     boost::system::error_code ec;
     // hamcp's refinement of some failures probes the port with a TLS ClientHello: answer whatever
     // is not an HTTP request at once (a TLS port would answer too) instead of waiting for "\r\n\r\n".
@@ -118,7 +131,8 @@ class ScriptedHttpServer {
     co_return head;
   }
 
-  asio::awaitable<void> serve(tcp::socket socket) {
+  template <class Stream>
+  asio::awaitable<void> serve(Stream socket) {
     const std::string head = co_await read_request(socket);
     std::string token;
     if (auto at = head.find("Bearer "); at != std::string::npos)
@@ -127,10 +141,16 @@ class ScriptedHttpServer {
     echo_token(response, token);
     boost::system::error_code ec;
     co_await asio::async_write(socket, asio::buffer(response), asio::redirect_error(asio::use_awaitable, ec));
-    socket.shutdown(tcp::socket::shutdown_send, ec);
-    socket.close(ec);
+    finish(socket);
     ++served_;
   }
+
+  static void finish(tcp::socket& socket) {
+    boost::system::error_code ec;
+    socket.shutdown(tcp::socket::shutdown_send, ec);
+    socket.close(ec);
+  }
+  static void finish(ha::detail::AnyStream& stream) { stream.close(); }  // hamcp reads the rest, then EOF
 
   tcp::acceptor acceptor_;
   std::string response_;
@@ -187,6 +207,8 @@ asio::awaitable<void> call(int which) {
   }
 }
 
+asio::awaitable<std::unique_ptr<ha::ByteStream>> connect_to_server() { co_return world->server->connect(); }
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -204,6 +226,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   ha::RetryPolicy once;
   once.max_attempts = 1;  // a 503 must not cost a backoff sleep per input
   world->rest->set_retry_policy(once);
+  world->rest->set_connector([](const asio::any_io_executor&) { return connect_to_server(); });
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // libFuzzer target: registry and state payloads from a hostile or broken Home Assistant, fed into
 // hamcp's live mirror (src/ha/mirror.cpp, snapshot.cpp) through the real path: a real HaClient
-// (WsClient + Mirror) connected to FakeHa (fake_ha.hpp) over loopback, and the search index kept
+// (WsClient + Mirror) connected to FakeHa (fake_ha.hpp) in memory, and the search index kept
 // by the real SearchFeed (src/home/search_feed.cpp), queried after every sync; every state is
 // then rendered in its REST shape, as the tools do.
 //
@@ -17,12 +17,13 @@
 //  - the others, on the live connection, as HA sends changes between syncs: FakeHa sends the
 //    subscribe_entities frames as events of the live subscription, then announces every scripted
 //    registry, config and services answer with HA's change event (entity_registry_updated...), so
-//    the mirror's debounced refresh refetches them and gets the scripted frames (fake_ha.hpp,
+//    the mirror's refresh (debounce 0 here) refetches them and gets the scripted frames (fake_ha.hpp,
 //    kPushCommand). Same parser, decoder, publisher and search feed; no reconnect and no ~20
 //    round trips of a sync per input, which were most of this target's time (bench/fuzz/CAMPAIGN.md).
 //
 // Client, mirror and FakeHa share one io_context driven from the fuzzing thread: no thread
-// hand-offs (21 round trips per sync; on a loaded machine each hand-off costs a time slice).
+// hand-offs (21 round trips per sync; on a loaded machine each hand-off costs a time slice), and
+// they talk over in-memory pipes (WsOptions::connector), so a reconnect costs no system calls.
 //
 // Oracles besides the sanitizers: every sync ends (synced, "sync failed" or a dropped connection)
 // within 10 s, a pushed change is taken within 10 s, and the client reconnects and syncs again
@@ -92,7 +93,7 @@ void start() {
   world = new World();
   world->ha = std::make_unique<fuzz::FakeHa>(world->io.get_executor());
   ha::ConnectionInput input;
-  input.url = "http://127.0.0.1:" + std::to_string(world->ha->port());
+  input.url = "http://127.0.0.1:8123";  // never dialled: the connector below is the connection
   input.token = "fuzz-access-token-0123456789";
   input.timeout = 2000ms;
   auto settings = ha::make_connection_settings(input);
@@ -102,10 +103,14 @@ void start() {
   options.ws.connect_wait = 2000ms;
   options.ws.heartbeat_interval = 1h;
   options.ws.heartbeat_timeout = 1h;
-  options.ws.reconnect_initial = 1ms;
-  options.ws.reconnect_max = 4ms;
+  // A reconnect is cheap in memory: no backoff wait (the backoff timer still runs, due at once).
+  options.ws.reconnect_initial = 0ms;
+  options.ws.reconnect_max = 0ms;
+  options.ws.connector = world->ha->connector();
   options.mirror.poll_interval = 1h;  // REST fallback: fuzz_ha_rest covers the REST client
-  options.mirror.registry_debounce = 1ms;
+  // Refetch at once: the harness then needs no wall-clock wait per input (settle()). The debounce's
+  // timer and its coalescing of the announcements still run, with a 0 ms wait.
+  options.mirror.registry_debounce = 0ms;
   options.mirror.command_timeout = 2000ms;
   world->client = std::make_unique<ha::HaClient>(world->io.get_executor(),
                                                  std::get<ha::ConnectionSettings>(std::move(settings)), options);
@@ -160,12 +165,23 @@ bool sync_with(fuzz::Script script) {
   return world->syncs_published > syncs;
 }
 
-// Runs the shared io_context until nothing has happened for a few milliseconds (the mirror's
-// refresh waits 1 ms of debounce before it refetches), at most 2 s.
-void settle() {
-  const auto deadline = std::chrono::steady_clock::now() + 2s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (world->io.poll() == 0 && world->io.run_one_for(5ms) == 0) return;
+// Runs the shared io_context until the mirror has taken a pushed change: its refresh (debounce 0
+// here), the refetches it sends and FakeHa's answers (in memory: every step is a posted handler,
+// no socket to wait on). The one wait is for the refresh's 0 ms timer, which the reactor sees only
+// once the kernel's timer fired (microseconds): until the first refetch was answered, at most
+// 20 ms (a scripted answer may have failed the subscription that carries the announcement).
+void settle(std::uint64_t answered_before) {
+  const bool refetch_due = world->ha->announced_by_last_push() > 0;
+  const auto deadline = std::chrono::steady_clock::now() + 20ms;
+  for (;;) {
+    if (world->io.poll() > 0) continue;
+    // answered_before counts the push itself: one more is the first refetch.
+    const bool refetch_started = world->ha->commands_answered() > answered_before + 1;
+    if (!refetch_due || refetch_started || std::chrono::steady_clock::now() > deadline) break;
+    world->io.run_one_for(1ms);
+  }
+  const auto bound = std::chrono::steady_clock::now() + 2s;
+  while (world->io.poll() > 0 && std::chrono::steady_clock::now() < bound) {
   }
 }
 
@@ -187,10 +203,11 @@ bool push_on_live_connection(fuzz::Script script) {
   ha::WsClient* ws = world->client->ws();
   if (ws->state() != ha::WsState::connected) return false;
   world->ha->set_script(std::move(script));
+  const std::uint64_t answered_before = world->ha->commands_answered();
   bool done = false;
   asio::co_spawn(world->io, send_push(ws, &done), asio::detached);
   wait_for([&] { return done; }, "a change pushed on the live connection was never answered");
-  settle();
+  settle(answered_before);
   return ws->state() == ha::WsState::connected;
 }
 

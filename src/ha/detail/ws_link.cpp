@@ -8,6 +8,7 @@
 #include <boost/json/serialize.hpp>
 #include <variant>
 
+#include "ha/detail/any_stream.hpp"
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/transport.hpp"
 
@@ -19,6 +20,7 @@ namespace {
 
 using PlainWs = websocket::stream<beast::tcp_stream>;
 using SecureWs = websocket::stream<TlsStream>;
+using CustomWs = websocket::stream<AnyStream>;  // WsOptions::connector's stream (tests, fuzzing)
 
 // The steps of one connection, for either kind of stream.
 template <class Ws>
@@ -158,8 +160,23 @@ struct WsLink::Stream {
   const ConnectionSettings& settings;
   const WsOptions& options;
   std::shared_ptr<ssl::context> ssl_ctx;  // set for TLS
-  std::variant<std::monostate, std::unique_ptr<PlainWs>, std::unique_ptr<SecureWs>> ws;
+  std::variant<std::monostate, std::unique_ptr<PlainWs>, std::unique_ptr<SecureWs>, std::unique_ptr<CustomWs>> ws;
 };
+
+namespace {
+
+// Upgrade and auth, the same over every kind of stream.
+template <class Ws>
+asio::awaitable<std::string> upgrade_and_authenticate(Ws& ws, const ConnectionSettings& settings,
+                                                      const WsOptions& options) {
+  Handshake<Ws> steps(ws, settings, options);
+  steps.configure();
+  co_await steps.upgrade();
+  std::string version = co_await steps.authenticate();
+  co_return version;
+}
+
+}  // namespace
 
 WsLink::WsLink(asio::any_io_executor strand, const ConnectionSettings& settings, const WsOptions& options,
                std::shared_ptr<ssl::context> ssl_ctx)
@@ -169,28 +186,32 @@ WsLink::~WsLink() = default;
 
 asio::awaitable<std::string> WsLink::open() {
   const auto& settings = stream_->settings;
+  const auto& options = stream_->options;
+  if (options.connector) {
+    std::unique_ptr<ByteStream> connected = co_await options.connector(stream_->executor);
+    if (!connected) {
+      throw HaException(make_error(ErrorCause::connection_refused, settings.ws_url(), "the stream connector failed"));
+    }
+    auto ws = std::make_unique<CustomWs>(AnyStream(std::move(connected)));
+    auto& opened = *ws;
+    stream_->ws = std::move(ws);
+    std::string version = co_await upgrade_and_authenticate(opened, settings, options);
+    co_return version;
+  }
   if (stream_->ssl_ctx) {
     auto ws = std::make_unique<SecureWs>(stream_->executor, *stream_->ssl_ctx);
     co_await connect_tcp(beast::get_lowest_layer(*ws), settings);
     co_await tls_handshake(ws->next_layer(), settings);
+    auto& opened = *ws;
     stream_->ws = std::move(ws);
-  } else {
-    auto ws = std::make_unique<PlainWs>(stream_->executor);
-    co_await connect_tcp(beast::get_lowest_layer(*ws), settings);
-    stream_->ws = std::move(ws);
+    std::string version = co_await upgrade_and_authenticate(opened, settings, options);
+    co_return version;
   }
-  std::string version;
-  if (auto* p = std::get_if<std::unique_ptr<PlainWs>>(&stream_->ws)) {
-    Handshake<PlainWs> steps(**p, settings, stream_->options);
-    steps.configure();
-    co_await steps.upgrade();
-    version = co_await steps.authenticate();
-  } else {
-    Handshake<SecureWs> steps(*std::get<std::unique_ptr<SecureWs>>(stream_->ws), settings, stream_->options);
-    steps.configure();
-    co_await steps.upgrade();
-    version = co_await steps.authenticate();
-  }
+  auto ws = std::make_unique<PlainWs>(stream_->executor);
+  co_await connect_tcp(beast::get_lowest_layer(*ws), settings);
+  auto& opened = *ws;
+  stream_->ws = std::move(ws);
+  std::string version = co_await upgrade_and_authenticate(opened, settings, options);
   co_return version;
 }
 
@@ -202,6 +223,9 @@ asio::awaitable<boost::system::error_code> WsLink::write(const std::string& text
   } else if (auto* s = std::get_if<std::unique_ptr<SecureWs>>(&stream_->ws)) {
     (*s)->text(true);
     co_await (*s)->async_write(asio::buffer(text), asio::redirect_error(asio::use_awaitable, ec));
+  } else if (auto* c = std::get_if<std::unique_ptr<CustomWs>>(&stream_->ws)) {
+    (*c)->text(true);
+    co_await (*c)->async_write(asio::buffer(text), asio::redirect_error(asio::use_awaitable, ec));
   } else {
     ec = asio::error::not_connected;
   }
@@ -215,6 +239,8 @@ asio::awaitable<boost::system::error_code> WsLink::read_frames(const std::functi
     ec = co_await read_frames_from(**p, on_bytes, sink);
   } else if (auto* s = std::get_if<std::unique_ptr<SecureWs>>(&stream_->ws)) {
     ec = co_await read_frames_from(**s, on_bytes, sink);
+  } else if (auto* c = std::get_if<std::unique_ptr<CustomWs>>(&stream_->ws)) {
+    ec = co_await read_frames_from(**c, on_bytes, sink);
   }
   co_return ec;
 }
@@ -223,6 +249,7 @@ void WsLink::close() {
   boost::system::error_code ec;
   if (auto* p = std::get_if<std::unique_ptr<PlainWs>>(&stream_->ws)) beast::get_lowest_layer(**p).socket().close(ec);
   if (auto* s = std::get_if<std::unique_ptr<SecureWs>>(&stream_->ws)) beast::get_lowest_layer(**s).socket().close(ec);
+  if (auto* c = std::get_if<std::unique_ptr<CustomWs>>(&stream_->ws)) (*c)->next_layer().close();
 }
 
 }  // namespace hamcp::ha::detail

@@ -1,7 +1,8 @@
 #pragma once
-// One WebSocket connection to Home Assistant, plain or TLS: TCP connect, TLS
-// handshake, the upgrade, HA's auth exchange, then whole text frames written
-// and read. Knows nothing of ids, commands or reconnecting (WsClient does).
+// One WebSocket connection to Home Assistant, plain or TLS (or over the stream
+// WsOptions::connector makes): TCP connect, TLS handshake, the upgrade, HA's
+// auth exchange, then whole text frames written and read. Knows nothing of ids,
+// commands or reconnecting (WsClient does).
 // Threading: strand only. A WsLink is held by shared_ptr so a writer still
 // finishing its last write keeps the stream alive after the link was dropped.
 
