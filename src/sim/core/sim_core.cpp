@@ -45,6 +45,7 @@ json::object SimCore::config_json() {
       "script",        "search",       "sun",        "system_log",     "websocket_api",  "zone",     "input_boolean",
       "input_number",  "input_select", "input_text", "input_datetime", "input_button",   "counter",  "timer",
       "weather",       "backup",       "energy",     "trace"};
+  components.insert("tag");  // default_config sets up the tag collection (tag/list works with no tag yet)
   for (const auto& e : store_.home().entities) {
     components.insert(e.platform);
     components.insert(std::string(domain_of(e.entity_id)));

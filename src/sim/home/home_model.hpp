@@ -184,6 +184,9 @@ struct Home {
   std::map<std::string, json::object> flows;
   // Blueprints, "<domain>/<path>" ("automation/homeassistant/motion_light.yaml").
   std::map<std::string, BlueprintFile> blueprints;
+  // The tag storage collection, tag id -> stored item (id, tag_id, name?,
+  // description?, last_scanned?); each tag also has a tag.* entity.
+  std::map<std::string, json::object> tags;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

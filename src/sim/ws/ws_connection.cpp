@@ -62,6 +62,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_area_registry_commands(t);
     register_search_commands(t);
     register_helper_commands(t);
+    register_tag_commands(t);
     register_history_commands(t);
     register_trace_commands(t);
     register_blueprint_commands(t);

@@ -68,6 +68,7 @@ void register_entity_registry_commands(std::map<std::string, WsConnection::Handl
 void register_area_registry_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_search_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_helper_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_tag_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_history_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_trace_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_blueprint_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);

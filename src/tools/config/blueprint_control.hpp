@@ -22,4 +22,9 @@ boost::asio::awaitable<json::object> substitute_blueprint(ToolEnv& env, std::str
 // kind, id, entity_id, blueprint path, config_hash, edit_id.
 boost::asio::awaitable<json::object> take_control(ToolEnv& env, Kind kind, std::string ref);
 
+// ha_config_set restore=<edit id> of a blueprint edit: saves the text hamcp
+// journaled before it again (overwriting), journaled as a restore; refused,
+// saying so, when that text is unknown (HA has no API that returns it).
+boost::asio::awaitable<json::object> restore_blueprint_edit(ToolEnv& env, const home::EditRecord& rec);
+
 }  // namespace hamcp::tools::config

@@ -5,6 +5,7 @@
 // hidden aliases. YAML is checked locally first (libyaml) so a syntax error
 // names its line before anything reaches Home Assistant.
 #include "tools/config/blueprint_control.hpp"
+#include "tools/config/blueprint_journal.hpp"
 #include "tools/config/config_tools.hpp"
 #include "yaml/yaml_json.hpp"
 
@@ -164,9 +165,11 @@ boost::asio::awaitable<Answer> ask_write(ToolEnv& env, json::object msg, std::st
   throw ToolException(std::move(err));
 }
 
-// Saves `text` at domain/path once and journals it (kind "blueprint").
+// Saves `text` at domain/path once and journals it (kind "blueprint"; action
+// create, update or, from `restore_of`, restore).
 boost::asio::awaitable<json::object> save_yaml(ToolEnv& env, std::string domain, std::string path, std::string text,
-                                               std::optional<std::string> source_url, bool overwrite) {
+                                               std::optional<std::string> source_url, bool overwrite,
+                                               bool restore_of = false) {
   json::object msg{{"type", "blueprint/save"}, {"domain", domain}, {"path", path}, {"yaml", text}};
   if (source_url) msg["source_url"] = *source_url;
   if (overwrite) msg["allow_override"] = true;
@@ -177,16 +180,11 @@ boost::asio::awaitable<json::object> save_yaml(ToolEnv& env, std::string domain,
   bool replaced = false;
   if (const json::object* o = a.result.if_object())
     if (const json::value* v = o->if_contains("overrides_existing"); v && v->is_bool()) replaced = v->get_bool();
-  home::EditRecord rec;
-  rec.kind = "blueprint";
-  rec.key = domain + "/" + path;
-  rec.action = replaced ? "update" : "create";
-  rec.before = nullptr;  // HA has no API that returns a blueprint file's previous text
-  rec.after = json::object{{"yaml", text}};
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
+  const std::string key = journal_key(domain, path);
+  json::value before = replaced ? json::value(previous_text(env, key)) : json::value(nullptr);
   json::object body{{"domain", domain}, {"path", path}, {"result", replaced ? "replaced" : "saved"}};
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  const char* action = restore_of ? "restore" : replaced ? "update" : "create";
+  journal_blueprint(env, body, key, action, std::move(before), json::object{{"yaml", text}});
   co_return body;
 }
 
@@ -243,7 +241,12 @@ boost::asio::awaitable<json::object> do_delete(Args& args, ToolEnv& env) {
   const std::string what = "blueprint " + domain + "/" + path;
   auto deleting = ask_write(env, json::object{{"type", "blueprint/delete"}, {"domain", domain}, {"path", path}}, what);
   Answer a = co_await std::move(deleting);
-  if (!a.refused) co_return json::object{{"domain", domain}, {"path", path}, {"result", "deleted"}};
+  if (!a.refused) {
+    json::object body{{"domain", domain}, {"path", path}, {"result", "deleted"}};
+    const std::string key = journal_key(domain, path);
+    journal_blueprint(env, body, key, "remove", previous_text(env, key), nullptr);
+    co_return body;
+  }
   auto finding = users_of(env, domain, path);
   json::array users = co_await std::move(finding);
   if (!users.empty()) {
@@ -290,6 +293,36 @@ boost::asio::awaitable<json::object> do_substitute(Args& args, ToolEnv& env) {
   body["substituted_config"] = a.result.as_object().at("substituted_config");
   co_return body;
 }
+
+}  // namespace
+
+namespace config {
+
+boost::asio::awaitable<json::object> restore_blueprint_edit(ToolEnv& env, const home::EditRecord& rec) {
+  const json::object* before = rec.before.if_object();
+  const json::value* text = before ? before->if_contains("yaml") : nullptr;
+  if (!text || !text->is_string()) {
+    const bool created = rec.before.is_null();
+    throw ToolException(bad_argument(
+        "restore",
+        "edit " + rec.id +
+            (created ? " created blueprint " + rec.key + "; there is no earlier version"
+                     : " has no earlier text for blueprint " + rec.key + " (" + std::string(kTextUnknown) + ")"),
+        created ? "Delete it with ha_manage_blueprints action=delete instead."
+                : "Save the wanted text with ha_manage_blueprints action=save overwrite=true."));
+  }
+  const auto slash = rec.key.find('/');
+  auto saving = save_yaml(env, rec.key.substr(0, slash), rec.key.substr(slash + 1), std::string(text->get_string()),
+                          std::nullopt, true, true);
+  json::object body = co_await std::move(saving);
+  body["kind"] = "blueprint";
+  body["restored_edit"] = rec.id;
+  co_return body;
+}
+
+}  // namespace config
+
+namespace {
 
 boost::asio::awaitable<mcp::ToolResult> run_blueprints(Args& args, ToolEnv& env, mcp::RequestContext&) {
   // ha_get_blueprint / ha_import_blueprint callers send no action: get (or list) / import.

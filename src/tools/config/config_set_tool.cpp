@@ -234,6 +234,14 @@ std::optional<home::EditRecord> restorable_helper_edit(const Args& args, ToolEnv
   return std::nullopt;
 }
 
+// restore=<edit id> naming a blueprint edit (ha_manage_blueprints save, import, delete).
+std::optional<home::EditRecord> restorable_blueprint_edit(const Args& args, ToolEnv& env) {
+  if (!args.has("restore")) return std::nullopt;
+  std::optional<home::EditRecord> rec = env.journal.get(args.str("restore"));
+  if (rec && rec->kind == "blueprint") return rec;
+  return std::nullopt;
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env, mcp::RequestContext&) {
   reject_unsupported(args);
   if (args.flag("take_control_of_blueprint", false)) {  // use_blueprint replaced by the expanded config
@@ -244,6 +252,11 @@ boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env,
   }
   if (std::optional<home::EditRecord> rec = restorable_helper_edit(args, env)) {  // helpers and groups: their own path
     auto restoring = helpers::restore_helper_edit(env, *rec);
+    json::object restored = co_await std::move(restoring);
+    co_return ok(std::move(restored));
+  }
+  if (std::optional<home::EditRecord> rec = restorable_blueprint_edit(args, env)) {
+    auto restoring = restore_blueprint_edit(env, *rec);
     json::object restored = co_await std::move(restoring);
     co_return ok(std::move(restored));
   }

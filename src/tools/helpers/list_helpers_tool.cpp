@@ -45,7 +45,7 @@ boost::asio::awaitable<json::array> storage_items(ToolEnv& env, const std::strin
     if (!item.is_object()) continue;
     json::object o = std::move(item.as_object());
     o["helper_type"] = type;
-    if (const json::value* id = o.if_contains("id"); id && id->is_string())
+    if (const json::value* id = o.if_contains("id"); id && id->is_string() && type != "tag")  // tag.<name>
       o["entity_id"] = type + "." + std::string(id->get_string());
     items.push_back(std::move(o));
   }

@@ -68,6 +68,7 @@ boost::asio::awaitable<json::object> write_storage_helper(ToolEnv& env, const He
     json::object merged = call.replace ? json::object{} : before;
     merged.erase("id");
     for (const auto& kv : msg) merged[kv.key()] = kv.value();
+    if (type == "tag") merged.erase("tag_id");  // the tag's key (helper_id): HA's tag/update refuses it as a field
     msg = std::move(merged);
     msg["type"] = type + "/update";
     msg[type + "_id"] = call.id;
@@ -77,16 +78,19 @@ boost::asio::awaitable<json::object> write_storage_helper(ToolEnv& env, const He
   auto writing = ws_write(env, std::move(msg), "the " + type + " " + call.action);
   json::value result = co_await std::move(writing);
   const std::string id = call.action == "create" ? id_of(result) : call.id;
-  const std::string eid = type + "." + id;
+  // A tag's entity is named after the tag's name (tag.<name>), not its id:
+  // no entity id to report or wait for.
+  const bool named_entity = type != "tag";
+  const std::string eid = named_entity ? type + "." + id : std::string();
   body["id"] = id;
-  body["entity_id"] = eid;
+  if (named_entity) body["entity_id"] = eid;
   body["result"] = call.action == "create" ? "created" : call.action == "update" ? "updated" : "removed";
   if (call.action != "remove") body["item"] = result;
   json::value journal_before = call.action == "create" ? json::value(nullptr) : json::value(before);
   json::value journal_after = call.action == "remove" ? json::value(nullptr) : result;
   const std::string action = call.journal_action.empty() ? call.action : call.journal_action;
   journal(env, body, "helper", type + "/" + id, eid, action, std::move(journal_before), std::move(journal_after));
-  if (call.wait && call.action != "update") {
+  if (call.wait && call.action != "update" && named_entity) {
     auto waiting = wait_entity(env, eid, call.action == "create");
     body["wait"] = co_await std::move(waiting);
   }

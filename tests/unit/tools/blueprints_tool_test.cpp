@@ -81,6 +81,52 @@ TEST_F(BlueprintsToolTest, DeleteNeedsConfirmAndIsRefusedWhileInUse) {
   ASSERT_FALSE(deleted.is_error) << deleted.text;
 }
 
+// HA returns no blueprint file's text: the journal keeps what hamcp last wrote
+// at a path as the `before` of the next save or delete there, and a restore
+// writes it again; text hamcp never wrote is named as unknown, not a null.
+TEST_F(BlueprintsToolTest, JournalKeepsTheTextHamcpWroteAndRestoreSavesItAgain) {
+  start();
+  const std::string v2 = std::string(kNotify) + "mode: single\n";
+  auto file_text = [&] {
+    std::lock_guard lock(sim->store().mutex());
+    const auto& files = sim->store().home().blueprints;
+    auto it = files.find("automation/me/notify.yaml");
+    return it == files.end() ? std::string("(none)") : it->second.yaml;
+  };
+  ASSERT_FALSE(bp(R"({"action":"save","path":"me/notify","yaml":)" + quoted(kNotify) + "}").is_error);
+  CallResult over = bp(R"({"action":"save","path":"me/notify","overwrite":true,"yaml":)" + quoted(v2) + "}");
+  ASSERT_FALSE(over.is_error) << over.text;
+  EXPECT_FALSE(over.structured.contains("previous_text")) << over.text;
+  auto edit = env->journal.get(std::string(over.structured.at("edit_id").as_string()));
+  EXPECT_EQ(edit->before.at("yaml").as_string(), kNotify);
+  EXPECT_EQ(file_text(), v2);
+  CallResult restored = call("ha_config_set", R"({"restore":")" + edit->id + R"("})");
+  ASSERT_FALSE(restored.is_error) << restored.text;
+  EXPECT_EQ(file_text(), kNotify);
+
+  CallResult deleted = bp(R"({"action":"delete","confirm":true,"path":"me/notify.yaml"})");
+  ASSERT_FALSE(deleted.is_error) << deleted.text;
+  edit = env->journal.get(std::string(deleted.structured.at("edit_id").as_string()));
+  EXPECT_EQ(edit->action, "remove");
+  EXPECT_EQ(edit->before.at("yaml").as_string(), kNotify);  // the restored text, the last hamcp wrote
+  EXPECT_EQ(file_text(), "(none)");
+  restored = call("ha_config_set", R"({"restore":")" + edit->id + R"("})");
+  ASSERT_FALSE(restored.is_error) << restored.text;
+  EXPECT_EQ(file_text(), kNotify);
+
+  const std::string demo_text = "blueprint:\n  name: Mine\n  domain: automation\nactions: []\n";
+  CallResult foreign = bp(std::string(R"({"action":"save","overwrite":true,"path":")") + kPath + R"(","yaml":)" +
+                          quoted(demo_text) + "}");
+  ASSERT_FALSE(foreign.is_error) << foreign.text;
+  EXPECT_EQ(foreign.structured.at("previous_text"), "previous text unknown: not written by hamcp") << foreign.text;
+  edit = env->journal.get(std::string(foreign.structured.at("edit_id").as_string()));
+  EXPECT_EQ(edit->before.at("note"), "previous text unknown: not written by hamcp");
+  CallResult refused = call("ha_config_set", R"({"restore":")" + edit->id + R"("})");
+  ASSERT_TRUE(refused.is_error) << refused.text;
+  EXPECT_EQ(code(refused), "invalid_argument");
+  EXPECT_NE(refused.text.find("previous text unknown: not written by hamcp"), std::string::npos) << refused.text;
+}
+
 TEST_F(BlueprintsToolTest, ImportFromALoopbackServerAndAFailingUrl) {
   start();
   ::hamcp::testing::FileServer server(std::map<std::string, std::string>{{"/bp/notify.yaml", kNotify}});

@@ -268,6 +268,44 @@ TEST_F(ConfigToolsTest, TracesListRunsAndShowOneRunsSteps) {
   EXPECT_EQ(missing.code(), "trace_not_found") << missing.text;
 }
 
+// A repeat loop records one step per iteration under the same path (HA's
+// trace keeps a list per node): deduplicate (the default) shows it once with
+// "repeated": n, deduplicate=false shows every iteration. The sim runs no
+// repeat loops, so the iterations are added to a real run's stored trace.
+TEST_F(ConfigToolsTest, TraceStepsOfARepeatLoopAreDeduplicated) {
+  start();
+  ASSERT_FALSE(call("ha_config_set", R"({"id":"automation.hallway_light_on_motion","run":"start"})").is_error);
+  CallResult list = call("ha_get_automation_traces", R"({"automation_id":"automation.hallway_light_on_motion"})");
+  ASSERT_FALSE(list.is_error) << list.text;
+  const std::string run_id(list.structured.at("runs").at(0).at("run_id").as_string());
+  bool added = false;
+  {
+    std::lock_guard lock(sim->store().mutex());
+    for (auto& [key, runs] : sim->store().home().traces)
+      for (auto& run : runs) {
+        if (run.at("run_id") != run_id.c_str()) continue;
+        json::array loop;
+        for (int i = 1; i <= 3; ++i)
+          loop.push_back(json::object{{"path", "action/1/repeat/sequence/0"},
+                                      {"timestamp", "2099-01-01T00:00:0" + std::to_string(i) + ".000000+00:00"}});
+        run.at("trace").as_object()["action/1/repeat/sequence/0"] = std::move(loop);
+        added = true;
+      }
+  }
+  ASSERT_TRUE(added);
+  const std::string args = R"({"automation_id":"automation.hallway_light_on_motion","run_id":")" + run_id + R"(")";
+  CallResult one = call("ha_get_automation_traces", args + "}");
+  ASSERT_FALSE(one.is_error) << one.text;
+  const auto& steps = one.structured.at("steps").as_array();
+  ASSERT_EQ(steps.size(), 3u) << one.text;  // trigger, action/0, the loop once
+  EXPECT_EQ(steps[2].at("path").as_string(), "action/1/repeat/sequence/0");
+  EXPECT_EQ(steps[2].at("repeated").as_int64(), 3) << one.text;
+  CallResult every = call("ha_get_automation_traces", args + R"(,"deduplicate":false})");
+  ASSERT_FALSE(every.is_error) << every.text;
+  EXPECT_EQ(every.structured.at("steps").as_array().size(), 5u) << every.text;
+  EXPECT_FALSE(every.structured.at("steps").at(4).as_object().contains("repeated")) << every.text;
+}
+
 TEST_F(ConfigToolsTest, NewScriptByHaMcpNameGetsItsObjectId) {
   start();
   CallResult r = call("ha_config_set_script", R"({"script_id":"porch_on","config":{"alias":"Porch on",

@@ -74,6 +74,64 @@ TEST_F(HelperToolsTest, StorageHelperIsCreatedUpdatedAndRemovedWithJournal) {
   EXPECT_EQ(env->journal.get(edits.front().id)->before.at("icon").as_string(), "mdi:party-popper");
 }
 
+// A tag's id is the caller's (config.tag_id), HA's tag/update takes no tag_id
+// field, and its entity is named after the tag's name, not its id.
+TEST_F(HelperToolsTest, TagIsCreatedWithItsOwnIdUpdatedListedAndRemoved) {
+  start();
+  CallResult r = call("ha_config_set_helper", R"({"helper_type":"tag","name":"Front Door Card",
+      "config":{"tag_id":"04-a1-b2-c3","description":"on the key ring"}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "id"), "04-a1-b2-c3") << r.text;
+  EXPECT_FALSE(r.structured.contains("entity_id")) << r.text;  // tag.<name>, not tag.<id>
+  EXPECT_TRUE(eventually([&] { return static_cast<bool>(ha->snapshot()->states.find("tag.front_door_card")); }));
+  r = call("ha_config_set_helper", R"({"helper_type":"tag","config":{"tag_id":"04-a1-b2-c3"}})");
+  EXPECT_TRUE(r.is_error) << r.text;  // HA refuses an id that exists
+  EXPECT_NE(r.text.find("already exists"), std::string::npos) << r.text;
+
+  r = call("ha_config_set_helper", R"({"helper_type":"tag","helper_id":"04-a1-b2-c3","name":"Back Door Card"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("item").at("name").as_string(), "Back Door Card");
+  EXPECT_EQ(r.structured.at("item").at("description").as_string(), "on the key ring") << r.text;  // kept
+
+  r = call("ha_config_list_helpers", R"({"helper_type":"tag"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  ASSERT_EQ(r.structured.at("items").as_array().size(), 1u) << r.text;
+  EXPECT_EQ(r.structured.at("items").as_array().front().at("id").as_string(), "04-a1-b2-c3") << r.text;
+  r = call("ha_config_list_helpers", R"({"helper_type":"all","helper_id":"04-a1-b2-c3"})");
+  EXPECT_EQ(r.structured.at("items").as_array().size(), 1u) << r.text;
+
+  r = call("ha_config_set_helper", R"({"helper_type":"tag","helper_id":"04-a1-b2-c3","action":"remove"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_TRUE(eventually([&] { return !ha->snapshot()->states.find("tag.front_door_card"); }));
+  r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;  // re-created under its own id
+  EXPECT_EQ(str(r.structured, "id"), "04-a1-b2-c3") << r.text;
+  EXPECT_EQ(r.structured.at("item").at("name").as_string(), "Back Door Card") << r.text;
+}
+
+TEST_F(HelperToolsTest, ZoneIsCreatedUpdatedListedAndRemoved) {
+  start();
+  CallResult r = call("ha_config_set_helper", R"({"helper_type":"zone","name":"Office",
+      "config":{"latitude":52.1,"longitude":4.3,"radius":250}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "entity_id"), "zone.office") << r.text;
+  EXPECT_TRUE(r.structured.at("wait").at("appeared").as_bool()) << r.text;
+  r = call("ha_config_set_helper", R"({"helper_type":"zone","name":"Gym","config":{"radius":50}})");
+  EXPECT_EQ(r.code(), "invalid_config") << r.text;  // latitude and longitude are required
+  r = call("ha_config_set_helper", R"({"helper_type":"zone","helper_id":"office","config":{"radius":400}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("item").at("radius").to_number<int>(), 400) << r.text;
+  EXPECT_EQ(r.structured.at("item").at("latitude").to_number<double>(), 52.1) << r.text;  // kept
+  r = call("ha_config_list_helpers", R"({"helper_type":"zone"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  std::vector<std::string> ids = ids_of(r.structured.at("items").as_array());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "zone.office"), ids.end()) << r.text;
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), "zone.home"), ids.end()) << r.text;  // zone.home is HA's core config
+  r = call("ha_config_set_helper", R"({"helper_type":"zone","helper_id":"office","action":"remove"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_TRUE(r.structured.at("wait").at("removed").as_bool()) << r.text;
+}
+
 TEST_F(HelperToolsTest, StorageErrorsNameTheFieldAndWriteNothing) {
   start();
   CallResult r = call("ha_config_set_helper", R"({"helper_type":"input_select","name":"Mood"})");
