@@ -42,6 +42,34 @@ std::string ConnectionSettings::ws_url() const {
   return fmt::format("{}://{}{}", tls ? "wss" : "ws", host_header, ws_path);
 }
 
+// Inside a Home Assistant add-on: the Supervisor proxies Core (at supervisor:80, or where
+// HAMCP_SUPERVISOR_ENDPOINT says, for tests).
+static std::optional<HaError> fill_supervisor_settings(const ConnectionInput& in, ConnectionSettings& s) {
+  s.supervisor = true;
+  s.tls = false;
+  s.host = "supervisor";
+  s.port = 80;
+  s.host_header = "supervisor";
+  if (const auto colon = in.supervisor_endpoint.rfind(':'); colon != std::string::npos) {
+    const std::string port = in.supervisor_endpoint.substr(colon + 1);
+    const bool numeric = !port.empty() && port.size() <= 5 && port.find_first_not_of("0123456789") == std::string::npos;
+    if (!numeric || std::stoul(port) == 0 || std::stoul(port) > 65535) {
+      return make_error(
+          ErrorCause::invalid_url, {},
+          "HAMCP_SUPERVISOR_ENDPOINT \"" + in.supervisor_endpoint + "\" must be host:port, e.g. 127.0.0.1:8080");
+    }
+    s.host = in.supervisor_endpoint.substr(0, colon);
+    s.port = static_cast<std::uint16_t>(std::stoul(port));
+    s.host_header = in.supervisor_endpoint;
+  }
+  s.base_path = "/core";
+  s.api_prefix = "/core/api";
+  s.ws_path = "/core/websocket";
+  s.display_url = "http://" + s.host_header + "/core";
+  s.token = Secret(in.token.empty() ? in.supervisor_token : in.token);
+  return std::nullopt;
+}
+
 std::variant<ConnectionSettings, HaError> make_connection_settings(const ConnectionInput& in) {
   ConnectionSettings s;
   s.request_timeout = in.timeout.count() > 0 ? in.timeout : std::chrono::milliseconds(30000);
@@ -50,30 +78,7 @@ std::variant<ConnectionSettings, HaError> make_connection_settings(const Connect
   s.insecure_tls = in.insecure_tls;
 
   if (in.url.empty() && !in.supervisor_token.empty()) {
-    // Inside a Home Assistant add-on: the Supervisor proxies Core.
-    s.supervisor = true;
-    s.tls = false;
-    s.host = "supervisor";
-    s.port = 80;
-    s.host_header = "supervisor";
-    if (const auto colon = in.supervisor_endpoint.rfind(':'); colon != std::string::npos) {
-      const std::string port = in.supervisor_endpoint.substr(colon + 1);
-      const bool numeric =
-          !port.empty() && port.size() <= 5 && port.find_first_not_of("0123456789") == std::string::npos;
-      if (!numeric || std::stoul(port) == 0 || std::stoul(port) > 65535) {
-        return make_error(
-            ErrorCause::invalid_url, {},
-            "HAMCP_SUPERVISOR_ENDPOINT \"" + in.supervisor_endpoint + "\" must be host:port, e.g. 127.0.0.1:8080");
-      }
-      s.host = in.supervisor_endpoint.substr(0, colon);
-      s.port = static_cast<std::uint16_t>(std::stoul(port));
-      s.host_header = in.supervisor_endpoint;
-    }
-    s.base_path = "/core";
-    s.api_prefix = "/core/api";
-    s.ws_path = "/core/websocket";
-    s.display_url = "http://" + s.host_header + "/core";
-    s.token = Secret(in.token.empty() ? in.supervisor_token : in.token);
+    if (auto error = fill_supervisor_settings(in, s)) return *error;
     return s;
   }
 
