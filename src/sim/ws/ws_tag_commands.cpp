@@ -2,7 +2,7 @@
 // tag/update, tag/delete. Unlike the input helpers, a tag's id is the caller's
 // (tag_id; HA makes a uuid when none is given and refuses one that exists),
 // its update schema has only name, description and last_scanned, and its
-// entity is named after the tag (tag.<name> or tag.tag_<id>), not after the id.
+// entity is named after the tag (tag.<slug of name>, else tag.<slug of id>; HA 2026.2 tag/__init__.py).
 #include <algorithm>
 
 #include "sim/core/time_util.hpp"
@@ -51,7 +51,8 @@ std::string tag_state(const json::object& item) {
 void add_tag_entity(WsConnection& c, const json::object& item) {
   const std::string tag_id(item.at("id").as_string());
   const json::value* name = item.if_contains("name");
-  std::string base = slugify(name ? std::string(name->as_string()) : "tag " + tag_id), object = base;
+  std::string base = slugify(name ? std::string(name->as_string()) : tag_id),
+              object = base;  // HA: slug of the name, else of the id
   auto& store = c.core().store();
   for (int n = 2; store.get("tag." + object) || store.entity_entry("tag." + object); ++n)
     object = base + "_" + std::to_string(n);
