@@ -28,7 +28,10 @@ mkdir -p "$data_dir" && chmod 700 "$data_dir"
 echo "[hamcp add-on] MCP endpoint: http://<your Home Assistant host>:<port mapped in the add-on's Network settings, default $port>/mcp"
 echo "[hamcp add-on] clients send: Authorization: Bearer <the add-on's auth_token option>; on a client machine, 'hamcp setup <client> --http --url <that URL>' prints the client's configuration"
 # The options go as flags; the token as an environment variable, so it is not in the process list.
+# Clients reach the add-on by whatever name or address the HA host has (homeassistant.local, an IP,
+# a reverse proxy's name): any Host is accepted. That is safe here because every request must carry
+# the bearer token, which a DNS-rebinding page in a browser does not have.
 export MCP_AUTH_TOKEN="$auth_token"
 unset HOMEASSISTANT_URL HOMEASSISTANT_TOKEN
-exec "$hamcp" --http --host 0.0.0.0 --port "$port" --data-dir "$data_dir" --log-level "$log_level" \
+exec "$hamcp" --http --host 0.0.0.0 --port "$port" --allowed-host '*' --data-dir "$data_dir" --log-level "$log_level" \
   --session-idle-hours "$idle_hours" --max-sessions "$max_sessions"

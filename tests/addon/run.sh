@@ -74,7 +74,7 @@ bad_option() {  # bad_option NAME OPTIONS_JSON EXPECTED_TEXT [extra env...]
 }
 bad_option "no auth_token" '{"auth_token": "", "log_level": "info"}' "option auth_token: set it"
 bad_option "short auth_token" '{"auth_token": "abc", "log_level": "info"}' "option auth_token"
-bad_option "unknown log level" "{\"auth_token\": \"$token\", \"log_level\": \"loud\"}" "option log_level: 'loud' is not one of"
+bad_option "unknown log level" "{\"auth_token\": \"$token\", \"log_level\": \"loud\"}" "is not one of debug, info, warn, error"
 bad_option "options not JSON" '{not json' "are not a JSON object"
 bad_option "session_idle_hours out of range" "{\"auth_token\": \"$token\", \"session_idle_hours\": 0}" "--session-idle-hours"
 bad_option "no SUPERVISOR_TOKEN" "{\"auth_token\": \"$token\"}" "SUPERVISOR_TOKEN is not set" SUPERVISOR_TOKEN=

@@ -26,6 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 tar -C "$chroot_dir" -xf "$base"
+chmod 755 "$chroot_dir"  # the tarball's "." came from a 0700 temp dir; it is / for the user below
 mount -t proc proc "$chroot_dir/proc"
 mount --bind /dev "$chroot_dir/dev"
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
@@ -56,7 +57,8 @@ for _ in $(seq 1 100); do
       | grep -q 200; then ok=1; break; fi
   sleep 0.1
 done
-kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+kill "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
 [ -n "$ok" ] || { echo "package: the installed hamcp did not answer initialize" >&2; cat "$build/package/serve.log" >&2; exit 1; }
 [ "$(in_root stat -c '%a %u' /var/lib/private-hamcp/session.key)" = "600 65534" ] ||
   { echo "package: session.key is not 0600 and owned by the service user" >&2; exit 1; }
