@@ -50,7 +50,12 @@ class MemoryPipeEnd final : public ha::ByteStream {
   using Direction = memory_pipe_detail::Direction;
 
   MemoryPipeEnd(std::shared_ptr<Shared> shared, bool server) : shared_(std::move(shared)), server_(server) {}
-  ~MemoryPipeEnd() override { close(); }
+  ~MemoryPipeEnd() override {
+    try {
+      close();
+    } catch (...) {  // a destructor must not throw; closing only fails if a handler's post throws
+    }
+  }
 
   boost::asio::any_io_executor get_executor() const override { return shared_->executor; }
 

@@ -77,7 +77,7 @@ class AnyStream {
     std::string scratch;  // a gathered write's bytes
   };
 
-  static constexpr std::size_t kGatherBytes = 64 * 1024;
+  static constexpr std::size_t kGatherBytes = std::size_t{64} * 1024;
 
   template <class MutableBuffers>
   static boost::asio::mutable_buffer first_buffer(const MutableBuffers& buffers) {
