@@ -12,7 +12,16 @@ APT_PACKAGES=(
   curl ca-certificates python3 python3-venv python3-pip python3-yaml nodejs npm openssl procps
   debootstrap dpkg-dev jq nginx
 )
+# The aarch64 build (tests/arm64): Debian's cross toolchain and the arm64 builds of the libraries,
+# installed beside the native ones (multiarch). Header-only packages (CLI11, nlohmann-json) are
+# shared by both architectures.
+ARM64_PACKAGES=(
+  crossbuild-essential-arm64 libboost1.81-dev:arm64 libboost-json1.81-dev:arm64 libboost-url1.81-dev:arm64
+  libssl-dev:arm64 libspdlog-dev:arm64 libfmt-dev:arm64 libyaml-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
+)
 
+# dpkg-query -W, not dpkg -s: with arm64 added, `dpkg -s libssl-dev` is ambiguous (two instances).
+installed() { dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null | grep -qx installed; }
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   # Node may come from another .deb (e.g. NodeSource's nodejs, which Provides npm): asking apt for
@@ -21,10 +30,14 @@ for p in "${APT_PACKAGES[@]}"; do
     nodejs) command -v node >/dev/null 2>&1 && continue ;;
     npm) command -v npm >/dev/null 2>&1 && continue ;;
   esac
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  installed "$p" || missing+=("$p")
+done
+for p in "${ARM64_PACKAGES[@]}"; do
+  installed "$p" || missing+=("$p")
 done
 if ((${#missing[@]})); then
   echo "install-deps: apt-get install ${missing[*]}" >&2
+  dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
   apt-get update -qq
   # nginx is a test tool here (tests/replicas, tests/addon start their own on loopback): keep apt
   # from starting Debian's nginx service on port 80.

@@ -12,6 +12,7 @@
 #   lint          tests/lint/run.sh          (.clang-format followed; clang-tidy bugprone-* + function size: 0 findings;
 #                                            needs no build, so it runs beside the other lanes at low priority)
 #   qemu          the Release unit_* binaries under `qemu-x86_64 -cpu Conroe` (a 2006 CPU: no SSE4/AVX)
+#   arm64         tests/arm64/run.sh         (aarch64 cross build; its unit_* and a --demo smoke under qemu-aarch64)
 #   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON, own build dir) + ctest + tests/stress (lifecycle stress)
 #   tsan          ThreadSanitizer build of hamcp (-DHAMCP_TSAN=ON, own build dir) + tests/stress
 #   conformance   tests/conformance/run.sh   (official MCP conformance suite)
@@ -32,7 +33,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL_LANES=(unit baseline-cpu qemu asan tsan conformance e2e fidelity fuzz real_ha peer-smoke package addon replicas lint)
+ALL_LANES=(unit baseline-cpu qemu arm64 asan tsan conformance e2e fidelity fuzz real_ha peer-smoke package addon replicas lint)
 EXTRA_LANES=()
 lanes_arg=""
 install_deps=1
