@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import subprocess
-import tempfile
-import time
 import tomllib
 
 import pytest
@@ -20,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 import httpx
 
-HAMCP_BIN = os.environ.get("HAMCP_BIN", "")
+from conftest import HAMCP_BIN, hamcp_http_demo  # noqa: E402 - pytest puts this folder on sys.path
 pytestmark = [pytest.mark.anyio, pytest.mark.skipif(not HAMCP_BIN, reason="HAMCP_BIN not set")]
 CLIENTS = ["claude-desktop", "claude-code", "cursor", "vscode", "codex", "generic"]
 
@@ -83,25 +80,8 @@ def test_home_assistant_variables_reach_the_config(client):
 
 @pytest.fixture(scope="module")
 def http_server():
-    data = tempfile.TemporaryDirectory()
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([HAMCP_BIN, "--http", "--demo", "--host", "127.0.0.1", "--port", "0",
-                             "--data-dir", data.name, "--auth-token", "s3cret-token"],
-                            stdout=log, stderr=subprocess.STDOUT)
-    url = None
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and url is None and proc.poll() is None:
-        log.seek(0)
-        m = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", log.read().decode(errors="replace"))
-        url = m.group(1) if m else None
-        time.sleep(0.05)
-    if url is None:
-        proc.kill()
-        pytest.fail("hamcp --http --demo did not report its URL")
-    yield url
-    proc.terminate()
-    proc.wait(5)
-    data.cleanup()
+    with hamcp_http_demo("--auth-token", "s3cret-token") as url:
+        yield url
 
 
 @pytest.mark.parametrize("client", ["cursor", "vscode", "generic"])

@@ -6,11 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import re
-import subprocess
-import tempfile
-import time
 
 import anyio
 import pytest
@@ -18,7 +13,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-HAMCP_BIN = os.environ.get("HAMCP_BIN", "")
+from conftest import HAMCP_BIN, hamcp_http_demo  # noqa: E402 - pytest puts this folder on sys.path
 pytestmark = [pytest.mark.anyio, pytest.mark.skipif(not HAMCP_BIN, reason="HAMCP_BIN not set")]
 
 
@@ -29,32 +24,8 @@ def anyio_backend():
 
 @pytest.fixture(scope="module")
 def demo_http_url():
-    data = tempfile.TemporaryDirectory()
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen(
-        [HAMCP_BIN, "--http", "--demo", "--host", "127.0.0.1", "--port", "0", "--data-dir", data.name],
-        stdout=log, stderr=subprocess.STDOUT)
-    url = None
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and url is None:
-        log.seek(0)
-        m = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", log.read().decode(errors="replace"))
-        if m:
-            url = m.group(1)
-        elif proc.poll() is not None:
-            break
-        else:
-            time.sleep(0.05)
-    if url is None:
-        proc.kill()
-        pytest.fail("hamcp --http --demo did not report its URL")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    data.cleanup()
+    with hamcp_http_demo() as url:
+        yield url
 
 
 @contextlib.asynccontextmanager

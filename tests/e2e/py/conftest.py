@@ -1,0 +1,44 @@
+"""Shared pieces of the Python SDK end-to-end tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+HAMCP_BIN = os.environ.get("HAMCP_BIN", "")
+
+
+@contextlib.contextmanager
+def hamcp_http_demo(*extra_args: str):
+    """`hamcp --http --demo` on a free loopback port with its own data dir; yields its /mcp URL
+    (read from its log, where hamcp prints it once it listens)."""
+    data = tempfile.TemporaryDirectory()
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([HAMCP_BIN, "--http", "--demo", "--host", "127.0.0.1", "--port", "0",
+                             "--data-dir", data.name, *extra_args],
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = None
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and url is None and proc.poll() is None:
+        log.seek(0)
+        m = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", log.read().decode(errors="replace"))
+        url = m.group(1) if m else None
+        if url is None:
+            time.sleep(0.05)
+    try:
+        if url is None:
+            pytest.fail("hamcp --http --demo did not report its URL")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        data.cleanup()
