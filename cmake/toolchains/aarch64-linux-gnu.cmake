@@ -12,7 +12,7 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 
 # Multiarch: headers are shared in /usr/include, libraries and CMake package files live in
 # /usr/lib/aarch64-linux-gnu (CMAKE_LIBRARY_ARCHITECTURE makes find_package look there first).
-# The target's own runtime (libc, libstdc++) is in /usr/aarch64-linux-gnu, which qemu needs too.
+# The cross toolchain's own runtime is in /usr/aarch64-linux-gnu.
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)
@@ -23,4 +23,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
 set(ENV{PKG_CONFIG_PATH} "")
 
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/aarch64-linux-gnu)
+# No `-L /usr/aarch64-linux-gnu`: the binaries link the multiarch libraries (libc6:arm64 among them),
+# whose loader is /lib/ld-linux-aarch64.so.1; mixing in the cross toolchain's own older libc hangs
+# at the first thread.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)

@@ -11,7 +11,6 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-${HAMCP_ARM64_BUILD_DIR:-$root/build-ci-arm64}}"
-sysroot=/usr/aarch64-linux-gnu
 for tool in aarch64-linux-gnu-g++ qemu-aarch64; do
   command -v "$tool" >/dev/null || { echo "arm64: $tool missing (scripts/install-deps.sh installs it)" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
@@ -52,9 +51,10 @@ else
   echo "arm64: packaging/deb/build.sh failed for the aarch64 binary" >&2
 fi
 
-# -L: the target's dynamic loader and libraries (libc, libstdc++, the arm64 Boost/OpenSSL ones are
-# found through the loader's multiarch paths under it).
-out="$("$root/tests/qemu/emulated_run.sh" arm64 "$build" "$root/tests/arm64/excluded.txt" qemu-aarch64 -L "$sysroot" | tee /dev/stderr)"
+# No -L: the binaries run with the multiarch arm64 runtime (libc6:arm64's /lib/ld-linux-aarch64.so.1
+# and /usr/lib/aarch64-linux-gnu), the same set they were linked against; the cross toolchain's
+# older libc under /usr/aarch64-linux-gnu mixed with it hangs at the first thread.
+out="$("$root/tests/qemu/emulated_run.sh" arm64 "$build" "$root/tests/arm64/excluded.txt" qemu-aarch64 | tee /dev/stderr)"
 rc=$?
 read -r p f s < <(tail -n 1 <<<"$out" | awk '{print $1, $3, $5}')
 p=$((p + deb_ok)); f=$((f + 1 - deb_ok))
