@@ -8,7 +8,7 @@
 # under emulation (timing), each with its reason; they are reported as excluded, never hidden.
 # Prints "N passed, N failed, N skipped"; exit 1 on any failure.
 set -uo pipefail
-label="$1" build="$2" excluded_file="$3"
+label="$1" build="$(realpath "$2")" excluded_file="$3"
 shift 3
 emu=("$@")
 
