@@ -16,8 +16,7 @@ class HelperToolsTest : public ToolsTest {
   // Flows left open by the tools. The config cache reads an entry's options
   // through a short-lived options flow of its own: let it finish first (bounded).
   std::size_t flows_in_progress() {
-    // 30 s: under qemu-aarch64 on a loaded machine its first fill took over 5 s.
-    for (int i = 0; i < 1200 && !env->configs.status().ready; ++i)
+    for (int i = 0; i < 200 && !env->configs.status().ready; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
     std::lock_guard lock(sim->store().mutex());
     return sim->store().home().flows.size();
