@@ -54,8 +54,10 @@ fi
 # No -L: the binaries run with the multiarch arm64 runtime (libc6:arm64's /lib/ld-linux-aarch64.so.1
 # and /usr/lib/aarch64-linux-gnu), the same set they were linked against; the cross toolchain's
 # older libc under /usr/aarch64-linux-gnu mixed with it hangs at the first thread.
-out="$("$root/tests/qemu/emulated_run.sh" arm64 "$build" "$root/tests/arm64/excluded.txt" qemu-aarch64 | tee /dev/stderr)"
+"$root/tests/qemu/emulated_run.sh" arm64 "$build" "$root/tests/arm64/excluded.txt" qemu-aarch64 >"$debdir/emulated.log" 2>&1
 rc=$?
+out="$(cat "$debdir/emulated.log")"
+echo "$out"
 read -r p f s < <(tail -n 1 <<<"$out" | awk '{print $1, $3, $5}')
 p=$((p + deb_ok)); f=$((f + 1 - deb_ok))
 echo "$p passed, $f failed, ${s:-0} skipped"
