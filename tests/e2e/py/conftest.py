@@ -14,6 +14,17 @@ import pytest
 HAMCP_BIN = os.environ.get("HAMCP_BIN", "")
 
 
+def stop(proc: subprocess.Popen) -> None:
+    """Ends a hamcp started by a test: SIGTERM, then SIGKILL if it has not exited within 5 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 @contextlib.contextmanager
 def hamcp_http_demo(*extra_args: str):
     """`hamcp --http --demo` on a free loopback port with its own data dir; yields its /mcp URL
@@ -36,9 +47,5 @@ def hamcp_http_demo(*extra_args: str):
             pytest.fail("hamcp --http --demo did not report its URL")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         data.cleanup()

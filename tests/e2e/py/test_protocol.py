@@ -19,6 +19,8 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 
+from conftest import stop  # noqa: E402 - pytest puts this folder on sys.path
+
 FIXTURE_BIN = os.environ["FIXTURE_BIN"]
 HAMCP_BIN = os.environ.get("HAMCP_BIN", "")
 EXTRA_TOOLS = 25
@@ -50,16 +52,6 @@ def start_http(args: list[str], timeout: float = 15.0) -> tuple[subprocess.Popen
         time.sleep(0.05)
     proc.kill()
     raise RuntimeError(f"{args[0]} did not report a port in {timeout} s")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")
