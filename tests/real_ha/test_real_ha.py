@@ -30,59 +30,10 @@ import urllib.parse
 from datetime import datetime, timedelta, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from halib import HaWs, HttpError, WsClosed, http, read_env_file  # noqa: E402
+from halib import HttpError, WsClosed, http  # noqa: E402
+from check_kit import Ctx, McpStdio, Skip, expect, hamcp_env, wait_until  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-class Skip(Exception):
-    pass
-
-
-class Ctx:
-    def __init__(self, run_dir: str, hamcp: str | None, unit_ha: str | None, ha_layer: str | None):
-        self.run_dir = run_dir
-        self.hamcp = hamcp
-        self.unit_ha = unit_ha
-        self.ha_layer = ha_layer
-        self.reload_env()
-
-    def reload_env(self):
-        env = read_env_file(os.path.join(self.run_dir, "ha.env"))
-        self.url = env["HOMEASSISTANT_URL"]
-        self.token = env["HOMEASSISTANT_TOKEN"]
-        self.version = env["HA_VERSION"]
-
-    def get(self, path: str):
-        return http("GET", self.url + path, token=self.token)[1]
-
-    def post(self, path: str, body=None):
-        return http("POST", self.url + path, token=self.token, json_body=body if body is not None else {})[1]
-
-    def ws(self) -> HaWs:
-        return HaWs(self.url, self.token)
-
-    def state(self, entity_id: str) -> dict:
-        return self.get(f"/api/states/{entity_id}")
-
-    def set_flag(self, on: bool, entity_id: str = "input_boolean.hamcp_test_flag"):
-        self.post(f"/api/services/input_boolean/turn_{'on' if on else 'off'}", {"entity_id": entity_id})
-
-
-def expect(cond, msg: str):
-    if not cond:
-        raise AssertionError(msg)
-
-
-def wait_until(what: str, probe, timeout: float = 15.0, interval: float = 0.2):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = probe()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
 
 
 # ---------------------------------------------------------------- ha.* -----
@@ -395,13 +346,6 @@ def t_no_outbound_network_attempts(c: Ctx):
 
 # ------------------------------------------------------------- hamcp.* -----
 
-def hamcp_env(c: Ctx, token: str | None = None) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOMEASSISTANT_", "SUPERVISOR_"))}
-    env["HOMEASSISTANT_URL"] = c.url
-    env["HOMEASSISTANT_TOKEN"] = token if token is not None else c.token
-    return env
-
-
 def run_doctor(c: Ctx, token: str | None = None):
     if not c.hamcp or not os.access(c.hamcp, os.X_OK):
         raise Skip("no hamcp binary (pass --hamcp or set HAMCP_BUILD_DIR)")
@@ -484,45 +428,6 @@ def t_hamcp_ha_layer_mirror(c: Ctx):
 
 def t_hamcp_ha_layer_service(c: Ctx):
     run_ha_layer_check(c, "service")
-
-
-class McpStdio:
-    """A minimal MCP client over hamcp's stdio (stdlib only): the entity tools against real HA."""
-
-    def __init__(self, c: Ctx, extra_env: dict | None = None):
-        if not c.hamcp or not os.access(c.hamcp, os.X_OK):
-            raise Skip("no hamcp binary (pass --hamcp or set HAMCP_BUILD_DIR)")
-        self.p = subprocess.Popen([c.hamcp], env={**hamcp_env(c), **(extra_env or {})}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.next_id = 0
-        init = self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                           "clientInfo": {"name": "real-ha-test", "version": "1"}})
-        expect("serverInfo" in init, f"initialize: {init}")
-        self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-
-    def request(self, method: str, params: dict) -> dict:
-        self.next_id += 1
-        self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n")
-        self.p.stdin.flush()
-        while True:
-            line = self.p.stdout.readline()
-            expect(line, f"hamcp closed stdout during {method}")
-            msg = json.loads(line)
-            if msg.get("id") == self.next_id:
-                expect("error" not in msg, f"{method}: {msg.get('error')}")
-                return msg["result"]
-
-    def tool(self, name: str, args: dict, ok: bool | None = True) -> dict:
-        r = self.request("tools/call", {"name": name, "arguments": args})
-        expect(ok is None or bool(r.get("isError")) != ok, f"{name}({args}) isError={r.get('isError')}: {json.dumps(r)[:600]}")
-        return r.get("structuredContent") or json.loads(r["content"][0]["text"])
-
-    def close(self):
-        self.p.stdin.close()
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
 
 
 def t_hamcp_entity_tools(c: Ctx):
@@ -837,6 +742,17 @@ def t_restart_keeps_token_and_ws_reconnects(c: Ctx):
     c.set_flag(False, "input_boolean.hamcp_reconnect_flag")
 
 
+def family_checks() -> list:
+    """Each tool family's checks live in family_<name>.py (TESTS = [(name, fn), ...]), run after the
+    checks above and before the restart checks, in file-name order."""
+    import glob
+    import importlib
+    found = []
+    for path in sorted(glob.glob(os.path.join(HERE, "family_*.py"))):
+        found += importlib.import_module(os.path.basename(path)[:-3]).TESTS
+    return found
+
+
 TESTS = [
     ("ha.rest_api_running", t_rest_api_running),
     ("ha.rest_unauthorized_is_401", t_rest_unauthorized_is_401),
@@ -868,6 +784,7 @@ TESTS = [
     ("hamcp.config_tools", t_hamcp_config_tools),
     ("hamcp.helper_tools", t_hamcp_helper_tools),
     ("hamcp.blueprints", t_hamcp_blueprints),
+    *family_checks(),
     ("restart.ha_layer_reconnects", t_restart_ha_layer_reconnects),
     ("restart.keeps_token_and_ws_reconnects", t_restart_keeps_token_and_ws_reconnects),
     ("ha.no_outbound_network_attempts", t_no_outbound_network_attempts),
