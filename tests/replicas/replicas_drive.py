@@ -7,7 +7,10 @@ Pass criteria (printed, exit 1 if any fails):
   - every call succeeds, except calls in flight on the killed replica: a failed call must have
     started before the kill (it was on the wire when A died); those are counted and reported;
   - every client keeps its one session id to the end (no re-initialize) and its calls after the
-    kill succeed;
+    kill succeed. The Python SDK (mcp 1.x) ends a client's whole transport when one POST answers an
+    HTTP error, and nginx answers 502 for a POST the killed replica had taken (it is not replayed):
+    that client re-opens its transport with the same session id (the Mcp-Session-Id header) and goes
+    on without initializing again; the call is counted as failed in flight;
   - the SDK's GET streams that A was serving are re-opened for the same sessions on a live replica
     (nginx's access log: the GET on A ended by the kill, a later GET of that session answered 200).
 """
@@ -43,31 +46,63 @@ class Tally:
         self.sessions: dict[int, str] = {}
         self.session_changed: list[int] = []
         self.ok_after_restart: dict[int, int] = {}
+        self.reopened = 0  # transports re-opened after a 502 for a call in flight on the killed replica
 
 
-async def client(i: int, start: float, kill_at: list[float], tally: Tally) -> None:
-    async with streamablehttp_client(URL, timeout=10, sse_read_timeout=300) as (read, write, session_id):
-        async with ClientSession(read, write, read_timeout_seconds=timedelta(seconds=15)) as session:
-            await session.initialize()
-            tally.sessions[i] = session_id()
-            n = 0
-            while time.monotonic() - start < DURATION:
-                entity = ENTITIES[(i + n) % len(ENTITIES)]
-                n += 1
-                t0 = time.monotonic()
-                try:
-                    result = await session.call_tool("ha_get_state", {"entity_id": entity})
-                    if result.isError:
-                        raise RuntimeError(f"tool error: {result.content[0].text[:200]}")
-                    tally.ok += 1
-                    if kill_at and t0 > kill_at[0] + 4:  # A restarted (2 s) and nginx retried it (2 s)
-                        tally.ok_after_restart[i] = tally.ok_after_restart.get(i, 0) + 1
-                except Exception as e:  # noqa: BLE001: every failure is classified below
-                    tally.failed.append((t0, time.monotonic(), f"{type(e).__name__}: {e}"[:300]))
-                if session_id() != tally.sessions[i]:
-                    tally.session_changed.append(i)
-                    return
-                await asyncio.sleep(0.02)
+class Client:
+    """One SDK client: one session for the whole run, its transport re-opened after a 502."""
+
+    def __init__(self, i: int, start: float, kill_at: list[float], tally: Tally) -> None:
+        self.i, self.start, self.kill_at, self.tally = i, start, kill_at, tally
+        self.sid: str | None = None
+        self.call_started = 0.0  # the call on the wire when the transport ended
+
+    async def run(self) -> None:
+        while time.monotonic() - self.start < DURATION:
+            headers = {"mcp-session-id": self.sid} if self.sid else None
+            try:
+                async with streamablehttp_client(URL, headers=headers, timeout=10, sse_read_timeout=300) as (
+                        read, write, session_id):
+                    async with ClientSession(read, write, read_timeout_seconds=timedelta(seconds=15)) as session:
+                        if self.sid is None:
+                            await session.initialize()
+                            self.sid = session_id()
+                            self.tally.sessions[self.i] = self.sid
+                        await self.calls(session, session_id)
+                return
+            except BaseExceptionGroup as eg:
+                if not self.lost_in_flight(eg):
+                    raise
+                self.tally.failed.append((self.call_started, time.monotonic(), f"transport ended: {eg.exceptions[0]}"[:300]))
+                self.tally.reopened += 1
+
+    def lost_in_flight(self, eg: BaseExceptionGroup) -> bool:
+        """The transport ended because a POST sent before the kill got nginx's 502."""
+        leaf = eg
+        while isinstance(leaf, BaseExceptionGroup) and len(leaf.exceptions) == 1:
+            leaf = leaf.exceptions[0]
+        status = getattr(getattr(leaf, "response", None), "status_code", None)
+        return status == 502 and bool(self.kill_at) and self.call_started <= self.kill_at[0] + 0.05
+
+    async def calls(self, session: ClientSession, session_id) -> None:
+        n = 0
+        while time.monotonic() - self.start < DURATION:
+            entity = ENTITIES[(self.i + n) % len(ENTITIES)]
+            n += 1
+            t0 = self.call_started = time.monotonic()
+            try:
+                result = await session.call_tool("ha_get_state", {"entity_id": entity})
+                if result.isError:
+                    raise RuntimeError(f"tool error: {result.content[0].text[:200]}")
+                self.tally.ok += 1
+                if self.kill_at and t0 > self.kill_at[0] + 4:  # A restarted (2 s) and nginx retried it (2 s)
+                    self.tally.ok_after_restart[self.i] = self.tally.ok_after_restart.get(self.i, 0) + 1
+            except Exception as e:  # noqa: BLE001: every failure is classified below
+                self.tally.failed.append((t0, time.monotonic(), f"{type(e).__name__}: {e}"[:300]))
+            if (session_id() or self.sid) != self.sid:
+                self.tally.session_changed.append(self.i)
+                return
+            await asyncio.sleep(0.02)
 
 
 async def killer(start: float, kill_at: list[float]) -> None:
@@ -120,7 +155,7 @@ async def main() -> int:
     start = time.monotonic()
     kill_at: list[float] = []
     tally = Tally()
-    results = await asyncio.gather(*(client(i, start, kill_at, tally) for i in range(CLIENTS)),
+    results = await asyncio.gather(*(Client(i, start, kill_at, tally).run() for i in range(CLIENTS)),
                                    killer(start, kill_at), return_exceptions=True)
     errors = [r for r in results if isinstance(r, BaseException)]
     in_flight = [f for f in tally.failed if kill_at and f[0] <= kill_at[0] + 0.05 <= f[1] + 0.05]
@@ -130,7 +165,8 @@ async def main() -> int:
     cut, not_reopened = get_streams_reopened(kill_wall)
     on_restarted = posts_on_restarted_replica(kill_wall)
     print(f"replicas: {CLIENTS} clients, {DURATION:.0f} s: {tally.ok} calls succeeded, "
-          f"{len(in_flight)} failed in flight on the killed replica, {len(other)} other failures")
+          f"{len(in_flight)} failed in flight on the killed replica ({tally.reopened} re-opened their transport), "
+          f"{len(other)} other failures")
     print(f"replicas: sessions: {len(tally.sessions)} made, {len(tally.session_changed)} changed id; "
           f"{len(tally.ok_after_restart)} clients called successfully after the restart; "
           f"the restarted replica A answered {on_restarted} calls of sessions made before")
@@ -138,7 +174,8 @@ async def main() -> int:
     for f in other[:10]:
         print(f"replicas: FAILED call at t={f[0] - start:.2f}..{f[1] - start:.2f} s: {f[2]}")
     for e in errors[:5]:
-        print(f"replicas: client error: {type(e).__name__}: {e}")
+        leaves = e.exceptions if isinstance(e, BaseExceptionGroup) else [e]
+        print(f"replicas: client error: {type(e).__name__}: {e}: " + "; ".join(f"{type(x).__name__}: {x}" for x in leaves))
     good = (not errors and not other and len(tally.sessions) == CLIENTS and not tally.session_changed
             and len(tally.ok_after_restart) == CLIENTS and on_restarted > 0 and cut > 0 and not not_reopened)
     print(f"{1 if good else 0} passed, {0 if good else 1} failed, 0 skipped")
