@@ -110,8 +110,7 @@ std::string unknown_tool_message(const Registry& registry, std::string_view name
 
 }  // namespace
 
-json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size,
-                        bool read_only) {
+json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size, bool read_only) {
   const auto& all = registry.tools();
   const bool everything =
       std::all_of(all.begin(), all.end(), [&](const auto& t) { return t->tool.listed_in(read_only); });

@@ -9,13 +9,13 @@
 #include <memory>
 
 #include "ha/ha_client.hpp"
-#include "tools/gate/ha_gate.hpp"
 #include "home/config_cache.hpp"
 #include "home/edit_journal.hpp"
 #include "home/operations.hpp"
 #include "home/overview_feed.hpp"
 #include "home/state_watch.hpp"
 #include "search/entity_index.hpp"
+#include "tools/gate/ha_gate.hpp"
 #include "tools/response.hpp"
 
 namespace hamcp::tools {

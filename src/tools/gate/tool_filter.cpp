@@ -29,8 +29,9 @@ mcp::Tool disabled_copy(const mcp::Tool& original) {
   t.hidden = true;
   t.handler = [name = original.name](json::object, mcp::RequestContext&) -> boost::asio::awaitable<mcp::ToolResult> {
     co_return ToolError{"tool_disabled",
-                        "The tool " + name + " is switched off on this hamcp server (--disable-tools / "
-                                             "DISABLED_TOOLS / --enable-tools).",
+                        "The tool " + name +
+                            " is switched off on this hamcp server (--disable-tools / "
+                            "DISABLED_TOOLS / --enable-tools).",
                         "Use another tool from tools/list, or ask the server's owner to enable it.",
                         {{"tool", name}}}
         .result();
@@ -51,8 +52,7 @@ std::vector<std::string> tools_switched_off(const mcp::Registry& registry, const
     std::erase_if(kept, [&](const std::string& tool) { return !contains(wanted, tool); });
   }
   for (const std::string& name : filter.disabled)
-    for (const std::string& tool : resolve(registry, families, name, "--disable-tools"))
-      std::erase(kept, tool);
+    for (const std::string& tool : resolve(registry, families, name, "--disable-tools")) std::erase(kept, tool);
   std::vector<std::string> off;
   for (const auto& t : registry.tools())
     if (!contains(kept, t->tool.name)) off.push_back(t->tool.name);

@@ -171,7 +171,8 @@ TEST_F(ReadOnlyTest, EveryToolUnderEveryNameSendsHomeAssistantNoWrite) {
   EXPECT_GT(calls, 100u) << "the sweep made too few calls to mean anything";
   const auto received = sim->core().received_requests();
   EXPECT_FALSE(received.empty()) << "the sim recorded nothing: is the record wired?";
-  for (const auto& r : received) EXPECT_TRUE(received_is_read(r)) << "HA received a write: " << r.channel << " " << r.what;
+  for (const auto& r : received)
+    EXPECT_TRUE(received_is_read(r)) << "HA received a write: " << r.channel << " " << r.what;
   EXPECT_EQ(sim->store().states_array_json(), states_before) << "a state changed in read-only mode";
 }
 
@@ -216,9 +217,9 @@ TEST_F(ReadOnlyTest, ReadsWorkAndMixedToolsReadButRefuseWrites) {
 TEST_F(ReadOnlyTest, TheRefusalSaysWhatAndHowToEnableWrites) {
   start();
   auto session = read_only_session();
-  const json::object r = call_raw(
-      *session, "ha_call_service",
-      json::object{{"domain", "light"}, {"service", "turn_on"}, {"entity_id", kLight}, {"wait", false}});
+  const json::object r =
+      call_raw(*session, "ha_call_service",
+               json::object{{"domain", "light"}, {"service", "turn_on"}, {"entity_id", kLight}, {"wait", false}});
   const json::object& err = r.at("result").at("structuredContent").at("error").as_object();
   EXPECT_EQ(err.at("code").as_string(), "read_only");
   EXPECT_EQ(err.at("refused").at("request").as_string(), "light.turn_on");

@@ -1,13 +1,14 @@
 // Tool filters (issue 14): switched-off tools and families leave tools/list,
 // and a call under any of their names answers tool_disabled.
 
+#include "tools/gate/tool_filter.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 #include <stdexcept>
 #include <string>
 
-#include "tools/gate/tool_filter.hpp"
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
