@@ -18,7 +18,8 @@ class ToolFilterTest : public ToolsTest {
  protected:
   std::set<std::string> listed() {
     std::set<std::string> names;
-    for (const auto& t : list_tools().at("result").at("tools").as_array()) names.emplace(t.at("name").as_string());
+    const json::object listing = list_tools();  // named: a range-for over a temporary's member dangles
+    for (const auto& t : listing.at("result").at("tools").as_array()) names.emplace(t.at("name").as_string());
     return names;
   }
 };
