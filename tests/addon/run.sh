@@ -67,14 +67,16 @@ check "the token is not in the add-on log" bash -c "! grep -q '$token' '$work/ad
 check "the Supervisor token is not in the add-on log" bash -c "! grep -q '$supervisor_token' '$work/addon.log'"
 
 # 3b. read_only and disabled_tools: no write reaches HA, the switched-off tool says so.
-run_addon "{\"auth_token\": \"$token\", \"read_only\": true, \"disabled_tools\": \"ha_get_overview\"}" "$work/ro.log" &
+ro_port="$(free_port)"  # its own port: the instance above may still be closing
+run_addon "{\"auth_token\": \"$token\", \"read_only\": true, \"disabled_tools\": \"ha_get_overview\"}" "$work/ro.log" \
+  ADDON_PORT="$ro_port" &
 addon_pid=$!
 pids+=($addon_pid)
 synced=""
 for _ in $(seq 1 200); do grep -q "synced" "$work/ro.log" 2>/dev/null && { synced=1; break; }; sleep 0.1; done
 check "read_only: hamcp synced and the log says read-only mode" bash -c "[ -n '$synced' ] && grep -q 'read-only mode' '$work/ro.log'"
 check "read_only + disabled_tools: no write tool listed, writes refused, ha_get_overview off" \
-  "$venv/bin/python" "$here/addon_client.py" "http://127.0.0.1:$addon_port/mcp" "$token" read-only
+  "$venv/bin/python" "$here/addon_client.py" "http://127.0.0.1:$ro_port/mcp" "$token" read-only
 kill "$addon_pid" 2>/dev/null; wait "$addon_pid" 2>/dev/null || true
 
 # 4. Bad options: the add-on stops, and its log names the option and the fix.
