@@ -77,8 +77,16 @@ struct SetupConfig {
   bool demo = false;                    // the client starts `hamcp --demo` (no Home Assistant needed)
 };
 
+// What the tools may do. Names match ha-mcp where it has them.
+struct GovConfig {
+  bool read_only = false;                   // --read-only, READ_ONLY_MODE: every write refused
+  std::vector<std::string> disabled_tools;  // --disable-tools, DISABLED_TOOLS: tools, ha-mcp names, families
+  std::vector<std::string> enabled_tools;   // --enable-tools, HAMCP_ENABLED_TOOLS: only these (empty: all)
+};
+
 struct Config {
   HaConfig ha;
+  GovConfig gov;
   McpConfig mcp;
   SimConfig sim;
   SetupConfig setup;

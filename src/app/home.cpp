@@ -12,16 +12,27 @@ Home::Home(boost::asio::any_io_executor executor, const ha::ConnectionInput& inp
     : ha_(ha::HaClient::from_input(executor, input, options.client)),
       index_(std::make_unique<search::EntityIndex>()),
       search_feed_(std::make_unique<home::SearchFeed>(*ha_, *index_)),
-      tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)) {
+      tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)),
+      filter_(std::move(options.filter)) {
   tools_env_->configs.start(std::move(executor));  // fetches once the mirror has synced
 }
 
 Home::~Home() { stop(); }
 
 void Home::register_tools(mcp::Registry& registry) {
-  tools::register_entity_tools(registry, tools_env_);
-  tools::register_config_tools(registry, tools_env_);
-  tools::register_helper_tools(registry, tools_env_);
+  std::vector<tools::ToolFamily> families;
+  // The tools a family registers, by name, so filters can switch off a family.
+  const auto family = [&](std::string name, auto register_family) {
+    const std::size_t before = registry.tools().size();
+    register_family(registry, tools_env_);
+    tools::ToolFamily f{std::move(name), {}};
+    for (std::size_t i = before; i < registry.tools().size(); ++i) f.tools.push_back(registry.tools()[i]->tool.name);
+    families.push_back(std::move(f));
+  };
+  family("entities", tools::register_entity_tools);
+  family("config", tools::register_config_tools);
+  family("helpers", tools::register_helper_tools);
+  tools::apply_tool_filter(registry, families, filter_);
 }
 
 void Home::start() { ha_->start(); }

@@ -14,6 +14,7 @@
 #include "ha/connection_config.hpp"
 #include "ha/ha_client.hpp"
 #include "search/entity_index.hpp"
+#include "tools/gate/tool_filter.hpp"
 #include "tools/tool_env.hpp"
 
 namespace hamcp::mcp {
@@ -28,6 +29,7 @@ namespace hamcp::app {
 struct HomeOptions {
   ha::HaClientOptions client;
   tools::EntityToolsOptions tools;
+  tools::ToolFilter filter;  // tools and families switched off (--disable-tools, --enable-tools)
 };
 
 class Home {
@@ -39,8 +41,9 @@ class Home {
   Home(const Home&) = delete;
   Home& operator=(const Home&) = delete;
 
-  // Adds every tool family to `registry`. The handlers keep the tool
-  // environment alive; stop() unhooks it from the client first.
+  // Adds every tool family to `registry`, then switches off what the filter
+  // names (throws std::invalid_argument for an unknown name). The handlers
+  // keep the tool environment alive; stop() unhooks it from the client first.
   void register_tools(mcp::Registry& registry);
 
   // Starts connecting and mirroring in the background; never blocks.
@@ -60,6 +63,7 @@ class Home {
   std::unique_ptr<search::EntityIndex> index_;
   std::unique_ptr<home::SearchFeed> search_feed_;
   std::shared_ptr<tools::ToolEnv> tools_env_;
+  tools::ToolFilter filter_;
   bool stopped_ = false;
 };
 

@@ -97,6 +97,21 @@ CLI::App* add_setup_command(CLI::App& app, Config& config) {
 
 }  // namespace
 
+void add_gov_options(CLI::App& app, GovConfig& gov) {
+  app.add_flag("--read-only", gov.read_only,
+               "Refuse every write to Home Assistant; write tools leave tools/list (HTTP: also per session at "
+               "<path>/readonly)")
+      ->envname("READ_ONLY_MODE");
+  app.add_option("--disable-tools", gov.disabled_tools,
+                 "Switch off tools: hamcp or ha-mcp tool names, or families (entities, config, helpers...); "
+                 "comma list")
+      ->envname("DISABLED_TOOLS")
+      ->delimiter(',');
+  app.add_option("--enable-tools", gov.enabled_tools, "Offer only these tools or families (comma list; default all)")
+      ->envname("HAMCP_ENABLED_TOOLS")
+      ->delimiter(',');
+}
+
 std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
   CLI::App app{
       "hamcp: a fast, safe Model Context Protocol server for Home Assistant.\n"
@@ -146,6 +161,7 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
       ->delimiter(',');
   app.add_option("--log-level", mcp.log_level, "stderr log level: debug, info, warn, error")->envname("LOG_LEVEL");
   app.add_flag("--demo", config.demo, "Run against an embedded simulated Home Assistant");
+  add_gov_options(app, config.gov);
   add_http_limit_options(app, mcp.limits);
 
   CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");

@@ -27,6 +27,7 @@ mcp::ServerOptions make_server_options(const Config& config) {
   options.title = "hamcp: Home Assistant MCP server";
   options.version = HAMCP_VERSION;
   options.instructions = std::string(kInstructions);
+  options.read_only = config.gov.read_only;
   return options;
 }
 
@@ -83,6 +84,17 @@ std::filesystem::path journal_dir(const Config& config, const std::string& ha_ur
   }
 }
 
+// "a, b," from an environment variable: names without blanks, empties dropped.
+std::vector<std::string> trimmed(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    const auto first = name.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    out.push_back(name.substr(first, name.find_last_not_of(" \t") - first + 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 void Runtime::connect_home() {
@@ -107,6 +119,9 @@ void Runtime::connect_home() {
   }
   HomeOptions options;
   options.tools.journal.dir = journal_dir(config_, input.url);
+  options.tools.read_only = config_.gov.read_only;
+  options.filter.disabled = trimmed(config_.gov.disabled_tools);
+  options.filter.enabled = trimmed(config_.gov.enabled_tools);
   home_ = std::make_unique<Home>(io_.get_executor(), input, options);
   home_->register_tools(server_.registry());
   home_->start();

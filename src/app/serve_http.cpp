@@ -6,6 +6,8 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
 
 #include "app/commands.hpp"
 #include "app/runtime.hpp"
@@ -95,7 +97,14 @@ int serve_http(const Config& config) {
   }
   fill_options(mcp, options);
 
-  Runtime runtime(config);
+  std::unique_ptr<Runtime> runtime_holder;
+  try {
+    runtime_holder = std::make_unique<Runtime>(config);
+  } catch (const std::invalid_argument& e) {  // e.g. --disable-tools names no tool
+    spdlog::error("{}", e.what());
+    return 2;
+  }
+  Runtime& runtime = *runtime_holder;
   http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);
   try {
     server.start();

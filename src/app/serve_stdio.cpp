@@ -7,6 +7,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 #include "app/commands.hpp"
 #include "app/runtime.hpp"
@@ -26,7 +27,14 @@ int serve_stdio(const Config& config) {
   }
   ::signal(SIGPIPE, SIG_IGN);  // a vanished client is an EPIPE error, not a kill
 
-  Runtime runtime(config);
+  std::unique_ptr<Runtime> runtime_holder;
+  try {
+    runtime_holder = std::make_unique<Runtime>(config);
+  } catch (const std::invalid_argument& e) {  // e.g. --disable-tools names no tool
+    spdlog::error("{}", e.what());
+    return 2;
+  }
+  Runtime& runtime = *runtime_holder;
   mcp::StdioOptions options;
   options.output_fd = protocol_out;
   std::unique_ptr<mcp::StdioTransport> transport_holder;

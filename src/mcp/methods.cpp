@@ -110,8 +110,16 @@ std::string unknown_tool_message(const Registry& registry, std::string_view name
 
 }  // namespace
 
-json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size) {
-  return page(registry.tools(), params, "tools", "tools", page_size, [](const RegisteredTool& t) { return t.listing; });
+json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size, bool read_only) {
+  const auto& all = registry.tools();
+  const bool everything =
+      std::all_of(all.begin(), all.end(), [&](const auto& t) { return t->tool.listed_in(read_only); });
+  if (everything)
+    return page(all, params, "tools", "tools", page_size, [](const RegisteredTool& t) { return t.listing; });
+  std::vector<std::shared_ptr<const RegisteredTool>> shown;
+  for (const auto& t : all)
+    if (t->tool.listed_in(read_only)) shown.push_back(t);
+  return page(shown, params, "tools", "tools", page_size, [](const RegisteredTool& t) { return t.listing; });
 }
 
 json::object list_resources(const Registry& registry, const json::object& params, std::size_t page_size) {

@@ -11,7 +11,9 @@
 namespace hamcp::mcp::methods {
 
 // Paginated lists: params.cursor in, nextCursor out; a bad cursor -> -32602.
-json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size);
+// `read_only`: only the tools a read-only session may use (Tool::listed_in).
+json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size,
+                        bool read_only = false);
 json::object list_resources(const Registry& registry, const json::object& params, std::size_t page_size);
 json::object list_resource_templates(const Registry& registry, const json::object& params, std::size_t page_size);
 json::object list_prompts(const Registry& registry, const json::object& params, std::size_t page_size);

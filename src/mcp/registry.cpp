@@ -161,6 +161,24 @@ bool Registry::remove_tool(std::string_view name) {
   return true;
 }
 
+bool Registry::replace_tool(Tool tool) {
+  auto it = std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->tool.name == tool.name; });
+  if (it == tools_.end()) return false;
+  const std::size_t at = static_cast<std::size_t>(it - tools_.begin());
+  std::shared_ptr<const RegisteredTool> old = *it;
+  remove_tool(tool.name);
+  try {
+    add_tool(std::move(tool));
+  } catch (...) {
+    tool_index_.emplace(old->tool.name, old);
+    for (const std::string& alias : old->tool.aliases) tool_index_.emplace(alias, old);
+    tools_.insert(tools_.begin() + static_cast<std::ptrdiff_t>(at), old);
+    throw;
+  }
+  std::rotate(tools_.begin() + static_cast<std::ptrdiff_t>(at), tools_.end() - 1, tools_.end());
+  return true;
+}
+
 std::shared_ptr<const RegisteredTool> Registry::find_tool(std::string_view name_or_alias) const {
   auto it = tool_index_.find(std::string(name_or_alias));
   return it == tool_index_.end() ? nullptr : it->second;

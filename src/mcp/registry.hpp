@@ -96,6 +96,9 @@ class Registry {
  public:
   void add_tool(Tool tool);
   bool remove_tool(std::string_view name);
+  // Replaces the tool of the same name where it stands (order kept); false if
+  // there is none. Throws like add_tool for a bad definition (nothing changed).
+  bool replace_tool(Tool tool);
   // By name or alias; nullptr if unknown.
   std::shared_ptr<const RegisteredTool> find_tool(std::string_view name_or_alias) const;
   // Registration order; aliases excluded.

@@ -59,6 +59,7 @@ std::shared_ptr<Session> Server::restore_session(std::string id, SessionInfo inf
   auto session = create_session(std::move(id));
   if (!is_supported_protocol_version(info.protocol_version))
     info.protocol_version = std::string(kLatestProtocolVersion);
+  info.read_only = info.read_only || core_->options.read_only;
   session->info_ = std::move(info);
   session->state_ = Session::State::ready;
   return session;

@@ -34,6 +34,7 @@ struct ServerOptions {
   std::size_t page_size = 100;                              // items per tools/list, resources/list... page
   std::chrono::milliseconds client_request_timeout{60000};  // server->client requests
   LogLevel default_log_level = LogLevel::info;              // before logging/setLevel
+  bool read_only = false;                                   // every session read-only (SessionInfo::read_only)
 };
 
 namespace detail {

@@ -16,7 +16,9 @@ Session::Session(std::shared_ptr<detail::ServerCore> core, std::string id)
     : core_(std::move(core)),
       id_(std::move(id)),
       log_level_(core_->options.default_log_level),
-      last_activity_(std::chrono::steady_clock::now()) {}
+      last_activity_(std::chrono::steady_clock::now()) {
+  info_.read_only = core_->options.read_only;
+}
 
 Session::~Session() = default;
 
@@ -199,7 +201,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
     }
     if (method == "tools/list") {
       if (!registry.has_tools()) return error(error_code::method_not_found, "Method not found: tools/list");
-      return result(methods::list_tools(registry, params, page));
+      return result(methods::list_tools(registry, params, page, info_.read_only));
     }
     if (method == "resources/list" || method == "resources/templates/list" || method == "resources/subscribe" ||
         method == "resources/unsubscribe") {
@@ -280,6 +282,7 @@ json::object SessionInfo::to_json() const {
   out.emplace("protocolVersion", protocol_version);
   out.emplace("clientInfo", client_info);
   out.emplace("capabilities", client_capabilities);
+  if (read_only) out.emplace("readOnly", true);
   return out;
 }
 
@@ -294,6 +297,7 @@ SessionInfo SessionInfo::from_json(const json::object& persisted) {
     info.client_info = c->get_object();
   if (const json::value* c = persisted.if_contains("capabilities"); c && c->is_object())
     info.client_capabilities = c->get_object();
+  if (const json::value* r = persisted.if_contains("readOnly"); r && r->is_bool()) info.read_only = r->get_bool();
   return info;
 }
 

@@ -33,6 +33,9 @@ struct SessionInfo {
   std::string protocol_version;      // negotiated, e.g. "2025-11-25"
   json::object client_info;          // {name, version, title?...}
   json::object client_capabilities;  // {sampling?, elicitation?, roots?...}
+  // Writes refused for the whole session (ServerOptions::read_only or a
+  // transport's read-only endpoint); once set, never cleared.
+  bool read_only = false;
 
   bool client_supports(std::string_view capability) const {  // "sampling", "elicitation", "roots"
     return client_capabilities.contains(capability);
@@ -81,6 +84,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // Unsolicited notification on the standalone channel.
   void notify(std::string_view method, json::object params = {});
+  // From now on the session is read-only (tools/list without write tools;
+  // tools see SessionInfo::read_only). There is no way back.
+  void make_read_only() { info_.read_only = true; }
   // notifications/message on the standalone channel, if `level` passes setLevel.
   void log(LogLevel level, json::value data, std::string_view logger = {});
 

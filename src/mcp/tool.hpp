@@ -105,6 +105,16 @@ struct Tool {
   // without a type union in tools/list). Unset = input_schema. Last, so that
   // positional initialisers of the fields above keep their meaning.
   std::optional<json::object> accepted_input_schema;
+  // Callable but never listed (e.g. a tool switched off, whose handler says so).
+  bool hidden = false;
+  // Listed to read-only sessions although it may write (a mixed tool with read
+  // actions; its writes are refused below the tool). Read-only tools always are.
+  bool kept_in_read_only = false;
+
+  bool listed_in(bool read_only_session) const {
+    if (hidden) return false;
+    return !read_only_session || annotations.read_only_hint.value_or(false) || kept_in_read_only;
+  }
 };
 
 }  // namespace hamcp::mcp

@@ -4,14 +4,34 @@
 
 namespace hamcp::tools {
 
+ToolServices::ToolServices(ha::HaClient& ha_client, const EntityToolsOptions& opts)
+    : watch(ha_client), overview(ha_client), journal(opts.journal), configs(ha_client) {}
+
 ToolEnv::ToolEnv(ha::HaClient& ha_client, search::EntityIndex& idx, EntityToolsOptions opts)
-    : ha(ha_client),
+    : services_(std::make_shared<ToolServices>(ha_client, opts)),
+      ha(ha_client, opts.read_only),
       index(idx),
       options(opts),
-      watch(ha_client),
-      overview(ha_client),
-      journal(opts.journal),
-      configs(ha_client) {}
+      watch(services_->watch),
+      ops(services_->ops),
+      overview(services_->overview),
+      journal(services_->journal),
+      configs(services_->configs) {
+  if (!opts.read_only) read_only_view_.reset(new ToolEnv(*this, ReadOnlyView{}));
+}
+
+ToolEnv::ToolEnv(ToolEnv& base, ReadOnlyView)
+    : services_(base.services_),
+      ha(base.ha.read_only_gate()),
+      index(base.index),
+      options(base.options),
+      watch(services_->watch),
+      ops(services_->ops),
+      overview(services_->overview),
+      journal(services_->journal),
+      configs(services_->configs) {
+  options.read_only = true;
+}
 
 boost::asio::awaitable<ha::SnapshotPtr> ToolEnv::snapshot() {
   ha::SnapshotPtr snap = ha.snapshot();
@@ -19,15 +39,15 @@ boost::asio::awaitable<ha::SnapshotPtr> ToolEnv::snapshot() {
   // reconnects. Before that, states may be in but registries and services not
   // yet: wait (bounded) for the first full sync instead of answering from half
   // a picture.
-  if (ever_synced_.load() && snap && snap->version > 0) co_return snap;
+  if (services_->ever_synced.load() && snap && snap->version > 0) co_return snap;
   const ha::MirrorState state = ha.status().state;
   if (state == ha::MirrorState::synced || (state == ha::MirrorState::degraded && snap && snap->version > 0)) {
-    ever_synced_.store(true);
+    services_->ever_synced.store(true);
     co_return snap;
   }
   if (ha.configured()) {
     const auto wait = options.first_sync_wait;
-    if (co_await ha.wait_synced(wait)) ever_synced_.store(true);
+    if (co_await ha.wait_synced(wait)) services_->ever_synced.store(true);
     snap = ha.snapshot();
     if (snap && snap->version > 0) co_return snap;
   }

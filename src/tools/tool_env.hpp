@@ -15,6 +15,7 @@
 #include "home/overview_feed.hpp"
 #include "home/state_watch.hpp"
 #include "search/entity_index.hpp"
+#include "tools/gate/ha_gate.hpp"
 #include "tools/response.hpp"
 
 namespace hamcp::tools {
@@ -30,20 +31,48 @@ struct EntityToolsOptions {
   std::chrono::milliseconds first_sync_wait{3000};  // how long a read waits for the first sync
   std::size_t bulk_parallelism = 16;                // ha_bulk_control calls in flight
   EditJournalOptions journal;                       // config writes' journal (dir empty: in memory)
+  bool read_only = false;                           // every session read-only (--read-only)
 };
 
+// The home services the tools share; one set per server, whatever the mode.
+struct ToolServices {
+  ToolServices(ha::HaClient& ha, const EntityToolsOptions& options);
+  StateWatch watch;
+  OperationStore ops;
+  OverviewFeed overview;
+  EditJournal journal;
+  ConfigCache configs;
+  std::atomic<bool> ever_synced{false};
+};
+
+// Tools reach Home Assistant only through `ha` (the gate): a read-only
+// session's calls run with the read-only view (for_session), whose gate
+// refuses every request not known as a read. Both views share the services.
 class ToolEnv {
  public:
   ToolEnv(ha::HaClient& ha, search::EntityIndex& index, EntityToolsOptions options = {});
+  ToolEnv(const ToolEnv&) = delete;
+  ToolEnv& operator=(const ToolEnv&) = delete;
 
-  ha::HaClient& ha;
+ private:
+  struct ReadOnlyView {};
+  ToolEnv(ToolEnv& base, ReadOnlyView);
+  std::shared_ptr<ToolServices> services_;
+
+ public:
+  HaGate ha;
   search::EntityIndex& index;
   EntityToolsOptions options;
-  StateWatch watch;
-  OperationStore ops;
-  OverviewFeed overview;  // ha_get_overview aggregates, kept current from the mirror
-  EditJournal journal;    // every config write hamcp makes, restorable
-  ConfigCache configs;    // automation/script/scene configs for ha_search (started by app::Home)
+  StateWatch& watch;
+  OperationStore& ops;
+  OverviewFeed& overview;  // ha_get_overview aggregates, kept current from the mirror
+  EditJournal& journal;    // every config write hamcp makes, restorable
+  ConfigCache& configs;    // automation/script/scene configs for ha_search (started by app::Home)
+
+  bool read_only() const noexcept { return ha.read_only(); }
+  // The environment a call of a session runs with: this one, or (read-only
+  // session) the view whose gate refuses writes.
+  ToolEnv& for_session(bool read_only) { return read_only && read_only_view_ ? *read_only_view_ : *this; }
 
   // A synced snapshot for reads. If the mirror has never synced it waits up to
   // first_sync_wait, then throws ToolException with HA's diagnosis
@@ -59,7 +88,7 @@ class ToolEnv {
   }
 
  private:
-  std::atomic<bool> ever_synced_{false};
+  std::unique_ptr<ToolEnv> read_only_view_;  // null in a read-only environment
 };
 
 }  // namespace hamcp::tools

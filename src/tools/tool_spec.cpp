@@ -183,6 +183,7 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   if (!spec.output_schema.empty()) t.output_schema = output_schema_with_error(spec.name, spec.output_schema);
   t.annotations = spec.annotations;
   t.aliases = spec.aliases;
+  t.kept_in_read_only = spec.mixed;
 
   auto prepared = std::make_shared<Prepared>();
   if (const json::value* props = t.input_schema.if_contains("properties"))
@@ -197,7 +198,9 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     std::optional<ToolError> failure;
     std::optional<mcp::ToolResult> done;
     try {
-      auto running = run(args, *env, ctx);  // named: GCC 12 coroutine temporaries
+      // A read-only session's call gets the environment whose gate refuses writes.
+      ToolEnv& call_env = env->for_session(ctx.session().read_only);
+      auto running = run(args, call_env, ctx);  // named: GCC 12 coroutine temporaries
       done = co_await std::move(running);
     } catch (const ToolException& e) {
       failure = e.error();

@@ -58,6 +58,9 @@ struct ToolSpec {
   // "entity_id", or "operations[].entity_id" for a property of array items.
   // E.g. {"entity_id", R"({"type":["string","array"],"items":{"type":"string"}})"}.
   std::vector<std::pair<std::string, std::string>> also_accepts;
+  // A write tool with read actions too: listed in read-only sessions, where
+  // the gate (ToolEnv::ha) refuses its writes.
+  bool mixed = false;
   RunFn run;
 };
 

@@ -66,6 +66,19 @@ kill "$addon_pid" 2>/dev/null; wait "$addon_pid" 2>/dev/null || true
 check "the token is not in the add-on log" bash -c "! grep -q '$token' '$work/addon.log'"
 check "the Supervisor token is not in the add-on log" bash -c "! grep -q '$supervisor_token' '$work/addon.log'"
 
+# 3b. read_only and disabled_tools: no write reaches HA, the switched-off tool says so.
+ro_port="$(free_port)"  # its own port: the instance above may still be closing
+run_addon "{\"auth_token\": \"$token\", \"read_only\": true, \"disabled_tools\": \"ha_get_overview\"}" "$work/ro.log" \
+  ADDON_PORT="$ro_port" &
+addon_pid=$!
+pids+=($addon_pid)
+synced=""
+for _ in $(seq 1 200); do grep -q "synced" "$work/ro.log" 2>/dev/null && { synced=1; break; }; sleep 0.1; done
+check "read_only: hamcp synced and the log says read-only mode" bash -c "[ -n '$synced' ] && grep -q 'read-only mode' '$work/ro.log'"
+check "read_only + disabled_tools: no write tool listed, writes refused, ha_get_overview off" \
+  "$venv/bin/python" "$here/addon_client.py" "http://127.0.0.1:$ro_port/mcp" "$token" read-only
+kill "$addon_pid" 2>/dev/null; wait "$addon_pid" 2>/dev/null || true
+
 # 4. Bad options: the add-on stops, and its log names the option and the fix.
 bad_option() {  # bad_option NAME OPTIONS_JSON EXPECTED_TEXT [extra env...]
   local log="$work/bad.log" rc=0
@@ -77,6 +90,8 @@ bad_option "short auth_token" '{"auth_token": "abc", "log_level": "info"}' "opti
 bad_option "unknown log level" "{\"auth_token\": \"$token\", \"log_level\": \"loud\"}" "is not one of debug, info, warn, error"
 bad_option "options not JSON" '{not json' "are not a JSON object"
 bad_option "session_idle_hours out of range" "{\"auth_token\": \"$token\", \"session_idle_hours\": 0}" "--session-idle-hours"
+bad_option "read_only not a bool" "{\"auth_token\": \"$token\", \"read_only\": \"maybe\"}" "option read_only"
+bad_option "disabled_tools names no tool" "{\"auth_token\": \"$token\", \"disabled_tools\": \"ha_nope\"}" "ha_nope"
 bad_option "no SUPERVISOR_TOKEN" "{\"auth_token\": \"$token\"}" "SUPERVISOR_TOKEN is not set" SUPERVISOR_TOKEN=
 echo "$passed passed, $failed failed, 0 skipped"
 [ "$failed" -eq 0 ]

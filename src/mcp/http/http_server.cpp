@@ -33,7 +33,7 @@ struct HttpServer::Impl {
   asio::awaitable<void> handle_healthz(HttpRequest& req, ResponseWriter& w);
   // Access checks before anything else; the refusal to send, if any.
   std::optional<HttpResponse> check_access(const HttpRequest& req) const;
-  asio::awaitable<void> handle_mcp(HttpRequest& req, ResponseWriter& w);
+  asio::awaitable<void> handle_mcp(HttpRequest& req, ResponseWriter& w, bool read_only);
   asio::awaitable<void> handle_legacy(HttpRequest& req, ResponseWriter& w);
 
   Server& server;
@@ -107,8 +107,8 @@ asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter&
     co_await w.send(std::move(*refused));
     co_return;
   }
-  if (req.path == opts.path) {
-    co_await handle_mcp(req, w);
+  if (req.path == opts.path || req.path == read_only_path(opts)) {
+    co_await handle_mcp(req, w, req.path != opts.path);
     co_return;
   }
   if (opts.legacy_sse && !opts.stateless &&
@@ -119,9 +119,9 @@ asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter&
   co_await w.send(HttpResponse::text(404, "Not found: the MCP endpoint is " + opts.path + "\n"));
 }
 
-asio::awaitable<void> HttpServer::Impl::handle_mcp(HttpRequest& req, ResponseWriter& w) {
+asio::awaitable<void> HttpServer::Impl::handle_mcp(HttpRequest& req, ResponseWriter& w, bool read_only) {
   if (req.method == "POST")
-    co_await streamable.handle_post(req, w);
+    co_await streamable.handle_post(req, w, read_only);
   else if (req.method == "GET")
     co_await streamable.handle_get(req, w);
   else if (req.method == "DELETE")

@@ -49,6 +49,12 @@ struct HttpServerOptions {
   std::chrono::seconds sweep_interval{60};            // idle in-memory state eviction
 };
 
+// The read-only endpoint beside `path` (/mcp -> /mcp/readonly): a session
+// made there refuses every write, for its whole life (kSessionReadOnly).
+inline std::string read_only_path(const HttpServerOptions& o) {
+  return o.path + (!o.path.empty() && o.path.back() == '/' ? "readonly" : "/readonly");
+}
+
 class HttpServer {
  public:
   // `io_executor` runs the sockets (an io_context, possibly on several

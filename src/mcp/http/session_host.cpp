@@ -56,12 +56,14 @@ std::shared_ptr<HttpSession> SessionHost::new_http_session(std::string key, std:
 }
 
 asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::create_session(std::string key,
-                                                                          std::string_view protocol_version) {
+                                                                          std::string_view protocol_version,
+                                                                          bool read_only) {
   auto hs = new_http_session(key, std::string(protocol_version));
   Server* srv = &server_;
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, hs, key] {
+  auto on_server = [srv, hs, key, read_only] {
     auto s = srv->create_session(key);
+    if (read_only) s->make_read_only();
     s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
     return s;
   };
@@ -95,14 +97,20 @@ asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::materialize(const Ses
   co_return winner;
 }
 
-asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::stateless_session(std::string version, bool initialize) {
+asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::stateless_session(std::string version, bool initialize,
+                                                                             bool read_only) {
   auto hs = new_http_session(std::string(), version);
   Server* srv = &server_;
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, initialize, version] {
-    if (initialize) return srv->create_session();
+  auto on_server = [srv, initialize, version, read_only] {
+    if (initialize) {
+      auto s = srv->create_session();
+      if (read_only) s->make_read_only();
+      return s;
+    }
     SessionInfo info;
     info.protocol_version = version;
+    info.read_only = read_only;
     return srv->restore_session({}, std::move(info));
   };
   hs->session = co_await run_on(server_ex_, std::move(on_server));

@@ -109,14 +109,16 @@ class SessionHost : public std::enable_shared_from_this<SessionHost> {
   // Transport state with its own memory account under the global one.
   std::shared_ptr<HttpSession> new_http_session(std::string key, std::string protocol_version);
   // A fresh, uninitialized session (initialize, legacy GET). Not registered yet.
+  // `read_only`: made on the read-only endpoint (Session::make_read_only).
   asio::awaitable<std::shared_ptr<HttpSession>> create_session(
-      std::string key, std::string_view protocol_version = kLatestProtocolVersion);
+      std::string key, std::string_view protocol_version = kLatestProtocolVersion, bool read_only = false);
   // In-memory state of a valid token, rebuilt if needed; nullptr when the
   // live-session cap refuses the rebuild (send sessions_full()).
   asio::awaitable<std::shared_ptr<HttpSession>> materialize(const SessionTokenPayload& payload,
                                                             std::shared_ptr<HttpSession> live);
   // A session for one stateless POST (no id), initialized from the request.
-  asio::awaitable<std::shared_ptr<HttpSession>> stateless_session(std::string protocol_version, bool initialize);
+  asio::awaitable<std::shared_ptr<HttpSession>> stateless_session(std::string protocol_version, bool initialize,
+                                                                  bool read_only = false);
   void deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply);
   void shutdown_session(std::shared_ptr<HttpSession> hs);
 

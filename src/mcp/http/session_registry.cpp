@@ -72,6 +72,7 @@ SessionInfo session_info_from(const SessionTokenPayload& payload) {
   if (!payload.client_name.empty()) info.client_info["name"] = payload.client_name;
   if (!payload.client_version.empty()) info.client_info["version"] = payload.client_version;
   info.client_capabilities = capabilities_from_bits(payload.capabilities);
+  info.read_only = (payload.capabilities & kSessionReadOnly) != 0;
   return info;
 }
 

@@ -30,6 +30,10 @@ enum ClientCapabilityBits : std::uint8_t {
   kCapRoots = 1u << 3,
   kCapRootsListChanged = 1u << 4,
   kCapSamplingTools = 1u << 5,
+  // Not a client capability: the session was made on the read-only endpoint
+  // (<path>/readonly). Signed with the rest, so a restart or another replica
+  // rebuilds it read-only.
+  kSessionReadOnly = 1u << 7,
 };
 
 struct SessionTokenPayload {

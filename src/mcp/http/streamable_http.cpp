@@ -90,13 +90,14 @@ std::variant<StreamableHttp::Post, HttpResponse> StreamableHttp::check_post(cons
   return post;
 }
 
-asio::awaitable<void> StreamableHttp::handle_post(HttpRequest& req, ResponseWriter& w) {
+asio::awaitable<void> StreamableHttp::handle_post(HttpRequest& req, ResponseWriter& w, bool read_only) {
   auto checked = check_post(req);
   if (auto* reject = std::get_if<HttpResponse>(&checked)) {
     co_await w.send(std::move(*reject));
     co_return;
   }
   Post& post = std::get<Post>(checked);
+  post.read_only = read_only;
   if (opts_.stateless)
     co_await post_stateless(req, w, std::move(post));
   else if (post.initialize)
@@ -123,8 +124,9 @@ asio::awaitable<void> StreamableHttp::post_initialize(HttpRequest& req, Response
     co_await w.send(host_->sessions_full());
     co_return;
   }
-  SessionTokenPayload payload = make_session_payload(std::string(kLatestProtocolVersion), 0);
-  auto hs = co_await host_->create_session(payload.nonce_hex());
+  const std::uint8_t flags = post.read_only ? kSessionReadOnly : 0;
+  SessionTokenPayload payload = make_session_payload(std::string(kLatestProtocolVersion), flags);
+  auto hs = co_await host_->create_session(payload.nonce_hex(), kLatestProtocolVersion, post.read_only);
   if (auto refused = host_->take_calls(*hs, 1)) {
     host_->shutdown_session(hs);
     co_await w.send(std::move(*refused));
@@ -146,6 +148,14 @@ asio::awaitable<void> StreamableHttp::post_to_session(HttpRequest& req, Response
   auto found = host_->registry()->lookup(*sid);
   if (found.status != SessionRegistry::Status::ok) {
     co_await w.send(session_not_found());
+    co_return;
+  }
+  if (post.read_only && !(found.payload->capabilities & kSessionReadOnly)) {
+    // A session may allow writes only where it was made; never mix the two.
+    co_await w.send(HttpResponse::rpc_error(
+        400, -32000,
+        "Bad Request: this session was started on the read-write endpoint; send initialize to this read-only "
+        "endpoint without Mcp-Session-Id to start a read-only session"));
     co_return;
   }
   auto hs = co_await host_->materialize(*found.payload, found.live);
@@ -205,7 +215,7 @@ asio::awaitable<void> StreamableHttp::post_stateless(HttpRequest& req, ResponseW
   // No session ids: every POST gets a session of its own, initialized from what
   // the request says (protocol version header), and dropped afterwards.
   std::string version(req.header("mcp-protocol-version").value_or(kAssumedProtocolVersion));
-  auto hs = co_await host_->stateless_session(std::move(version), post.initialize);
+  auto hs = co_await host_->stateless_session(std::move(version), post.initialize, post.read_only);
   if (!post.has_requests) {
     host_->deliver(hs, std::move(post.message), std::make_shared<NullChannel>());
     HttpResponse accepted;

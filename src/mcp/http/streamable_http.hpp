@@ -20,7 +20,8 @@ class StreamableHttp {
  public:
   StreamableHttp(std::shared_ptr<SessionHost> host, const HttpServerOptions& opts);
 
-  asio::awaitable<void> handle_post(HttpRequest& req, ResponseWriter& w);
+  // `read_only`: the POST came to the read-only endpoint (<path>/readonly).
+  asio::awaitable<void> handle_post(HttpRequest& req, ResponseWriter& w, bool read_only = false);
   asio::awaitable<void> handle_get(HttpRequest& req, ResponseWriter& w);
   asio::awaitable<void> handle_delete(HttpRequest& req, ResponseWriter& w);
 
@@ -31,6 +32,7 @@ class StreamableHttp {
     Accepts accepts;
     bool initialize = false;
     bool has_requests = false;  // something that needs an answer
+    bool read_only = false;     // to the read-only endpoint
   };
   // The POST parsed, or the 4xx to answer with.
   static std::variant<Post, HttpResponse> check_post(const HttpRequest& req);

@@ -67,7 +67,7 @@ asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std:
     const SessionTokenPayload filled = make_session_payload(
         version, capability_bits(caps), string_field(client, "name"), string_field(client, "version"));
     payload.protocol_version = filled.protocol_version;
-    payload.capabilities = filled.capabilities;
+    payload.capabilities = filled.capabilities | (payload.capabilities & kSessionReadOnly);
     payload.client_name = filled.client_name;
     payload.client_version = filled.client_version;
     hs->protocol_version = version;

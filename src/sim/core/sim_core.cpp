@@ -85,4 +85,21 @@ json::object SimCore::config_json() {
           {"debug", false}};
 }
 
+void SimCore::record_requests(bool on) {
+  std::lock_guard lock(received_mutex_);
+  recording_ = on;
+  if (on) received_.clear();
+}
+
+void SimCore::note_request(std::string channel, std::string what) {
+  if (!recording_) return;
+  std::lock_guard lock(received_mutex_);
+  received_.push_back({std::move(channel), std::move(what)});
+}
+
+std::vector<ReceivedRequest> SimCore::received_requests() const {
+  std::lock_guard lock(received_mutex_);
+  return received_;
+}
+
 }  // namespace hamcp::sim

@@ -15,6 +15,13 @@
 
 namespace hamcp::sim {
 
+// One request a client made: channel "ws" (what = the command type, or
+// "call_service domain.service") or the REST method (what = the path).
+struct ReceivedRequest {
+  std::string channel;
+  std::string what;
+};
+
 struct SystemLogEntry {
   std::string name;
   std::string message;
@@ -53,6 +60,12 @@ class SimCore {
   // assistant -> entity_id -> exposed
   std::map<std::string, std::map<std::string, bool>>& exposure() { return exposure_; }
 
+  // The record of received requests (tests prove what HA was asked, e.g. that
+  // a read-only hamcp sent no write). Thread-safe; kept only while recording.
+  void record_requests(bool on);
+  void note_request(std::string channel, std::string what);
+  std::vector<ReceivedRequest> received_requests() const;
+
  private:
   StateStore store_;
   Services services_;
@@ -60,6 +73,9 @@ class SimCore {
   std::atomic<bool> revoked_{false};
   std::vector<SystemLogEntry> system_log_;
   std::map<std::string, std::map<std::string, bool>> exposure_;
+  std::atomic<bool> recording_{false};
+  mutable std::mutex received_mutex_;
+  std::vector<ReceivedRequest> received_;
 };
 
 }  // namespace hamcp::sim

@@ -4,6 +4,23 @@
 #include "sim/core/time_util.hpp"
 
 namespace hamcp::sim {
+namespace {
+
+// The record of received requests names a service call's service.
+void note_command(SimCore& core, std::string_view type, const json::object& msg) {
+  std::string what(type);
+  if (type == "call_service") {
+    const json::value* domain = msg.if_contains("domain");
+    const json::value* service = msg.if_contains("service");
+    what += ' ';
+    if (domain && domain->is_string()) what += domain->get_string();
+    what += '.';
+    if (service && service->is_string()) what += service->get_string();
+  }
+  core.note_request("ws", std::move(what));
+}
+
+}  // namespace
 
 // --- message field helpers -------------------------------------------------
 
@@ -235,6 +252,7 @@ void WsConnection::handle_command(const json::value& msg) {
     send_result(id, nullptr);
     return;
   }
+  note_command(core_, t, *o);
   auto& table = commands();
   auto it = table.find(t);
   if (it == table.end()) {

@@ -358,6 +358,7 @@ ToolSpec make_blueprints_spec() {
 "source_url":{"type":"string"},"overwrite":{"type":"boolean"},"input":{"type":"object"},
 "confirm":{"type":"boolean"},"id":{"type":"string"}}})J";
   s.output_schema = R"J({"type":"object"})J";
+  s.mixed = true;  // list/get are reads
   s.annotations = writes(true, false);
   s.aliases = {"ha_get_blueprint", "ha_import_blueprint"};
   s.run = run_blueprints;

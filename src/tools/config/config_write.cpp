@@ -152,15 +152,10 @@ boost::asio::awaitable<void> write_config(ToolEnv& env, Kind kind, const std::st
 }
 
 boost::asio::awaitable<void> delete_config(ToolEnv& env, Kind kind, const std::string& key) {
-  ha::RestClient* rest = env.ha.rest();
-  if (!rest) {
-    auto failure = env.ha.last_failure();
-    throw ToolException(from_ha_error(failure ? *failure : ha::make_error(ha::ErrorCause::not_connected, "")));
-  }
   ha::Response r;
   try {
     std::string path = config_path(kind, key);
-    auto deleting = rest->del(std::move(path));
+    auto deleting = env.ha.rest_delete(std::move(path));
     r = co_await std::move(deleting);
   } catch (const ha::HaException& e) {
     throw ToolException(failed_write(kind, key, e.error(), "delete", outcome_unknown(e.error())));

@@ -98,12 +98,7 @@ boost::asio::awaitable<RestAnswer> rest_call(ToolEnv& env, std::string method, s
       auto posting = env.ha.rest_post(std::move(path), std::move(body));
       r = co_await std::move(posting);
     } else {
-      ha::RestClient* rest = env.ha.rest();
-      if (!rest) {
-        auto failure = env.ha.last_failure();
-        throw ha::HaException(failure ? *failure : ha::make_error(ha::ErrorCause::not_connected, ""));
-      }
-      auto deleting = rest->del(std::move(path));
+      auto deleting = env.ha.rest_delete(std::move(path));
       r = co_await std::move(deleting);
     }
   } catch (const ha::HaException& e) {

@@ -82,6 +82,7 @@ inline void register_test_tools(mcp::Server& server) {
                            o["protocolVersion"] = ctx.session().protocol_version;
                            o["capabilities"] = ctx.session().client_capabilities;
                            o["clientInfo"] = ctx.session().client_info;
+                           o["readOnly"] = ctx.session().read_only;
                            co_return mcp::ToolResult::structured(std::move(o));
                          },
                          {}});
@@ -183,12 +184,13 @@ inline std::string list_body(int id) {
 inline const std::string kInitialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
 
 // initialize + notifications/initialized; returns the session id ("" on failure).
-inline std::string open_session(std::uint16_t port, const std::string& capabilities = "{}") {
-  auto r = http_request(port, "POST", "/mcp", post_headers({}, {}), init_body("2025-11-25", capabilities));
+inline std::string open_session(std::uint16_t port, const std::string& capabilities = "{}",
+                                const std::string& path = "/mcp") {
+  auto r = http_request(port, "POST", path, post_headers({}, {}), init_body("2025-11-25", capabilities));
   EXPECT_EQ(r.status, 200u) << r.body;
   const std::string sid = r.header("mcp-session-id");
   EXPECT_FALSE(sid.empty());
-  auto n = http_request(port, "POST", "/mcp", post_headers(sid), kInitialized);
+  auto n = http_request(port, "POST", path, post_headers(sid), kInitialized);
   EXPECT_EQ(n.status, 202u) << n.body;
   return sid;
 }

@@ -49,6 +49,7 @@ class ToolsTest : public ::testing::Test {
     home_options.client.ws.connect_wait = std::chrono::milliseconds(500);
     home_options.client.ws.reconnect_initial = std::chrono::milliseconds(100);
     home_options.tools = options;
+    home_options.filter = filter;
     home = std::make_unique<app::Home>(h.io.get_executor(), input, home_options);
     ha = &home->ha();
     index = &home->index();
@@ -128,6 +129,7 @@ class ToolsTest : public ::testing::Test {
   json::object list_tools() { return h.request(R"({"jsonrpc":"2.0","id":"list","method":"tools/list"})"); }
 
   Harness h;
+  ToolFilter filter;  // tools switched off by start()
   std::unique_ptr<sim::SimServer> sim;
   std::unique_ptr<app::Home> home;  // the same composition root as the runtime
   ha::HaClient* ha = nullptr;       // views into `home`

@@ -1,0 +1,89 @@
+#include "tools/gate/ha_gate.hpp"
+
+#include "tools/tool_error.hpp"
+
+namespace hamcp::tools {
+namespace {
+
+std::string type_of(const boost::json::object& message) {
+  const boost::json::value* type = message.if_contains("type");
+  return type && type->is_string() ? std::string(type->get_string()) : std::string("(no type)");
+}
+
+ToolError read_only_refusal(RequestKind kind, std::string_view what) {
+  const std::string request = std::string(to_string(kind)) + " " + std::string(what);
+  json::object refused;
+  refused.emplace("kind", to_string(kind));
+  refused.emplace("request", what);
+  return ToolError{"read_only",
+                   "hamcp is in read-only mode and refused " + request +
+                       ": it is not a known read. Nothing was sent to Home Assistant.",
+                   "Reads still work. To allow writes, run hamcp without --read-only / READ_ONLY_MODE (add-on "
+                   "option read_only: false) and connect to the MCP path, not /mcp/readonly.",
+                   {{"refused", std::move(refused)}, {"written", false}}};
+}
+
+}  // namespace
+
+void HaGate::check(RequestKind kind, std::string_view what) const {
+  if (read_only_ && !is_known_read(kind, what)) throw ToolException(read_only_refusal(kind, what));
+}
+
+boost::asio::awaitable<boost::json::value> HaGate::command(boost::json::object message,
+                                                           std::optional<std::chrono::milliseconds> timeout) {
+  check(RequestKind::ws_command, type_of(message));
+  auto sending = client_.command(std::move(message), timeout);  // named: GCC 12 coroutine temporaries
+  co_return co_await std::move(sending);
+}
+
+boost::asio::awaitable<boost::json::value> HaGate::call_service(ha::ServiceCall call) {
+  check(RequestKind::service, call.domain + "." + call.service);
+  auto calling = client_.call_service(std::move(call));
+  co_return co_await std::move(calling);
+}
+
+boost::asio::awaitable<std::uint64_t> HaGate::subscribe(boost::json::object message,
+                                                        ha::WsClient::EventHandler handler) {
+  check(RequestKind::ws_subscribe, type_of(message));
+  auto subscribing = client_.subscribe(std::move(message), std::move(handler));
+  co_return co_await std::move(subscribing);
+}
+
+boost::asio::awaitable<ha::Response> HaGate::rest_get(std::string path, ha::RequestOptions options) {
+  check(RequestKind::rest_get, path);
+  auto getting = client_.rest_get(std::move(path), options);
+  co_return co_await std::move(getting);
+}
+
+boost::asio::awaitable<ha::Response> HaGate::rest_post(std::string path, boost::json::value body,
+                                                       ha::RequestOptions options) {
+  check(RequestKind::rest_post, path);
+  auto posting = client_.rest_post(std::move(path), std::move(body), options);
+  co_return co_await std::move(posting);
+}
+
+boost::asio::awaitable<ha::Response> HaGate::rest_delete(std::string path, ha::RequestOptions options) {
+  check(RequestKind::rest_delete, path);
+  ha::RestClient* rest = client_.rest();
+  if (!rest) {
+    auto failure = client_.last_failure();
+    throw ha::HaException(failure ? *failure : ha::make_error(ha::ErrorCause::not_connected, ""));
+  }
+  auto deleting = rest->del(std::move(path), options);
+  co_return co_await std::move(deleting);
+}
+
+boost::asio::awaitable<boost::json::value> HaGate::rest_get_json(std::string path, ha::RequestOptions options) {
+  check(RequestKind::rest_get, path);
+  auto getting = client_.rest_get_json(std::move(path), options);
+  co_return co_await std::move(getting);
+}
+
+boost::asio::awaitable<boost::json::value> HaGate::rest_post_json(std::string path, boost::json::value body,
+                                                                  ha::RequestOptions options) {
+  check(RequestKind::rest_post, path);
+  auto posting = client_.rest_post_json(std::move(path), std::move(body), options);
+  co_return co_await std::move(posting);
+}
+
+}  // namespace hamcp::tools

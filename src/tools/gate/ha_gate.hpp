@@ -1,0 +1,57 @@
+#pragma once
+// The one way tools reach Home Assistant. It forwards to ha::HaClient, and in
+// read-only mode refuses, before anything is sent, every request the policy
+// (read_policy.hpp) does not know as a read: a ToolException with code
+// "read_only" naming what was refused. Tools get no raw REST or WebSocket
+// client, so no write can pass beside it.
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "ha/ha_client.hpp"
+#include "tools/gate/read_policy.hpp"
+
+namespace hamcp::tools {
+
+class HaGate {
+ public:
+  HaGate(ha::HaClient& client, bool read_only) : client_(client), read_only_(read_only) {}
+
+  bool read_only() const noexcept { return read_only_; }
+  // The same client behind a gate that refuses writes.
+  HaGate read_only_gate() const { return HaGate(client_, true); }
+  // Throws the read_only ToolException when this gate may not send the request.
+  void check(RequestKind kind, std::string_view what) const;
+
+  // The mirror and the connection's state: reads of hamcp's own memory.
+  bool configured() const noexcept { return client_.configured(); }
+  const ha::ConnectionSettings* settings() const noexcept { return client_.settings(); }
+  ha::SnapshotPtr snapshot() const { return client_.snapshot(); }
+  ha::MirrorStatus status() const { return client_.status(); }
+  std::optional<ha::HaError> last_failure() const { return client_.last_failure(); }
+  boost::asio::awaitable<bool> wait_synced(std::chrono::milliseconds timeout) { return client_.wait_synced(timeout); }
+
+  boost::asio::awaitable<boost::json::value> command(boost::json::object message,
+                                                     std::optional<std::chrono::milliseconds> timeout = {});
+  boost::asio::awaitable<boost::json::value> call_service(ha::ServiceCall call);
+  boost::asio::awaitable<std::uint64_t> subscribe(boost::json::object message, ha::WsClient::EventHandler handler);
+  boost::asio::awaitable<void> unsubscribe(std::uint64_t handle) { return client_.unsubscribe(handle); }
+
+  boost::asio::awaitable<ha::Response> rest_get(std::string path, ha::RequestOptions options = {});
+  boost::asio::awaitable<ha::Response> rest_post(std::string path, boost::json::value body,
+                                                 ha::RequestOptions options = {});
+  boost::asio::awaitable<ha::Response> rest_delete(std::string path, ha::RequestOptions options = {});
+  boost::asio::awaitable<boost::json::value> rest_get_json(std::string path, ha::RequestOptions options = {});
+  boost::asio::awaitable<boost::json::value> rest_post_json(std::string path, boost::json::value body,
+                                                            ha::RequestOptions options = {});
+
+ private:
+  ha::HaClient& client_;
+  bool read_only_;
+};
+
+}  // namespace hamcp::tools

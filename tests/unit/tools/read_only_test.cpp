@@ -1,0 +1,266 @@
+// Read-only mode (issue 14): every tool the registry holds, under every name
+// (listed and hidden ha-mcp aliases), is called in a read-only session with
+// write-looking arguments derived from its schema (every value of its enums:
+// actions, kinds), and the known writes with arguments that would succeed.
+// The simulated HA's own record of received requests must then hold reads
+// only, and its states must be unchanged. The sweep reads the registry, so a
+// tool added later is swept without editing this file.
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mcp/registry.hpp"
+#include "sim/core/sim_core.hpp"
+#include "tools/gate/read_policy.hpp"
+#include "unit/tools/tools_fixture.hpp"
+
+namespace hamcp::tools::testing {
+namespace {
+
+constexpr const char* kLight = "light.kitchen_ceiling_light";
+
+// Writes that would succeed outside read-only mode: each must be refused
+// with code read_only (the gate was reached, not an argument error).
+struct KnownWrite {
+  const char* tool;
+  const char* args;
+};
+const KnownWrite kKnownWrites[] = {
+    {"ha_call_service", R"({"domain":"light","service":"turn_on","entity_id":"light.kitchen_ceiling_light"})"},
+    {"ha_call_service", R"({"domain":"homeassistant","service":"restart"})"},
+    {"ha_bulk_control", R"({"operations":[{"entity_id":"light.kitchen_ceiling_light","action":"turn_on"}]})"},
+    {"ha_call_event", R"({"event_type":"hamcp_sweep"})"},
+    {"ha_set_entity", R"({"entity_id":"light.kitchen_ceiling_light","name":"Renamed"})"},
+    {"ha_remove_entity", R"({"entity_id":"light.kitchen_ceiling_light"})"},
+    {"ha_config_set",
+     R"({"kind":"automation","config":{"alias":"Sweep","triggers":[{"trigger":"state","entity_id":"light.kitchen_ceiling_light"}],"actions":[]}})"},
+    {"ha_config_set_helper", R"({"helper_type":"input_boolean","action":"create","name":"Sweep"})"},
+    {"ha_config_set_group", R"({"object_id":"sweep","entities":["light.kitchen_ceiling_light"]})"},
+};
+
+// A plausible value for a property, by its name first, then its type.
+json::value value_for(std::string_view key, const json::object& prop) {
+  if (key == "entity_id") return json::value(kLight);
+  if (key == "domain") return json::value("light");
+  if (key == "service") return json::value("turn_on");
+  if (key == "event_type") return json::value("hamcp_sweep");
+  if (key == "helper_type") return json::value("input_boolean");
+  if (key == "confirm") return json::value(true);
+  if (key == "url") return json::value("http://127.0.0.1:9/sweep.yaml");  // loopback, nothing listens
+  if (key == "yaml") return json::value("blueprint:\n  name: Sweep\n  domain: automation\n");
+  if (key == "operations") return json::parse(R"([{"entity_id":"light.kitchen_ceiling_light","action":"turn_on"}])");
+  if (key == "config") return json::parse(R"({"alias":"Sweep","name":"Sweep","triggers":[],"actions":[]})");
+  const json::value* type = prop.if_contains("type");
+  const std::string_view t = type && type->is_string() ? std::string_view(type->get_string()) : "string";
+  if (t == "boolean") return json::value(true);
+  if (t == "integer" || t == "number") return json::value(1);
+  if (t == "object") return json::object();
+  if (t == "array") return json::array{kLight};
+  return json::value("sweep");
+}
+
+// Argument sets for one tool: the required properties (plus one set per value
+// of each enum property), and every property at once.
+std::vector<json::object> argument_sets(const json::object& schema) {
+  const json::value* props_value = schema.if_contains("properties");
+  if (!props_value || !props_value->is_object()) return {json::object()};
+  const json::object& props = props_value->as_object();
+  std::set<std::string> required;
+  if (const json::value* r = schema.if_contains("required"); r && r->is_array())
+    for (const auto& name : r->as_array()) required.emplace(name.as_string());
+  json::object base, full;
+  for (const auto& kv : props) {
+    const json::object empty;
+    const json::object& prop = kv.value().is_object() ? kv.value().as_object() : empty;
+    json::value v = value_for(kv.key(), prop);
+    if (const json::value* e = prop.if_contains("enum"); e && e->is_array() && !e->as_array().empty())
+      v = e->as_array().front();
+    if (required.count(std::string(kv.key()))) base[kv.key()] = v;
+    full[kv.key()] = v;
+  }
+  std::vector<json::object> sets{base, full};
+  for (const auto& kv : props) {
+    const json::value* e = kv.value().is_object() ? kv.value().as_object().if_contains("enum") : nullptr;
+    if (!e || !e->is_array()) continue;
+    for (const auto& option : e->as_array()) {
+      json::object with = base;
+      with[kv.key()] = option;
+      sets.push_back(with);
+      json::object all = full;
+      all[kv.key()] = option;
+      sets.push_back(std::move(all));
+    }
+  }
+  return sets;
+}
+
+// What the sim received, judged as hamcp's read-only gate would have to.
+bool received_is_read(const sim::ReceivedRequest& r) {
+  if (r.channel == "GET") return is_known_read(RequestKind::rest_get, r.what);
+  if (r.channel == "POST") return is_known_read(RequestKind::rest_post, r.what);
+  if (r.channel != "ws") return false;  // DELETE and anything else
+  if (r.what.rfind("call_service ", 0) == 0) return is_known_read(RequestKind::service, r.what.substr(13));
+  return is_known_read(RequestKind::ws_command, r.what) || is_known_read(RequestKind::ws_subscribe, r.what);
+}
+
+class ReadOnlyTest : public ToolsTest {
+ protected:
+  // A tools/call in `session`; JSON-RPC errors (e.g. a schema refusal) count as answers.
+  json::object call_raw(mcp::Session& session, const std::string& name, const json::object& args) {
+    json::object req{{"jsonrpc", "2.0"}, {"id", ++next_id}, {"method", "tools/call"}};
+    req["params"] = json::object{{"name", name}, {"arguments", args}};
+    auto channel = std::make_shared<mcp::testing::MemoryChannel>();
+    session.deliver(json::value(std::move(req)), channel);
+    h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(15000));
+    auto responses = channel->responses();
+    EXPECT_EQ(responses.size(), 1u) << name << " " << json::serialize(args);
+    return responses.empty() ? json::object() : responses.front();
+  }
+
+  static std::string error_code(const json::object& response) {
+    const json::value* result = response.if_contains("result");
+    const json::value* sc = result ? result->as_object().if_contains("structuredContent") : nullptr;
+    const json::value* err = sc ? sc->as_object().if_contains("error") : nullptr;
+    return err ? std::string(err->at("code").as_string()) : std::string();
+  }
+
+  std::shared_ptr<mcp::Session> read_only_session() {
+    auto s = other_session("read-only-sweep");
+    s->make_read_only();
+    return s;
+  }
+
+  // Every name the registry answers to: listed tools and their aliases.
+  std::vector<std::pair<std::string, const mcp::RegisteredTool*>> every_name() {
+    std::vector<std::pair<std::string, const mcp::RegisteredTool*>> names;
+    for (const auto& t : h.server.registry().tools()) {
+      names.emplace_back(t->tool.name, t.get());
+      for (const auto& alias : t->tool.aliases) names.emplace_back(alias, t.get());
+    }
+    return names;
+  }
+};
+
+TEST_F(ReadOnlyTest, EveryToolUnderEveryNameSendsHomeAssistantNoWrite) {
+  start();
+  auto session = read_only_session();
+  // The config cache's first fill (hamcp's own background reads, some through
+  // helper options flows) is over before the record starts: the record is the tools'.
+  ASSERT_TRUE(eventually([&] { return env->configs.status().ready; }, std::chrono::milliseconds(30000)));
+  const std::string states_before = sim->store().states_array_json();
+  sim->core().record_requests(true);
+
+  std::size_t refused = 0;
+  for (const KnownWrite& w : kKnownWrites) {
+    const json::object response = call_raw(*session, w.tool, json::parse(w.args).as_object());
+    // ha_bulk_control reports each operation's refusal in results[].error.
+    const bool was_refused = error_code(response) == "read_only" ||
+                             json::serialize(response).find(R"("code":"read_only")") != std::string::npos;
+    EXPECT_TRUE(was_refused) << w.tool << " " << w.args << ": " << json::serialize(response);
+    refused += was_refused;
+  }
+  std::size_t calls = 0;
+  for (const auto& [name, tool] : every_name()) {
+    for (const json::object& args : argument_sets(tool->tool.input_schema)) {
+      call_raw(*session, name, args);
+      ++calls;
+    }
+  }
+  h.run_for(std::chrono::milliseconds(200));  // anything a tool left running
+  sim->core().record_requests(false);
+
+  EXPECT_EQ(refused, std::size(kKnownWrites));
+  EXPECT_GT(calls, 100u) << "the sweep made too few calls to mean anything";
+  const auto received = sim->core().received_requests();
+  EXPECT_FALSE(received.empty()) << "the sim recorded nothing: is the record wired?";
+  for (const auto& r : received)
+    EXPECT_TRUE(received_is_read(r)) << "HA received a write: " << r.channel << " " << r.what;
+  EXPECT_EQ(sim->store().states_array_json(), states_before) << "a state changed in read-only mode";
+}
+
+TEST_F(ReadOnlyTest, ReadOnlySessionListsNoWriteToolButMixedOnes) {
+  start();
+  auto session = read_only_session();
+  const json::object all = list_tools();
+  auto channel = std::make_shared<mcp::testing::MemoryChannel>();
+  session->deliver(json::parse(R"({"jsonrpc":"2.0","id":"l","method":"tools/list"})"), channel);
+  h.run_until([&] { return channel->closed > 0; });
+  const json::array listed = channel->responses().front().at("result").at("tools").as_array();
+  const std::size_t all_count = all.at("result").at("tools").as_array().size();
+  EXPECT_LT(listed.size(), all_count);
+  std::set<std::string> names;
+  for (const auto& t : listed) {
+    const std::string name(t.at("name").as_string());
+    names.insert(name);
+    const auto registered = h.server.registry().find_tool(name);
+    const bool read = t.at("annotations").at("readOnlyHint").as_bool();
+    EXPECT_TRUE(read || registered->tool.kept_in_read_only) << name << " is a write tool listed in read-only mode";
+  }
+  EXPECT_TRUE(names.count("ha_search"));
+  EXPECT_TRUE(names.count("ha_manage_blueprints"));  // mixed: list/get are reads
+  EXPECT_FALSE(names.count("ha_call_service"));
+  EXPECT_FALSE(names.count("ha_config_set"));
+}
+
+TEST_F(ReadOnlyTest, ReadsWorkAndMixedToolsReadButRefuseWrites) {
+  start();
+  auto session = read_only_session();
+  const json::object state = call_raw(*session, "ha_get_state", json::object{{"entity_id", kLight}});
+  EXPECT_EQ(error_code(state), "") << json::serialize(state);
+  const json::object tmpl = call_raw(*session, "ha_eval_template", json::object{{"template", "{{ 1 + 1 }}"}});
+  EXPECT_EQ(error_code(tmpl), "") << json::serialize(tmpl);
+  const json::object list = call_raw(*session, "ha_manage_blueprints", json::object{{"action", "list"}});
+  EXPECT_EQ(error_code(list), "") << json::serialize(list);
+  const json::object del = call_raw(*session, "ha_manage_blueprints",
+                                    json::object{{"action", "delete"}, {"path", "x/y.yaml"}, {"confirm", true}});
+  EXPECT_EQ(error_code(del), "read_only") << json::serialize(del);
+}
+
+TEST_F(ReadOnlyTest, TheRefusalSaysWhatAndHowToEnableWrites) {
+  start();
+  auto session = read_only_session();
+  const json::object r =
+      call_raw(*session, "ha_call_service",
+               json::object{{"domain", "light"}, {"service", "turn_on"}, {"entity_id", kLight}, {"wait", false}});
+  const json::object& err = r.at("result").at("structuredContent").at("error").as_object();
+  EXPECT_EQ(err.at("code").as_string(), "read_only");
+  EXPECT_EQ(err.at("refused").at("request").as_string(), "light.turn_on");
+  EXPECT_EQ(err.at("written").as_bool(), false);
+  EXPECT_NE(std::string(err.at("suggestion").as_string()).find("READ_ONLY_MODE"), std::string::npos);
+  // The same call in the ordinary session still works: the mode is per session.
+  const json::object ok = call_raw(*h.session, "ha_call_service",
+                                   json::object{{"domain", "light"}, {"service", "turn_on"}, {"entity_id", kLight}});
+  EXPECT_EQ(error_code(ok), "") << json::serialize(ok);
+}
+
+TEST_F(ReadOnlyTest, ServerWideReadOnlyRefusesInEverySession) {
+  EntityToolsOptions options;
+  options.read_only = true;
+  start(options);
+  const json::object r = call_raw(*h.session, "ha_call_service",
+                                  json::object{{"domain", "light"}, {"service", "turn_off"}, {"entity_id", kLight}});
+  EXPECT_EQ(error_code(r), "read_only") << json::serialize(r);
+}
+
+TEST(ReadPolicy, DefaultDeny) {
+  EXPECT_TRUE(is_known_read(RequestKind::ws_command, "get_states"));
+  EXPECT_TRUE(is_known_read(RequestKind::ws_command, "input_boolean/list"));
+  EXPECT_FALSE(is_known_read(RequestKind::ws_command, "input_boolean/create"));
+  EXPECT_FALSE(is_known_read(RequestKind::ws_command, "call_service"));
+  EXPECT_FALSE(is_known_read(RequestKind::ws_command, "fire_event"));
+  EXPECT_FALSE(is_known_read(RequestKind::ws_command, "some/new_command"));
+  EXPECT_TRUE(is_known_read(RequestKind::rest_get, "/api/states?x=1"));
+  EXPECT_FALSE(is_known_read(RequestKind::rest_get, "/api/../x"));
+  EXPECT_TRUE(is_known_read(RequestKind::rest_post, "/api/template"));
+  EXPECT_FALSE(is_known_read(RequestKind::rest_post, "/api/services/light/turn_on"));
+  EXPECT_FALSE(is_known_read(RequestKind::rest_delete, "/api/config/automation/config/x"));
+  EXPECT_FALSE(is_known_read(RequestKind::service, "light.turn_on"));
+  EXPECT_TRUE(is_known_read(RequestKind::service, "weather.get_forecasts"));
+}
+
+}  // namespace
+}  // namespace hamcp::tools::testing
