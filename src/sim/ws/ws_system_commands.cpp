@@ -24,7 +24,8 @@ int level_number(std::string_view name) {
 // Python's getEffectiveLevel: the nearest configured ancestor, else the default.
 int effective_level(const SystemAdmin& sys, std::string name) {
   while (!name.empty()) {
-    if (auto it = sys.logger_levels.find(name); it != sys.logger_levels.end()) return level_number(it->second);
+    if (auto it = sys.logger_levels.find(name); it != sys.logger_levels.end() && level_number(it->second) != 0)
+      return level_number(it->second);  // NOTSET: ask the parent
     const auto dot = name.rfind('.');
     name = dot == std::string::npos ? std::string() : name.substr(0, dot);
   }
