@@ -58,7 +58,9 @@ void on_health_event(HealthStream& s, const json::value& event) {
   }
 }
 
-asio::awaitable<json::object> read_health(ToolEnv& env) {
+}  // namespace
+
+asio::awaitable<json::object> system::read_health(ToolEnv& env) {
   auto stream = std::make_shared<HealthStream>();
   json::object message{{"type", "system_health/info"}};
   auto subscribing =
@@ -90,6 +92,8 @@ asio::awaitable<json::object> read_health(ToolEnv& env) {
   if (!finished) health["_note"] = "some checks still pending after 10 s";
   co_return health;
 }
+
+namespace {
 
 const json::value* find_in(const json::object& health, std::string_view domain, std::string_view key) {
   const json::value* d = health.if_contains(domain);
@@ -154,7 +158,7 @@ asio::awaitable<mcp::ToolResult> run_system_health(Args& args, ToolEnv& env, mcp
   if (args.has("config_entry_id") || args.has("device_id"))
     body["note"] = "integration diagnostics are not part of hamcp's health answer; see ha_get_integration";
   if (include.empty() || wants(include, "health") || wants(include, "version")) {
-    auto reading = read_health(env);
+    auto reading = system::read_health(env);
     json::object health = co_await std::move(reading);
     body["versions"] = versions_of(health, env);
     if (include.empty() || wants(include, "health")) body["health"] = std::move(health);

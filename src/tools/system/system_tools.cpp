@@ -4,8 +4,8 @@ namespace hamcp::tools {
 
 void register_system_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env) {
   using Maker = ToolSpec (*)();
-  static constexpr Maker kMakers[] = {make_system_health_spec, make_restart_spec, make_reload_core_spec,
-                                      make_set_log_level_spec, make_ignore_repair_spec};
+  static constexpr Maker kMakers[] = {make_system_health_spec, make_restart_spec,       make_reload_core_spec,
+                                      make_set_log_level_spec, make_ignore_repair_spec, make_report_issue_spec};
   for (Maker make : kMakers) registry.add_tool(build_tool(make(), env));
 }
 

@@ -18,6 +18,7 @@ ToolSpec make_restart_spec();
 ToolSpec make_reload_core_spec();
 ToolSpec make_set_log_level_spec();
 ToolSpec make_ignore_repair_spec();
+ToolSpec make_report_issue_spec();
 
 void register_system_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env);
 
@@ -25,6 +26,9 @@ namespace system {
 
 // POST /api/config/core/check_config: {"result": "valid"|"invalid", "errors", "warnings"}.
 boost::asio::awaitable<json::object> check_config(ToolEnv& env);
+// system_health/info's stream folded into {domain: {key: value}} (dates as ISO
+// text, a key still pending after 10 s as "pending").
+boost::asio::awaitable<json::object> read_health(ToolEnv& env);
 // logger/log_info as {domain: level name}, e.g. {"hue": "DEBUG"}.
 boost::asio::awaitable<json::object> logger_levels(ToolEnv& env);
 // 10 -> "DEBUG", ... (Python's logging numbers); other numbers as text.

@@ -185,6 +185,22 @@ TEST_F(SystemToolsTest, RestartReportsProgressAndTheMirrorComesBack) {
   EXPECT_FALSE(next.is_error) << next.text;
 }
 
+TEST_F(SystemToolsTest, IssueReportCollectsTheFactsAndScrubsSecrets) {
+  start();
+  CallResult r =
+      call("ha_report_issue", R"({"title":"lights slow","user_prompt":"turn on the kitchen","description":"HA at )"
+                              R"(192.168.1.20, token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl, )"
+                              R"(mail me@example.org"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string body = str(r.structured, "body");
+  EXPECT_EQ(str(r.structured, "title"), "lights slow");
+  for (const char* part : {"## Environment", ha->status().ha_version.c_str(), "\"valid\"", "deprecated_yaml_sonos",
+                           "Error retrieving favorites", "turn on the kitchen", "<ip>", "<token>", "<email>"})
+    EXPECT_NE(body.find(part), std::string::npos) << part << " in " << body;
+  for (const char* secret : {"192.168.1.20", "eyJhbGciOiJIUzI1NiJ9", "me@example.org"})
+    EXPECT_EQ(body.find(secret), std::string::npos) << secret;
+}
+
 TEST_F(SystemToolsTest, HaMcpArgumentNamesWork) {
   start();
   CallResult r = call("ha_get_system_health", R"({"include":"repairs","config_entry_id":"x"})");
