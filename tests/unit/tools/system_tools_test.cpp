@@ -193,8 +193,9 @@ TEST_F(SystemToolsTest, IssueReportCollectsTheFactsAndScrubsSecrets) {
                               R"(mail me@example.org"})");
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string body = str(r.structured, "body");
+  const std::string version = ha->status().ha_version;
   EXPECT_EQ(str(r.structured, "title"), "lights slow");
-  for (const char* part : {"## Environment", ha->status().ha_version.c_str(), "\"valid\"", "deprecated_yaml_sonos",
+  for (const char* part : {"## Environment", version.c_str(), "\"valid\"", "deprecated_yaml_sonos",
                            "Error retrieving favorites", "turn on the kitchen", "<ip>", "<token>", "<email>"})
     EXPECT_NE(body.find(part), std::string::npos) << part << " in " << body;
   for (const char* secret : {"192.168.1.20", "eyJhbGciOiJIUzI1NiJ9", "me@example.org"})
