@@ -185,6 +185,40 @@ TEST_F(SystemToolsTest, RestartReportsProgressAndTheMirrorComesBack) {
   EXPECT_FALSE(next.is_error) << next.text;
 }
 
+// Another client's calls while the tool restarts HA: each ends, with success or
+// a retryable error, none hangs; the restart itself still completes.
+TEST_F(SystemToolsTest, OtherClientsCallsDuringARestartEndCleanly) {
+  start();
+  json::object req{{"jsonrpc", "2.0"},
+                   {"id", 9},
+                   {"method", "tools/call"},
+                   {"params", json::object{{"name", "ha_restart"}, {"arguments", json::object{{"confirm", true}}}}}};
+  auto channel = std::make_shared<mcp::testing::MemoryChannel>();
+  h.session->deliver(json::value(std::move(req)), channel);
+  auto other = other_session("other-client");
+  int ok_calls = 0;
+  int failed_calls = 0;
+  for (int i = 0; i < 40 && channel->closed == 0; ++i) {
+    CallResult r = call_in(*other, "ha_call_service",
+                           R"({"domain":"light","service":"toggle","entity_id":"light.porch_light","wait":false})",
+                           std::chrono::milliseconds(20000));
+    ASSERT_EQ(r.response.contains("result"), true) << "call " << i << " never answered";
+    if (r.is_error) {
+      ++failed_calls;
+      EXPECT_FALSE(r.code().empty()) << r.text;
+    } else {
+      ++ok_calls;
+    }
+  }
+  ASSERT_TRUE(h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(30000)));
+  const auto responses = channel->responses();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_FALSE(mcp::testing::is_error_result(responses[0])) << json::serialize(responses[0]);
+  EXPECT_GT(ok_calls + failed_calls, 0);
+  CallResult after = call_in(*other, "ha_get_state", R"({"entity_id":"light.porch_light"})");
+  EXPECT_FALSE(after.is_error) << after.text;
+}
+
 TEST_F(SystemToolsTest, IssueReportCollectsTheFactsAndScrubsSecrets) {
   start();
   CallResult r =
