@@ -113,7 +113,9 @@ def t_restart(c: Ctx):
                f"progress notifications: {progress}")
         print(f"    restart: HA back and mirror re-synced {time.monotonic() - t0:.1f}s after ha_restart")
         # The same hamcp session answers from the re-synced mirror.
-        state = m.tool("ha_get_state", {"entity_id": "input_boolean.hamcp_test_flag"})
+        # (HA may still be setting up integrations right after it accepts connections.)
+        state = wait_until("the flag through hamcp after the restart", lambda: (lambda s: s if "error" not in s else None)(
+            m.tool("ha_get_state", {"entity_id": "input_boolean.hamcp_test_flag"}, ok=None)), timeout=60, interval=1)
         expect("hamcp_test_flag" in json.dumps(state), f"after restart: {json.dumps(state)[:300]}")
     finally:
         m.close()
