@@ -95,7 +95,7 @@ void ignore_issue(WsConnection& c, int64_t id, const json::object& msg) {
 // Loaded integrations: every domain with a state or a config entry, plus the always-loaded ones.
 std::set<std::string> loaded_integrations(WsConnection& c) {
   std::set<std::string> domains{"logger", "system_log", "homeassistant", "recorder", "websocket_api"};
-  for (const auto& s : home(c).states) domains.emplace(domain_of(s.entity_id));
+  for (const auto& s : c.core().store().all()) domains.emplace(domain_of(s->entity_id));
   for (const auto& e : home(c).config_entries)
     if (const json::value* d = e.at("entry").as_object().if_contains("domain"); d && d->is_string())
       domains.emplace(d->get_string());

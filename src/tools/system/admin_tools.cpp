@@ -14,6 +14,9 @@ namespace {
 namespace asio = boost::asio;
 
 std::string checked_level(const Args& args) {
+  if (!args.has("level"))
+    throw ToolException(
+        bad_argument("level", "missing", "Pass level: DEBUG, INFO, WARNING, ERROR, CRITICAL or NOTSET."));
   std::string level = args.str("level");
   for (auto& ch : level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   if (level == "DEFAULT") level = "NOTSET";  // ha-mcp's name for "inherit the default"
@@ -24,15 +27,15 @@ std::string checked_level(const Args& args) {
   return level;
 }
 
-asio::awaitable<json::value> level_of(ToolEnv& env, const std::string& integration) {
+asio::awaitable<json::value> level_of(ToolEnv& env, std::string integration) {
   auto reading = system::logger_levels(env);
   json::object levels = co_await std::move(reading);
   const json::value* v = levels.if_contains(integration);
   co_return v ? *v : json::value(nullptr);
 }
 
-asio::awaitable<json::object> set_integration_level(ToolEnv& env, const std::string& integration,
-                                                    const std::string& level, const std::string& persistence) {
+asio::awaitable<json::object> set_integration_level(ToolEnv& env, std::string integration, std::string level,
+                                                    std::string persistence) {
   auto before_reading = level_of(env, integration);
   json::value before = co_await std::move(before_reading);
   if (before.is_null())
@@ -82,7 +85,7 @@ asio::awaitable<mcp::ToolResult> run_set_log_level(Args& args, ToolEnv& env, mcp
   co_return ok(std::move(body));
 }
 
-asio::awaitable<json::object> find_issue(ToolEnv& env, const std::string& domain, const std::string& issue_id) {
+asio::awaitable<json::object> find_issue(ToolEnv& env, std::string domain, std::string issue_id) {
   json::object message{{"type", "repairs/list_issues"}};
   auto reading = env.ha.command(std::move(message));
   json::value listed = co_await std::move(reading);
@@ -127,7 +130,7 @@ ToolSpec make_set_log_level_spec() {
   s.input_schema =
       R"J({"type":"object","properties":{"level":{"type":"string","description":"DEBUG|INFO|WARNING|ERROR|CRITICAL|NOTSET"},
 "integration":{"type":"string"},"logger":{"type":"string","description":"e.g. homeassistant.components.mqtt"},
-"persistence":{"type":"string"}},"required":["level"]})J";
+"persistence":{"type":"string"}}})J";
   s.output_schema = R"J({"type":"object"})J";
   s.annotations = writes(false, true);
   s.legacy_args = {{"log_level", "level"}, {"domain", "integration"}};

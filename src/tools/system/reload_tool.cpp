@@ -40,7 +40,7 @@ bool has_service(const ha::Snapshot& snap, const ReloadAction& a) {
   return d && d->is_object() && d->get_object().contains(a.service);
 }
 
-asio::awaitable<json::object> reload_domain(ToolEnv& env, const std::string& target) {
+asio::awaitable<json::object> reload_domain(ToolEnv& env, std::string target) {
   ReloadAction action = action_for(target);
   ha::SnapshotPtr snap = co_await env.snapshot();
   if (!has_service(*snap, action) && action.domain.size() > 1 && action.domain.back() == 's') {
@@ -59,7 +59,7 @@ asio::awaitable<json::object> reload_domain(ToolEnv& env, const std::string& tar
   co_return json::object{{"target", target}, {"action", action.domain + "." + action.service}, {"reloaded", true}};
 }
 
-asio::awaitable<json::object> reload_entry(ToolEnv& env, const std::string& entry_id) {
+asio::awaitable<json::object> reload_entry(ToolEnv& env, std::string entry_id) {
   auto posting = env.ha.rest_post("/api/config/config_entries/entry/" + entry_id + "/reload", json::object{});
   const ha::Response r = co_await std::move(posting);
   if (r.status == 404)
