@@ -42,6 +42,12 @@ const VALID = {
   ha_config_set_group: { object_id: 'sweep', entities: ['light.kitchen_ceiling_light'] },
   ha_config_remove_group: { object_id: 'sweep' },
   ha_manage_blueprints: { action: 'list' },
+  ha_get_system_health: { include: 'repairs' },
+  ha_restart: {},
+  ha_reload_core: { target: 'automation' },
+  ha_set_log_level: { integration: 'light', level: 'INFO' },
+  ha_ignore_repair: { domain: 'homeassistant', issue_id: 'deprecated_yaml_sonos', ignore: false },
+  ha_report_issue: { title: 'sweep' },
 };
 
 // The tool's own failures against the demo home: [arguments, expected error code].
@@ -92,6 +98,12 @@ const OWN_FAILURES = {
   ha_config_set_group: [[{ object_id: 'Not A Slug' }, 'invalid_argument']],
   ha_config_remove_group: [[{ object_id: 'nope_nope' }, 'group_not_found']],
   ha_manage_blueprints: [[{ action: 'get', path: 'nope.yaml' }, 'blueprint_not_found']],
+  ha_reload_core: [
+    [{ target: 'nope_nope' }, 'invalid_argument'],
+    [{}, 'invalid_argument'],
+  ],
+  ha_set_log_level: [[{ level: 'LOUD' }, 'invalid_argument']],
+  ha_ignore_repair: [[{ domain: 'x', issue_id: 'y' }, 'invalid_argument']],
 };
 
 // A value of the wrong type for a property's declared type.
