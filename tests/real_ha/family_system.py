@@ -21,7 +21,7 @@ def t_health_and_repairs(c: Ctx):
                 "ha_ignore_repair"} <= names, f"tools/list: {sorted(names)}")
         h = m.tool("ha_get_system_health", {"include": "health,repairs,config_check"})
         expect(h["versions"]["core"] == c.version, f"versions: {h['versions']}")
-        expect(h["health"]["homeassistant"]["version"] == c.version, f"health: {json.dumps(h['health'])[:400]}")
+        expect(h["health"]["homeassistant"]["version"] == f"core-{c.version}", f"health: {json.dumps(h['health'])[:400]}")
         expect(h["config_check"]["result"] == "valid", f"config check: {h['config_check']}")
         issues = h["repairs"]["issues"]
         expect(issues and all("severity" in i and "fix" in i for i in issues), f"repairs (demo makes some): {issues}")

@@ -35,7 +35,7 @@ int effective_level(const SystemAdmin& sys, std::string name) {
 json::object health_data(WsConnection& c) {
   const CoreConfig& cfg = home(c).config;
   json::object core_info{{"installation_type", "Home Assistant Container"},
-                         {"version", cfg.version},
+                         {"version", "core-" + cfg.version},  // HA's system health names the core so
                          {"dev", false},
                          {"hassio", false},
                          {"docker", true},

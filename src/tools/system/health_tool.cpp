@@ -102,9 +102,12 @@ const json::value* find_in(const json::object& health, std::string_view domain, 
 
 json::object versions_of(const json::object& health, ToolEnv& env) {
   json::object v;
-  if (const json::value* core = find_in(health, "homeassistant", "version"))
-    v["core"] = *core;
-  else
+  const json::value* core = find_in(health, "homeassistant", "version");
+  if (core && core->is_string()) {
+    std::string version(core->get_string());  // HA says "core-2026.2.3"
+    if (version.rfind("core-", 0) == 0) version.erase(0, 5);
+    v["core"] = version;
+  } else
     v["core"] = env.ha.status().ha_version;
   if (const json::value* t = find_in(health, "homeassistant", "installation_type")) v["installation_type"] = *t;
   if (const json::value* os = find_in(health, "hassio", "host_os")) v["os"] = *os;

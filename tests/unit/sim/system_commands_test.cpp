@@ -53,7 +53,7 @@ TEST_F(SystemCommandsTest, SystemHealthIsASubscriptionEndingWithFinish) {
   EXPECT_TRUE(frames[0].at("result").is_null());
   const json::object& initial = frames[1].at("event").as_object();
   EXPECT_EQ(initial.at("type"), "initial");
-  EXPECT_EQ(initial.at("data").at("homeassistant").at("info").at("version"), core.ha_version().c_str());
+  EXPECT_EQ(initial.at("data").at("homeassistant").at("info").at("version"), ("core-" + core.ha_version()).c_str());
   EXPECT_EQ(initial.at("data").at("recorder").at("info").at("oldest_recorder_run").at("type"), "date");
   EXPECT_EQ(initial.at("data").at("cloud").at("info").at("can_reach_cert_server").at("type"), "pending");
   const json::object& update = frames[2].at("event").as_object();
