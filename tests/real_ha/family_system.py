@@ -35,6 +35,9 @@ def t_health_and_repairs(c: Ctx):
         expect(back["ignored_before"] and not back["ignored"], f"unignore: {back}")
         # ha-mcp's names: ha_get_system_health with its diagnostics arguments still answers.
         m.tool("ha_get_system_health", {"include": "repairs", "include_dismissed_repairs": True})
+        report = m.tool("ha_report_issue", {"title": "real-HA check", "description": "from the real-HA lane"})
+        expect(c.version in report["body"] and one["issue_id"] in report["body"] and c.token not in report["body"],
+               f"issue report: {report['body'][:600]}")
         err = m.tool("ha_ignore_repair", {"domain": "demo", "issue_id": "hamcp_no_such_issue"}, ok=False)
         expect("issue_id" in json.dumps(err), f"unknown issue: {err}")
     finally:
