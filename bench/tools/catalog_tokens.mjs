@@ -29,6 +29,11 @@ const FAMILIES = [
       'ha_config_remove_group', 'ha_manage_blueprints',
     ],
   },
+  {
+    name: 'system family',
+    budget: 1300,
+    tools: ['ha_get_system_health', 'ha_restart', 'ha_reload_core', 'ha_set_log_level', 'ha_ignore_repair', 'ha_report_issue'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

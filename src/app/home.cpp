@@ -5,6 +5,7 @@
 #include "tools/config/config_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
+#include "tools/system/system_tools.hpp"
 
 namespace hamcp::app {
 
@@ -32,6 +33,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("entities", tools::register_entity_tools);
   family("config", tools::register_config_tools);
   family("helpers", tools::register_helper_tools);
+  family("system", tools::register_system_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

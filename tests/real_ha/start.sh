@@ -9,6 +9,9 @@
 # RUN_DIR (after stop.sh) to restart HA with the same port, state and token: the
 # reconnect test does that. Log: RUN_DIR/ha.log. Stop with stop.sh RUN_DIR.
 #
+# HA runs under hass_loop.sh, which starts it again when it exits asking for a
+# restart (code 100), as HA's container does; hass.pid is the loop's pid.
+#
 # The runtime comes from install.sh (cached); set HAMCP_REAL_HA_RUNTIME_FILE to
 # reuse one install.sh already printed.
 set -euo pipefail
@@ -46,16 +49,16 @@ hass_args=(--skip-pip --log-rotate-days 1)
 t0=$(date +%s.%N)
 case "$RHA_MODE" in
   py311)
-    "$RHA_VENV/bin/hass" -c "$run" --log-file "$run/ha.log" "${hass_args[@]}" \
+    "$here/hass_loop.sh" "$RHA_VENV/bin/hass" -c "$run" --log-file "$run/ha.log" "${hass_args[@]}" \
       </dev/null >"$run/hass.out" 2>&1 &
     ;;
   trixie)
     # The run dir appears inside the Debian 13 root at /run/hamcp/<id>, bound in a
-    # private mount namespace that dies with HA. exec keeps HA's pid = $!.
+    # private mount namespace that dies with HA. exec keeps HA's pid = the loop's child.
     id="$(echo "$run" | sha256sum | cut -c1-16)"
     inner="/run/hamcp/$id"
     mkdir -p "$RHA_ROOT$inner"
-    unshare --mount --propagation private -- sh -c '
+    "$here/hass_loop.sh" unshare --mount --propagation private -- sh -c '
       r="$1"; run="$2"; inner="$3"; shift 3
       mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" && mount --bind "$run" "$r$inner" \
         && exec chroot "$r" "$@"' sh "$RHA_ROOT" "$run" "$inner" \

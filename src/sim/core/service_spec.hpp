@@ -204,6 +204,7 @@ void add_automation_services(Services::Impl& impl);  // automation, script, scen
 void add_device_services(Services::Impl& impl);      // cover, lock, climate, media_player, vacuum, update, weather
 void add_helper_services(Services::Impl& impl);      // input_*, select, number, button, counter, timer
 void add_system_services(Services::Impl& impl);      // homeassistant, notifications, logbook, system_log
+void add_admin_services(Services::Impl& impl);       // logger, homeassistant.restart/check_config/reload_config_entry
 void add_group_services(Services::Impl& impl);       // group.set, group.remove (old-style groups)
 
 }  // namespace svc

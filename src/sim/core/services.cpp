@@ -239,6 +239,8 @@ json::object validate(const Spec& spec, const json::object& data) {
       continue;
     }
     auto f = std::find_if(spec.fields.begin(), spec.fields.end(), [&](const Field& x) { return x.name == key; });
+    if (f == spec.fields.end())  // a field named "*" takes any key (logger.set_level: {<logger>: level})
+      f = std::find_if(spec.fields.begin(), spec.fields.end(), [](const Field& x) { return x.name == "*"; });
     if (f == spec.fields.end()) throw invalid("extra keys not allowed @ data['" + key + "']");
     const json::value& v = kv.value();
     std::string where = " for dictionary value @ data['" + key + "']";

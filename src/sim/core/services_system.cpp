@@ -32,8 +32,8 @@ void add_homeassistant(Services::Impl& impl) {
   }
   impl.add(entity_spec("homeassistant", "update_entity", "Forces one or more entities to update their data.", {},
                        [](Run&, const StoredState&, const json::object&) {}));
-  for (const char* svc : {"reload_core_config", "reload_all", "check_config", "restart", "stop",
-                          "save_persistent_states", "reload_custom_templates"})
+  for (const char* svc :
+       {"reload_core_config", "reload_all", "stop", "save_persistent_states", "reload_custom_templates"})
     impl.add(plain_spec("homeassistant", svc, "Core maintenance action.", {},
                         [](Run&, const json::object&) { return std::nullopt; }));
   impl.add(plain_spec("homeassistant", "set_location", "Updates the Home Assistant location.",
@@ -102,6 +102,7 @@ void add_notifications_and_logs(Services::Impl& impl) {
 void add_system_services(Services::Impl& impl) {
   add_homeassistant(impl);
   add_notifications_and_logs(impl);
+  add_admin_services(impl);
 }
 
 }  // namespace hamcp::sim::svc

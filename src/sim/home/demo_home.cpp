@@ -5,6 +5,7 @@
 #include <map>
 
 #include "sim/core/blueprints.hpp"
+#include "sim/core/time_util.hpp"
 #include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
 
@@ -341,6 +342,36 @@ void add_blueprint_automation(HomeBuilder& b, const Taxonomy& t) {
   }
 }
 
+// Two open repairs issues, as HA's issue registry lists them.
+void add_repairs(Home& home) {
+  const std::string created = iso_time(kHomeEpoch - 3 * 86400.0);
+  home.system.repairs.push_back(
+      json::object{{"breaks_in_ha_version", "2026.8.0"},
+                   {"created", created},
+                   {"dismissed_version", nullptr},
+                   {"domain", "homeassistant"},
+                   {"ignored", false},
+                   {"is_fixable", false},
+                   {"issue_domain", "sonos"},
+                   {"issue_id", "deprecated_yaml_sonos"},
+                   {"learn_more_url", "https://www.home-assistant.io/integrations/sonos"},
+                   {"severity", "warning"},
+                   {"translation_key", "deprecated_yaml"},
+                   {"translation_placeholders", json::object{{"domain", "sonos"}, {"integration_title", "Sonos"}}}});
+  home.system.repairs.push_back(json::object{{"breaks_in_ha_version", nullptr},
+                                             {"created", created},
+                                             {"dismissed_version", nullptr},
+                                             {"domain", "recorder"},
+                                             {"ignored", false},
+                                             {"is_fixable", false},
+                                             {"issue_domain", nullptr},
+                                             {"issue_id", "maria_db_range_index_regression"},
+                                             {"learn_more_url", "https://www.home-assistant.io/integrations/recorder"},
+                                             {"severity", "critical"},
+                                             {"translation_key", "maria_db_range_index_regression"},
+                                             {"translation_placeholders", json::object{{"min_version", "10.11.3"}}}});
+}
+
 }  // namespace
 
 // Helpers made through config flows (a utility meter, a template sensor) and an
@@ -409,6 +440,7 @@ Home demo_home() {
   add_scenes(b);
   add_automations(b, t, h, goodnight);
   add_blueprint_automation(b, t);
+  add_repairs(b.home());
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

@@ -161,6 +161,17 @@ struct BlueprintFile {
   json::object data;
 };
 
+// Health and administration (issue 13): the repairs issue registry as
+// repairs/list_issues returns it, logger levels (logger name -> "DEBUG".."CRITICAL"),
+// and what the configuration check finds (set: "invalid" with this text).
+struct SystemAdmin {
+  std::vector<json::object> repairs;
+  std::map<std::string, std::string> logger_levels;
+  std::string default_log_level = "WARNING";
+  std::optional<std::string> config_errors;
+  int restarts = 0;  // homeassistant.restart calls served
+};
+
 struct Home {
   CoreConfig config;
   std::vector<EntityState> states;            // one per entity (also for non-registry ones)
@@ -187,6 +198,7 @@ struct Home {
   // The tag storage collection, tag id -> stored item (id, tag_id, name?,
   // description?, last_scanned?); each tag also has a tag.* entity.
   std::map<std::string, json::object> tags;
+  SystemAdmin system;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

@@ -4,6 +4,7 @@
 
 #include "sim/core/blueprints.hpp"
 #include "sim/core/time_util.hpp"
+#include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
 #include "sim/rest/rest_router.hpp"
 
@@ -181,8 +182,15 @@ void add_config_routes(RestRouter& r) {
     r.add("DELETE", pattern, [kind](RestCall& c) { return delete_config(c, kind); });
     r.add("POST", pattern, [kind](RestCall& c) { return save_config(c, kind); });
   }
-  r.add("POST", "/api/config/core/check_config", [](RestCall&) {
+  r.add("POST", "/api/config/core/check_config", [](RestCall& c) {
+    const auto& errors = c.store.home().system.config_errors;
+    if (errors)
+      return json_response(200, json::object{{"result", "invalid"}, {"errors", *errors}, {"warnings", nullptr}});
     return json_response(200, json::object{{"result", "valid"}, {"errors", nullptr}, {"warnings", nullptr}});
+  });
+  r.add("POST", "/api/config/config_entries/entry/{entry_id}/reload", [](RestCall& c) {
+    if (!flows::find_entry(c.store, c.path[0])) return message_response(404, "Invalid entry specified");
+    return json_response(200, json::object{{"require_restart", false}});
   });
 }
 

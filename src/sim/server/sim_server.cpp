@@ -93,7 +93,15 @@ struct SimServer::Impl {
   Impl(Home home, SimServerOptions opts)
       : options(std::move(opts)),
         core(std::move(home), options.token),
-        rest(core, [this](const json::object& cmd) { return control(cmd); }) {}
+        rest(core, [this](const json::object& cmd) { return control(cmd); }) {
+    // homeassistant.restart: the answer goes out first, then HA goes away and comes back.
+    core.store().listen("@restart_requested", [this](const Event&) {
+      auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(100));
+      timer->async_wait([this, timer](boost::system::error_code ec) {
+        if (!ec && running) restart_in_place();
+      });
+    });
+  }
 
   // Runs fn on the io thread and waits (or runs it inline when already there).
   template <class F>

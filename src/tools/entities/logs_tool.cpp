@@ -8,6 +8,7 @@
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
 #include "tools/entities/time_spec.hpp"
+#include "tools/system/system_tools.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -178,6 +179,19 @@ boost::asio::awaitable<std::vector<json::object>> error_log(ToolEnv& env, const 
   co_return items;
 }
 
+// The loaded integrations' log levels (HA's logger/log_info), by name.
+boost::asio::awaitable<std::vector<json::object>> logger_levels(ToolEnv& env, const LogFilter& filter) {
+  auto reading = system::logger_levels(env);
+  const json::object levels = co_await std::move(reading);
+  std::vector<json::object> items;
+  for (const auto& [integration, level] : levels) {
+    json::object e{{"integration", integration}, {"level", level}};
+    if (!filter.level.empty() && ascii_lower(level.as_string()) != filter.level) continue;
+    if (filter.matches(e)) items.push_back(std::move(e));
+  }
+  co_return items;
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::RequestContext&) {
   const std::string source = args.str("source", "logbook");
   const auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(args.integer("limit", 50), 1, 500));
@@ -190,8 +204,11 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
     items = co_await system_log(env, filter);
   } else if (source == "error_log") {
     items = co_await error_log(env, filter);
+  } else if (source == "logger") {
+    items = co_await logger_levels(env, filter);
   } else {
-    throw ToolException(bad_argument("source", "must be logbook, system or error_log", "Use source=\"logbook\"."));
+    throw ToolException(
+        bad_argument("source", "must be logbook, system, error_log or logger", "Use source=\"logbook\"."));
   }
   json::object body = page_of(std::move(items), offset, limit, env.options.response_budget);
   body.emplace("source", source);
@@ -206,9 +223,10 @@ ToolSpec make_logs_spec() {
   s.title = "Logs";
   s.description =
       "Newest first. source=logbook: what happened (filter entity_id, start \"24h\"/ISO); system: warnings and "
-      "errors HA collected (filter level); error_log: raw log lines. query filters text.";
+      "errors HA collected (filter level); error_log: raw log lines; logger: integrations' log levels. query filters "
+      "text.";
   s.input_schema = R"J({"type":"object","properties":{
-"source":{"enum":["logbook","system","error_log"],"default":"logbook"},
+"source":{"enum":["logbook","system","error_log","logger"],"default":"logbook"},
 "entity_id":{"type":"string"},"start":{"type":"string"},"end":{"type":"string"},
 "level":{"type":"string"},"query":{"type":"string"},
 "limit":{"type":"integer","minimum":1,"maximum":500,"default":50},"offset":{"type":"integer","minimum":0,"maximum":1000000000}}})J";

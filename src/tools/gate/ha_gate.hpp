@@ -33,6 +33,8 @@ class HaGate {
   ha::SnapshotPtr snapshot() const { return client_.snapshot(); }
   ha::MirrorStatus status() const { return client_.status(); }
   std::optional<ha::HaError> last_failure() const { return client_.last_failure(); }
+  // WebSocket connections made so far (0: none yet): a restart shows as a new one.
+  std::uint64_t ws_connects() const { return client_.ws() ? client_.ws()->connects() : 0; }
   boost::asio::awaitable<bool> wait_synced(std::chrono::milliseconds timeout) { return client_.wait_synced(timeout); }
 
   boost::asio::awaitable<boost::json::value> command(boost::json::object message,
