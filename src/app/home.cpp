@@ -5,6 +5,7 @@
 #include "tools/config/config_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
+#include "tools/registry/registry_tools.hpp"
 
 namespace hamcp::app {
 
@@ -22,6 +23,7 @@ void Home::register_tools(mcp::Registry& registry) {
   tools::register_entity_tools(registry, tools_env_);
   tools::register_config_tools(registry, tools_env_);
   tools::register_helper_tools(registry, tools_env_);
+  tools::register_registry_tools(registry, tools_env_);
 }
 
 void Home::start() { ha_->start(); }

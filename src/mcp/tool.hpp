@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mcp/json.hpp"
@@ -105,6 +106,10 @@ struct Tool {
   // without a type union in tools/list). Unset = input_schema. Last, so that
   // positional initialisers of the fields above keep their meaning.
   std::optional<json::object> accepted_input_schema;
+  // Arguments an alias fixes: a call by that alias gets these set (over the
+  // caller's) before validation, e.g. an old per-kind name fixing `kind`.
+  // Each alias here must also be in `aliases`.
+  std::vector<std::pair<std::string, json::object>> alias_args;
 };
 
 }  // namespace hamcp::mcp

@@ -183,6 +183,10 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   if (!spec.output_schema.empty()) t.output_schema = output_schema_with_error(spec.name, spec.output_schema);
   t.annotations = spec.annotations;
   t.aliases = spec.aliases;
+  for (const auto& [alias, fixed] : spec.alias_args) {
+    t.aliases.push_back(alias);
+    t.alias_args.emplace_back(alias, json::parse(fixed).as_object());
+  }
 
   auto prepared = std::make_shared<Prepared>();
   if (const json::value* props = t.input_schema.if_contains("properties"))

@@ -58,6 +58,9 @@ struct ToolSpec {
   // "entity_id", or "operations[].entity_id" for a property of array items.
   // E.g. {"entity_id", R"({"type":["string","array"],"items":{"type":"string"}})"}.
   std::vector<std::pair<std::string, std::string>> also_accepts;
+  // Hidden names that fix some arguments: {alias, JSON object text}, e.g.
+  // {"ha_get_zone", R"({"kind":"zone"})"}. Added to the aliases.
+  std::vector<std::pair<std::string, std::string>> alias_args;
   RunFn run;
 };
 

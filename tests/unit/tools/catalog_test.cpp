@@ -12,7 +12,9 @@ const std::vector<std::string> kTools = {
     "ha_manage_blueprints",
     // helpers and old-style groups
     "ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
-    "ha_config_remove_group"};
+    "ha_config_remove_group",
+    // registries: devices, areas, floors, labels, categories, zones, exposure
+    "ha_get_registry", "ha_set_registry", "ha_remove_registry"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
