@@ -29,6 +29,11 @@ const FAMILIES = [
       'ha_config_remove_group', 'ha_manage_blueprints',
     ],
   },
+  {
+    name: 'registry family',
+    budget: 1300,
+    tools: ['ha_get_registry', 'ha_set_registry', 'ha_remove_registry'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

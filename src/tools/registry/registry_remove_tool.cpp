@@ -155,7 +155,7 @@ ToolSpec make_remove_registry_spec() {
       "integration allows it.";
   s.input_schema = R"J({"type":"object","properties":{
 "kind":{"type":"string","enum":["device","area","floor","label","category","zone"]},
-"id":{"type":"string"},"scope":{"type":"string"},"confirm":{"type":"boolean"}},"required":["kind","id"]})J";
+"id":{"type":"string"},"scope":{"type":"string"},"confirm":{"type":"boolean"}},"required":["kind"]})J";
   s.output_schema = R"J({"type":"object","properties":{"id":{"type":"string"},"result":{"type":"string"}}})J";
   s.annotations = writes(true, true);
   s.legacy_args = {{"device_id", "id"}, {"label_id", "id"}, {"category_id", "id"}, {"zone_id", "id"}};

@@ -219,7 +219,7 @@ ToolSpec make_set_registry_spec() {
                     {"area_id", nullable},
                     {"floor_id", nullable},
                     {"picture", nullable},
-                    {"disabled_by", R"J({"enum":["user","",null]})J"},
+                    {"disabled_by", R"J({"type":["string","null"],"enum":["user","",null]})J"},
                     {"level", R"J({"type":["integer","null"]})J"},
                     {"labels", R"J({"type":["string","array"]})J"},
                     {"aliases", R"J({"type":["string","array"]})J"}};
