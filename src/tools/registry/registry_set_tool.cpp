@@ -153,6 +153,10 @@ boost::asio::awaitable<json::object> build_message(ToolEnv& env, const ha::Snaps
   }
   if (!any && existing && !args.has("areas"))
     throw ToolException(bad_argument("id", "nothing to change", "Pass at least one field to set."));
+  // A storage collection's update may replace the whole item: send the zone's other fields as they are.
+  if (kind == Kind::zone && existing)
+    for (const Field& f : fields_of(kind))
+      if (!msg.contains(f.ha) && existing->contains(f.ha)) msg[f.ha] = existing->at(f.ha);
   co_return msg;
 }
 
