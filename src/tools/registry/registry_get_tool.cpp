@@ -79,10 +79,9 @@ void nest_areas(const ha::Snapshot& snap, std::vector<json::object>& floors, jso
   body["unassigned_areas"] = std::move(unassigned);
 }
 
-boost::asio::awaitable<mcp::ToolResult> list_kind(Args& args, ToolEnv& env, const ha::Snapshot& snap, Kind kind,
-                                                  std::vector<json::object> items) {
-  auto filtering = device_filter(args, env);  // named: GCC 12 coroutine temporaries
-  const DeviceFilter filter = co_await std::move(filtering);
+// Not a coroutine: the caller awaits the filter first (GCC 12 mishandles by-value coroutine parameters).
+mcp::ToolResult list_kind(Args& args, ToolEnv& env, const ha::Snapshot& snap, Kind kind,
+                          std::vector<json::object>& items, const DeviceFilter& filter) {
   const std::string query = args.str("query");
   std::vector<json::object> kept;
   for (auto& item : items) {
@@ -100,7 +99,7 @@ boost::asio::awaitable<mcp::ToolResult> list_kind(Args& args, ToolEnv& env, cons
   const std::size_t returned = page.count();
   body["items"] = page.take();
   put_page_info(body, offset, returned, kept.size(), page.budget_cut());
-  co_return ok(std::move(body));
+  return ok(std::move(body));
 }
 
 // homeassistant/expose_entity/list: only entities with a setting are listed.
@@ -130,9 +129,8 @@ boost::asio::awaitable<mcp::ToolResult> get_exposure(Args& args, ToolEnv& env, c
         if (a.value() == json::value(true) && (assistant.empty() || a.key() == assistant)) to.emplace_back(a.key());
     if (!to.empty()) rows.push_back(json::object{{"entity_id", kv.key()}, {"exposed_to", std::move(to)}});
   }
-  auto listing = list_kind(args, env, snap, Kind::exposure, std::move(rows));
-  mcp::ToolResult page = co_await std::move(listing);
-  co_return page;
+  const DeviceFilter no_filter;
+  co_return list_kind(args, env, snap, Kind::exposure, rows, no_filter);
 }
 
 boost::asio::awaitable<mcp::ToolResult> run_get_registry(Args& args, ToolEnv& env, mcp::RequestContext&) {
@@ -154,9 +152,9 @@ boost::asio::awaitable<mcp::ToolResult> run_get_registry(Args& args, ToolEnv& en
   std::vector<json::object> items = co_await std::move(listing);
   const std::string ref = args.str("id");
   if (ref.empty()) {
-    auto paging = list_kind(args, env, *snap, kind, std::move(items));
-    mcp::ToolResult page = co_await std::move(paging);
-    co_return page;
+    auto filtering = device_filter(args, env);  // named: GCC 12 coroutine temporaries
+    const DeviceFilter filter = co_await std::move(filtering);
+    co_return list_kind(args, env, *snap, kind, items, filter);
   }
   const json::object* item = find_item(items, kind, ref);
   if (!item) throw ToolException(not_found(kind, ref, items));

@@ -95,7 +95,7 @@ boost::asio::awaitable<std::vector<json::object>> list_items(ToolEnv& env, const
   snap.registry(*k.mirror).for_each([&](const json::value& v) {
     const json::object* o = v.if_object();
     if (!o || (!scope.empty() && home::str_of(o, "scope") != scope)) return;
-    out.push_back(*o);
+    out.emplace_back(*o, json::storage_ptr());  // a deep copy: the walk's arena dies with the call
   });
   co_return out;
 }
@@ -144,7 +144,7 @@ boost::asio::awaitable<json::value> write(ToolEnv& env, json::object message) {
   throw ToolException(std::move(err));
 }
 
-boost::asio::awaitable<json::object> wait_mirror(ToolEnv& env, Kind kind, std::string key, json::object expect,
+boost::asio::awaitable<json::object> wait_mirror(ToolEnv& env, Kind kind, std::string key, const json::object& expect,
                                                  bool gone) {
   const KindInfo& k = info(kind);
   if (!k.mirror) co_return json::object{};

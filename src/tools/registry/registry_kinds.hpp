@@ -54,7 +54,7 @@ boost::asio::awaitable<json::value> write(ToolEnv& env, json::object message);
 // Waits (bounded by default_wait) until the mirror's `kind` registry has the
 // item `key` with these member values (`gone`: no such item). No-op for kinds
 // the mirror does not keep. {"done", "waited_ms"} or an empty object.
-boost::asio::awaitable<json::object> wait_mirror(ToolEnv& env, Kind kind, std::string key, json::object expect,
+boost::asio::awaitable<json::object> wait_mirror(ToolEnv& env, Kind kind, std::string key, const json::object& expect,
                                                  bool gone);
 
 }  // namespace hamcp::tools::registry

@@ -138,7 +138,8 @@ boost::asio::awaitable<mcp::ToolResult> run_remove_registry(Args& args, ToolEnv&
   }
   body["result"] = "removed";
   helpers::journal(env, body, std::string(info(kind).name), key, "", "remove", list_view(item, kind), nullptr);
-  auto waiting = wait_mirror(env, kind, key, {}, true);
+  const json::object nothing;
+  auto waiting = wait_mirror(env, kind, key, nothing, true);
   json::object waited = co_await std::move(waiting);
   if (!waited.empty()) body["mirror"] = std::move(waited);
   co_return ok(std::move(body));

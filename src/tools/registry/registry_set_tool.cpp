@@ -187,7 +187,7 @@ boost::asio::awaitable<mcp::ToolResult> run_set_registry(Args& args, ToolEnv& en
   json::object expect;
   for (const auto& kv : sent)
     if (after && after->contains(kv.key()) && kv.key() != "type") expect[kv.key()] = after->at(kv.key());
-  auto waiting = wait_mirror(env, kind, key, std::move(expect), false);
+  auto waiting = wait_mirror(env, kind, key, expect, false);
   json::object waited = co_await std::move(waiting);
   if (!waited.empty()) body["mirror"] = std::move(waited);
   if (after) body["item"] = list_view(*after, kind);
