@@ -75,6 +75,11 @@ boost::asio::awaitable<void> add_device_details(ToolEnv& env, const ha::Snapshot
     if (str_of(e.if_object(), "entry_id") == primary || !view.contains("integration"))
       view["integration"] = e.at("domain");
   if (!mine.empty()) view["config_entries"] = std::move(mine);
+  // An entry HA did not list (e.g. no admin rights): the integration named by the device's first identifier.
+  const json::value* ids = view.if_contains("identifiers");
+  if (!view.contains("integration") && ids && ids->is_array() && !ids->get_array().empty())
+    if (const json::array* first = ids->get_array().front().if_array(); first && !first->empty())
+      view["integration"] = first->front();
 }
 
 void add_area_details(const ha::Snapshot& snap, json::object& view) {
