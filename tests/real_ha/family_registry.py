@@ -4,6 +4,8 @@ ha-mcp's names for them."""
 
 from __future__ import annotations
 
+import json
+
 from check_kit import Ctx, McpStdio, expect, wait_until
 
 
@@ -26,24 +28,27 @@ def t_hamcp_registry_tools(c: Ctx):
 
         devices = m.tool("ha_get_registry", {"kind": "device", "limit": 100})["items"]
         expect(devices, "the demo integration made no devices")
-        device = None
+        device, entity = None, None
         for d in devices:
             detail = m.tool("ha_get_device", {"device_id": d["id"]})["item"]
-            if detail.get("entities"):
-                device = detail
+            live = [e["entity_id"] for e in detail.get("entities", [])
+                    if not e.get("disabled_by") and "entity_id" in c.state(e["entity_id"])]
+            if live:
+                device, entity = detail, live[0]
                 break
-        expect(device is not None, f"no device with entities: {devices[:3]}")
-        entity = device["entities"][0]["entity_id"]
+        expect(device is not None, f"no device with a live entity: {devices[:3]}")
         m.tool("ha_set_entity", {"entity_id": entity, "area": area["id"], "labels": [label["id"]]})
         renamed = m.tool("ha_set_registry", {"kind": "area", "id": area["id"], "name": "hamcp Potting Shed"})
         expect(renamed["changed"][0]["before"] == "hamcp Test Room"
                and renamed["changed"][0]["after"] == "hamcp Potting Shed", f"rename: {renamed}")
 
+        last = {}
+
         def found_by_new_name():
-            found = m.tool("ha_search", {"query": "hamcp Potting Shed"})
-            return any(r.get("entity_id") == entity for r in found.get("results", []))
+            last["search"] = m.tool("ha_search", {"query": "hamcp Potting Shed"})
+            return any(r.get("entity_id") == entity for r in last["search"].get("results", []))
         expect(wait_until("search finds the entity under the new area name", found_by_new_name, timeout=5),
-               "not found by the new area name")
+               f"{entity} not found by the new area name: {json.dumps(last.get('search'))[:600]}")
 
         old_name = device.get("name_by_user")
         m.tool("ha_set_device", {"device_id": device["id"], "name": "hamcp renamed device"})
