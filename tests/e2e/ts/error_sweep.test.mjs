@@ -42,6 +42,9 @@ const VALID = {
   ha_config_set_group: { object_id: 'sweep', entities: ['light.kitchen_ceiling_light'] },
   ha_config_remove_group: { object_id: 'sweep' },
   ha_manage_blueprints: { action: 'list' },
+  ha_get_registry: { kind: 'area' },
+  ha_set_registry: { kind: 'label', id: 'Security', color: 'red' },
+  ha_remove_registry: { kind: 'label', id: 'Security' },
 };
 
 // The tool's own failures against the demo home: [arguments, expected error code].
@@ -92,6 +95,13 @@ const OWN_FAILURES = {
   ha_config_set_group: [[{ object_id: 'Not A Slug' }, 'invalid_argument']],
   ha_config_remove_group: [[{ object_id: 'nope_nope' }, 'group_not_found']],
   ha_manage_blueprints: [[{ action: 'get', path: 'nope.yaml' }, 'blueprint_not_found']],
+  ha_get_registry: [[{ kind: 'area', id: 'Atlantis' }, 'area_not_found']],
+  ha_set_registry: [
+    [{ kind: 'area', id: 'Kitchen' }, 'invalid_argument'],
+    [{ kind: 'device', id: 'nope_nope' }, 'device_not_found'],
+    [{ kind: 'area', name: 'Sweep', floor_id: 'Moon' }, 'invalid_argument'],
+  ],
+  ha_remove_registry: [[{ kind: 'zone', id: 'nope_nope', confirm: true }, 'zone_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.
