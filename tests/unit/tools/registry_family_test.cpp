@@ -262,5 +262,29 @@ TEST_F(ToolsTest, RegistryDeviceRenameAndRemovalOnlyWhereAllowed) {
   EXPECT_FALSE(ha->snapshot()->registry(ha::RegistryKind::device).find(device));
 }
 
+TEST_F(ToolsTest, RegistryHaMcpNamesAreHiddenAndFixTheirKind) {
+  start();
+  const std::string listing = json::serialize(list_tools());
+  for (const char* name :
+       {"ha_get_device", "ha_set_device", "ha_remove_device", "ha_list_floors_areas", "ha_set_area_or_floor",
+        "ha_remove_area_or_floor", "ha_config_get_label", "ha_config_set_label", "ha_config_remove_label",
+        "ha_config_get_category", "ha_config_set_category", "ha_config_remove_category", "ha_get_zone", "ha_set_zone",
+        "ha_remove_zone", "ha_get_entity_exposure"})
+    EXPECT_EQ(listing.find(std::string("\"") + name + "\""), std::string::npos) << name << " is listed";
+  // The alias's kind wins over the caller's.
+  CallResult r = call("ha_config_get_label", R"({"kind":"area","label_id":"Security"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("kind").as_string(), "label");
+  // ha_config_set_label areas=[...]: the label goes onto those areas too.
+  r = call("ha_config_set_label", R"({"name":"Cosy","color":"amber","areas":["Kitchen"]})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string label(r.structured.at("id").as_string());
+  EXPECT_EQ(r.structured.at("labelled_areas").at(0).as_string(), "kitchen");
+  ASSERT_TRUE(eventually([&] {
+    const ha::RegistryItem kitchen = ha->snapshot()->registry(ha::RegistryKind::area).find("kitchen");
+    return kitchen && json::serialize(kitchen->at("labels")).find(label) != std::string::npos;
+  }));
+}
+
 }  // namespace
 }  // namespace hamcp::tools::testing
