@@ -34,6 +34,11 @@ const FAMILIES = [
     budget: 1300,
     tools: ['ha_get_system_health', 'ha_restart', 'ha_reload_core', 'ha_set_log_level', 'ha_ignore_repair', 'ha_report_issue'],
   },
+  {
+    name: 'registry family',
+    budget: 1300,
+    tools: ['ha_get_registry', 'ha_set_registry', 'ha_remove_registry'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

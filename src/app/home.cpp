@@ -6,6 +6,7 @@
 #include "tools/entities/entity_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/system/system_tools.hpp"
+#include "tools/registry/registry_tools.hpp"
 
 namespace hamcp::app {
 
@@ -34,6 +35,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("config", tools::register_config_tools);
   family("helpers", tools::register_helper_tools);
   family("system", tools::register_system_tools);
+  family("registry", tools::register_registry_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

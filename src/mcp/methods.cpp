@@ -174,6 +174,7 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
   std::string name = required_string(params, "name");
   std::shared_ptr<const RegisteredTool> tool = registry.find_tool(name);
   if (!tool) throw McpError(error_code::invalid_params, unknown_tool_message(registry, name));
+  const std::string called = name;
   name = tool->tool.name;  // messages name the tool, even when called by an alias
 
   json::object arguments;
@@ -183,6 +184,9 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
                                   std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))));
     arguments = std::move(args->get_object());
   }
+  for (const auto& [alias, fixed] : tool->tool.alias_args)
+    if (alias == called)
+      for (const auto& kv : fixed) arguments[kv.key()] = kv.value();
   json::value arguments_value(std::move(arguments));
   std::vector<std::string> problems = tool->input.validate(arguments_value, "arguments");
   if (!problems.empty())

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mcp/json.hpp"
@@ -115,6 +116,10 @@ struct Tool {
     if (hidden) return false;
     return !read_only_session || annotations.read_only_hint.value_or(false) || kept_in_read_only;
   }
+  // Arguments an alias fixes: a call by that alias gets these set (over the
+  // caller's) before validation, e.g. an old per-kind name fixing `kind`.
+  // Each alias here must also be in `aliases`.
+  std::vector<std::pair<std::string, json::object>> alias_args;
 };
 
 }  // namespace hamcp::mcp

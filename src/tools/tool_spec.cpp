@@ -184,6 +184,10 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   t.annotations = spec.annotations;
   t.aliases = spec.aliases;
   t.kept_in_read_only = spec.mixed;
+  for (const auto& [alias, fixed] : spec.alias_args) {
+    t.aliases.push_back(alias);
+    t.alias_args.emplace_back(alias, json::parse(fixed).as_object());
+  }
 
   auto prepared = std::make_shared<Prepared>();
   if (const json::value* props = t.input_schema.if_contains("properties"))

@@ -95,6 +95,9 @@ struct Device {
   std::vector<std::pair<std::string, std::string>> connections;  // ("mac", "aa:bb:…")
   Timestamp created_at = kHomeEpoch;
   Timestamp modified_at = kHomeEpoch;
+  // The integration no longer provides it, so it agrees to its removal
+  // (HA asks the integration: async_remove_config_entry_device).
+  bool orphaned = false;
 };
 
 struct Area {

@@ -277,15 +277,35 @@ void device_remove_config_entry(WsConnection& c, int64_t id, const json::object&
   std::string did = req_string(msg, "device_id");
   std::string entry = req_string(msg, "config_entry_id");
   auto& devs = home(c).devices;
+  // HA's order of checks and its HomeAssistantError texts (config/device_registry.py).
+  bool entry_known = false;
+  for (const auto& d : devs)
+    entry_known =
+        entry_known || std::find(d.config_entries.begin(), d.config_entries.end(), entry) != d.config_entries.end();
+  if (!entry_known) return c.send_error(id, "home_assistant_error", "Unknown config entry");
   auto it = std::find_if(devs.begin(), devs.end(), [&](const Device& d) { return d.id == did; });
-  if (it == devs.end()) return c.send_error(id, "not_found", "Device not found");
+  if (it == devs.end()) return c.send_error(id, "home_assistant_error", "Unknown device");
   auto& ce = it->config_entries;
   if (std::find(ce.begin(), ce.end(), entry) == ce.end())
-    return c.send_error(id, "not_found", "Config entry not found");
+    return c.send_error(id, "home_assistant_error", "Config entry not in device");
+  if (!it->orphaned)
+    return c.send_error(id, "home_assistant_error", "Failed to remove device entry, rejected by integration");
   ce.erase(std::remove(ce.begin(), ce.end(), entry), ce.end());
   if (ce.empty()) {
     devs.erase(it);
     fire(c, "device_registry_updated", {{"action", "remove"}, {"device_id", did}});
+    // HA's entity registry drops the entities of a removed device.
+    auto& ents = home(c).entities;
+    for (auto e = ents.begin(); e != ents.end();) {
+      if (e->device_id != did) {
+        ++e;
+        continue;
+      }
+      const std::string eid = e->entity_id;
+      e = ents.erase(e);
+      c.core().store().remove_state(eid, ctx(c));
+      fire(c, "entity_registry_updated", {{"action", "remove"}, {"entity_id", eid}});
+    }
     c.send_result(id, nullptr);
   } else {
     fire(c, "device_registry_updated", {{"action", "update"}, {"device_id", did}});

@@ -48,6 +48,9 @@ const VALID = {
   ha_set_log_level: { integration: 'light', level: 'INFO' },
   ha_ignore_repair: { domain: 'homeassistant', issue_id: 'deprecated_yaml_sonos', ignore: false },
   ha_report_issue: { title: 'sweep' },
+  ha_get_registry: { kind: 'area' },
+  ha_set_registry: { kind: 'label', id: 'Security', color: 'red' },
+  ha_remove_registry: { kind: 'label', id: 'Security' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -108,6 +111,13 @@ const OWN_FAILURES = {
   ],
   ha_set_log_level: [[{ level: 'LOUD' }, 'invalid_argument']],
   ha_ignore_repair: [[{ domain: 'x', issue_id: 'y' }, 'invalid_argument']],
+  ha_get_registry: [[{ kind: 'area', id: 'Atlantis' }, 'area_not_found']],
+  ha_set_registry: [
+    [{ kind: 'area', id: 'Kitchen' }, 'invalid_argument'],
+    [{ kind: 'device', id: 'nope_nope' }, 'device_not_found'],
+    [{ kind: 'area', name: 'Sweep', floor_id: 'Moon' }, 'invalid_argument'],
+  ],
+  ha_remove_registry: [[{ kind: 'zone', id: 'nope_nope', confirm: true }, 'zone_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.

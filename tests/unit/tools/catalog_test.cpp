@@ -14,7 +14,9 @@ const std::vector<std::string> kTools = {
     "ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
     "ha_config_remove_group",
     // system administration
-    "ha_get_system_health", "ha_restart", "ha_reload_core", "ha_set_log_level", "ha_ignore_repair", "ha_report_issue"};
+    "ha_get_system_health", "ha_restart", "ha_reload_core", "ha_set_log_level", "ha_ignore_repair", "ha_report_issue",
+    // registries: devices, areas, floors, labels, categories, zones, exposure
+    "ha_get_registry", "ha_set_registry", "ha_remove_registry"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
