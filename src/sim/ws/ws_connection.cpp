@@ -66,6 +66,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_history_commands(t);
     register_trace_commands(t);
     register_blueprint_commands(t);
+    register_lovelace_commands(t);
     return t;
   }();
   return table;
