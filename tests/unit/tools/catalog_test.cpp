@@ -12,7 +12,9 @@ const std::vector<std::string> kTools = {
     "ha_manage_blueprints",
     // helpers and old-style groups
     "ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
-    "ha_config_remove_group"};
+    "ha_config_remove_group",
+    // dashboards, resources, themes
+    "ha_get_dashboard", "ha_set_dashboard", "ha_remove_dashboard", "ha_manage_dashboard_resources", "ha_manage_theme"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
