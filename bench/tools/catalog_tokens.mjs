@@ -29,6 +29,14 @@ const FAMILIES = [
       'ha_config_remove_group', 'ha_manage_blueprints',
     ],
   },
+  {
+    name: 'dashboard family',
+    budget: 1300,
+    tools: [
+      'ha_get_dashboard', 'ha_set_dashboard', 'ha_remove_dashboard', 'ha_manage_dashboard_resources',
+      'ha_manage_theme',
+    ],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {
