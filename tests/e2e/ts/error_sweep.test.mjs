@@ -42,6 +42,11 @@ const VALID = {
   ha_config_set_group: { object_id: 'sweep', entities: ['light.kitchen_ceiling_light'] },
   ha_config_remove_group: { object_id: 'sweep' },
   ha_manage_blueprints: { action: 'list' },
+  ha_get_dashboard: { url_path: 'lovelace' },
+  ha_set_dashboard: { url_path: 'dashboard-energy', title: 'Sweep' },
+  ha_remove_dashboard: { url_path: 'dashboard-energy' },
+  ha_manage_dashboard_resources: { action: 'list' },
+  ha_manage_theme: { action: 'list' },
 };
 
 // The tool's own failures against the demo home: [arguments, expected error code].
@@ -92,6 +97,14 @@ const OWN_FAILURES = {
   ha_config_set_group: [[{ object_id: 'Not A Slug' }, 'invalid_argument']],
   ha_config_remove_group: [[{ object_id: 'nope_nope' }, 'group_not_found']],
   ha_manage_blueprints: [[{ action: 'get', path: 'nope.yaml' }, 'blueprint_not_found']],
+  ha_get_dashboard: [[{ url_path: 'nope-nope' }, 'dashboard_not_found']],
+  ha_set_dashboard: [
+    [{ url_path: 'dashboard-wall', config: { views: [] } }, 'dashboard_read_only'],
+    [{ url_path: 'lovelace', op: 'remove', path: 'views[0]', config_hash: 'stale' }, 'stale_config_hash'],
+  ],
+  ha_remove_dashboard: [[{ url_path: 'lovelace', confirm: true }, 'invalid_argument']],
+  ha_manage_dashboard_resources: [[{ action: 'remove', resource_id: 'nope' }, 'resource_not_found']],
+  ha_manage_theme: [[{ action: 'set', theme_name: 'nope' }, 'theme_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.
