@@ -170,6 +170,7 @@ json::object summary_of(const Dashboard& d) {
   json::object out{{"url_path", d.url_path}};
   for (const char* k : {"title", "mode", "icon", "show_in_sidebar", "require_admin"})
     if (const json::value* v = d.item.if_contains(k); v && !v->is_null()) out[k] = *v;
+  if (d.yaml || text(d.item, "mode") == "yaml") out["read_only"] = true;  // HA's API cannot write YAML dashboards
   return out;
 }
 
