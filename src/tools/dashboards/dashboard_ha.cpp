@@ -140,12 +140,14 @@ std::string to_pointer(std::string_view path, std::string_view field) {
       if (close == std::string_view::npos)
         throw ToolException(
             bad_argument(field, "'" + std::string(path) + "' has a '[' without ']'", "Write e.g. views[1].cards[2]."));
-      out += "/" + std::string(path.substr(i + 1, close - i - 1));
+      out += '/';  // (appended in two steps: GCC 12 warns falsely on "/" + std::string)
+      out += path.substr(i + 1, close - i - 1);
       i = close + 1;
       continue;
     }
     const auto end = path.find_first_of(".[", i);
-    out += "/" + std::string(path.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i));
+    out += '/';
+    out += path.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i);
     i = end == std::string_view::npos ? path.size() : end;
   }
   return out;

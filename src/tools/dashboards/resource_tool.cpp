@@ -36,7 +36,7 @@ boost::asio::awaitable<json::array> resources(ToolEnv& env) {
   co_return items.is_array() ? items.get_array() : json::array();
 }
 
-boost::asio::awaitable<json::object> find_resource(ToolEnv& env, const std::string& id) {
+boost::asio::awaitable<json::object> find_resource(ToolEnv& env, std::string id) {  // by value: a coroutine
   auto listing = resources(env);
   json::array items = co_await std::move(listing);
   json::array ids;
@@ -81,7 +81,8 @@ boost::asio::awaitable<json::object> set(const Args& args, ToolEnv& env) {
   json::value before = nullptr;
   if (args.has("resource_id")) {
     auto finding = find_resource(env, args.str("resource_id"));
-    before = co_await std::move(finding);
+    json::object found = co_await std::move(finding);  // named: GCC 12 coroutine conversions
+    before = std::move(found);
     msg["type"] = "lovelace/resources/update";
     msg["resource_id"] = args.str("resource_id");
     if (!args.has("resource_type")) msg.erase("res_type");

@@ -137,8 +137,8 @@ ToolSpec make_set_dashboard_spec() {
   s.name = "ha_set_dashboard";
   s.title = "Create or edit a dashboard";
   s.description =
-      "Creates url_path if missing (needs a hyphen); title/icon/show_in_sidebar/require_admin: metadata. Config: "
-      "full `config` (+view_path: one view), RFC 6902 `patch`, or one card/view: op + path "
+      "Creates url_path if missing (needs a hyphen); title/icon/show_in_sidebar/require_admin set metadata. "
+      "Config: full `config` (+view_path: one view), RFC 6902 `patch`, or op + path "
       "(views[1].sections[0].cards[2]; cards[-] appends) + value, move: from. patch/op need config_hash. Undo: "
       "ha_config_set restore=<edit_id>.";
   s.input_schema = R"J({"type":"object","properties":{"url_path":{"type":"string"},

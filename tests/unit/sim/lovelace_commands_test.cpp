@@ -14,8 +14,8 @@ class LovelaceTest : public ::testing::Test {
  protected:
   SimCore core{demo_home(), "tok"};
   std::vector<json::value> out;
-  std::shared_ptr<WsConnection> conn =
-      std::make_shared<WsConnection>(core, [this](std::string f) { out.push_back(json::parse(f)); }, [] {});
+  std::shared_ptr<WsConnection> conn = std::make_shared<WsConnection>(
+      core, [this](std::string f) { out.push_back(json::parse(f)); }, [] {});
   int64_t next_id = 1;
 
   void SetUp() override { conn->on_message(R"({"type":"auth","access_token":"tok"})"); }

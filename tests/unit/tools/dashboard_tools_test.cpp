@@ -74,9 +74,8 @@ TEST_F(DashboardToolsTest, PerCardEditSendsAndReturnsOnlyThatCardGuardedByHash) 
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;  // no config_hash: nothing written
   EXPECT_EQ(home::config_hash(sim_config("")), hash);
 
-  r = call("ha_set_dashboard", R"({"url_path":"lovelace","op":"replace","path":")" + path +
-                                   R"(","config_hash":")" + hash +
-                                   R"(","value":{"type":"tile","entity":"light.tv_backlight","name":"TV"}})");
+  r = call("ha_set_dashboard", R"({"url_path":"lovelace","op":"replace","path":")" + path + R"(","config_hash":")" +
+                                   hash + R"(","value":{"type":"tile","entity":"light.tv_backlight","name":"TV"}})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(str(r.structured, "path"), path);
   EXPECT_EQ(str(r.structured.at("card").as_object(), "name"), "TV");
@@ -88,8 +87,8 @@ TEST_F(DashboardToolsTest, PerCardEditSendsAndReturnsOnlyThatCardGuardedByHash) 
   const std::string edit = str(r.structured, "edit_id");
 
   // The old hash is stale now: nothing is written.
-  r = call("ha_set_dashboard", R"({"url_path":"lovelace","op":"remove","path":")" + path + R"(","config_hash":")" +
-                                   hash + R"("})");
+  r = call("ha_set_dashboard",
+           R"({"url_path":"lovelace","op":"remove","path":")" + path + R"(","config_hash":")" + hash + R"("})");
   EXPECT_EQ(r.code(), "stale_config_hash") << r.text;
   EXPECT_EQ(home::config_hash(sim_config("")), new_hash);
 
@@ -101,8 +100,8 @@ TEST_F(DashboardToolsTest, PerCardEditSendsAndReturnsOnlyThatCardGuardedByHash) 
 
   // A patch that does not apply names its operation.
   const std::string h3 = str(r.structured, "config_hash");
-  r = call("ha_set_dashboard", R"({"url_path":"lovelace","config_hash":")" + h3 +
-                                   R"(","patch":[{"op":"remove","path":"/views/9"}]})");
+  r = call("ha_set_dashboard",
+           R"({"url_path":"lovelace","config_hash":")" + h3 + R"(","patch":[{"op":"remove","path":"/views/9"}]})");
   EXPECT_EQ(r.code(), "patch_failed") << r.text;
   r = call("ha_set_dashboard", R"({"url_path":"lovelace","config_hash":")" + h3 +
                                    R"(","patch":[{"op":"replace","path":"/title","value":"Maple"}]})");
