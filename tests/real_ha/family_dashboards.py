@@ -31,7 +31,7 @@ def t_hamcp_dashboard_tools(c: Ctx):
                                             "config_hash": found["config_hash"]}, ok=False)
         expect(stale["error"]["code"] == "stale_config_hash", f"stale: {stale}")
         patched = m.tool("ha_set_dashboard", {"url_path": URL, "config_hash": edit["config_hash"], "patch": [
-            {"op": "replace", "path": "/views/0/cards/0/title", "value": "Flags"}]})
+            {"op": "add", "path": "/views/0/cards/0/title", "value": "Flags"}]})
         ws = c.ws()
         try:
             raw = ws.call({"type": "lovelace/config", "url_path": URL})

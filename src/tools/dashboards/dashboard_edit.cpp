@@ -13,7 +13,7 @@ json::value apply(const json::value& document, const json::array& ops, std::stri
     return home::apply_json_patch(document, ops);
   } catch (const home::PatchError& e) {
     throw ToolException(ToolError{"patch_failed",
-                                  std::string(field) + " does not apply: " + e.what() + " Nothing was written.",
+                                  std::string(field) + " does not apply: " + e.what() + ". Nothing was written.",
                                   "Read the dashboard again (ha_get_dashboard) for its current paths.",
                                   {{"op_index", e.op_index}, {"path", e.path}, {"written", false}}});
   }
