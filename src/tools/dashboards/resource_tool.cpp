@@ -12,7 +12,7 @@ namespace hamcp::tools::dashboards {
 
 namespace {
 
-constexpr std::size_t kMaxInlineBytes = 256 * 1024;
+constexpr std::size_t kMaxInlineBytes = std::size_t{256} * 1024;
 constexpr std::size_t kShownUrlBytes = 120;
 
 std::string action_of(const Args& args) {
