@@ -39,6 +39,14 @@ const FAMILIES = [
     budget: 1300,
     tools: ['ha_get_registry', 'ha_set_registry', 'ha_remove_registry'],
   },
+  {
+    name: 'dashboard family',
+    budget: 1300,
+    tools: [
+      'ha_get_dashboard', 'ha_set_dashboard', 'ha_remove_dashboard', 'ha_manage_dashboard_resources',
+      'ha_manage_theme',
+    ],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

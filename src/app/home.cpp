@@ -3,6 +3,7 @@
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
 #include "tools/config/config_tools.hpp"
+#include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/system/system_tools.hpp"
@@ -36,6 +37,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("helpers", tools::register_helper_tools);
   family("system", tools::register_system_tools);
   family("registry", tools::register_registry_tools);
+  family("dashboards", tools::register_dashboard_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

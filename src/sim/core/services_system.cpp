@@ -97,12 +97,37 @@ void add_notifications_and_logs(Services::Impl& impl) {
                       [](Run&, const json::object&) { return std::nullopt; }));
 }
 
+// frontend.set_theme: an unknown theme changes nothing (HA only logs a warning);
+// "default" / "none" reset the light / dark default.
+void add_frontend(Services::Impl& impl) {
+  impl.add(plain_spec("frontend", "set_theme", "Sets the default theme Home Assistant uses.",
+                      {fstr("name", "Name of the theme to set."), fstr("name_dark", "Name of the dark theme to set."),
+                       fstr("mode", "Theme mode (light or dark).")},
+                      [&impl](Run& r, const json::object& d) -> std::optional<json::value> {
+                        Lovelace& l = impl.store.home().lovelace;
+                        const std::string mode = d.contains("mode") ? attr_str(d, "mode") : "light";
+                        if (mode != "light" && mode != "dark")
+                          throw invalid("value must be one of ['dark', 'light'] for dictionary value @ data['mode']");
+                        const bool dark = mode == "dark" || d.contains("name_dark");
+                        const std::string name = attr_str(d, dark && d.contains("name_dark") ? "name_dark" : "name");
+                        if (name != "default" && name != "none" && !l.themes.contains(name)) return std::nullopt;
+                        if (dark)
+                          l.default_dark_theme =
+                              name == "none" || name == "default" ? std::nullopt : std::optional<std::string>(name);
+                        else
+                          l.default_theme = name == "none" ? "default" : name;
+                        impl.store.fire("themes_updated", {}, r.ctx);
+                        return std::nullopt;
+                      }));
+}
+
 }  // namespace
 
 void add_system_services(Services::Impl& impl) {
   add_homeassistant(impl);
   add_notifications_and_logs(impl);
   add_admin_services(impl);
+  add_frontend(impl);
 }
 
 }  // namespace hamcp::sim::svc

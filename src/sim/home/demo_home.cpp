@@ -441,6 +441,7 @@ Home demo_home() {
   add_automations(b, t, h, goodnight);
   add_blueprint_automation(b, t);
   add_repairs(b.home());
+  add_demo_lovelace(b.home());
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

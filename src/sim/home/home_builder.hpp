@@ -172,4 +172,7 @@ std::string add_script(HomeBuilder&, std::string alias, std::string icon, json::
                        std::optional<std::string> category_id = {});
 std::string add_scene(HomeBuilder&, std::string name, json::object entities, std::string icon);
 
+// The demo home's dashboards, resources and themes (demo_dashboards.cpp).
+void add_demo_lovelace(Home& home);
+
 }  // namespace hamcp::sim

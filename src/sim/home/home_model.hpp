@@ -175,6 +175,19 @@ struct SystemAdmin {
   int restarts = 0;  // homeassistant.restart calls served
 };
 
+// Lovelace and the frontend (sim/ws/ws_lovelace_commands.cpp): storage and
+// YAML dashboards (dashboard id -> item as lovelace/dashboards/list shows it),
+// saved configs by url_path ("" = the default dashboard; none = never saved),
+// resources (id -> {id, type, url}) and themes.
+struct Lovelace {
+  std::map<std::string, json::object> dashboards;
+  std::map<std::string, json::value> configs;
+  std::map<std::string, json::object> resources;
+  json::object themes;  // name -> CSS variables
+  std::string default_theme = "default";
+  std::optional<std::string> default_dark_theme;
+};
+
 struct Home {
   CoreConfig config;
   std::vector<EntityState> states;            // one per entity (also for non-registry ones)
@@ -202,6 +215,7 @@ struct Home {
   // description?, last_scanned?); each tag also has a tag.* entity.
   std::map<std::string, json::object> tags;
   SystemAdmin system;
+  Lovelace lovelace;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

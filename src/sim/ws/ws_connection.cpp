@@ -84,6 +84,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_trace_commands(t);
     register_blueprint_commands(t);
     register_system_commands(t);
+    register_lovelace_commands(t);
     return t;
   }();
   return table;

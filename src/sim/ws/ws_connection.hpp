@@ -73,6 +73,7 @@ void register_history_commands(std::map<std::string, WsConnection::Handler, std:
 void register_trace_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_blueprint_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_system_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_lovelace_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 
 // Message-field helpers shared by the command files. They throw BadMessage,
 // which the dispatcher turns into invalid_format.

@@ -11,6 +11,7 @@
 #include "tools/config/config_target.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/config/config_write.hpp"
+#include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/helpers/helper_write.hpp"
 #include "tools/tool_error.hpp"
 
@@ -255,6 +256,13 @@ boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env,
     json::object restored = co_await std::move(restoring);
     co_return ok(std::move(restored));
   }
+  if (args.has("restore"))  // dashboards, resources, themes (ha_set_dashboard & co.)
+    if (std::optional<home::EditRecord> rec = env.journal.get(args.str("restore"));
+        rec && dashboards::is_dashboard_kind(rec->kind)) {
+      auto restoring = dashboards::restore_dashboard_edit(env, *rec);
+      json::object restored = co_await std::move(restoring);
+      co_return ok(std::move(restored));
+    }
   if (std::optional<home::EditRecord> rec = restorable_blueprint_edit(args, env)) {
     auto restoring = restore_blueprint_edit(env, *rec);
     json::object restored = co_await std::move(restoring);

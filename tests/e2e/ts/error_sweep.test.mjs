@@ -51,6 +51,11 @@ const VALID = {
   ha_get_registry: { kind: 'area' },
   ha_set_registry: { kind: 'label', id: 'Security', color: 'red' },
   ha_remove_registry: { kind: 'label', id: 'Security' },
+  ha_get_dashboard: { url_path: 'lovelace' },
+  ha_set_dashboard: { url_path: 'dashboard-energy', title: 'Sweep' },
+  ha_remove_dashboard: { url_path: 'dashboard-energy' },
+  ha_manage_dashboard_resources: { action: 'list' },
+  ha_manage_theme: { action: 'list' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -118,6 +123,14 @@ const OWN_FAILURES = {
     [{ kind: 'area', name: 'Sweep', floor_id: 'Moon' }, 'invalid_argument'],
   ],
   ha_remove_registry: [[{ kind: 'zone', id: 'nope_nope', confirm: true }, 'zone_not_found']],
+  ha_get_dashboard: [[{ url_path: 'nope-nope' }, 'dashboard_not_found']],
+  ha_set_dashboard: [
+    [{ url_path: 'dashboard-wall', config: { views: [] } }, 'dashboard_read_only'],
+    [{ url_path: 'lovelace', op: 'remove', path: 'views[0]', config_hash: 'stale' }, 'stale_config_hash'],
+  ],
+  ha_remove_dashboard: [[{ url_path: 'lovelace', confirm: true }, 'invalid_argument']],
+  ha_manage_dashboard_resources: [[{ action: 'remove', resource_id: 'nope' }, 'resource_not_found']],
+  ha_manage_theme: [[{ action: 'set', theme_name: 'nope' }, 'theme_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.

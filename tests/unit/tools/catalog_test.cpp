@@ -16,7 +16,9 @@ const std::vector<std::string> kTools = {
     // system administration
     "ha_get_system_health", "ha_restart", "ha_reload_core", "ha_set_log_level", "ha_ignore_repair", "ha_report_issue",
     // registries: devices, areas, floors, labels, categories, zones, exposure
-    "ha_get_registry", "ha_set_registry", "ha_remove_registry"};
+    "ha_get_registry", "ha_set_registry", "ha_remove_registry",
+    // dashboards, resources, themes
+    "ha_get_dashboard", "ha_set_dashboard", "ha_remove_dashboard", "ha_manage_dashboard_resources", "ha_manage_theme"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

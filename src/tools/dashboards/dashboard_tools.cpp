@@ -1,0 +1,13 @@
+#include "tools/dashboards/dashboard_tools.hpp"
+
+namespace hamcp::tools {
+
+void register_dashboard_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env) {
+  using Maker = ToolSpec (*)();
+  static constexpr Maker kMakers[] = {dashboards::make_get_dashboard_spec, dashboards::make_set_dashboard_spec,
+                                      dashboards::make_remove_dashboard_spec, dashboards::make_resources_spec,
+                                      dashboards::make_theme_spec};
+  for (Maker make : kMakers) registry.add_tool(build_tool(make(), env));
+}
+
+}  // namespace hamcp::tools

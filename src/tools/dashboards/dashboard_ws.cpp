@@ -1,0 +1,52 @@
+#include "tools/dashboards/dashboard_ws.hpp"
+
+namespace hamcp::tools::dashboards {
+
+namespace {
+
+bool outcome_unknown(const ha::HaError& e) {
+  return e.cause == ha::ErrorCause::timeout || e.cause == ha::ErrorCause::connection_lost ||
+         e.cause == ha::ErrorCause::protocol_error;
+}
+
+}  // namespace
+
+boost::asio::awaitable<json::value> ws_call(ToolEnv& env, json::object message, bool write, std::string what) {
+  ha::HaError failure;
+  try {
+    auto sending = env.ha.command(std::move(message));  // named: GCC 12 coroutine temporaries
+    json::value result = co_await std::move(sending);
+    co_return result;
+  } catch (const ha::HaException& e) {
+    failure = e.error();
+  }
+  ToolError err = from_ha_error(failure);
+  if (write && outcome_unknown(failure)) {
+    err.code = "write_outcome_unknown";
+    err.message = "No clear answer from Home Assistant to " + what + " (" + err.message +
+                  "); it may or may not have been applied. hamcp never retries a write.";
+    err.suggestion = "Read it back (ha_get_dashboard) before calling again.";
+    err.extra["written"] = "unknown";
+    throw ToolException(std::move(err));
+  }
+  if (write) {
+    err.message = "Home Assistant refused to " + what + ": " + err.message + " Nothing was written.";
+    err.extra["written"] = false;
+  }
+  throw ToolException(std::move(err));
+}
+
+void journal(ToolEnv& env, json::object& body, std::string kind, std::string key, std::string action,
+             json::value before, json::value after) {
+  home::EditRecord rec;
+  rec.kind = std::move(kind);
+  rec.key = std::move(key);
+  rec.action = std::move(action);
+  rec.before = std::move(before);
+  rec.after = std::move(after);
+  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
+  body["edit_id"] = recorded.id;
+  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+}
+
+}  // namespace hamcp::tools::dashboards
