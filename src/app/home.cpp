@@ -4,6 +4,7 @@
 #include "mcp/registry.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
+#include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 
 namespace hamcp::app {
@@ -22,6 +23,7 @@ void Home::register_tools(mcp::Registry& registry) {
   tools::register_entity_tools(registry, tools_env_);
   tools::register_config_tools(registry, tools_env_);
   tools::register_helper_tools(registry, tools_env_);
+  tools::register_everyday_tools(registry, tools_env_);
 }
 
 void Home::start() { ha_->start(); }

@@ -205,6 +205,7 @@ void add_device_services(Services::Impl& impl);      // cover, lock, climate, me
 void add_helper_services(Services::Impl& impl);      // input_*, select, number, button, counter, timer
 void add_system_services(Services::Impl& impl);      // homeassistant, notifications, logbook, system_log
 void add_group_services(Services::Impl& impl);       // group.set, group.remove (old-style groups)
+void add_todo_services(Services::Impl& impl);        // todo.add_item, update_item, remove_item
 
 }  // namespace svc
 }  // namespace hamcp::sim

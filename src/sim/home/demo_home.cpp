@@ -396,6 +396,8 @@ void add_flow_helpers_and_groups(HomeBuilder& b) {
   b.add_entity(std::move(group));
 }
 
+void add_calendar_and_todo(HomeBuilder& b);  // demo_everyday.cpp
+
 Home demo_home() {
   HomeBuilder b(20260101);
   b.home().config.location_name = "Maple House";
@@ -409,6 +411,7 @@ Home demo_home() {
   add_scenes(b);
   add_automations(b, t, h, goodnight);
   add_blueprint_automation(b, t);
+  add_calendar_and_todo(b);
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

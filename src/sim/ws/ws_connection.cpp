@@ -66,6 +66,8 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_history_commands(t);
     register_trace_commands(t);
     register_blueprint_commands(t);
+    register_calendar_commands(t);
+    register_todo_commands(t);
     return t;
   }();
   return table;

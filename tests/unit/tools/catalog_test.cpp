@@ -12,7 +12,10 @@ const std::vector<std::string> kTools = {
     "ha_manage_blueprints",
     // helpers and old-style groups
     "ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
-    "ha_config_remove_group"};
+    "ha_config_remove_group",
+    // calendars, to-do lists, cameras
+    "ha_config_get_calendar_events", "ha_config_set_calendar_event", "ha_config_remove_calendar_event", "ha_get_todo",
+    "ha_set_todo_item", "ha_remove_todo_item", "ha_get_camera_image"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
