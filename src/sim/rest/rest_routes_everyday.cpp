@@ -49,7 +49,7 @@ RestResponse camera_image(RestCall& c) {
       0,    0,    1,    0,    0,    0,    1,    8,    0,    0,    0,    0,    0x3A, 0x7E, 0x9B, 0x55, 0,
       0,    0,    0x0A, 'I',  'D',  'A',  'T',  0x78, 0x9C, 0x63, 0x68, 0,    0,    0,    0x82, 0,    0x81,
       0x77, 0xCD, 0x72, 0xB6, 0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xAE, 0x42, 0x60, 0x82};
-  return RestResponse{200, "image/png", std::string(reinterpret_cast<const char*>(png), sizeof png), {}};
+  return RestResponse{200, "image/png", std::string(reinterpret_cast<const char*>(png), sizeof png), {}, {}};
 }
 
 }  // namespace

@@ -60,7 +60,11 @@ boost::asio::awaitable<ha::EntityStatePtr> entity_arg(Args& args, ToolEnv& env, 
 boost::asio::awaitable<json::value> call_action(ToolEnv& env, std::string domain, std::string service,
                                                 const std::string& entity_id, json::object data) {
   const std::string what = domain + "." + service;
-  ha::ServiceCall call{std::move(domain), std::move(service), std::move(data), {{"entity_id", entity_id}}};
+  ha::ServiceCall call;
+  call.domain = std::move(domain);
+  call.service = std::move(service);
+  call.data = std::move(data);
+  call.target = {{"entity_id", entity_id}};
   ha::HaError failure;
   try {
     auto calling = env.ha.call_service(std::move(call));

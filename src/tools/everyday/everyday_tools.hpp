@@ -10,6 +10,7 @@
 
 #include "mcp/registry.hpp"
 #include "tools/tool_env.hpp"
+#include "tools/tool_error.hpp"
 #include "tools/tool_spec.hpp"
 
 namespace hamcp::tools {
