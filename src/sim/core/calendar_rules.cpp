@@ -153,8 +153,7 @@ std::vector<Timestamp> occurrences(const CalendarEvent& e, Timestamp from, Times
   }
   walk(e, *rule, [&](Timestamp t) {
     if (t >= to) return false;
-    if (t + length > from && std::find(e.excluded.begin(), e.excluded.end(), t) == e.excluded.end())
-      out.push_back(t);
+    if (t + length > from && std::find(e.excluded.begin(), e.excluded.end(), t) == e.excluded.end()) out.push_back(t);
     return true;
   });
   return out;
@@ -181,8 +180,8 @@ std::string recurrence_id(Timestamp start, bool all_day) {
 
 std::optional<Timestamp> parse_ical_time(std::string_view text) {
   if (text.size() < 8) return std::nullopt;
-  std::string iso = std::string(text.substr(0, 4)) + "-" + std::string(text.substr(4, 2)) + "-" +
-                    std::string(text.substr(6, 2));
+  std::string iso =
+      std::string(text.substr(0, 4)) + "-" + std::string(text.substr(4, 2)) + "-" + std::string(text.substr(6, 2));
   if (text.size() > 8) {
     std::string_view rest = text.substr(8);
     if (!rest.empty() && rest.back() == 'Z') rest.remove_suffix(1);

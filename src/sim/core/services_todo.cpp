@@ -24,7 +24,8 @@ void apply_fields(const StoredState& s, const json::object& d, TodoItem& item) {
   const struct {
     const char* key;
     int feature;
-  } kFields[] = {{"due_date", todo::kDueDate}, {"due_datetime", todo::kDueDatetime}, {"description", todo::kDescription}};
+  } kFields[] = {
+      {"due_date", todo::kDueDate}, {"due_datetime", todo::kDueDatetime}, {"description", todo::kDescription}};
   if (d.contains("due_date") && d.contains("due_datetime"))
     throw invalid("two or more values in the same group of exclusion 'due' @ data[<due>]");
   for (const auto& f : kFields) {
@@ -93,17 +94,16 @@ void add_todo_services(Services::Impl& impl) {
       "todo", "add_item", "Adds a new to-do list item.",
       {fstr("item", "The name that represents the to-do item.", true), due_date, due_datetime, description},
       [&impl](Run& r, const StoredState& s, const json::object& d) { add_item(impl, r, s, d); }, todo::kCreate));
-  impl.add(entity_spec("todo", "update_item", "Updates an existing to-do list item based on its name or UID.",
-                       {fstr("item", "The name/summary or UID of the to-do item.", true),
-                        fstr("rename", "The new name for the to-do item"),
-                        fstr("status", "A status or confirmation of the to-do item."), due_date, due_datetime,
-                        description},
-                       [&impl](Run& r, const StoredState& s, const json::object& d) { update_item(impl, r, s, d); },
-                       todo::kUpdate));
-  impl.add(entity_spec("todo", "remove_item", "Removes an existing to-do list item by its name or UID.",
-                       {fany("item", "The name/summary or UID for the to-do list items.", true)},
-                       [&impl](Run& r, const StoredState& s, const json::object& d) { remove_item(impl, r, s, d); },
-                       todo::kDelete));
+  impl.add(entity_spec(
+      "todo", "update_item", "Updates an existing to-do list item based on its name or UID.",
+      {fstr("item", "The name/summary or UID of the to-do item.", true),
+       fstr("rename", "The new name for the to-do item"), fstr("status", "A status or confirmation of the to-do item."),
+       due_date, due_datetime, description},
+      [&impl](Run& r, const StoredState& s, const json::object& d) { update_item(impl, r, s, d); }, todo::kUpdate));
+  impl.add(entity_spec(
+      "todo", "remove_item", "Removes an existing to-do list item by its name or UID.",
+      {fany("item", "The name/summary or UID for the to-do list items.", true)},
+      [&impl](Run& r, const StoredState& s, const json::object& d) { remove_item(impl, r, s, d); }, todo::kDelete));
 }
 
 }  // namespace hamcp::sim::svc

@@ -48,8 +48,7 @@ void add_calendar_and_todo(HomeBuilder& b) {
   // 2026-01-01 was a Thursday.
   std::vector<CalendarEvent> events = {
       event("demo-bins", "Bins out", kHomeEpoch + 4 * kDay + 19 * kHour, kHour / 2, "FREQ=WEEKLY;BYDAY=MO"),
-      event("demo-swim", "Emma swimming", kHomeEpoch + 5 * kDay + 16 * kHour, 1.5 * kHour,
-            "FREQ=WEEKLY;BYDAY=TU,TH"),
+      event("demo-swim", "Emma swimming", kHomeEpoch + 5 * kDay + 16 * kHour, 1.5 * kHour, "FREQ=WEEKLY;BYDAY=TU,TH"),
       event("demo-rent", "Pay rent", kHomeEpoch, kDay, "FREQ=MONTHLY"),
       event("demo-oma", "Oma Ingrid visits", kHomeEpoch + 45 * kDay + 14 * kHour, 3 * kHour, "")};
   events[2].all_day = true;

@@ -31,7 +31,8 @@ bool is_date(const std::string& s) { return s.size() == 10; }
 
 Timestamp event_time(const std::string& text, const char* key) {
   auto t = common::parse_iso_time(text);
-  if (!t) throw BadMessage{"Invalid datetime specified: " + text + " for dictionary value @ data['event']['" + key + "']"};
+  if (!t)
+    throw BadMessage{"Invalid datetime specified: " + text + " for dictionary value @ data['event']['" + key + "']"};
   return *t;
 }
 
@@ -48,13 +49,15 @@ CalendarEvent parse_event(const json::object& msg) {
   e.all_day = is_date(start);
   e.start = event_time(start, "dtstart");
   e.end = event_time(end, "dtend");
-  if (e.end <= e.start) throw BadMessage{"Expected end time to be after start time for dictionary value @ data['event']"};
+  if (e.end <= e.start)
+    throw BadMessage{"Expected end time to be after start time for dictionary value @ data['event']"};
   e.description = opt_string(o, "description").value_or("");
   e.location = opt_string(o, "location").value_or("");
   e.rrule = opt_string(o, "rrule").value_or("");
   if (!e.rrule.empty()) {
     std::string error;
-    if (!calendar::parse_rrule(e.rrule, error)) throw BadMessage{error + " for dictionary value @ data['event']['rrule']"};
+    if (!calendar::parse_rrule(e.rrule, error))
+      throw BadMessage{error + " for dictionary value @ data['event']['rrule']"};
   }
   return e;
 }

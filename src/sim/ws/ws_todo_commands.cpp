@@ -45,7 +45,8 @@ void item_move(WsConnection& c, int64_t id, const json::object& msg) {
   TodoItem moved = *it;
   items->erase(it);
   auto at = items->begin();
-  if (previous) at = std::find_if(items->begin(), items->end(), [&](const TodoItem& i) { return i.uid == *previous; }) + 1;
+  if (previous)
+    at = std::find_if(items->begin(), items->end(), [&](const TodoItem& i) { return i.uid == *previous; }) + 1;
   items->insert(at, std::move(moved));
   c.send_result(id, nullptr);
 }

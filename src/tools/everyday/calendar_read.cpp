@@ -45,8 +45,10 @@ boost::asio::awaitable<json::array> calendar_events(ToolEnv& env, const std::str
   const helpers::RestAnswer answer = co_await std::move(reading);
   if (answer.status != 200 || !answer.body.is_array()) {
     const json::value* m = answer.body.is_object() ? answer.body.as_object().if_contains("message") : nullptr;
-    const std::string said = m && m->is_string() ? std::string(m->get_string()) : "HTTP " + std::to_string(answer.status);
-    throw ToolException("calendar_read_failed", "Home Assistant could not list the events of " + entity_id + ": " + said,
+    const std::string said =
+        m && m->is_string() ? std::string(m->get_string()) : "HTTP " + std::to_string(answer.status);
+    throw ToolException("calendar_read_failed",
+                        "Home Assistant could not list the events of " + entity_id + ": " + said,
                         "Check entity_id (a calendar.* entity) and that start is before end.");
   }
   json::array out;

@@ -7,10 +7,9 @@ namespace hamcp::tools {
 
 void register_everyday_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env) {
   using Maker = ToolSpec (*)();
-  static constexpr Maker kMakers[] = {make_get_calendar_events_spec, make_set_calendar_event_spec,
-                                      make_remove_calendar_event_spec, make_get_todo_spec,
-                                      make_set_todo_item_spec,         make_remove_todo_item_spec,
-                                      make_get_camera_image_spec};
+  static constexpr Maker kMakers[] = {
+      make_get_calendar_events_spec, make_set_calendar_event_spec, make_remove_calendar_event_spec, make_get_todo_spec,
+      make_set_todo_item_spec,       make_remove_todo_item_spec,   make_get_camera_image_spec};
   for (Maker make : kMakers) registry.add_tool(build_tool(make(), env));
 }
 

@@ -18,8 +18,8 @@ json::object list_lists(const ha::Snapshot& snap) {
   for (const auto& id : snap.states.entity_ids()) {
     if (id.rfind("todo.", 0) != 0) continue;
     ha::EntityStatePtr s = snap.states.find(id);
-    lists.push_back(json::object{
-        {"entity_id", id}, {"name", s->attributes.string_of("friendly_name")}, {"open_items", s->state}});
+    lists.push_back(
+        json::object{{"entity_id", id}, {"name", s->attributes.string_of("friendly_name")}, {"open_items", s->state}});
   }
   const std::size_t count = lists.size();
   return {{"lists", std::move(lists)}, {"count", count}};
@@ -47,8 +47,10 @@ ToolException item_not_found(const json::array& items, const std::string& key) {
   json::array names;
   for (const auto& i : items)
     if (names.size() < 20) names.push_back(i.as_object().at("summary"));
-  ToolError err{"item_not_found", "No item '" + key + "' in this list.",
-                "Pass an item's uid or exact summary (see ha_get_todo).", {{"items", std::move(names)}}};
+  ToolError err{"item_not_found",
+                "No item '" + key + "' in this list.",
+                "Pass an item's uid or exact summary (see ha_get_todo).",
+                {{"items", std::move(names)}}};
   return ToolException(std::move(err));
 }
 
@@ -135,7 +137,8 @@ boost::asio::awaitable<mcp::ToolResult> run_set_item(Args& args, ToolEnv& env, m
   auto rereading = items_of(env, list->entity_id);
   const json::array now = co_await std::move(rereading);
   json::value after = find_item(now, key);
-  json::object body{{"entity_id", list->entity_id}, {"action", before.is_null() ? "added" : "updated"}, {"item", after}};
+  json::object body{
+      {"entity_id", list->entity_id}, {"action", before.is_null() ? "added" : "updated"}, {"item", after}};
   const json::value* uid = after.is_object() ? after.as_object().if_contains("uid") : nullptr;
   const std::string journal_key = list->entity_id + "/" + (uid ? std::string(uid->as_string()) : key);
   helpers::journal(env, body, "todo_item", journal_key, list->entity_id, before.is_null() ? "create" : "update", before,

@@ -1,10 +1,11 @@
 // The simulated calendar's RRULE subset: expansion over a range (DAILY,
 // WEEKLY with BYDAY, MONTHLY skipping short months, INTERVAL, COUNT, UNTIL,
 // excluded instances), recurrence ids and ending a series with UNTIL.
+#include "sim/core/calendar_rules.hpp"
+
 #include <gtest/gtest.h>
 
 #include "common/iso_time.hpp"
-#include "sim/core/calendar_rules.hpp"
 
 namespace hamcp::sim::calendar {
 namespace {
