@@ -176,6 +176,7 @@ ToolSpec make_set_calendar_event_spec() {
 "required":["entity_id","summary","start","end"]})J";
   s.output_schema = R"J({"type":"object","properties":{"event":{}}})J";
   s.annotations = writes(false, false);
+  s.also_accepts = {{"recurrence_range", R"({"enum":["THISANDFUTURE",""]})"}};  // ha-mcp: "" = this one
   s.run = run_set_event;
   return s;
 }
@@ -192,6 +193,7 @@ ToolSpec make_remove_calendar_event_spec() {
 "confirm":{"type":"boolean"}},"required":["entity_id","uid"]})J";
   s.output_schema = R"J({"type":"object","properties":{"event":{}}})J";
   s.annotations = writes(true, true);
+  s.also_accepts = {{"recurrence_range", R"({"enum":["THISANDFUTURE",""]})"}};  // ha-mcp: "" = this one
   s.run = run_remove_event;
   return s;
 }
