@@ -75,7 +75,13 @@ void update_item(Services::Impl& impl, Run& r, const StoredState& s, const json:
 void remove_item(Services::Impl& impl, Run& r, const StoredState& s, const json::object& d) {
   auto& items = list_of(impl, s);
   std::vector<std::string> uids;
-  for (const auto& key : string_list(d.at("item"))) {
+  std::vector<std::string> keys;  // one text or a list (HA: vol.All(cv.ensure_list, [cv.string]); no comma split)
+  if (const json::value& v = d.at("item"); v.is_string())
+    keys.emplace_back(v.get_string());
+  else if (v.is_array())
+    for (const auto& x : v.get_array())
+      if (x.is_string()) keys.emplace_back(x.get_string());
+  for (const auto& key : keys) {
     TodoItem* item = todo::find(items, key);
     if (!item) throw validation("Unable to find To-do item: " + key, "item_not_found");
     uids.push_back(item->uid);
