@@ -167,7 +167,7 @@ bool occurs_at(const CalendarEvent& e, Timestamp start) {
 std::string recurrence_id(Timestamp start, bool all_day) {
   const long day = day_of(start);
   const Civil c = civil_from_days(day);
-  char buf[32];
+  char buf[80];
   if (all_day) {
     std::snprintf(buf, sizeof buf, "%04ld%02u%02u", c.y, c.m, c.d);
   } else {
@@ -179,17 +179,17 @@ std::string recurrence_id(Timestamp start, bool all_day) {
 }
 
 std::optional<Timestamp> parse_ical_time(std::string_view text) {
-  if (text.size() < 8) return std::nullopt;
-  std::string iso =
-      std::string(text.substr(0, 4)) + "-" + std::string(text.substr(4, 2)) + "-" + std::string(text.substr(6, 2));
+  if (text.size() < 8 || text.find_first_not_of("0123456789TZ") != std::string_view::npos) return std::nullopt;
+  std::string iso;  // "YYYYMMDD[THHMMSS[Z]]" -> "YYYY-MM-DD[THH:MM:SS]", appended piece by piece
+  iso.reserve(20);
+  iso.append(text.substr(0, 4)).append(1, '-').append(text.substr(4, 2)).append(1, '-').append(text.substr(6, 2));
   if (text.size() > 8) {
     std::string_view rest = text.substr(8);
-    if (!rest.empty() && rest.back() == 'Z') rest.remove_suffix(1);
+    if (rest.back() == 'Z') rest.remove_suffix(1);
     if (rest.size() != 7 || rest[0] != 'T') return std::nullopt;
-    iso += "T" + std::string(rest.substr(1, 2)) + ":" + std::string(rest.substr(3, 2)) + ":" +
-           std::string(rest.substr(5, 2));
+    iso.append(1, 'T').append(rest.substr(1, 2)).append(1, ':').append(rest.substr(3, 2)).append(1, ':');
+    iso.append(rest.substr(5, 2));
   }
-  if (iso.find_first_not_of("0123456789-T:") != std::string::npos) return std::nullopt;
   return common::parse_iso_time(iso);
 }
 
@@ -207,7 +207,7 @@ std::string with_until(std::string_view rrule, Timestamp until, bool all_day) {
 
 std::string date_text(Timestamp t) {
   const Civil c = civil_from_days(day_of(t));
-  char buf[16];
+  char buf[48];
   std::snprintf(buf, sizeof buf, "%04ld-%02u-%02u", c.y, c.m, c.d);
   return buf;
 }
@@ -215,7 +215,7 @@ std::string date_text(Timestamp t) {
 std::string datetime_text(Timestamp t) {
   const long day = day_of(t);
   const auto secs = static_cast<long>(t - static_cast<double>(day) * kDay);
-  char buf[40];
+  char buf[96];
   std::snprintf(buf, sizeof buf, "%sT%02ld:%02ld:%02ld+00:00", date_text(t).c_str(), secs / 3600, secs / 60 % 60,
                 secs % 60);
   return buf;
