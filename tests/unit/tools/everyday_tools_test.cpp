@@ -64,48 +64,49 @@ TEST_F(EverydayToolsTest, RecurringEventIsEditedOnceThenFromAnOccurrenceOnAndDel
   EXPECT_EQ(summaries(events("2026-03-01", "2026-04-01"), "Piano").size(), 4u);
 
   // One occurrence moved to 18:00.
-  r = call("ha_config_set_calendar_event", R"({"entity_id":"calendar.family","uid":")" + uid +
-                                               R"(","recurrence_id":"20260309T170000","summary":"Piano (late)",
-      "start":"2026-03-09T18:00:00+00:00","end":"2026-03-09T19:00:00+00:00"
-})");
+  r = call("ha_config_set_calendar_event", R"J({"entity_id":"calendar.family","uid":")J" + uid +
+                                               R"J(","recurrence_id":"20260309T170000","summary":"Piano (late)",
+      "start":"2026-03-09T18:00:00+00:00","end":"2026-03-09T19:00:00+00:00"})J");
   ASSERT_FALSE(r.is_error) << r.text;
-EXPECT_EQ(str(r.structured, "scope"), "occurrence");
-auto got = summaries(events("2026-03-02", "2026-03-31"), "Piano");
-std::vector<std::string> want = {"Piano@2026-03-02T17:00:00+00:00", "Piano (late)@2026-03-09T18:00:00+00:00",
-                                 "Piano@2026-03-16T17:00:00+00:00", "Piano@2026-03-23T17:00:00+00:00"};
-EXPECT_EQ(got, want);
+  EXPECT_EQ(str(r.structured, "scope"), "occurrence");
+  auto got = summaries(events("2026-03-02", "2026-03-31"), "Piano");
+  std::vector<std::string> want = {"Piano@2026-03-02T17:00:00+00:00", "Piano (late)@2026-03-09T18:00:00+00:00",
+                                   "Piano@2026-03-16T17:00:00+00:00", "Piano@2026-03-23T17:00:00+00:00"};
+  EXPECT_EQ(got, want);
 
-// From the 16th on: a new summary.
-r = call("ha_config_set_calendar_event", R"({"entity_id":"calendar.family","uid":")" + uid +
-                                             R"(","recurrence_id":"20260316T170000","recurrence_range":"THISANDFUTURE",
+  // From the 16th on: a new summary.
+  r = call("ha_config_set_calendar_event",
+           R"({"entity_id":"calendar.family","uid":")" + uid +
+               R"(","recurrence_id":"20260316T170000","recurrence_range":"THISANDFUTURE",
       "summary":"Piano lesson","start":"2026-03-16T17:00:00+00:00","end":"2026-03-16T18:00:00+00:00",
       "rrule":"FREQ=WEEKLY;COUNT=2"})");
-ASSERT_FALSE(r.is_error) << r.text;
-EXPECT_EQ(str(r.structured, "scope"), "this_and_following");
-got = summaries(events("2026-03-02", "2026-03-31"), "Piano");
-ASSERT_EQ(got.size(), 4u);
-EXPECT_EQ(got[2], "Piano lesson@2026-03-16T17:00:00+00:00");
-EXPECT_EQ(got[3], "Piano lesson@2026-03-23T17:00:00+00:00");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "scope"), "this_and_following");
+  got = summaries(events("2026-03-02", "2026-03-31"), "Piano");
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[2], "Piano lesson@2026-03-16T17:00:00+00:00");
+  EXPECT_EQ(got[3], "Piano lesson@2026-03-23T17:00:00+00:00");
 
-// Deleting the first occurrence: a preview first, nothing deleted.
-const std::string del = R"({"entity_id":"calendar.family","uid":")" + uid + R"(","recurrence_id":"20260302T170000")";
-r = call("ha_config_remove_calendar_event", del + "}");
-ASSERT_FALSE(r.is_error) << r.text;
-EXPECT_FALSE(r.structured.at("deleted").as_bool());
-EXPECT_EQ(summaries(events("2026-03-02", "2026-03-03"), "Piano").size(), 1u);
-r = call("ha_config_remove_calendar_event", del + R"(,"confirm":true})");
-ASSERT_FALSE(r.is_error) << r.text;
-EXPECT_TRUE(r.structured.at("deleted").as_bool());
-EXPECT_TRUE(r.structured.contains("edit_id"));
-EXPECT_TRUE(summaries(events("2026-03-02", "2026-03-03"), "Piano").empty());
-EXPECT_EQ(summaries(events("2026-03-03", "2026-03-31"), "Piano").size(), 3u);
+  // Deleting the first occurrence: a preview first, nothing deleted.
+  const std::string del = R"({"entity_id":"calendar.family","uid":")" + uid + R"(","recurrence_id":"20260302T170000")";
+  r = call("ha_config_remove_calendar_event", del + "}");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_FALSE(r.structured.at("deleted").as_bool());
+  EXPECT_EQ(summaries(events("2026-03-02", "2026-03-03"), "Piano").size(), 1u);
+  r = call("ha_config_remove_calendar_event", del + R"(,"confirm":true})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_TRUE(r.structured.at("deleted").as_bool());
+  EXPECT_TRUE(r.structured.contains("edit_id"));
+  EXPECT_TRUE(summaries(events("2026-03-02", "2026-03-03"), "Piano").empty());
+  EXPECT_EQ(summaries(events("2026-03-03", "2026-03-31"), "Piano").size(), 3u);
 
-// The whole (first) series.
-r = call("ha_config_remove_calendar_event", R"({"entity_id":"calendar.family","uid":")" + uid + R"(","confirm":true})");
-ASSERT_FALSE(r.is_error) << r.text;
-got = summaries(events("2026-03-02", "2026-03-31"), "Piano");
-EXPECT_EQ(got, (std::vector<std::string>{"Piano lesson@2026-03-16T17:00:00+00:00",
-                                         "Piano lesson@2026-03-23T17:00:00+00:00"}));
+  // The whole (first) series.
+  r = call("ha_config_remove_calendar_event",
+           R"({"entity_id":"calendar.family","uid":")" + uid + R"(","confirm":true})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  got = summaries(events("2026-03-02", "2026-03-31"), "Piano");
+  EXPECT_EQ(got, (std::vector<std::string>{"Piano lesson@2026-03-16T17:00:00+00:00",
+                                           "Piano lesson@2026-03-23T17:00:00+00:00"}));
 }
 
 TEST_F(EverydayToolsTest, AllDayEventAndCalendarErrorsNameTheirField) {
