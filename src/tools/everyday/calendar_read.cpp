@@ -37,8 +37,7 @@ double time_arg(const std::string& text, std::string_view field) {
   return *t;
 }
 
-boost::asio::awaitable<json::array> calendar_events(ToolEnv& env, const std::string& entity_id, double start,
-                                                    double end) {
+boost::asio::awaitable<json::array> calendar_events(ToolEnv& env, std::string entity_id, double start, double end) {
   std::string path = "/api/calendars/" + entity_id + "?start=" + query_value(common::format_iso_time(start)) +
                      "&end=" + query_value(common::format_iso_time(end));
   auto reading = helpers::rest_call(env, "GET", std::move(path), nullptr, false);
@@ -57,8 +56,8 @@ boost::asio::awaitable<json::array> calendar_events(ToolEnv& env, const std::str
   co_return out;
 }
 
-boost::asio::awaitable<json::value> find_event(ToolEnv& env, const std::string& entity_id, const std::string& uid,
-                                               const std::string& recurrence_id, double around) {
+boost::asio::awaitable<json::value> find_event(ToolEnv& env, std::string entity_id, std::string uid,
+                                               std::string recurrence_id, double around) {
   auto reading = calendar_events(env, entity_id, around - kYear, around + kYear);
   json::array events = co_await std::move(reading);
   for (auto& e : events) {

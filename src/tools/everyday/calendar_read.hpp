@@ -13,13 +13,13 @@ namespace hamcp::tools::everyday {
 
 // Events overlapping [start, end) (epoch seconds), flat: {summary, start,
 // end (date or ISO text), uid, recurrence_id?, rrule?, description?, location?}.
-boost::asio::awaitable<json::array> calendar_events(ToolEnv& env, const std::string& entity_id, double start,
-                                                    double end);
+boost::asio::awaitable<json::array> calendar_events(ToolEnv& env, std::string entity_id, double start, double end);
 
+// (Parameters by value: coroutines keep references to their callers' temporaries.)
 // The first event with `uid` (and `recurrence_id` when not empty) within a
 // year either side of `around`; null when none.
-boost::asio::awaitable<json::value> find_event(ToolEnv& env, const std::string& entity_id, const std::string& uid,
-                                               const std::string& recurrence_id, double around);
+boost::asio::awaitable<json::value> find_event(ToolEnv& env, std::string entity_id, std::string uid,
+                                               std::string recurrence_id, double around);
 
 // "2026-12-04" or "2026-12-04T09:00:00+01:00" -> epoch seconds, else a
 // bad_argument naming `field`.

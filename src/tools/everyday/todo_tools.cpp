@@ -79,8 +79,8 @@ json::object item_fields(Args& args) {
   return data;
 }
 
-boost::asio::awaitable<void> move_item(ToolEnv& env, const std::string& entity_id, const std::string& uid,
-                                       const std::string& previous) {
+// By value: a coroutine's reference parameters would outlive the caller's temporaries.
+boost::asio::awaitable<void> move_item(ToolEnv& env, std::string entity_id, std::string uid, std::string previous) {
   json::object message{{"type", "todo/item/move"}, {"entity_id", entity_id}, {"uid", uid}};
   if (!previous.empty()) message["previous_uid"] = previous;
   auto moving = ws_write(env, std::move(message), "moving item " + uid);

@@ -128,7 +128,7 @@ TEST_F(EverydayToolsTest, AllDayEventAndCalendarErrorsNameTheirField) {
   r = call("ha_config_set_calendar_event",
            R"({"entity_id":"calendar.family","summary":"x","start":"2026-05-04","end":"2026-05-04T10:00:00"})");
   ASSERT_TRUE(r.is_error);
-  EXPECT_NE(r.text.find("both dates"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("both be dates"), std::string::npos) << r.text;
   r = call("ha_config_set_calendar_event", R"({"entity_id":"calendar.family","summary":"x",
       "start":"2026-05-04","end":"2026-05-05","rrule":"FREQ=YEARLY"})");
   ASSERT_TRUE(r.is_error);
