@@ -174,7 +174,7 @@ ToolSpec make_set_calendar_event_spec() {
 "rrule":{"type":"string","description":"e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"},"uid":{"type":"string"},
 "recurrence_id":{"type":"string"},"recurrence_range":{"type":"string","enum":["THISANDFUTURE"]}},
 "required":["entity_id","summary","start","end"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"event":{}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"event":{"type":"object"}}})J";
   s.annotations = writes(false, false);
   s.also_accepts = {{"recurrence_range", R"({"enum":["THISANDFUTURE",""]})"}};  // ha-mcp: "" = this one
   s.run = run_set_event;
@@ -191,7 +191,7 @@ ToolSpec make_remove_calendar_event_spec() {
   s.input_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"uid":{"type":"string"},
 "recurrence_id":{"type":"string"},"recurrence_range":{"type":"string","enum":["THISANDFUTURE"]},
 "confirm":{"type":"boolean"}},"required":["entity_id","uid"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"event":{}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"event":{"type":"object"}}})J";
   s.annotations = writes(true, true);
   s.also_accepts = {{"recurrence_range", R"({"enum":["THISANDFUTURE",""]})"}};  // ha-mcp: "" = this one
   s.run = run_remove_event;

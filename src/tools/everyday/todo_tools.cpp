@@ -193,7 +193,7 @@ ToolSpec make_set_todo_item_spec() {
 "item":{"type":"string"},"rename":{"type":"string"},"status":{"type":"string","enum":["needs_action","completed"]},
 "due_date":{"type":"string"},"due_datetime":{"type":"string"},"description":{"type":"string"},
 "previous_uid":{"type":"string"}},"required":["entity_id"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"item":{}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"item":{"type":"object"}}})J";
   s.annotations = writes(false, false);
   s.run = run_set_item;
   return s;
@@ -206,7 +206,7 @@ ToolSpec make_remove_todo_item_spec() {
   s.description = "Remove an item (uid or summary). Without confirm=true: a preview.";
   s.input_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"item":{"type":"string"},
 "confirm":{"type":"boolean"}},"required":["entity_id","item"]})J";
-  s.output_schema = R"J({"type":"object","properties":{"item":{}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"item":{"type":"object"}}})J";
   s.annotations = writes(true, true);
   s.run = run_remove_item;
   return s;

@@ -22,7 +22,8 @@ TEST_F(ToolsTest, UnreachableHomeStillListsToolsAndDiagnosesCalls) {
   o.first_sync_wait = std::chrono::milliseconds(1500);
   start(o, "http://127.0.0.1:" + std::to_string(closed_port()));
   json::object list = list_tools();
-  EXPECT_EQ(list.at("result").at("tools").as_array().size(), 24u);  // entity (14) + config (5) + helper (5) families
+  EXPECT_EQ(list.at("result").at("tools").as_array().size(),
+            31u);  // entity (14) + config (5) + helper (5) + everyday (7) families
 
   for (const char* tool : {"ha_search", "ha_get_overview", "ha_get_state"}) {
     CallResult r = call(tool, std::string(tool) == "ha_get_state" ? R"({"entity_id":"light.x"})" : "{}");
