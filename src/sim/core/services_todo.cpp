@@ -1,7 +1,10 @@
-// Actions of HA's todo domain over the simulator's lists (Home::todo_lists):
+// Actions of HA's todo domain over the simulator's lists (Home::todo_lists)
+// and camera.turn_on / turn_off (Home::cameras_off; the state stays as it is, as in HA):
 // todo.add_item, todo.update_item, todo.remove_item, with HA 2026.2's
 // refusals (todo/__init__.py): an unknown item is the service validation
 // error item_not_found, a field the list cannot store update_field_not_supported.
+#include <algorithm>
+
 #include "sim/core/service_spec.hpp"
 #include "sim/core/sim_core.hpp"
 #include "sim/core/todo_items.hpp"
@@ -92,7 +95,20 @@ void remove_item(Services::Impl& impl, Run& r, const StoredState& s, const json:
 
 }  // namespace
 
+void add_camera_services(Services::Impl& impl) {
+  impl.add(entity_spec("camera", "turn_off", "Turns off the camera.", {},
+                       [&impl](Run&, const StoredState& s, const json::object&) {
+                         auto& off = impl.store.home().cameras_off;
+                         if (std::find(off.begin(), off.end(), s.entity_id) == off.end()) off.push_back(s.entity_id);
+                       }));
+  impl.add(entity_spec("camera", "turn_on", "Turns on the camera.", {},
+                       [&impl](Run&, const StoredState& s, const json::object&) {
+                         std::erase(impl.store.home().cameras_off, s.entity_id);
+                       }));
+}
+
 void add_todo_services(Services::Impl& impl) {
+  add_camera_services(impl);
   const Field due_date = fstr("due_date", "The date the to-do item is expected to be completed.");
   const Field due_datetime = fstr("due_datetime", "The date and time the to-do item is expected to be completed.");
   const Field description = fstr("description", "A more complete description of the to-do item.");

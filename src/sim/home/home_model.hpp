@@ -206,6 +206,8 @@ struct Home {
   // Local calendars and to-do lists, by entity id (calendar.*, todo.*).
   std::map<std::string, std::vector<CalendarEvent>> calendars;
   std::map<std::string, std::vector<TodoItem>> todo_lists;
+  // Cameras turned off (camera.turn_off): HA keeps their state "idle" and answers 503 for an image.
+  std::vector<std::string> cameras_off;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

@@ -42,7 +42,9 @@ RestResponse calendar_events(RestCall& c) {
 RestResponse camera_image(RestCall& c) {
   auto s = c.store.get(c.path[0]);
   if (!s || s->entity_id.rfind("camera.", 0) != 0) return text_response(404, "404: Not Found");
-  if (s->state == "off") return text_response(503, "503: Service Unavailable");
+  const auto& off = c.store.home().cameras_off;
+  if (s->state == "off" || std::find(off.begin(), off.end(), s->entity_id) != off.end())
+    return text_response(503, "503: Service Unavailable");
   if (s->state == "unavailable") return text_response(500, "500 Internal Server Error");
   static const unsigned char png[] = {
       0x89, 'P',  'N',  'G',  0x0D, 0x0A, 0x1A, 0x0A, 0,    0,    0,    0x0D, 'I',  'H',  'D',  'R',  0,
