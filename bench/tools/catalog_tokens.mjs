@@ -47,6 +47,14 @@ const FAMILIES = [
       'ha_manage_theme',
     ],
   },
+  {
+    name: 'everyday family (calendar, todo, camera)',
+    budget: 1300,
+    tools: [
+      'ha_config_get_calendar_events', 'ha_config_set_calendar_event', 'ha_config_remove_calendar_event',
+      'ha_get_todo', 'ha_set_todo_item', 'ha_remove_todo_item', 'ha_get_camera_image',
+    ],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

@@ -5,6 +5,7 @@
 #include "tools/config/config_tools.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
+#include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/system/system_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
@@ -38,6 +39,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("system", tools::register_system_tools);
   family("registry", tools::register_registry_tools);
   family("dashboards", tools::register_dashboard_tools);
+  family("everyday", tools::register_everyday_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

@@ -206,6 +206,7 @@ void add_helper_services(Services::Impl& impl);      // input_*, select, number,
 void add_system_services(Services::Impl& impl);      // homeassistant, notifications, logbook, system_log
 void add_admin_services(Services::Impl& impl);       // logger, homeassistant.restart/check_config/reload_config_entry
 void add_group_services(Services::Impl& impl);       // group.set, group.remove (old-style groups)
+void add_todo_services(Services::Impl& impl);        // todo.add_item, update_item, remove_item
 
 }  // namespace svc
 }  // namespace hamcp::sim

@@ -56,6 +56,7 @@ void Services::Impl::build() {
   svc::add_helper_services(*this);
   svc::add_system_services(*this);
   svc::add_group_services(*this);
+  svc::add_todo_services(*this);
 }
 
 using namespace svc;

@@ -427,6 +427,8 @@ void add_flow_helpers_and_groups(HomeBuilder& b) {
   b.add_entity(std::move(group));
 }
 
+void add_calendar_and_todo(HomeBuilder& b);  // demo_everyday.cpp
+
 Home demo_home() {
   HomeBuilder b(20260101);
   b.home().config.location_name = "Maple House";
@@ -442,6 +444,7 @@ Home demo_home() {
   add_blueprint_automation(b, t);
   add_repairs(b.home());
   add_demo_lovelace(b.home());
+  add_calendar_and_todo(b);
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

@@ -188,6 +188,22 @@ struct Lovelace {
   std::optional<std::string> default_dark_theme;
 };
 
+// A local calendar's stored event (HA's local_calendar, as far as the sim
+// goes): times as epoch seconds (all-day: midnight UTC of the date, end
+// exclusive); a series has an rrule and maybe excluded instances; an edited
+// instance is its own event with the series' uid and a recurrence_id.
+struct CalendarEvent {
+  std::string uid, summary, description, location, rrule, recurrence_id;
+  Timestamp start = 0, end = 0;
+  bool all_day = false;
+  std::vector<Timestamp> excluded;  // instance starts removed from the series
+};
+
+// A to-do list item as todo/item/list shows it; due: "" none, else a date or datetime text.
+struct TodoItem {
+  std::string uid, summary, status = "needs_action", due, description;
+};
+
 struct Home {
   CoreConfig config;
   std::vector<EntityState> states;            // one per entity (also for non-registry ones)
@@ -216,6 +232,11 @@ struct Home {
   std::map<std::string, json::object> tags;
   SystemAdmin system;
   Lovelace lovelace;
+  // Local calendars and to-do lists, by entity id (calendar.*, todo.*).
+  std::map<std::string, std::vector<CalendarEvent>> calendars;
+  std::map<std::string, std::vector<TodoItem>> todo_lists;
+  // Cameras turned off (camera.turn_off): HA keeps their state "idle" and answers 503 for an image.
+  std::vector<std::string> cameras_off;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

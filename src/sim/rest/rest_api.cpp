@@ -25,6 +25,7 @@ const RestRouter& routes() {
     RestRouter r;
     add_core_routes(r);
     add_history_routes(r);
+    add_everyday_routes(r);
     add_config_routes(r);
     add_flow_routes(r);
     return r;

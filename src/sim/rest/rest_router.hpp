@@ -67,8 +67,11 @@ std::optional<json::object> body_object(const RestRequest& request, bool& invali
 
 // The route families.
 void add_core_routes(RestRouter& router);     // /api, config, states, services, events, template
-void add_history_routes(RestRouter& router);  // history, logbook, error_log, calendars, camera_proxy
+void add_history_routes(RestRouter& router);  // history, logbook, error_log
 void add_config_routes(RestRouter& router);   // automation/script/scene config, check_config
 void add_flow_routes(RestRouter& router);     // config entries, config and options flows
+
+// calendars, camera_proxy
+void add_everyday_routes(RestRouter& router);
 
 }  // namespace hamcp::sim

@@ -1,4 +1,4 @@
-// /api/history/period, /api/logbook, /api/error_log, /api/calendars, /api/camera_proxy.
+// /api/history/period, /api/logbook, /api/error_log.
 #include <algorithm>
 #include <optional>
 
@@ -93,17 +93,6 @@ RestResponse error_log(RestCall& c) {
   return text_response(200, log);
 }
 
-RestResponse camera_image(RestCall& c) {
-  if (!c.store.get(c.path[0])) return not_found();
-  // A 1x1 PNG stand-in: tests only check that image bytes arrive.
-  static const unsigned char png[] = {
-      0x89, 'P',  'N',  'G',  0x0D, 0x0A, 0x1A, 0x0A, 0,    0,    0,    0x0D, 'I',  'H',  'D',  'R',  0,
-      0,    0,    1,    0,    0,    0,    1,    8,    0,    0,    0,    0,    0x3A, 0x7E, 0x9B, 0x55, 0,
-      0,    0,    0x0A, 'I',  'D',  'A',  'T',  0x78, 0x9C, 0x63, 0x68, 0,    0,    0,    0x82, 0,    0x81,
-      0x77, 0xCD, 0x72, 0xB6, 0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xAE, 0x42, 0x60, 0x82};
-  return RestResponse{200, "image/png", std::string(reinterpret_cast<const char*>(png), sizeof png), {}};
-}
-
 }  // namespace
 
 void add_history_routes(RestRouter& r) {
@@ -112,8 +101,6 @@ void add_history_routes(RestRouter& r) {
   r.add("GET", "/api/logbook", logbook);
   r.add("GET", "/api/logbook/{start}", logbook);
   r.add("*", "/api/error_log", error_log);
-  r.add("*", "/api/calendars", [](RestCall&) { return json_response(200, json::array{}); });
-  r.add("*", "/api/camera_proxy/{entity_id}", camera_image);
 }
 
 }  // namespace hamcp::sim

@@ -85,6 +85,8 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_blueprint_commands(t);
     register_system_commands(t);
     register_lovelace_commands(t);
+    register_calendar_commands(t);
+    register_todo_commands(t);
     return t;
   }();
   return table;

@@ -74,6 +74,8 @@ void register_trace_commands(std::map<std::string, WsConnection::Handler, std::l
 void register_blueprint_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_system_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_lovelace_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_calendar_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_todo_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 
 // Message-field helpers shared by the command files. They throw BadMessage,
 // which the dispatcher turns into invalid_format.

@@ -18,7 +18,10 @@ const std::vector<std::string> kTools = {
     // registries: devices, areas, floors, labels, categories, zones, exposure
     "ha_get_registry", "ha_set_registry", "ha_remove_registry",
     // dashboards, resources, themes
-    "ha_get_dashboard", "ha_set_dashboard", "ha_remove_dashboard", "ha_manage_dashboard_resources", "ha_manage_theme"};
+    "ha_get_dashboard", "ha_set_dashboard", "ha_remove_dashboard", "ha_manage_dashboard_resources", "ha_manage_theme",
+    // calendars, to-do lists, cameras
+    "ha_config_get_calendar_events", "ha_config_set_calendar_event", "ha_config_remove_calendar_event", "ha_get_todo",
+    "ha_set_todo_item", "ha_remove_todo_item", "ha_get_camera_image"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

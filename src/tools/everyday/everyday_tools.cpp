@@ -1,0 +1,107 @@
+#include "tools/everyday/everyday_tools.hpp"
+
+#include <cctype>
+#include <cstdio>
+
+namespace hamcp::tools {
+
+void register_everyday_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env) {
+  using Maker = ToolSpec (*)();
+  static constexpr Maker kMakers[] = {
+      make_get_calendar_events_spec, make_set_calendar_event_spec, make_remove_calendar_event_spec, make_get_todo_spec,
+      make_set_todo_item_spec,       make_remove_todo_item_spec,   make_get_camera_image_spec};
+  for (Maker make : kMakers) registry.add_tool(build_tool(make(), env));
+}
+
+namespace everyday {
+
+namespace {
+
+bool outcome_unknown(const ha::HaError& e) {
+  return e.cause == ha::ErrorCause::timeout || e.cause == ha::ErrorCause::connection_lost ||
+         e.cause == ha::ErrorCause::protocol_error;
+}
+
+[[noreturn]] void throw_write_failure(const ha::HaError& failure, std::string_view what) {
+  ToolError err = from_ha_error(failure);
+  if (outcome_unknown(failure)) {
+    err.code = "write_outcome_unknown";
+    err.message = "No clear answer from Home Assistant to " + std::string(what) + " (" + err.message +
+                  "); it may or may not have been applied. hamcp never retries a write.";
+    err.suggestion = "Read the list again before calling again.";
+    err.extra["written"] = "unknown";
+    throw ToolException(std::move(err));
+  }
+  if (!failure.ha_code.empty()) {
+    err.code = failure.ha_code == "not_found" ? "not_found" : "ha_refused";
+    err.message = "Home Assistant refused " + std::string(what) + ": " + failure.detail + " Nothing was changed.";
+    err.suggestion = "Fix the argument HA names and call again.";
+  }
+  err.extra["written"] = false;
+  throw ToolException(std::move(err));
+}
+
+}  // namespace
+
+boost::asio::awaitable<ha::EntityStatePtr> entity_arg(Args& args, ToolEnv& env, std::string_view domain) {
+  const std::string entity_id = args.str("entity_id");
+  const std::string prefix = std::string(domain) + ".";
+  if (entity_id.rfind(prefix, 0) != 0)
+    throw ToolException(bad_argument("entity_id", "must be a " + std::string(domain) + " entity, e.g. " + prefix + "x",
+                                     "List them with ha_search domain_filter=" + std::string(domain) + "."));
+  auto waiting = env.snapshot();
+  ha::SnapshotPtr snap = co_await std::move(waiting);
+  ha::EntityStatePtr state = snap->states.find(entity_id);
+  if (!state) throw ToolException(unknown_entity(env.index, entity_id));
+  co_return state;
+}
+
+boost::asio::awaitable<json::value> call_action(ToolEnv& env, std::string domain, std::string service,
+                                                const std::string& entity_id, json::object data) {
+  const std::string what = domain + "." + service;
+  ha::ServiceCall call;
+  call.domain = std::move(domain);
+  call.service = std::move(service);
+  call.data = std::move(data);
+  call.target = {{"entity_id", entity_id}};
+  ha::HaError failure;
+  try {
+    auto calling = env.ha.call_service(std::move(call));
+    json::value result = co_await std::move(calling);
+    co_return result;
+  } catch (const ha::HaException& e) {
+    failure = e.error();
+  }
+  throw_write_failure(failure, what);
+}
+
+boost::asio::awaitable<json::value> ws_write(ToolEnv& env, json::object message, std::string what) {
+  ha::HaError failure;
+  try {
+    auto sending = env.ha.command(std::move(message));
+    json::value result = co_await std::move(sending);
+    co_return result;
+  } catch (const ha::HaException& e) {
+    failure = e.error();
+  }
+  throw_write_failure(failure, what);
+}
+
+std::string query_value(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~' || c == ':') {
+      out += c;
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", u);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+}  // namespace everyday
+
+}  // namespace hamcp::tools
