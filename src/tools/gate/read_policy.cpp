@@ -41,12 +41,16 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "integration/descriptions"},
     ReadRule{K::ws_command, "frontend/get_translations"},
     ReadRule{K::ws_command, "auth/current_user"},
+    ReadRule{K::ws_command, "frontend/get_themes"},
+    ReadRule{K::ws_command, "repairs/list_issues"},
+    ReadRule{K::ws_command, "logger/log_info"},
     // WebSocket subscriptions (they only listen)
     ReadRule{K::ws_subscribe, "subscribe_events"},
     ReadRule{K::ws_subscribe, "subscribe_entities"},
     ReadRule{K::ws_subscribe, "subscribe_trigger"},
     ReadRule{K::ws_subscribe, "render_template"},
     ReadRule{K::ws_subscribe, "config_entries/subscribe"},
+    ReadRule{K::ws_subscribe, "system_health/info"},  // streams its answer, changes nothing
     // REST: every GET of HA's API reads; POST only where named
     ReadRule{K::rest_get, "/api/*"},
     ReadRule{K::rest_post, "/api/template"},

@@ -220,6 +220,31 @@ TEST_F(ReadOnlyTest, ReadsWorkAndMixedToolsReadButRefuseWrites) {
   EXPECT_EQ(error_code(del), "read_only") << json::serialize(del);
 }
 
+// Each family's reads need their requests in the read policy (gate/read_policy.cpp);
+// the sweep above only proves that no write leaks, so a read refused by mistake shows here.
+TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
+  start();
+  auto session = read_only_session();
+  const std::vector<std::pair<std::string, std::string>> reads = {
+      {"ha_get_dashboard", R"({})"},
+      {"ha_get_dashboard", R"({"url_path":"lovelace"})"},
+      {"ha_manage_theme", R"({"action":"list"})"},
+      {"ha_manage_dashboard_resources", R"({"action":"list"})"},
+      {"ha_get_registry", R"({"kind":"zone"})"},
+      {"ha_get_registry", R"({"kind":"exposure"})"},
+      {"ha_get_registry", R"({"kind":"floor"})"},
+      {"ha_get_system_health", R"({"include":"config_check,logger"})"},
+      {"ha_get_logs", R"({"source":"logger"})"},
+      {"ha_get_todo", R"({"entity_id":"todo.shopping_list"})"},
+      {"ha_config_get_calendar_events", R"({"entity_id":"calendar.family"})"},
+  };
+  for (const auto& [tool, args] : reads) {
+    const json::object r = call_raw(*session, tool, json::parse(args).as_object());
+    EXPECT_EQ(error_code(r), "") << tool << " " << args << ": " << json::serialize(r);
+    EXPECT_FALSE(r.contains("error")) << tool << " " << args << ": " << json::serialize(r);
+  }
+}
+
 TEST_F(ReadOnlyTest, TheRefusalSaysWhatAndHowToEnableWrites) {
   start();
   auto session = read_only_session();
