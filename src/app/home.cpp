@@ -7,8 +7,8 @@
 #include "tools/entities/entity_tools.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
-#include "tools/system/system_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
+#include "tools/system/system_tools.hpp"
 
 namespace hamcp::app {
 
