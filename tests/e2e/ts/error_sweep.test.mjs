@@ -56,6 +56,13 @@ const VALID = {
   ha_remove_dashboard: { url_path: 'dashboard-energy' },
   ha_manage_dashboard_resources: { action: 'list' },
   ha_manage_theme: { action: 'list' },
+  ha_config_get_calendar_events: { entity_id: 'calendar.family' },
+  ha_config_set_calendar_event: { entity_id: 'calendar.family', summary: 'Sweep', start: '2026-12-05T10:00:00Z', end: '2026-12-05T11:00:00Z' },
+  ha_config_remove_calendar_event: { entity_id: 'calendar.family', uid: 'nope-nope' },
+  ha_get_todo: { entity_id: 'todo.shopping_list' },
+  ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
+  ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
+  ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -131,6 +138,16 @@ const OWN_FAILURES = {
   ha_remove_dashboard: [[{ url_path: 'lovelace', confirm: true }, 'invalid_argument']],
   ha_manage_dashboard_resources: [[{ action: 'remove', resource_id: 'nope' }, 'resource_not_found']],
   ha_manage_theme: [[{ action: 'set', theme_name: 'nope' }, 'theme_not_found']],
+  ha_config_get_calendar_events: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
+  ha_config_set_calendar_event: [
+    [{ entity_id: 'calendar.family', summary: 'x', start: '2026-12-05T11:00:00Z', end: '2026-12-05T10:00:00Z' }, 'invalid_argument'],
+    [{ entity_id: 'calendar.family', summary: 'x', start: 'tomorrow-ish', end: '2026-12-05T10:00:00Z' }, 'invalid_argument'],
+  ],
+  ha_set_todo_item: [
+    [{ entity_id: 'todo.shopping_list' }, 'invalid_argument'],
+    [{ entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
+  ],
+  ha_get_camera_image: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
 };
 
 // A value of the wrong type for a property's declared type.
