@@ -112,19 +112,22 @@ void add_gov_options(CLI::App& app, GovConfig& gov) {
       ->delimiter(',');
 }
 
+// The examples --help ends with.
+constexpr const char* kExamples =
+    "Examples:\n"
+    "  hamcp --demo                      stdio, against the embedded simulated home\n"
+    "  hamcp --demo --http               HTTP on 127.0.0.1:8086/mcp, simulated home\n"
+    "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
+    "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
+    "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone\n"
+    "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)";
+
 std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
   CLI::App app{
       "hamcp: a fast, safe Model Context Protocol server for Home Assistant.\n"
       "Serves MCP over stdio by default; --http serves Streamable HTTP (and legacy SSE)."};
   app.set_version_flag("--version", std::string("hamcp ") + HAMCP_VERSION);
-  app.footer(
-      "Examples:\n"
-      "  hamcp --demo                      stdio, against the embedded simulated home\n"
-      "  hamcp --demo --http               HTTP on 127.0.0.1:8086/mcp, simulated home\n"
-      "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
-      "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
-      "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone\n"
-      "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)");
+  app.footer(kExamples);
 
   add_ha_options(app, config.ha);
   McpConfig& mcp = config.mcp;
