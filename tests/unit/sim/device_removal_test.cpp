@@ -4,34 +4,16 @@
 // leaving the entity registry.
 #include <gtest/gtest.h>
 
-#include "sim/ws/ws_connection.hpp"
+#include "unit/sim/ws_command_fixture.hpp"
 
 namespace hamcp::sim {
 namespace {
 
-class DeviceRemovalTest : public ::testing::Test {
+class DeviceRemovalTest : public testing::WsCommandTest {
  protected:
-  SimCore core{demo_home(), "tok"};
-  std::vector<json::value> out;
-  std::shared_ptr<WsConnection> conn = std::make_shared<WsConnection>(
-      core, [this](std::string f) { out.push_back(json::parse(f)); }, [] {});
-  int64_t next_id = 1;
-
-  void SetUp() override { conn->on_message(R"({"type":"auth","access_token":"tok"})"); }
-  void TearDown() override { conn->shutdown(); }
-
   json::object remove(const std::string& device, const std::string& entry) {
-    const int64_t id = ++next_id;
-    json::object msg{{"id", id},
-                     {"type", "config/device_registry/remove_config_entry"},
-                     {"device_id", device},
-                     {"config_entry_id", entry}};
-    out.clear();
-    conn->on_message(json::serialize(msg));
-    for (auto& m : out)
-      if (m.at("id") == id && m.at("type") == "result") return m.as_object();
-    ADD_FAILURE() << "no result";
-    return {};
+    return cmd(
+        {{"type", "config/device_registry/remove_config_entry"}, {"device_id", device}, {"config_entry_id", entry}});
   }
 };
 

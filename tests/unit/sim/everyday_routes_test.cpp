@@ -4,33 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "sim/rest/rest_api.hpp"
-#include "sim/ws/ws_connection.hpp"
+#include "unit/sim/ws_command_fixture.hpp"
 
 namespace hamcp::sim {
 namespace {
 
-class EverydayRoutes : public ::testing::Test {
+class EverydayRoutes : public testing::WsCommandTest {
  protected:
-  SimCore core{demo_home(), "tok"};
-  std::vector<json::value> out;
-  std::shared_ptr<WsConnection> conn = std::make_shared<WsConnection>(
-      core, [this](std::string f) { out.push_back(json::parse(f)); }, [] {});
-  int64_t next_id = 1;
-
-  void SetUp() override { conn->on_message(R"({"type":"auth","access_token":"tok"})"); }
-  void TearDown() override { conn->shutdown(); }
-
-  json::object cmd(json::object msg) {
-    const int64_t id = ++next_id;
-    msg["id"] = id;
-    out.clear();
-    conn->on_message(json::serialize(msg));
-    for (auto& m : out)
-      if (m.at("id") == id && m.at("type") == "result") return m.as_object();
-    ADD_FAILURE() << "no result for " << json::serialize(msg);
-    return {};
-  }
-  static std::string code(const json::object& r) { return std::string(r.at("error").at("code").as_string()); }
   RestResponse get(const std::string& target) {
     RestApi api(core, nullptr);
     RestRequest req;

@@ -4,35 +4,12 @@
 // resources and themes (frontend.set_theme).
 #include <gtest/gtest.h>
 
-#include "sim/core/sim_core.hpp"
-#include "sim/ws/ws_connection.hpp"
+#include "unit/sim/ws_command_fixture.hpp"
 
 namespace hamcp::sim {
 namespace {
 
-class LovelaceTest : public ::testing::Test {
- protected:
-  SimCore core{demo_home(), "tok"};
-  std::vector<json::value> out;
-  std::shared_ptr<WsConnection> conn = std::make_shared<WsConnection>(
-      core, [this](std::string f) { out.push_back(json::parse(f)); }, [] {});
-  int64_t next_id = 1;
-
-  void SetUp() override { conn->on_message(R"({"type":"auth","access_token":"tok"})"); }
-  void TearDown() override { conn->shutdown(); }
-
-  json::object cmd(json::object msg) {
-    const int64_t id = ++next_id;
-    msg["id"] = id;
-    conn->on_message(json::serialize(msg));
-    for (auto& m : out)
-      if (m.as_object().contains("id") && m.at("id") == id && m.at("type") == "result") return m.as_object();
-    ADD_FAILURE() << "no result for " << json::serialize(msg);
-    return {};
-  }
-  static std::string code(const json::object& r) { return std::string(r.at("error").at("code").as_string()); }
-  static std::string message(const json::object& r) { return std::string(r.at("error").at("message").as_string()); }
-};
+class LovelaceTest : public testing::WsCommandTest {};
 
 TEST_F(LovelaceTest, ConfigsReadSaveDeleteWithHasErrors) {
   json::object r = cmd({{"type", "lovelace/config"}});
