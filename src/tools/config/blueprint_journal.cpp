@@ -1,6 +1,8 @@
 // The edit journal's memory of blueprint files (see blueprint_journal.hpp).
 #include "tools/config/blueprint_journal.hpp"
 
+#include "tools/edit_record.hpp"
+
 namespace hamcp::tools::config {
 
 // The text of hamcp's newest journal entry at `key`; a note when there is none
@@ -32,9 +34,7 @@ void journal_blueprint(ToolEnv& env, json::object& body, std::string key, std::s
   rec.action = std::move(action);
   rec.before = std::move(before);
   rec.after = std::move(after);
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  record_edit(env, body, std::move(rec));
 }
 
 }  // namespace hamcp::tools::config

@@ -1,5 +1,7 @@
 #include "tools/dashboards/dashboard_ws.hpp"
 
+#include "tools/edit_record.hpp"
+
 namespace hamcp::tools::dashboards {
 
 namespace {
@@ -44,9 +46,7 @@ void journal(ToolEnv& env, json::object& body, std::string kind, std::string key
   rec.action = std::move(action);
   rec.before = std::move(before);
   rec.after = std::move(after);
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  record_edit(env, body, std::move(rec));
 }
 
 }  // namespace hamcp::tools::dashboards

@@ -8,6 +8,7 @@
 
 #include "home/config_sources.hpp"
 #include "tools/config/config_write.hpp"
+#include "tools/edit_record.hpp"
 
 namespace hamcp::tools::helpers {
 
@@ -149,9 +150,7 @@ void journal(ToolEnv& env, json::object& body, std::string kind, std::string key
   rec.action = std::move(action);
   rec.before = std::move(before);
   rec.after = std::move(after);
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  record_edit(env, body, std::move(rec));
 }
 
 ToolError field_errors(std::string_view what, std::string_view step, const json::object& errors, std::string_view fix) {
