@@ -2,6 +2,7 @@
 
 #include "home/config_json.hpp"
 #include "tools/config/config_write.hpp"
+#include "tools/edit_record.hpp"
 
 namespace hamcp::tools::config {
 
@@ -70,7 +71,6 @@ boost::asio::awaitable<json::object> take_control(ToolEnv& env, Kind kind, std::
   rec.action = "update";
   rec.before = *stored;
   rec.after = next;
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
   json::object body;
   body["kind"] = name_of(target.kind);
   body["id"] = target.key;
@@ -79,8 +79,7 @@ boost::asio::awaitable<json::object> take_control(ToolEnv& env, Kind kind, std::
   body["blueprint"] = path;
   body["config_hash"] = home::config_hash(next);
   body["previous_hash"] = home::config_hash(*stored);
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  record_edit(env, body, std::move(rec));
   co_return body;
 }
 

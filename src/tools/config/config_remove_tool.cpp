@@ -4,6 +4,7 @@
 #include "tools/config/config_target.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/config/config_write.hpp"
+#include "tools/edit_record.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -35,15 +36,13 @@ boost::asio::awaitable<mcp::ToolResult> run_config_remove(Args& args, ToolEnv& e
   rec.action = "remove";
   rec.before = *stored;
   rec.after = nullptr;
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
   json::object body;
   body["kind"] = name_of(target.kind);
   body["id"] = target.key;
   if (!target.entity_id.empty()) body["entity_id"] = target.entity_id;
   body["result"] = "removed";
   body["previous_hash"] = home::config_hash(*stored);
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  record_edit(env, body, std::move(rec));
   if (args.flag("wait", true)) {
     auto waiting = wait_for_entity(env, target.kind, target.key, false, env.options.default_wait);
     const WaitReport report = co_await std::move(waiting);

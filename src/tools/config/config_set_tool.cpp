@@ -12,6 +12,7 @@
 #include "tools/config/config_tools.hpp"
 #include "tools/config/config_write.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
+#include "tools/edit_record.hpp"
 #include "tools/helpers/helper_write.hpp"
 #include "tools/tool_error.hpp"
 
@@ -210,15 +211,13 @@ boost::asio::awaitable<void> write_step(Args& args, ToolEnv& env, Plan& plan, js
   rec.action = plan.action;
   rec.before = plan.current ? *plan.current : json::value(nullptr);
   rec.after = *plan.next;
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
   body["result"] = plan.action == "create" ? "created" : plan.action == "restore" ? "restored" : "updated";
   body["config_hash"] = home::config_hash(*plan.next);
   if (plan.current) {
     body["previous_hash"] = home::config_hash(*plan.current);
     body["diff"] = home::short_diff(*plan.current, *plan.next);
   }
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  record_edit(env, body, std::move(rec));
   if (args.flag("wait", true)) {
     auto waiting = wait_for_entity(env, plan.kind, plan.key, true, env.options.default_wait);
     const WaitReport report = co_await std::move(waiting);

@@ -4,6 +4,7 @@
 
 #include "home/config_json.hpp"
 #include "tools/dashboards/dashboard_ws.hpp"
+#include "tools/edit_record.hpp"
 
 namespace hamcp::tools::dashboards {
 
@@ -119,10 +120,8 @@ boost::asio::awaitable<void> save_config(ToolEnv& env, const Dashboard& d, const
   rec.action = std::move(action);
   rec.before = before;
   rec.after = next;
-  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
   body["config_hash"] = hash_of(next);
-  body["edit_id"] = recorded.id;
-  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  record_edit(env, body, std::move(rec));
 }
 
 std::string to_pointer(std::string_view path, std::string_view field) {
