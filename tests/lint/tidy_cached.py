@@ -45,15 +45,17 @@ def dependencies(entry):
 
 
 def key_of(entry, root, version):
+    """The key names paths relative to the checkout, so a clean clone elsewhere (CI) finds the
+    results of the same code analysed in another checkout on this machine."""
     deps, cmd = dependencies(entry)
     h = hashlib.sha256()
     h.update(version.encode())
     h.update(file_bytes(os.path.join(root, ".clang-tidy")))
-    h.update(cmd.encode())
+    h.update(cmd.replace(root, "<root>").encode())
     if deps is None:  # cannot list its headers: never cached
         return None
     for d in deps:
-        h.update(d.encode())
+        h.update(d.replace(root, "<root>").encode())
         h.update(file_bytes(d))
     return h.hexdigest()
 
@@ -63,7 +65,7 @@ def run_tidy(entry, build, root):
                          capture_output=True, text=True)
     pattern = re.compile(rf"^{re.escape(root)}/.*: (warning|error): ")
     findings = [l for l in (out.stdout + out.stderr).splitlines() if pattern.match(l)]
-    return findings
+    return [l.replace(root + "/", "", 1) for l in findings]  # cached relative to the checkout
 
 
 def main():
@@ -99,7 +101,7 @@ def main():
     findings = sorted(set(l for _, fs in results for l in fs))
     print(f"lint: clang-tidy: {len(tus)} translation units, {hits} from the cache ({cache})")
     for l in findings:
-        print(l.replace(root + "/", ""))
+        print(l)
     return 1 if findings else 0
 
 
