@@ -55,6 +55,11 @@ const FAMILIES = [
       'ha_get_todo', 'ha_set_todo_item', 'ha_remove_todo_item', 'ha_get_camera_image',
     ],
   },
+  {
+    name: 'safety family (audit log)',
+    budget: 150,
+    tools: ['ha_get_audit_log'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

@@ -80,6 +80,7 @@ struct SetupConfig {
 // What the tools may do. Names match ha-mcp where it has them.
 struct GovConfig {
   bool read_only = false;                   // --read-only, READ_ONLY_MODE: every write refused
+  bool redact_secrets = true;               // --no-redact-secrets, REDACT_SECRETS=false: results unmasked
   std::vector<std::string> disabled_tools;  // --disable-tools, DISABLED_TOOLS: tools, ha-mcp names, families
   std::vector<std::string> enabled_tools;   // --enable-tools, HAMCP_ENABLED_TOOLS: only these (empty: all)
 };

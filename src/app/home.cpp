@@ -8,6 +8,7 @@
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
+#include "tools/safety/safety_tools.hpp"
 #include "tools/system/system_tools.hpp"
 
 namespace hamcp::app {
@@ -40,6 +41,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("registry", tools::register_registry_tools);
   family("dashboards", tools::register_dashboard_tools);
   family("everyday", tools::register_everyday_tools);
+  family("safety", tools::register_safety_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

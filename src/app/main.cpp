@@ -102,6 +102,9 @@ void add_gov_options(CLI::App& app, GovConfig& gov) {
                "Refuse every write to Home Assistant; write tools leave tools/list (HTTP: also per session at "
                "<path>/readonly)")
       ->envname("READ_ONLY_MODE");
+  app.add_flag("--redact-secrets,!--no-redact-secrets", gov.redact_secrets,
+               "Mask passwords, API keys and tokens in every tool result (default on)")
+      ->envname("REDACT_SECRETS");
   app.add_option("--disable-tools", gov.disabled_tools,
                  "Switch off tools: hamcp or ha-mcp tool names, or families (entities, config, helpers...); "
                  "comma list")

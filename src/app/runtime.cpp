@@ -120,6 +120,9 @@ void Runtime::connect_home() {
   HomeOptions options;
   options.tools.journal.dir = journal_dir(config_, input.url);
   options.tools.read_only = config_.gov.read_only;
+  options.tools.redact_secrets = config_.gov.redact_secrets;
+  if (const std::filesystem::path journal = options.tools.journal.dir; !journal.empty())
+    options.tools.audit.file = journal.parent_path().parent_path() / "audit" / (journal.filename().string() + ".jsonl");
   options.filter.disabled = trimmed(config_.gov.disabled_tools);
   options.filter.enabled = trimmed(config_.gov.enabled_tools);
   home_ = std::make_unique<Home>(io_.get_executor(), input, options);

@@ -5,7 +5,7 @@
 namespace hamcp::tools {
 
 ToolServices::ToolServices(ha::HaClient& ha_client, const EntityToolsOptions& opts)
-    : watch(ha_client), overview(ha_client), journal(opts.journal), configs(ha_client) {}
+    : watch(ha_client), overview(ha_client), journal(opts.journal), configs(ha_client), audit(opts.audit) {}
 
 ToolEnv::ToolEnv(ha::HaClient& ha_client, search::EntityIndex& idx, EntityToolsOptions opts)
     : services_(std::make_shared<ToolServices>(ha_client, opts)),
@@ -16,7 +16,9 @@ ToolEnv::ToolEnv(ha::HaClient& ha_client, search::EntityIndex& idx, EntityToolsO
       ops(services_->ops),
       overview(services_->overview),
       journal(services_->journal),
-      configs(services_->configs) {
+      configs(services_->configs),
+      redactor(services_->redactor),
+      audit(services_->audit) {
   if (!opts.read_only) read_only_view_.reset(new ToolEnv(*this, ReadOnlyView{}));
 }
 
@@ -29,7 +31,9 @@ ToolEnv::ToolEnv(ToolEnv& base, ReadOnlyView)
       ops(services_->ops),
       overview(services_->overview),
       journal(services_->journal),
-      configs(services_->configs) {
+      configs(services_->configs),
+      redactor(services_->redactor),
+      audit(services_->audit) {
   options.read_only = true;
 }
 

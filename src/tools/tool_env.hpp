@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "ha/ha_client.hpp"
+#include "home/audit_log.hpp"
 #include "home/config_cache.hpp"
 #include "home/edit_journal.hpp"
 #include "home/operations.hpp"
@@ -16,6 +17,7 @@
 #include "home/state_watch.hpp"
 #include "search/entity_index.hpp"
 #include "tools/gate/ha_gate.hpp"
+#include "tools/gate/redactor.hpp"
 #include "tools/response.hpp"
 
 namespace hamcp::tools {
@@ -31,7 +33,9 @@ struct EntityToolsOptions {
   std::chrono::milliseconds first_sync_wait{3000};  // how long a read waits for the first sync
   std::size_t bulk_parallelism = 16;                // ha_bulk_control calls in flight
   EditJournalOptions journal;                       // config writes' journal (dir empty: in memory)
+  AuditLogOptions audit;                            // one line per call of a tool that can write
   bool read_only = false;                           // every session read-only (--read-only)
+  bool redact_secrets = true;                       // mask secrets in every result (gate/redactor.hpp)
 };
 
 // The home services the tools share; one set per server, whatever the mode.
@@ -42,6 +46,8 @@ struct ToolServices {
   OverviewFeed overview;
   EditJournal journal;
   ConfigCache configs;
+  Redactor redactor;
+  AuditLog audit;
   std::atomic<bool> ever_synced{false};
 };
 
@@ -68,6 +74,8 @@ class ToolEnv {
   OverviewFeed& overview;  // ha_get_overview aggregates, kept current from the mirror
   EditJournal& journal;    // every config write hamcp makes, restorable
   ConfigCache& configs;    // automation/script/scene configs for ha_search (started by app::Home)
+  Redactor& redactor;      // secrets seen in results, masked wherever they show up again
+  AuditLog& audit;         // calls of tools that can write (gate/audit_line.hpp)
 
   bool read_only() const noexcept { return ha.read_only(); }
   // The environment a call of a session runs with: this one, or (read-only

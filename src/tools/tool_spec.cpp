@@ -2,6 +2,7 @@
 
 #include <boost/json/serialize.hpp>
 #include <boost/system/system_error.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -9,6 +10,8 @@
 #include "ha/scrub.hpp"
 #include "mcp/echo.hpp"
 #include "mcp/schema_validator.hpp"
+#include "tools/gate/audit_line.hpp"
+#include "tools/gate/redactor.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -105,29 +108,60 @@ std::optional<ToolError> normalise(json::object& args, const Prepared& p, const 
   return std::nullopt;
 }
 
-// Egress scrub (see ha/scrub.hpp): HA text reaches results by many paths
-// (REST bodies, WebSocket events, HA's own logs); none may carry the token.
-mcp::ToolResult without_token(mcp::ToolResult result, const ToolEnv& env) {
-  const ha::ConnectionSettings* settings = env.ha.settings();
-  if (!settings) return result;
+// Applies `scrub` (true when it replaced something) to a result's content and
+// structuredContent. The text stands in for structuredContent on the wire
+// (text_is_structured): after a replacement it is written afresh from the
+// scrubbed object (rare) and scrubbed too; if that still changes it, the
+// object is serialised on its own.
+template <class Scrub>
+mcp::ToolResult scrubbed(mcp::ToolResult result, Scrub scrub) {
   json::value content(std::move(result.content));
-  bool redacted = ha::scrub_json(content, settings->token);
+  bool replaced = scrub(content);
   result.content = std::move(content.get_array());
   if (result.structured_content) {
     json::value structured(std::move(*result.structured_content));
-    redacted = ha::scrub_json(structured, settings->token) || redacted;
+    replaced = scrub(structured) || replaced;
     result.structured_content = std::move(structured.get_object());
   }
-  // The text stands in for structuredContent on the wire (text_is_structured):
-  // after a redaction write it afresh from the scrubbed object (rare), and
-  // scrub that too; if it still differs, the object is serialised on its own.
-  if (redacted && result.text_is_structured && result.structured_content) {
+  if (replaced && result.text_is_structured && result.structured_content) {
     json::value text(mcp::content::text(json_text(*result.structured_content)));
-    const bool again = ha::scrub_json(text, settings->token);
+    const bool again = scrub(text);
     result.content = json::array{std::move(text)};
     result.text_is_structured = !again;
   }
   return result;
+}
+
+// Egress: HA text reaches results by many paths (REST bodies, WebSocket
+// events, HA's own logs); none may carry the access token (ha/scrub.hpp), and
+// with redaction on, no password, API key or other secret (gate/redactor.hpp).
+mcp::ToolResult egress(mcp::ToolResult result, ToolEnv& env) {
+  if (const ha::ConnectionSettings* settings = env.ha.settings())
+    result = scrubbed(std::move(result), [&](json::value& v) { return ha::scrub_json(v, settings->token); });
+  if (env.options.redact_secrets)
+    result = scrubbed(std::move(result), [&](json::value& v) { return env.redactor.redact(v); });
+  return result;
+}
+
+// One audit line for a call of a tool that can write, redacted like a result.
+void audit(ToolEnv& env, std::string_view tool, json::object target, const mcp::ToolResult& result,
+           const mcp::RequestContext& ctx, std::chrono::steady_clock::time_point started) {
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+  json::value line(audit_line(tool, std::move(target), result, ctx, took.count()));
+  if (env.options.read_only) line.as_object()["read_only"] = true;  // the whole server (--read-only)
+  if (env.options.redact_secrets) env.redactor.redact(line);
+  env.audit.record(std::move(line.as_object()));
+}
+
+// Ingress: a write carrying the placeholder of a masked secret would store
+// "**REDACTED**" in place of the real value.
+std::optional<ToolError> masked_secret_in(const json::object& arguments) {
+  const std::optional<std::string> path = find_placeholder(json::value(arguments));
+  if (!path) return std::nullopt;
+  return bad_argument(*path,
+                      "holds " + std::string(kRedacted) +
+                          ", the mask of a secret from an earlier answer: writing it would replace the real value",
+                      "Give the real value, or leave the field out where the tool keeps fields it is not given.");
 }
 
 // The output schema with the error member declared, checked against the
@@ -195,9 +229,15 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   prepared->legacy = spec.legacy_args;
   prepared->hidden = spec.hidden_args;
 
-  t.handler = [env, prepared, name = spec.name, run = std::move(spec.run)](
+  const bool read_only_tool = t.annotations.read_only_hint.value_or(false);
+  t.handler = [env, prepared, read_only_tool, name = spec.name, run = std::move(spec.run)](
                   json::object arguments, mcp::RequestContext& ctx) -> boost::asio::awaitable<mcp::ToolResult> {
     if (auto bad = normalise(arguments, *prepared, name)) co_return bad->result();
+    if (!read_only_tool && env->options.redact_secrets)
+      if (auto masked = masked_secret_in(arguments)) co_return masked->result();
+    const auto started = std::chrono::steady_clock::now();
+    json::object target;
+    if (!read_only_tool) target = audit_target(arguments);
     Args args(arguments);
     std::optional<ToolError> failure;
     std::optional<mcp::ToolResult> done;
@@ -212,7 +252,9 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
       failure = from_ha_error(e.error());
     }
     if (!done) done = failure->result();
-    co_return without_token(std::move(*done), *env);
+    mcp::ToolResult result = egress(std::move(*done), *env);
+    if (!read_only_tool) audit(*env, name, std::move(target), result, ctx, started);
+    co_return result;
   };
   return t;
 }

@@ -1,0 +1,158 @@
+#include "tools/gate/redactor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <boost/json.hpp>
+
+#include "common/ascii.hpp"
+
+namespace hamcp::tools {
+namespace json = boost::json;
+
+namespace {
+
+// Lower-cased, '-' and ' ' folded to '_', in a fixed buffer: the check runs
+// for every member of every result, so it must not allocate.
+struct FoldedKey {
+  std::array<char, 64> buf{};
+  std::size_t size = 0;
+  bool too_long = false;
+
+  explicit FoldedKey(std::string_view key) {
+    if (key.size() > buf.size()) {
+      too_long = true;
+      return;
+    }
+    for (char c : key) buf[size++] = (c == '-' || c == ' ') ? '_' : ascii_lower(c);
+  }
+  std::string_view view() const { return {buf.data(), size}; }
+};
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool has(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+// Tokens that are not credentials: hamcp's and MCP's own handles, page cursors.
+constexpr std::array<std::string_view, 6> kHarmlessTokens = {"confirm_token", "progress_token", "progresstoken",
+                                                             "page_token",    "next_token",     "continuation_token"};
+constexpr std::array<std::string_view, 9> kSecretParts = {
+    "password", "passwd", "passphrase", "secret", "api_key", "apikey", "access_key", "private_key", "network_key"};
+constexpr std::array<std::string_view, 13> kSecretNames = {
+    "pass", "pwd",    "pin",        "psk",           "wpa_psk",       "auth_key",      "app_key",
+    "otp",  "cookie", "webhook_id", "cloudhook_url", "authorization", "encryption_key"};
+
+bool is_token_name(std::string_view k) {
+  if (!ends_with(k, "token")) return false;
+  return std::find(kHarmlessTokens.begin(), kHarmlessTokens.end(), k) == kHarmlessTokens.end();
+}
+
+// Z-Wave JS security keys: s0_legacy_key, s2_access_control_key, lr_s2_authenticated_key...
+bool is_zwave_key(std::string_view k) {
+  return ends_with(k, "_key") && (starts_with(k, "s0_") || starts_with(k, "s2_") || starts_with(k, "lr_s2_"));
+}
+
+bool maskable(const json::value& v) {
+  if (const json::string* s = v.if_string()) return !s->empty() && *s != kRedacted;
+  return v.is_number();
+}
+
+std::string as_text(const json::value& v) {
+  if (const json::string* s = v.if_string()) return std::string(*s);
+  return json::serialize(v);
+}
+
+bool replace_all(json::string& s, std::string_view secret) {
+  std::string_view text = s;
+  std::size_t at = text.find(secret);
+  if (at == std::string_view::npos) return false;
+  std::string out;
+  std::size_t from = 0;
+  while (at != std::string_view::npos) {
+    out.append(text.substr(from, at - from)).append(kRedacted);
+    from = at + secret.size();
+    at = text.find(secret, from);
+  }
+  out.append(text.substr(from));
+  s = out;
+  return true;
+}
+
+}  // namespace
+
+bool is_secret_key(std::string_view key) {
+  const FoldedKey folded(key);
+  if (folded.too_long) return false;
+  const std::string_view k = folded.view();
+  if (is_token_name(k) || is_zwave_key(k)) return true;
+  if (std::find(kSecretNames.begin(), kSecretNames.end(), k) != kSecretNames.end()) return true;
+  return std::any_of(kSecretParts.begin(), kSecretParts.end(), [&](std::string_view part) { return has(k, part); });
+}
+
+bool Redactor::redact(json::value& value) {
+  bool replaced = false;
+  std::vector<json::string*> strings;  // every string value, for the second pass
+  std::vector<json::value*> todo{&value};
+  while (!todo.empty()) {
+    json::value* v = todo.back();
+    todo.pop_back();
+    if (json::string* s = v->if_string()) {
+      if (s->size() >= kMinRemembered) strings.push_back(s);
+    } else if (json::array* a = v->if_array()) {
+      for (auto& item : *a) todo.push_back(&item);
+    } else if (json::object* o = v->if_object()) {
+      for (auto& kv : *o) {
+        if (is_secret_key(kv.key()) && maskable(kv.value())) {
+          remember(as_text(kv.value()));
+          kv.value() = kRedacted;
+          replaced = true;
+        } else {
+          todo.push_back(&kv.value());
+        }
+      }
+    }
+  }
+  if (strings.empty()) return replaced;
+  const std::vector<std::string> secrets = snapshot();
+  for (json::string* s : strings)
+    for (const std::string& secret : secrets) replaced = replace_all(*s, secret) || replaced;
+  return replaced;
+}
+
+std::size_t Redactor::remembered() const {
+  const std::lock_guard lock(mutex_);
+  return seen_.size();
+}
+
+void Redactor::remember(std::string_view secret) {
+  if (secret.size() < kMinRemembered || secret == kRedacted) return;
+  const std::lock_guard lock(mutex_);
+  if (std::find(seen_.begin(), seen_.end(), secret) != seen_.end()) return;
+  if (seen_.size() >= kMaxRemembered) seen_.erase(seen_.begin());
+  seen_.emplace_back(secret);
+}
+
+std::vector<std::string> Redactor::snapshot() const {
+  const std::lock_guard lock(mutex_);
+  return seen_;
+}
+
+std::optional<std::string> find_placeholder(const json::value& value) {
+  std::vector<std::pair<const json::value*, std::string>> todo{{&value, ""}};
+  while (!todo.empty()) {
+    auto [v, path] = std::move(todo.back());
+    todo.pop_back();
+    if (const json::string* s = v->if_string()) {
+      if (std::string_view(*s).find(kRedacted) != std::string_view::npos) return path;
+    } else if (const json::array* a = v->if_array()) {
+      for (std::size_t i = 0; i < a->size(); ++i) todo.emplace_back(&(*a)[i], path + "[" + std::to_string(i) + "]");
+    } else if (const json::object* o = v->if_object()) {
+      for (const auto& kv : *o)
+        todo.emplace_back(&kv.value(), path.empty() ? std::string(kv.key()) : path + "." + std::string(kv.key()));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace hamcp::tools
