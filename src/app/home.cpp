@@ -2,6 +2,7 @@
 
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
+#include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
@@ -40,6 +41,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("registry", tools::register_registry_tools);
   family("dashboards", tools::register_dashboard_tools);
   family("everyday", tools::register_everyday_tools);
+  family("backup", tools::register_backup_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 
