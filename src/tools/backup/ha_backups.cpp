@@ -170,6 +170,15 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env) {
   auto finding = find_backup(env, args.str("backup_id"));
   const json::object backup = co_await std::move(finding);
   const double age = age_days(backup);
+  if (!args.flag("confirm", false)) {
+    json::object body{{"deleted", false},
+                      {"backup", backup_summary(backup)},
+                      {"preview", "confirm=true deletes this backup for good."}};
+    if (age < min_age)
+      body["preview"] = "younger than older_than_days=" + one_decimal(min_age) +
+                        ": confirm=true would refuse it; pass older_than_days=0 to allow it.";
+    co_return ok(std::move(body));
+  }
   if (age < min_age)
     throw ToolException(ToolError{"backup_too_new",
                                   "Backup " + args.str("backup_id") + " is " + one_decimal(age) +
@@ -177,10 +186,6 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env) {
                                       " (older_than_days). Nothing was deleted.",
                                   "To delete it anyway pass older_than_days=0 with confirm=true.",
                                   {{"deleted", false}, {"backup", backup_summary(backup)}}});
-  if (!args.flag("confirm", false))
-    co_return ok(json::object{{"deleted", false},
-                              {"backup", backup_summary(backup)},
-                              {"preview", "confirm=true deletes this backup for good."}});
   auto deleting = delete_one(env, backup);
   json::object body = co_await std::move(deleting);
   co_return ok(json::object{{"deleted", body.at("deleted")}, {"backup", std::move(body)}});

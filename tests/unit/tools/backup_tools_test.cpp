@@ -135,6 +135,9 @@ TEST_F(BackupToolsTest, DeleteNeedsConfirmAndAMinimumAge) {
   r = call("ha_manage_backup", R"({"action":"create","name":"Fresh"})");
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string fresh = str(r.structured.at("backup"), "backup_id");
+  r = call("ha_manage_backup", R"({"action":"delete","backup_id":")" + fresh + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_NE(str(r.structured, "preview").find("older_than_days=0"), std::string::npos) << r.text;
   r = call("ha_manage_backup", R"({"action":"delete","confirm":true,"backup_id":")" + fresh + R"("})");
   EXPECT_EQ(r.code(), "backup_too_new") << r.text;
   EXPECT_EQ(backup_count(), 3u);
