@@ -106,8 +106,13 @@ asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env) {
                        {"restore_database", database},
                        {"restore_homeassistant", true}};
   if (const auto password = args.opt_str("password")) message["password"] = *password;
-  auto restoring = backup_command(env, std::move(message));
-  co_await std::move(restoring);
+  try {
+    auto restoring = backup_command(env, std::move(message));
+    co_await std::move(restoring);
+  } catch (const ha::HaException& e) {
+    // HA may restart before it answers: that is the restore under way, not a failure.
+    if (e.error().cause != ha::ErrorCause::connection_lost) throw;
+  }
   body["restored"] = "started";
   body["agent_id"] = agent;
   body["note"] =

@@ -228,5 +228,18 @@ TEST_F(BackupToolsTest, JournalDeletesWithConfirmAndRefusesUnknownAndUnrestorabl
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;
 }
 
+TEST_F(BackupToolsTest, ReadOnlyReadsButNeitherDeletesEditsNorCreatesBackups) {
+  EntityToolsOptions options;
+  options.read_only = true;
+  start(options);
+  CallResult r = call("ha_manage_backup", R"({"scope":"edits","action":"list"})");
+  EXPECT_FALSE(r.is_error) << r.text;
+  r = call("ha_manage_backup", R"({"scope":"edits","action":"delete","older_than_days":0,"confirm":true})");
+  EXPECT_EQ(r.code(), "read_only") << r.text;
+  r = call("ha_manage_backup", R"({"action":"create"})");
+  EXPECT_EQ(r.code(), "read_only") << r.text;
+  EXPECT_EQ(backup_count(), 3u);
+}
+
 }  // namespace
 }  // namespace hamcp::tools::testing
