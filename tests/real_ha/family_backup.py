@@ -3,7 +3,8 @@ backups listed, one created (waiting on HA's backup events, with progress notifi
 the list, its restore previewed (never confirmed: that would restore and restart HA), its deletion
 refused while younger than older_than_days, then deleted with confirm; and an edit journal round
 trip: an automation created and edited through ha_config_set, the edit listed, viewed, diffed and
-restored through scope=edits (the restore itself journaled), then the automation removed."""
+restored through scope=edits (the restore itself journaled), a restore point kept, then the automation
+removed."""
 
 from __future__ import annotations
 
@@ -94,6 +95,9 @@ def t_journal_round_trip(c: Ctx):
         expect(now["config"]["alias"] == "hamcp journal check", f"after restore: {now}")
         again = m.tool("ha_manage_backup", {"scope": "edits", "action": "list", "entity_id": key})
         expect(again["edits"][0]["action"] == "restore", f"the restore is journaled: {again}")
+        point = m.tool("ha_manage_backup", {"scope": "edits", "action": "create", "entity_id": key})
+        seen = m.tool("ha_manage_backup", {"scope": "edits", "action": "view", "backup_id": point["edit_id"]})
+        expect(seen["action"] == "snapshot" and seen["before"]["alias"] == "hamcp journal check", f"restore point: {seen}")
     finally:
         if key:
             m.tool("ha_config_remove", {"kind": "automation", "id": key}, ok=None)

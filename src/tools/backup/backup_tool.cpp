@@ -34,7 +34,7 @@ ToolSpec make_manage_backup_spec() {
   s.description =
       "scope=snapshot: Home Assistant backups: list, create (waits, progress), restore/delete (confirm=true; delete "
       "needs older_than_days, default 1). scope=edits: hamcp's journal of config writes: list, view, diff, restore "
-      "(backup_id = edit id), delete (confirm).";
+      "(backup_id = edit id), delete (confirm), create (restore point of entity_id).";
   s.input_schema = R"J({"type":"object","properties":{
 "scope":{"type":"string","enum":["snapshot","edits"]},
 "action":{"type":"string","enum":["create","restore","list","view","diff","delete"]},

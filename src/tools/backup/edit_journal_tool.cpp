@@ -4,7 +4,8 @@
 // edit, diff (RFC 6902 before -> after), restore the edit's previous version
 // through the restore its family has (ha_config_set restore=<edit id>: itself
 // journaled), delete one edit or every edit older than older_than_days
-// (confirm=true; without it a preview).
+// (confirm=true; without it a preview); create keeps a restore point of an
+// automation, script or scene.
 #include <set>
 
 #include "common/iso_time.hpp"
@@ -90,6 +91,41 @@ asio::awaitable<mcp::ToolResult> restore_edit(Args& args, ToolEnv& env, mcp::Req
   co_return result;
 }
 
+// action=create: a restore point, the current config of an automation, script
+// or scene journaled as a "snapshot" edit (before = after), so restoring that
+// edit later writes this version back.
+asio::awaitable<mcp::ToolResult> snapshot_config(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
+  if (!args.has("entity_id"))
+    throw ToolException(bad_argument("entity_id", "missing",
+                                     "Pass the automation, script or scene to keep a restore point of (hamcp "
+                                     "journals every write it makes by itself)."));
+  json::object get_args{{"id", args.str("entity_id")}};
+  if (const std::string kind = args.str("domain"); kind == "automation" || kind == "script" || kind == "scene")
+    get_args["kind"] = kind;
+  Args forwarded(get_args);
+  ToolSpec config_get = make_config_get_spec();
+  auto reading = config_get.run(forwarded, env, ctx);
+  mcp::ToolResult got = co_await std::move(reading);
+  if (got.is_error || !got.structured_content) co_return got;  // its error names the item and the fix
+  const json::object& item = *got.structured_content;
+  home::EditRecord rec;
+  rec.kind = std::string(item.at("kind").as_string());
+  rec.key = std::string(item.at("id").as_string());
+  if (const json::value* e = item.if_contains("entity_id"); e && e->is_string()) rec.entity_id = e->get_string();
+  rec.action = "snapshot";
+  rec.before = item.at("config");
+  rec.after = item.at("config");
+  const home::EditJournal::Recorded recorded = env.journal.record(std::move(rec));
+  json::object body{{"edit_id", recorded.id},
+                    {"kind", item.at("kind")},
+                    {"id", item.at("id")},
+                    {"config_hash", item.at("config_hash")},
+                    {"note", "restore point kept: scope=edits action=restore backup_id=" + recorded.id +
+                                 " writes this version back"}};
+  if (recorded.persist_error) body["journal_warning"] = "kept in memory only: " + *recorded.persist_error;
+  co_return ok(std::move(body));
+}
+
 mcp::ToolResult delete_edits(Args& args, ToolEnv& env) {
   if (env.read_only())
     throw ToolException(ToolError{"read_only",
@@ -141,8 +177,13 @@ asio::awaitable<mcp::ToolResult> run_edits(Args& args, ToolEnv& env, mcp::Reques
     co_return result;
   }
   if (action == "delete") co_return delete_edits(args, env);
-  throw ToolException(bad_argument("action", "scope=edits takes list, view, diff, restore or delete",
-                                   "hamcp journals every config write itself: there is nothing to create."));
+  if (action == "create") {
+    auto snapshotting = snapshot_config(args, env, ctx);
+    mcp::ToolResult result = co_await std::move(snapshotting);
+    co_return result;
+  }
+  throw ToolException(bad_argument("action", "scope=edits takes list, view, diff, restore, delete or create",
+                                   "create keeps a restore point of an automation, script or scene (entity_id)."));
 }
 
 }  // namespace hamcp::tools::backup

@@ -226,6 +226,26 @@ TEST_F(BackupToolsTest, JournalDeletesWithConfirmAndRefusesUnknownAndUnrestorabl
   EXPECT_EQ(r.code(), "not_restorable") << r.text;
   r = call("ha_manage_backup", R"({"scope":"edits","action":"create"})");
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;
+  r = call("ha_manage_backup", R"({"scope":"edits","action":"create","entity_id":"automation.nope_nope"})");
+  EXPECT_TRUE(r.is_error) << r.text;
+}
+
+TEST_F(BackupToolsTest, ARestorePointPutsItsVersionBack) {
+  start();
+  CallResult r = call("ha_manage_backup",
+                      R"({"scope":"edits","action":"create","entity_id":"automation.lock_front_door_at_night"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string point = str(r.structured, "edit_id");
+  const std::string original = [&] {
+    CallResult v = call("ha_manage_backup", R"({"scope":"edits","action":"view","backup_id":")" + point + R"("})");
+    EXPECT_EQ(str(v.structured, "action"), "snapshot");
+    return str(v.structured.at("before"), "alias");
+  }();
+  ASSERT_FALSE(edit_automation("Changed after the restore point").empty());
+  r = call("ha_manage_backup", R"({"scope":"edits","action":"restore","backup_id":")" + point + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  CallResult got = call("ha_config_get", R"({"kind":"automation","id":"automation.lock_front_door_at_night"})");
+  EXPECT_EQ(str(got.structured.at("config"), "alias"), original);
 }
 
 TEST_F(BackupToolsTest, ReadOnlyReadsButNeitherDeletesEditsNorCreatesBackups) {
