@@ -95,7 +95,7 @@ def t_journal_round_trip(c: Ctx):
         expect(now["config"]["alias"] == "hamcp journal check", f"after restore: {now}")
         again = m.tool("ha_manage_backup", {"scope": "edits", "action": "list", "entity_id": key})
         expect(again["edits"][0]["action"] == "restore", f"the restore is journaled: {again}")
-        point = m.tool("ha_manage_backup", {"scope": "edits", "action": "create", "entity_id": key})
+        point = m.tool("ha_manage_backup", {"scope": "edits", "action": "create", "domain": "automation", "entity_id": key})
         seen = m.tool("ha_manage_backup", {"scope": "edits", "action": "view", "backup_id": point["edit_id"]})
         expect(seen["action"] == "snapshot" and seen["before"]["alias"] == "hamcp journal check", f"restore point: {seen}")
     finally:
