@@ -34,6 +34,11 @@ boost::asio::awaitable<mcp::ToolResult> run_edits(Args& args, ToolEnv& env, mcp:
 // A WebSocket command of the backup integration; an unknown command (the
 // integration not loaded) becomes the clear "backup_unavailable" error.
 boost::asio::awaitable<json::value> backup_command(ToolEnv& env, json::object message);
+// A registry update (area, floor, label, zone, device) put back through
+// ha_set_registry (registry_restore.cpp).
+bool is_registry_restorable(std::string_view kind);
+boost::asio::awaitable<mcp::ToolResult> restore_registry_edit(ToolEnv& env, const home::EditRecord& rec,
+                                                              mcp::RequestContext& ctx);
 // backup/info's backups, newest first.
 boost::asio::awaitable<json::array> list_backups(ToolEnv& env);
 // One backup as the answers show it: id, name, date, age_days, size, agents, protected...

@@ -76,6 +76,11 @@ mcp::ToolResult list_edits(Args& args, ToolEnv& env) {
 
 asio::awaitable<mcp::ToolResult> restore_edit(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const home::EditRecord rec = find_edit(env, edit_id_of(args));
+  if (is_registry_restorable(rec.kind)) {
+    auto restoring = restore_registry_edit(env, rec, ctx);
+    mcp::ToolResult result = co_await std::move(restoring);
+    co_return result;
+  }
   if (!restorable(rec.kind))
     throw ToolException(
         ToolError{"not_restorable",

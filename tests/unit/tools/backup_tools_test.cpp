@@ -218,16 +218,34 @@ TEST_F(BackupToolsTest, JournalDeletesWithConfirmAndRefusesUnknownAndUnrestorabl
   EXPECT_EQ(env->journal.size(), 0u);
   r = call("ha_manage_backup", R"({"scope":"edits","action":"view","backup_id":")" + edit + R"("})");
   EXPECT_EQ(r.code(), "edit_not_found") << r.text;
-  // A registry edit: not restorable yet, said clearly, nothing changed.
+  // A registry creation: not restorable, said clearly, nothing changed.
   r = call("ha_set_registry", R"({"kind":"label","name":"Backup test label"})");
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string label_edit = str(r.structured, "edit_id");
   r = call("ha_manage_backup", R"({"scope":"edits","action":"restore","backup_id":")" + label_edit + R"("})");
   EXPECT_EQ(r.code(), "not_restorable") << r.text;
+  EXPECT_NE(r.text.find("ha_remove_registry"), std::string::npos) << r.text;
   r = call("ha_manage_backup", R"({"scope":"edits","action":"create"})");
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;
   r = call("ha_manage_backup", R"({"scope":"edits","action":"create","entity_id":"automation.nope_nope"})");
   EXPECT_TRUE(r.is_error) << r.text;
+}
+
+TEST_F(BackupToolsTest, ARegistryUpdateIsRestoredFieldByField) {
+  start();
+  CallResult r = call("ha_set_registry", R"({"kind":"label","name":"Restorable","color":"red"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string label = str(r.structured, "id");
+  r = call("ha_set_registry", R"({"kind":"label","id":")" + label + R"(","name":"Renamed","icon":"mdi:star"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string edit = str(r.structured, "edit_id");
+  r = call("ha_manage_backup", R"({"scope":"edits","action":"restore","backup_id":")" + edit + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  r = call("ha_get_registry", R"({"kind":"label","id":")" + label + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_NE(r.text.find("\"name\":\"Restorable\""), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("mdi:star"), std::string::npos) << "the icon the edit added is cleared: " << r.text;
+  EXPECT_NE(r.text.find("red"), std::string::npos) << r.text;
 }
 
 TEST_F(BackupToolsTest, ARestorePointPutsItsVersionBack) {
