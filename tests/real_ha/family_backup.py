@@ -104,7 +104,31 @@ def t_journal_round_trip(c: Ctx):
         m.close()
 
 
+def t_registry_restore(c: Ctx):
+    m = McpStdio(c)
+    label = None
+    try:
+        made = m.tool("ha_set_registry", {"kind": "label", "name": "hamcp restore label", "color": "red"})
+        label = made["id"]
+        edit = m.tool("ha_set_registry", {"kind": "label", "id": label, "name": "hamcp restore renamed",
+                                          "icon": "mdi:star"})
+        m.tool("ha_manage_backup", {"scope": "edits", "action": "restore", "backup_id": edit["edit_id"]})
+        ws = c.ws()
+        try:
+            labels = ws.call({"type": "config/label_registry/list"})
+        finally:
+            ws.close()
+        now = next(x for x in labels if x["label_id"] == label)
+        expect(now["name"] == "hamcp restore label" and now["icon"] is None and now["color"] == "red",
+               f"label after restore: {now}")
+    finally:
+        if label:
+            m.tool("ha_remove_registry", {"kind": "label", "id": label, "confirm": True}, ok=None)
+        m.close()
+
+
 TESTS = [
     ("hamcp.backup_create_list_delete", t_backups),
     ("hamcp.backup_journal_round_trip", t_journal_round_trip),
+    ("hamcp.backup_journal_registry_restore", t_registry_restore),
 ]
