@@ -179,13 +179,16 @@ struct SystemAdmin {
 // loaded (not: every backup/* command is unknown, as on a Core without it),
 // the local agent's backups as backup/info lists them (ManagerBackup JSON,
 // agent "backup.local"), the manager's state and last event. hold_create
-// leaves a new backup in progress for ever (a test's slow backup).
+// leaves a new backup in progress for ever (a test's slow backup);
+// stage_delay_ms > 0 spaces a backup's stages in time, as a real one is (the
+// demo's), 0 makes them at once.
 struct BackupManager {
   bool loaded = false;
   std::vector<json::object> backups;
   std::string state = "idle";
   json::object last_event{{"manager_state", "idle"}};
   bool hold_create = false;
+  int stage_delay_ms = 0;
   int restores = 0;
   int jobs = 0;
 };

@@ -5,7 +5,10 @@
 // the sim acknowledges and restores nothing), backup/delete and
 // backup/subscribe_events (the last event first, then the result, then each
 // event). With the integration not loaded every command is unknown, as on HA.
+#include <chrono>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 
 #include "sim/core/backups.hpp"
 #include "sim/ws/ws_command_util.hpp"
@@ -110,6 +113,17 @@ json::object new_backup(WsConnection& c, const json::object& msg) {
   return backup_json(spec);
 }
 
+// The steps of a backup after its result: two stages, then the backup and its completion.
+constexpr int kStages = 3;
+
+void advance(WsConnection& c, const json::object& msg, int stage) {
+  if (stage == 0) return emit(c, create_event("home_assistant", "in_progress"));
+  if (stage == 1) return emit(c, create_event("upload_to_agents", "in_progress"));
+  manager(c).backups.push_back(new_backup(c, msg));
+  emit(c, create_event(nullptr, "completed"));
+  emit(c, json::object{{"manager_state", "idle"}});
+}
+
 void generate(WsConnection& c, int64_t id, const json::object& msg) {
   if (refuse_unloaded(c, id)) return;
   const std::vector<std::string> agents = opt_strings(msg, "agent_ids");
@@ -129,11 +143,21 @@ void generate(WsConnection& c, int64_t id, const json::object& msg) {
   emit(c, create_event(nullptr, "in_progress"));
   c.send_result(id, json::object{{"backup_job_id", hex_id(0x5eed0000u + static_cast<unsigned>(m.jobs), 32)}});
   if (m.hold_create) return;  // a slow backup: it stays in progress
-  emit(c, create_event("home_assistant", "in_progress"));
-  emit(c, create_event("upload_to_agents", "in_progress"));
-  m.backups.push_back(new_backup(c, msg));
-  emit(c, create_event(nullptr, "completed"));
-  emit(c, json::object{{"manager_state", "idle"}});
+  if (m.stage_delay_ms <= 0) {
+    for (int stage = 0; stage < kStages; ++stage) advance(c, msg, stage);
+    return;
+  }
+  // Spaced in time on a thread of its own (the simulator's io thread never
+  // sleeps), as blueprint/import does; a connection gone ends it.
+  std::thread([weak = c.weak(), msg, delay = std::chrono::milliseconds(m.stage_delay_ms)] {
+    for (int stage = 0; stage < kStages; ++stage) {
+      std::this_thread::sleep_for(delay);
+      auto conn = weak.lock();
+      if (!conn) return;
+      std::lock_guard lock(conn->core().store().mutex());
+      advance(*conn, msg, stage);
+    }
+  }).detach();
 }
 
 void restore(WsConnection& c, int64_t id, const json::object& msg) {

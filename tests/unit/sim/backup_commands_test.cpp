@@ -10,6 +10,11 @@ namespace {
 
 class BackupCommandsTest : public WsCommandTest {
  protected:
+  // Stages at once: this fixture's core does not outlive a thread that spaces them.
+  void SetUp() override {
+    core.store().home().backup.stage_delay_ms = 0;
+    WsCommandTest::SetUp();
+  }
   // Events of subscription `sub` among the frames sent so far.
   std::vector<json::object> events_of(int64_t sub) {
     std::vector<json::object> events;
