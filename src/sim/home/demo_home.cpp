@@ -428,7 +428,7 @@ void add_flow_helpers_and_groups(HomeBuilder& b) {
 }
 
 void add_calendar_and_todo(HomeBuilder& b);  // demo_everyday.cpp
-void add_demo_backups(Home& home);            // demo_backups.cpp
+void add_demo_backups(Home& home);           // demo_backups.cpp
 
 Home demo_home() {
   HomeBuilder b(20260101);
