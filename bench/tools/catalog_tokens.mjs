@@ -60,6 +60,11 @@ const FAMILIES = [
     budget: 150,
     tools: ['ha_get_audit_log'],
   },
+  {
+    name: 'backup family (backups, edit journal)',
+    budget: 650,
+    tools: ['ha_manage_backup'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

@@ -2,6 +2,7 @@
 
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
+#include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
@@ -42,6 +43,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("dashboards", tools::register_dashboard_tools);
   family("everyday", tools::register_everyday_tools);
   family("safety", tools::register_safety_tools);
+  family("backup", tools::register_backup_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

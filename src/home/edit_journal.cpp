@@ -176,16 +176,36 @@ std::optional<std::string> EditJournal::persist(const EditRecord& r, const std::
 
 void EditJournal::evict_locked() {
   // The newest record stays even when it alone is over the byte bound.
-  while (records_.size() > 1 && (records_.size() > options_.max_entries || bytes_ > options_.max_bytes)) {
-    const auto oldest = records_.begin();
-    bytes_ -= sizes_[oldest->first];
-    sizes_.erase(oldest->first);
-    if (!options_.dir.empty()) {
-      std::error_code ec;
-      fs::remove(options_.dir / (oldest->second.id + ".json"), ec);
-    }
-    records_.erase(oldest);
+  while (records_.size() > 1 && (records_.size() > options_.max_entries || bytes_ > options_.max_bytes))
+    erase_locked(records_.begin());
+}
+
+void EditJournal::erase_locked(std::map<std::uint64_t, EditRecord>::iterator it) {
+  bytes_ -= sizes_[it->first];
+  sizes_.erase(it->first);
+  if (!options_.dir.empty()) {
+    std::error_code ec;
+    fs::remove(options_.dir / (it->second.id + ".json"), ec);
   }
+  records_.erase(it);
+}
+
+bool EditJournal::remove(std::string_view id) {
+  std::lock_guard lock(mutex_);
+  auto it = records_.find(seq_of(id));
+  if (it == records_.end()) return false;
+  erase_locked(it);
+  return true;
+}
+
+std::vector<std::string> EditJournal::remove_older_than(double cutoff) {
+  std::vector<std::string> removed;
+  std::lock_guard lock(mutex_);
+  while (!records_.empty() && records_.begin()->second.time < cutoff) {
+    removed.push_back(records_.begin()->second.id);
+    erase_locked(records_.begin());
+  }
+  return removed;
 }
 
 std::vector<EditRecord> EditJournal::list(std::string_view kind, std::string_view key, std::size_t limit) const {

@@ -71,14 +71,21 @@ class EditJournal {
   // RFC 6902 operations turning the edit's before into its after (nullopt: unknown id).
   std::optional<json::array> diff(std::string_view id) const;
 
+  // Deletes records, also from disk: one by id (false: unknown), or every
+  // record older than `cutoff` (epoch seconds; their ids, oldest first).
+  bool remove(std::string_view id);
+  std::vector<std::string> remove_older_than(double cutoff);
+
   std::size_t size() const;
   std::size_t bytes() const;
+  const EditJournalOptions& options() const { return options_; }
   // Problems met while loading the directory (unreadable or foreign files are skipped).
   std::vector<std::string> load_warnings() const;
 
  private:
   void load();
   void evict_locked();
+  void erase_locked(std::map<std::uint64_t, EditRecord>::iterator it);
   std::optional<std::string> persist(const EditRecord& record, const std::string& text) const;
 
   EditJournalOptions options_;

@@ -15,7 +15,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 async def read_only_checks(session: ClientSession, tools) -> int:
     names = {t.name for t in tools}
-    writes = sorted(t.name for t in tools if not t.annotations.readOnlyHint and t.name != "ha_manage_blueprints")
+    mixed = {"ha_manage_blueprints", "ha_manage_backup"}  # write tools with read actions stay listed
+    writes = sorted(t.name for t in tools if not t.annotations.readOnlyHint and t.name not in mixed)
     refused = await session.call_tool("ha_call_service", {"domain": "light", "service": "turn_on",
                                                           "entity_id": "light.kitchen_ceiling_light"})
     refused_code = json.loads(refused.content[0].text).get("error", {}).get("code")

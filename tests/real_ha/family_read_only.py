@@ -10,7 +10,7 @@ import time
 from check_kit import Ctx, McpStdio, expect
 
 # Write tools with read actions: listed in read-only mode, their writes refused by the gate.
-MIXED = {"ha_manage_blueprints"}
+MIXED = {"ha_manage_blueprints", "ha_manage_backup"}
 
 
 def t_hamcp_read_only_tools(c: Ctx):
@@ -55,6 +55,12 @@ def t_hamcp_read_only_tools(c: Ctx):
         m.tool("ha_get_history", {"entity_id": light})
         bp = m.tool("ha_manage_blueprints", {"action": "list"})
         expect("error" not in bp, f"blueprint list: {json.dumps(bp)[:300]}")
+        backups = m.tool("ha_manage_backup", {"scope": "snapshot", "action": "list"})
+        expect("backups" in backups, f"backup list: {json.dumps(backups)[:300]}")
+        r = m.tool("ha_manage_backup", {"scope": "snapshot", "action": "create", "name": "hamcp read-only probe"},
+                   ok=False)
+        expect(r["error"]["code"] == "read_only", f"backup create: {r}")
+        expect(m.tool("ha_manage_backup", {"action": "list"})["total"] == backups["total"], "a backup was made")
     finally:
         m.close()
 

@@ -175,6 +175,24 @@ struct SystemAdmin {
   int restarts = 0;  // homeassistant.restart calls served
 };
 
+// HA's backup integration (sim/ws/ws_backup_commands.cpp): whether it is
+// loaded (not: every backup/* command is unknown, as on a Core without it),
+// the local agent's backups as backup/info lists them (ManagerBackup JSON,
+// agent "backup.local"), the manager's state and last event. hold_create
+// leaves a new backup in progress for ever (a test's slow backup);
+// stage_delay_ms > 0 spaces a backup's stages in time, as a real one is (the
+// demo's), 0 makes them at once.
+struct BackupManager {
+  bool loaded = false;
+  std::vector<json::object> backups;
+  std::string state = "idle";
+  json::object last_event{{"manager_state", "idle"}};
+  bool hold_create = false;
+  int stage_delay_ms = 0;
+  int restores = 0;
+  int jobs = 0;
+};
+
 // Lovelace and the frontend (sim/ws/ws_lovelace_commands.cpp): storage and
 // YAML dashboards (dashboard id -> item as lovelace/dashboards/list shows it),
 // saved configs by url_path ("" = the default dashboard; none = never saved),
@@ -231,6 +249,7 @@ struct Home {
   // description?, last_scanned?); each tag also has a tag.* entity.
   std::map<std::string, json::object> tags;
   SystemAdmin system;
+  BackupManager backup;
   Lovelace lovelace;
   // Local calendars and to-do lists, by entity id (calendar.*, todo.*).
   std::map<std::string, std::vector<CalendarEvent>> calendars;

@@ -44,6 +44,10 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "frontend/get_themes"},
     ReadRule{K::ws_command, "repairs/list_issues"},
     ReadRule{K::ws_command, "logger/log_info"},
+    ReadRule{K::ws_command, "backup/info"},
+    ReadRule{K::ws_command, "backup/details"},
+    ReadRule{K::ws_command, "backup/agents/info"},
+    ReadRule{K::ws_command, "backup/config/info"},
     // WebSocket subscriptions (they only listen)
     ReadRule{K::ws_subscribe, "subscribe_events"},
     ReadRule{K::ws_subscribe, "subscribe_entities"},
@@ -51,6 +55,7 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_subscribe, "render_template"},
     ReadRule{K::ws_subscribe, "config_entries/subscribe"},
     ReadRule{K::ws_subscribe, "system_health/info"},  // streams its answer, changes nothing
+    ReadRule{K::ws_subscribe, "backup/subscribe_events"},
     // REST: every GET of HA's API reads; POST only where named
     ReadRule{K::rest_get, "/api/*"},
     ReadRule{K::rest_post, "/api/template"},

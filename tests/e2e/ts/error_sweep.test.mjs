@@ -63,6 +63,7 @@ const VALID = {
   ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
   ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
+  ha_manage_backup: { scope: 'snapshot', action: 'list' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -148,6 +149,10 @@ const OWN_FAILURES = {
     [{ entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
   ],
   ha_get_camera_image: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
+  ha_manage_backup: [
+    [{ action: 'delete', backup_id: 'nope', confirm: true }, 'invalid_argument'],
+    [{ scope: 'edits', action: 'view', backup_id: 'e99999999' }, 'edit_not_found'],
+  ],
 };
 
 // A value of the wrong type for a property's declared type.

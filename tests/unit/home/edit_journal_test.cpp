@@ -137,5 +137,25 @@ TEST_F(EditJournalTest, UnwritableDirectoryKeepsTheRecordInMemoryAndSaysWhy) {
   EXPECT_TRUE(j.get(r.id));
 }
 
+TEST_F(EditJournalTest, RemovedRecordsLeaveMemoryAndDisk) {
+  {
+    EditJournal j({dir});
+    j.record(edit("a", "null", R"({"alias":"one"})", "create"));
+    j.record(edit("b", "null", R"({"alias":"two"})", "create"));
+    j.record(edit("c", "null", R"({"alias":"three"})", "create"));
+    EXPECT_TRUE(j.remove("e00000002"));
+    EXPECT_FALSE(j.remove("e00000002"));
+    EXPECT_FALSE(fs::exists(dir / "e00000002.json"));
+    EXPECT_TRUE(j.remove_older_than(0).empty()) << "nothing is older than the epoch";
+    // Every record is older than a cut-off in the future: removed oldest first.
+    const std::vector<std::string> gone = j.remove_older_than(4102444800.0);  // 2100-01-01
+    EXPECT_EQ(gone, (std::vector<std::string>{"e00000001", "e00000003"}));
+    EXPECT_EQ(j.size(), 0u);
+    EXPECT_EQ(j.bytes(), 0u);
+  }
+  EditJournal j({dir});
+  EXPECT_EQ(j.size(), 0u) << "the files went too";
+}
+
 }  // namespace
 }  // namespace hamcp::home

@@ -23,7 +23,9 @@ const std::vector<std::string> kTools = {
     "ha_config_get_calendar_events", "ha_config_set_calendar_event", "ha_config_remove_calendar_event", "ha_get_todo",
     "ha_set_todo_item", "ha_remove_todo_item", "ha_get_camera_image",
     // safety
-    "ha_get_audit_log"};
+    "ha_get_audit_log",
+    // backups and the edit journal
+    "ha_manage_backup"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

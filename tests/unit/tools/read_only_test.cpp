@@ -40,6 +40,9 @@ const KnownWrite kKnownWrites[] = {
      R"({"kind":"automation","config":{"alias":"Sweep","triggers":[{"trigger":"state","entity_id":"light.kitchen_ceiling_light"}],"actions":[]}})"},
     {"ha_config_set_helper", R"({"helper_type":"input_boolean","action":"create","name":"Sweep"})"},
     {"ha_config_set_group", R"({"object_id":"sweep","entities":["light.kitchen_ceiling_light"]})"},
+    {"ha_manage_backup", R"({"action":"create","name":"Sweep"})"},
+    {"ha_manage_backup", R"({"action":"delete","backup_id":"5e4f3a2b","confirm":true})"},
+    {"ha_manage_backup", R"({"action":"restore","backup_id":"9a8b7c6d","confirm":true})"},
 };
 
 // A plausible value for a property, by its name first, then its type.
@@ -237,6 +240,9 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_logs", R"({"source":"logger"})"},
       {"ha_get_todo", R"({"entity_id":"todo.shopping_list"})"},
       {"ha_config_get_calendar_events", R"({"entity_id":"calendar.family"})"},
+      {"ha_manage_backup", R"({"action":"list"})"},
+      {"ha_manage_backup", R"({"action":"view","backup_id":"9a8b7c6d"})"},
+      {"ha_manage_backup", R"({"scope":"edits","action":"list"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());

@@ -1,0 +1,51 @@
+#pragma once
+// The backup family (issue 13 item 3, issue 14 item 6): ha_manage_backup,
+// ha-mcp 8.7.0's name and arguments. scope=snapshot: Home Assistant's own
+// backups through its backup integration (list, create and wait with
+// progress, restore and delete behind confirm=true); scope=edits: hamcp's
+// edit journal (list, view, diff, restore through the restore of the edit's
+// family, delete old edits, retention). Supervisor backups (HA OS without
+// the backup integration's WebSocket API) are not covered.
+
+#include <boost/asio/awaitable.hpp>
+#include <memory>
+#include <string>
+
+#include "mcp/registry.hpp"
+#include "tools/tool_env.hpp"
+#include "tools/tool_spec.hpp"
+
+namespace hamcp::tools {
+
+ToolSpec make_manage_backup_spec();
+void register_backup_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env);
+
+namespace backup {
+
+// scope=snapshot: list, create, restore, delete.
+boost::asio::awaitable<mcp::ToolResult> run_snapshot(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                     std::string action);
+// action=create of scope=snapshot (backup_create.cpp).
+boost::asio::awaitable<mcp::ToolResult> create_backup(Args& args, ToolEnv& env, mcp::RequestContext& ctx);
+// scope=edits: list, view, diff, restore, delete.
+boost::asio::awaitable<mcp::ToolResult> run_edits(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                  std::string action);
+
+// A WebSocket command of the backup integration; an unknown command (the
+// integration not loaded) becomes the clear "backup_unavailable" error.
+boost::asio::awaitable<json::value> backup_command(ToolEnv& env, json::object message);
+// A registry update (area, floor, label, zone, device) put back through
+// ha_set_registry (registry_restore.cpp).
+bool is_registry_restorable(std::string_view kind);
+boost::asio::awaitable<mcp::ToolResult> restore_registry_edit(ToolEnv& env, const home::EditRecord& rec,
+                                                              mcp::RequestContext& ctx);
+// backup/info's backups, newest first.
+boost::asio::awaitable<json::array> list_backups(ToolEnv& env);
+// One backup as the answers show it: id, name, date, age_days, size, agents, protected...
+json::object backup_summary(const json::object& backup);
+// The agent to restore from or back up to: the local one when there is one.
+std::string preferred_agent(const json::object& agents);
+
+}  // namespace backup
+
+}  // namespace hamcp::tools
