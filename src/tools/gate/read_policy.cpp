@@ -44,6 +44,9 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "frontend/get_themes"},
     ReadRule{K::ws_command, "repairs/list_issues"},
     ReadRule{K::ws_command, "logger/log_info"},
+    ReadRule{K::ws_command, "update/release_notes"},
+    ReadRule{K::ws_command, "hacs/info"},
+    ReadRule{K::ws_command, "hacs/repository/info"},  // also clears its "new" mark (HACS's UI does the same)
     // WebSocket subscriptions (they only listen)
     ReadRule{K::ws_subscribe, "subscribe_events"},
     ReadRule{K::ws_subscribe, "subscribe_entities"},

@@ -1,0 +1,194 @@
+// ha_manage_updates action=install. Without confirm=true: a preview of each
+// install (from, to, backup). With it: update.install per entity, one after
+// the other, never retried. HA's action returns only when the install is
+// done (it can take minutes); hamcp sends it in the background and follows
+// the entity in the mirror meanwhile: in_progress / update_percentage become
+// progress notifications. The wait is bounded (`wait` seconds, default 300):
+// an install still running then is reported as such, not as a failure.
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "tools/tool_error.hpp"
+#include "tools/updates/updates_tools.hpp"
+
+namespace hamcp::tools::updates {
+
+namespace {
+
+namespace asio = boost::asio;
+
+constexpr auto kCallTimeout = std::chrono::minutes(60);  // an OS update; HA answers when it is done
+constexpr auto kPoll = std::chrono::milliseconds(250);
+
+struct CallOutcome {
+  bool done = false;
+  std::optional<ha::HaError> error;
+};
+
+// Owns its arguments: it may outlive the tool call (an install past the wait).
+asio::awaitable<void> send_install(HaGate gate, ha::ServiceCall call, std::shared_ptr<CallOutcome> outcome) {
+  try {
+    auto calling = gate.call_service(std::move(call));
+    co_await std::move(calling);
+  } catch (const ha::HaException& e) {
+    outcome->error = e.error();
+  } catch (const std::exception& e) {
+    outcome->error = ha::make_error(ha::ErrorCause::internal, "update.install", e.what());
+  }
+  outcome->done = true;
+}
+
+std::string text(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+// Why this entity cannot be installed as asked ("" = it can).
+std::string refusal(const UpdateView& v, bool backup, bool version) {
+  if (!(v.features & kInstall)) return v.entity_id + " cannot be installed from Home Assistant";
+  if (backup && !(v.features & kBackup))
+    return v.entity_id + " cannot back up first: pass backup=false (or make a backup before)";
+  if (version && !(v.features & kSpecificVersion)) return v.entity_id + " cannot install a chosen version";
+  if (v.in_progress) return v.entity_id + " is installing already";
+  if (!version && !v.available && !v.skipped) return v.entity_id + " is up to date";
+  return {};
+}
+
+json::object plan_of(const UpdateView& v, bool backup, const std::string& version) {
+  json::object plan{{"entity_id", v.entity_id},
+                    {"category", v.category},
+                    {"from", text(v.item, "installed_version")},
+                    {"to", version.empty() ? text(v.item, "latest_version") : version},
+                    {"backup", backup}};
+  if (const std::string why = refusal(v, backup, !version.empty()); !why.empty()) plan["refused"] = why;
+  return plan;
+}
+
+struct Progress {
+  bool in_progress = false;
+  json::value percentage;
+  std::string installed;
+};
+
+Progress read_progress(ToolEnv& env, const std::string& entity_id) {
+  Progress p;
+  const ha::SnapshotPtr snap = env.ha.snapshot();
+  const ha::EntityStatePtr s = snap ? snap->states.find(entity_id) : nullptr;
+  if (!s) return p;
+  const json::object a = s->attributes.parse();
+  const json::value* in = a.if_contains("in_progress");
+  p.in_progress = in && in->is_bool() && in->get_bool();
+  const json::value* pct = a.if_contains("update_percentage");
+  p.percentage = pct ? *pct : json::value(nullptr);
+  p.installed = text(a, "installed_version");
+  return p;
+}
+
+// Follows one install until HA answered and the entity is no longer in progress.
+asio::awaitable<json::object> follow(ToolEnv& env, mcp::RequestContext& ctx, const json::object& plan,
+                                     std::shared_ptr<CallOutcome> outcome, std::chrono::steady_clock::time_point end) {
+  const std::string entity_id(plan.at("entity_id").as_string());
+  auto executor = co_await asio::this_coro::executor;
+  asio::steady_timer timer(executor);
+  json::value last_pct = -1;
+  Progress p;
+  while (std::chrono::steady_clock::now() < end && !ctx.cancelled()) {
+    timer.expires_after(kPoll);
+    co_await timer.async_wait(asio::use_awaitable);
+    p = read_progress(env, entity_id);
+    if (p.percentage != last_pct && p.in_progress) {
+      last_pct = p.percentage;
+      const double pct = p.percentage.is_number() ? p.percentage.to_number<double>() : 0;
+      ctx.progress(pct, 100, entity_id + ": installing" + (p.percentage.is_number() ? "" : " (no percentage)"));
+    }
+    if (outcome->error) break;
+    if (outcome->done && !p.in_progress) break;
+  }
+  json::object result = plan;
+  if (outcome->error) {
+    ToolError e = from_ha_error(*outcome->error);
+    result["error"] = e.message;
+  } else if (outcome->done && !p.in_progress) {
+    result["installed"] = true;
+    result["installed_version"] = p.installed;
+  } else {
+    result["installed"] = false;
+    result["still_installing"] = true;
+    result["update_percentage"] = p.percentage;
+    result["note"] = "still installing when the wait ended; action=get shows its progress";
+  }
+  co_return result;
+}
+
+asio::awaitable<json::object> install_one(ToolEnv& env, mcp::RequestContext& ctx, json::object plan,
+                                          std::string version, std::chrono::steady_clock::time_point end) {
+  json::object data;
+  if (plan.at("backup").as_bool()) data["backup"] = true;
+  if (!version.empty()) data["version"] = version;
+  ha::ServiceCall call{"update",        "install",
+                       std::move(data), {{"entity_id", plan.at("entity_id")}},
+                       false,           std::chrono::duration_cast<std::chrono::milliseconds>(kCallTimeout)};
+  auto outcome = std::make_shared<CallOutcome>();
+  env.ha.check(RequestKind::service, "update.install");  // a read-only session: refused here, before the spawn
+  auto executor = co_await asio::this_coro::executor;
+  asio::co_spawn(executor, send_install(env.ha, std::move(call), outcome), asio::detached);
+  auto following = follow(env, ctx, plan, outcome, end);
+  json::object result = co_await std::move(following);
+  co_return result;
+}
+
+}  // namespace
+
+asio::awaitable<mcp::ToolResult> run_install(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
+  auto waiting = env.snapshot();
+  const ha::SnapshotPtr snap = co_await std::move(waiting);
+  const std::vector<UpdateView> views = entities_arg(args, *snap, env.index);
+  const bool backup = args.flag("backup", false);
+  const std::string version = args.str("version");
+  json::array plans;
+  bool refused = false;
+  for (const UpdateView& v : views) {
+    json::object plan = plan_of(v, backup, version);
+    refused = refused || plan.contains("refused");
+    plans.push_back(std::move(plan));
+  }
+  if (!args.flag("confirm", false))
+    co_return ok(json::object{{"installed", false},
+                              {"preview", std::move(plans)},
+                              {"note", refused ? "fix the refused entries first; nothing was installed"
+                                               : "confirm=true installs these, one after the other"}});
+  if (refused) {
+    ToolError error{"install_refused",
+                    "Some updates cannot be installed as asked; nothing was installed.",
+                    "Fix what `refused` says (or drop those entity_ids), then call again.",
+                    {}};
+    error.extra["preview"] = std::move(plans);
+    throw ToolException(std::move(error));
+  }
+  const auto wait = std::chrono::seconds(std::clamp<std::int64_t>(args.integer("wait", 300), 1, 3600));
+  const auto end = std::chrono::steady_clock::now() + wait;
+  json::array results;
+  for (auto& plan : plans) {
+    auto installing = install_one(env, ctx, std::move(plan.as_object()), version, end);
+    json::object result = co_await std::move(installing);
+    const bool stop = result.contains("error") || result.contains("still_installing");
+    results.push_back(std::move(result));
+    if (stop) break;  // one after the other: a failed or unfinished install stops the rest
+  }
+  const json::object& last = results.back().as_object();
+  if (last.contains("error")) {
+    ToolError error{"install_failed",
+                    "Home Assistant refused or failed to install " + std::string(last.at("entity_id").as_string()) +
+                        ": " + std::string(last.at("error").as_string()),
+                    "Read the message; action=get shows the entity's state. hamcp never retries an install.",
+                    {}};
+    error.extra["results"] = std::move(results);
+    throw ToolException(std::move(error));
+  }
+  co_return ok(json::object{{"results", std::move(results)}, {"requested", plans.size()}});
+}
+
+}  // namespace hamcp::tools::updates
