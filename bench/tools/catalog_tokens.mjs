@@ -55,6 +55,11 @@ const FAMILIES = [
       'ha_get_todo', 'ha_set_todo_item', 'ha_remove_todo_item', 'ha_get_camera_image',
     ],
   },
+  {
+    name: 'updates family (updates, HACS)',
+    budget: 650,
+    tools: ['ha_manage_updates', 'ha_manage_hacs'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

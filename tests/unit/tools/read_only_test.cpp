@@ -237,6 +237,10 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_logs", R"({"source":"logger"})"},
       {"ha_get_todo", R"({"entity_id":"todo.shopping_list"})"},
       {"ha_config_get_calendar_events", R"({"entity_id":"calendar.family"})"},
+      {"ha_manage_updates", R"({"action":"list","include_release_notes":true})"},
+      {"ha_manage_updates", R"({"action":"get","entity_ids":["update.mosquitto_broker_update"]})"},
+      {"ha_manage_hacs", R"({"action":"search","query":"card"})"},
+      {"ha_get_hacs_info", R"({"action":"info","repository_id":"hacs/integration"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());
