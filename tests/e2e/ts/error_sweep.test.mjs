@@ -63,6 +63,8 @@ const VALID = {
   ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
   ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
+  ha_manage_updates: { action: 'list', categories: ['firmware'] },
+  ha_manage_hacs: { action: 'search', query: 'card' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -148,6 +150,15 @@ const OWN_FAILURES = {
     [{ entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
   ],
   ha_get_camera_image: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
+  ha_manage_updates: [
+    [{ action: 'get', entity_ids: ['light.kitchen_ceiling_light'] }, 'invalid_argument'],
+    [{ action: 'get', entity_ids: ['update.nope_nope'] }, 'entity_not_found'],
+    [{ action: 'install', entity_ids: ['update.garage_door_controller_firmware'], backup: true, confirm: true }, 'install_refused'],
+  ],
+  ha_manage_hacs: [
+    [{ action: 'info', repository_id: 'nope/nope' }, 'invalid_argument'],
+    [{ action: 'add_repository', repository: 'not a repo', category: 'theme' }, 'hacs_add_failed'],
+  ],
 };
 
 // A value of the wrong type for a property's declared type.
