@@ -134,7 +134,7 @@ asio::awaitable<mcp::ToolResult> run_download(Args& args, ToolEnv& env) {
   }
   json::object message{{"type", "hacs/repository/download"}, {"repository", id}};
   if (!version.empty()) message["version"] = version;
-  auto downloading = hacs::command(env, std::move(message));
+  auto downloading = hacs::command(env, std::move(message), 2 * hacs::kGithubTimeout);
   co_await std::move(downloading);
   auto rereading = hacs::info(env, id);
   const json::object after = co_await std::move(rereading);
@@ -155,7 +155,7 @@ asio::awaitable<mcp::ToolResult> run_add(Args& args, ToolEnv& env) {
   if (category.empty())
     throw ToolException(bad_argument("category", "missing", "Pass the category: integration, lovelace, theme, ..."));
   json::object message{{"type", "hacs/repositories/add"}, {"repository", repository}, {"category", category}};
-  auto adding = hacs::command(env, std::move(message));
+  auto adding = hacs::command(env, std::move(message), hacs::kGithubTimeout);
   co_await std::move(adding);
   // HACS answers {} even when it failed (it reports that as an event): the list says.
   try {
@@ -188,7 +188,8 @@ asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env) {
     co_return ok(std::move(body));
   }
   if (installed) {
-    auto uninstalling = hacs::command(env, json::object{{"type", "hacs/repository/remove"}, {"repository", id}});
+    auto uninstalling =
+        hacs::command(env, json::object{{"type", "hacs/repository/remove"}, {"repository", id}}, hacs::kGithubTimeout);
     co_await std::move(uninstalling);
   }
   if (custom) {
@@ -203,7 +204,8 @@ asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env) {
 asio::awaitable<mcp::ToolResult> run_refresh(Args& args, ToolEnv& env) {
   auto resolving = id_arg(args, env);
   const std::string id = co_await std::move(resolving);
-  auto refreshing = hacs::command(env, json::object{{"type", "hacs/repository/refresh"}, {"repository", id}});
+  auto refreshing =
+      hacs::command(env, json::object{{"type", "hacs/repository/refresh"}, {"repository", id}}, hacs::kGithubTimeout);
   co_await std::move(refreshing);
   auto reading = hacs::info(env, id);
   json::object r = co_await std::move(reading);

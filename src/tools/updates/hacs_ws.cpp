@@ -23,11 +23,12 @@ std::string full_name_of(std::string text) {
 
 }  // namespace
 
-boost::asio::awaitable<json::value> command(ToolEnv& env, json::object message) {
+boost::asio::awaitable<json::value> command(ToolEnv& env, json::object message,
+                                            std::optional<std::chrono::milliseconds> timeout) {
   const std::string type(message.at("type").as_string());
   std::optional<ha::HaError> failure;
   try {
-    auto sending = env.ha.command(std::move(message));
+    auto sending = env.ha.command(std::move(message), timeout);
     json::value answer = co_await std::move(sending);
     co_return answer;
   } catch (const ha::HaException& e) {
@@ -77,7 +78,7 @@ boost::asio::awaitable<std::string> repository_id(ToolEnv& env, std::string text
 }
 
 boost::asio::awaitable<json::object> info(ToolEnv& env, std::string id) {
-  auto reading = command(env, json::object{{"type", "hacs/repository/info"}, {"repository_id", id}});
+  auto reading = command(env, json::object{{"type", "hacs/repository/info"}, {"repository_id", id}}, kGithubTimeout);
   json::value answer = co_await std::move(reading);
   json::object out;
   if (json::object* o = answer.if_object()) out = std::move(*o);
