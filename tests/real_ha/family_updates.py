@@ -29,8 +29,8 @@ def t_list_and_notes(c: Ctx):
         if not states:  # a Home Assistant without update entities: a correct empty list
             expect(r["updates"] == {}, f"empty list: {r}")
             return
-        firmware = {i["entity_id"] for i in r["updates"].get("firmware", [])}
-        expect(PROGRESS in firmware, f"{PROGRESS} (device_class firmware) not under firmware: {r['updates'].keys()}")
+        devices = {i["entity_id"] for i in r["updates"].get("devices", [])}
+        expect(PROGRESS in devices, f"{PROGRESS} (device_class firmware) not under devices: {r['updates'].keys()}")
         g = m.tool("ha_manage_updates", {"action": "get", "entity_ids": [PROGRESS]})
         notes = g["updates"][0]["release_notes"]
         expect("markdown" in notes, f"release notes: {notes}")

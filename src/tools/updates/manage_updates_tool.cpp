@@ -20,18 +20,6 @@ using updates::UpdateView;
 
 constexpr std::size_t kMaxNotes = 10;  // release notes per list answer (one WS call each)
 
-std::vector<std::string> wanted_categories(Args& args) {
-  std::vector<std::string> out;
-  for (const auto& name : args.list("categories")) {
-    std::string c = updates::category_name(name);
-    if (c.empty())
-      throw ToolException(bad_argument("categories", "unknown category '" + name + "'",
-                                       "Use core, os, supervisor, addon, firmware, hacs or other."));
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 bool listed(const UpdateView& v, const std::vector<std::string>& categories, bool include_skipped) {
   if (!categories.empty() && std::find(categories.begin(), categories.end(), v.category) == categories.end())
     return false;
@@ -46,7 +34,7 @@ asio::awaitable<void> add_notes(ToolEnv& env, json::object& item, std::int64_t f
 }
 
 asio::awaitable<mcp::ToolResult> run_list(Args& args, ToolEnv& env) {
-  const std::vector<std::string> categories = wanted_categories(args);
+  const std::vector<std::string> categories = updates::categories_arg(args);
   const bool include_skipped = args.flag("include_skipped", false);
   const bool with_notes = args.flag("include_release_notes", false);
   auto waiting = env.snapshot();
@@ -177,8 +165,8 @@ ToolSpec make_manage_updates_spec() {
   s.name = "ha_manage_updates";
   s.title = "Updates";
   s.description =
-      "Update entities by category (core, os, supervisor, addon, firmware, hacs, other): list (available), get "
-      "(release notes), install (confirm=true; progress), skip, clear_skipped; ignore_repair/unignore_repair.";
+      "Update entities by category (core, os, supervisor, addons, devices, hacs, other): list (pending), get (release "
+      "notes), install entity_ids or categories (confirm=true; progress), skip, clear_skipped; ignore/unignore_repair.";
   s.input_schema = R"J({"type":"object","properties":{
 "action":{"type":"string","enum":["list","get","install","skip","clear_skipped","ignore_repair","unignore_repair"]},
 "entity_ids":{"type":"array","items":{"type":"string"}},"categories":{"type":"array","items":{"type":"string"}},

@@ -27,7 +27,7 @@ std::string hassio_category(const std::string& entity_id, const std::string& tit
   if (t.find("supervisor") != std::string::npos) return "supervisor";
   if (t.find("home assistant core") != std::string::npos || entity_id == "update.home_assistant_core_update")
     return "core";
-  return "addon";
+  return "addons";
 }
 
 std::string infer_category(const ha::Snapshot& snap, const std::string& entity_id, const json::object& attrs) {
@@ -38,7 +38,7 @@ std::string infer_category(const ha::Snapshot& snap, const std::string& entity_i
   if (entity_id == "update.home_assistant_core_update") return "core";
   std::string device_class = text(&attrs, "device_class");
   if (device_class.empty()) device_class = text(entry.get(), "original_device_class");
-  if (device_class == "firmware") return "firmware";
+  if (device_class == "firmware") return "devices";
   return "other";
 }
 
@@ -109,17 +109,25 @@ std::vector<UpdateView> entities_arg(Args& args, const ha::Snapshot& snap, const
   return out;
 }
 
+std::vector<std::string> categories_arg(Args& args) {
+  std::vector<std::string> out;
+  for (const auto& name : args.list("categories")) {
+    std::string c = category_name(name);
+    if (c.empty())
+      throw ToolException(bad_argument("categories", "unknown category '" + name + "'",
+                                       "Use core, os, supervisor, addons, devices, hacs or other."));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 std::string category_name(std::string name) {
   name = lower(std::move(name));
   static const std::pair<const char*, const char*> kNames[] = {
-      {"core", "core"},           {"os", "os"},
-      {"operating_system", "os"}, {"supervisor", "supervisor"},
-      {"addon", "addon"},         {"addons", "addon"},
-      {"add-on", "addon"},        {"add-ons", "addon"},
-      {"app", "addon"},           {"apps", "addon"},
-      {"firmware", "firmware"},   {"device_firmware", "firmware"},
-      {"device", "firmware"},     {"devices", "firmware"},
-      {"hacs", "hacs"},           {"other", "other"}};
+      {"core", "core"},        {"os", "os"},        {"operating_system", "os"}, {"supervisor", "supervisor"},
+      {"addons", "addons"},    {"addon", "addons"}, {"add-on", "addons"},       {"add-ons", "addons"},
+      {"apps", "addons"},      {"app", "addons"},   {"devices", "devices"},     {"device", "devices"},
+      {"firmware", "devices"}, {"hacs", "hacs"},    {"other", "other"}};
   for (const auto& [from, to] : kNames)
     if (name == from) return to;
   return {};

@@ -5,6 +5,7 @@
 // the entity in the mirror meanwhile: in_progress / update_percentage become
 // progress notifications. The wait is bounded (`wait` seconds, default 300):
 // an install still running then is reported as such, not as a failure.
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -47,24 +48,52 @@ std::string text(const json::object& o, std::string_view key) {
 }
 
 // Why this entity cannot be installed as asked ("" = it can).
-std::string refusal(const UpdateView& v, bool backup, bool version) {
+std::string refusal(const UpdateView& v, bool version) {
   if (!(v.features & kInstall)) return v.entity_id + " cannot be installed from Home Assistant";
-  if (backup && !(v.features & kBackup))
-    return v.entity_id + " cannot back up first: pass backup=false (or make a backup before)";
   if (version && !(v.features & kSpecificVersion)) return v.entity_id + " cannot install a chosen version";
   if (v.in_progress) return v.entity_id + " is installing already";
   if (!version && !v.available && !v.skipped) return v.entity_id + " is up to date";
   return {};
 }
 
+// backup=true backs up first where the entity can (the Supervisor's: core,
+// add-ons); elsewhere HA has no backup step, and the plan says so.
 json::object plan_of(const UpdateView& v, bool backup, const std::string& version) {
+  const bool can_backup = (v.features & kBackup) != 0;
   json::object plan{{"entity_id", v.entity_id},
                     {"category", v.category},
                     {"from", text(v.item, "installed_version")},
                     {"to", version.empty() ? text(v.item, "latest_version") : version},
-                    {"backup", backup}};
-  if (const std::string why = refusal(v, backup, !version.empty()); !why.empty()) plan["refused"] = why;
+                    {"backup", backup && can_backup}};
+  if (backup && !can_backup)
+    plan["backup_note"] = "this update has no backup step: none is made (ha_manage_backup first)";
+  if (const std::string why = refusal(v, !version.empty()); !why.empty()) plan["refused"] = why;
   return plan;
+}
+
+// Batch install: every pending update of these categories; core, OS and
+// Supervisor only by entity_ids (HA's "Update all" leaves them out too).
+std::vector<UpdateView> category_targets(const ha::Snapshot& snap, const std::vector<std::string>& categories) {
+  for (const auto& c : categories)
+    if (c == "core" || c == "os" || c == "supervisor")
+      throw ToolException(bad_argument("categories", "'" + c + "' is installed only by entity_ids",
+                                       "Batch install takes addons, devices, hacs, other; name core/os/supervisor "
+                                       "updates in entity_ids."));
+  std::vector<UpdateView> out;
+  for (UpdateView& v : update_entities(snap))
+    if (v.available && !v.in_progress && (v.features & kInstall) &&
+        std::find(categories.begin(), categories.end(), v.category) != categories.end())
+      out.push_back(std::move(v));
+  return out;
+}
+
+std::vector<UpdateView> targets_arg(Args& args, const ha::Snapshot& snap, const search::EntityIndex& index) {
+  const std::vector<std::string> categories = categories_arg(args);
+  const bool by_id = args.has("entity_ids") || args.has("entity_id");
+  if (by_id == !categories.empty())
+    throw ToolException(bad_argument("entity_ids", "install takes exactly one of entity_ids or categories",
+                                     "entity_ids: those updates; categories: every pending one of them."));
+  return by_id ? entities_arg(args, snap, index) : category_targets(snap, categories);
 }
 
 struct Progress {
@@ -145,7 +174,9 @@ asio::awaitable<json::object> install_one(ToolEnv& env, mcp::RequestContext& ctx
 asio::awaitable<mcp::ToolResult> run_install(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   auto waiting = env.snapshot();
   const ha::SnapshotPtr snap = co_await std::move(waiting);
-  const std::vector<UpdateView> views = entities_arg(args, *snap, env.index);
+  const std::vector<UpdateView> views = targets_arg(args, *snap, env.index);
+  if (views.empty())
+    co_return ok(json::object{{"installed", false}, {"note", "no pending updates in these categories"}});
   const bool backup = args.flag("backup", false);
   const std::string version = args.str("version");
   json::array plans;

@@ -26,9 +26,11 @@ namespace updates {
 // UpdateEntityFeature (homeassistant/components/update/const.py).
 inline constexpr std::int64_t kInstall = 1, kSpecificVersion = 2, kProgress = 4, kBackup = 8, kReleaseNotes = 16;
 
-// One update entity as the tools show it: entity_id, name, category (core,
-// os, supervisor, addon, firmware, hacs, other), state, versions, progress,
+// One update entity as the tools show it: entity_id, name, category, state,
+// versions, progress,
 // summary, url, supports (feature names).
+// Categories as ha-mcp names them: core, os, supervisor, addons, devices
+// (firmware), hacs, other.
 struct UpdateView {
   std::string entity_id;
   std::string category;
@@ -43,7 +45,7 @@ struct UpdateView {
 std::vector<UpdateView> update_entities(const ha::Snapshot& snap);
 // One, or unknown_entity (field entity_ids) when it is not an update entity.
 UpdateView update_entity(const ha::Snapshot& snap, const search::EntityIndex& index, const std::string& entity_id);
-// "addons", "add-ons", "apps" -> "addon", ...; "" for a name no category has.
+// "add-ons", "apps" -> "addons", "firmware" -> "devices", ...; "" for a name no category has.
 std::string category_name(std::string text);
 
 // update/release_notes: the text, or null with a note when HA has none.
@@ -54,6 +56,8 @@ boost::asio::awaitable<mcp::ToolResult> run_install(Args& args, ToolEnv& env, mc
 
 // The entity_ids argument: at least one, each an update entity.
 std::vector<UpdateView> entities_arg(Args& args, const ha::Snapshot& snap, const search::EntityIndex& index);
+// The categories argument as category names (bad_argument for an unknown one).
+std::vector<std::string> categories_arg(Args& args);
 
 }  // namespace updates
 

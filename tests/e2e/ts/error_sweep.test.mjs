@@ -63,7 +63,7 @@ const VALID = {
   ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
   ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
-  ha_manage_updates: { action: 'list', categories: ['firmware'] },
+  ha_manage_updates: { action: 'list', categories: ['devices'] },
   ha_manage_hacs: { action: 'search', query: 'card' },
 };
 
@@ -153,7 +153,8 @@ const OWN_FAILURES = {
   ha_manage_updates: [
     [{ action: 'get', entity_ids: ['light.kitchen_ceiling_light'] }, 'invalid_argument'],
     [{ action: 'get', entity_ids: ['update.nope_nope'] }, 'entity_not_found'],
-    [{ action: 'install', entity_ids: ['update.garage_door_controller_firmware'], backup: true, confirm: true }, 'install_refused'],
+    [{ action: 'install', entity_ids: ['update.garage_door_controller_firmware'], version: '1.0', confirm: true }, 'install_refused'],
+    [{ action: 'install', categories: ['core'] }, 'invalid_argument'],
   ],
   ha_manage_hacs: [
     [{ action: 'info', repository_id: 'nope/nope' }, 'invalid_argument'],

@@ -16,7 +16,7 @@ describe('updates over stdio (hamcp --demo)', { skip: !HAMCP_BIN && 'HAMCP_BIN n
   test('install reports progress, then the installed version', async () => {
     const list = await conn.client.callTool({ name: 'ha_manage_updates', arguments: { action: 'list' } });
     assert.ok(!list.isError, list.content?.[0]?.text);
-    assert.ok(list.structuredContent.updates.firmware.some((u) => u.entity_id === GARAGE));
+    assert.ok(list.structuredContent.updates.devices.some((u) => u.entity_id === GARAGE));
     const seen = [];
     const r = await conn.client.callTool(
       { name: 'ha_manage_updates', arguments: { action: 'install', entity_ids: [GARAGE], confirm: true } },

@@ -45,7 +45,7 @@ TEST_F(UpdatesToolsTest, ListGroupsAvailableUpdatesByCategory) {
   CallResult r = call("ha_manage_updates", R"({"action":"list"})");
   ASSERT_FALSE(r.is_error) << r.text;
   const json::object& groups = r.structured.at("updates").as_object();
-  for (const char* category : {"core", "os", "addon", "firmware", "hacs"})
+  for (const char* category : {"core", "os", "addons", "devices", "hacs"})
     EXPECT_TRUE(groups.contains(category)) << category << ": " << r.text;
   EXPECT_EQ(str(groups.at("core").as_array()[0].as_object(), "entity_id"), "update.home_assistant_core_update");
   EXPECT_EQ(str(groups.at("os").as_array()[0].as_object(), "entity_id"),
@@ -70,7 +70,7 @@ TEST_F(UpdatesToolsTest, ReleaseNotesOnRequestAndErrorsNameTheField) {
   ASSERT_FALSE(r.is_error) << r.text;
   const json::object& item = r.structured.at("updates").as_array()[0].as_object();
   EXPECT_NE(str(item, "release_notes").find("authentication plugin"), std::string::npos) << r.text;
-  EXPECT_EQ(str(item, "category"), "addon");
+  EXPECT_EQ(str(item, "category"), "addons");
 
   CallResult unknown = call("ha_manage_updates", R"({"action":"get","entity_ids":["update.nope"]})");
   EXPECT_TRUE(unknown.is_error);
@@ -91,12 +91,32 @@ TEST_F(UpdatesToolsTest, InstallNeedsConfirmAndRefusesWhatTheEntityCannot) {
   EXPECT_EQ(str(preview.structured.at("preview").as_array()[0].as_object(), "to"), "2025.12.0");
   EXPECT_EQ(attribute(kGarage, "installed_version"), "2025.11.4") << "a preview installs nothing";
 
-  CallResult no_backup =
-      call("ha_manage_updates",
-           std::string(R"({"action":"install","confirm":true,"backup":true,"entity_ids":[")") + kGarage + "\"]}");
-  EXPECT_EQ(no_backup.code(), "install_refused") << no_backup.text;
-  EXPECT_NE(no_backup.text.find("backup=false"), std::string::npos);
+  CallResult no_version = call(
+      "ha_manage_updates",
+      std::string(R"({"action":"install","confirm":true,"version":"2025.12.0","entity_ids":[")") + kGarage + "\"]}");
+  EXPECT_EQ(no_version.code(), "install_refused") << no_version.text;
+  EXPECT_NE(no_version.text.find("cannot install a chosen version"), std::string::npos);
   EXPECT_EQ(attribute(kGarage, "installed_version"), "2025.11.4");
+
+  // backup=true backs up where the entity can; the plan says where it cannot.
+  CallResult backup = call("ha_manage_updates",
+                           R"({"action":"install","backup":true,"entity_ids":["update.mosquitto_broker_update",")" +
+                               std::string(kGarage) + "\"]}");
+  ASSERT_FALSE(backup.is_error) << backup.text;
+  const json::array& plans = backup.structured.at("preview").as_array();
+  EXPECT_TRUE(plans[0].at("backup").as_bool());
+  EXPECT_FALSE(plans[1].at("backup").as_bool());
+  EXPECT_TRUE(plans[1].as_object().contains("backup_note"));
+
+  // Batch by category: the pending ones of the category; core/os/supervisor only by id.
+  CallResult batch = call("ha_manage_updates", R"({"action":"install","categories":["addons","hacs"]})");
+  ASSERT_FALSE(batch.is_error) << batch.text;
+  EXPECT_EQ(batch.structured.at("preview").as_array().size(), 2u) << batch.text;
+  CallResult core = call("ha_manage_updates", R"({"action":"install","categories":["core"]})");
+  EXPECT_EQ(core.code(), "invalid_argument") << core.text;
+  CallResult both = call("ha_manage_updates",
+                         std::string(R"({"action":"install","categories":["hacs"],"entity_ids":")") + kGarage + "\"}");
+  EXPECT_EQ(both.code(), "invalid_argument") << both.text;
 }
 
 TEST_F(UpdatesToolsTest, InstallReportsProgressUntilInstalled) {
