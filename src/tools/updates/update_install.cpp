@@ -116,23 +116,35 @@ Progress read_progress(ToolEnv& env, const std::string& entity_id) {
   return p;
 }
 
+// The call's progress over all its installs: entity i of n at p % is
+// i * 100 + p of n * 100; only ever increasing, as MCP asks.
+struct ProgressScale {
+  std::size_t index = 0;
+  std::size_t count = 1;
+  double reported = -1;
+  void report(mcp::RequestContext& ctx, const std::string& entity_id, const json::value& percentage) {
+    const double pct = percentage.is_number() ? std::clamp(percentage.to_number<double>(), 0.0, 100.0) : 0;
+    const double value = static_cast<double>(index) * 100 + pct;
+    if (value <= reported) return;
+    reported = value;
+    ctx.progress(value, static_cast<double>(count) * 100,
+                 entity_id + ": installing" + (percentage.is_number() ? "" : " (no percentage)"));
+  }
+};
+
 // Follows one install until HA answered and the entity is no longer in progress.
 asio::awaitable<json::object> follow(ToolEnv& env, mcp::RequestContext& ctx, const json::object& plan,
-                                     std::shared_ptr<CallOutcome> outcome, std::chrono::steady_clock::time_point end) {
+                                     std::shared_ptr<CallOutcome> outcome, std::chrono::steady_clock::time_point end,
+                                     ProgressScale& scale) {
   const std::string entity_id(plan.at("entity_id").as_string());
   auto executor = co_await asio::this_coro::executor;
   asio::steady_timer timer(executor);
-  json::value last_pct = -1;
   Progress p;
   while (std::chrono::steady_clock::now() < end && !ctx.cancelled()) {
     timer.expires_after(kPoll);
     co_await timer.async_wait(asio::use_awaitable);
     p = read_progress(env, entity_id);
-    if (p.percentage != last_pct && p.in_progress) {
-      last_pct = p.percentage;
-      const double pct = p.percentage.is_number() ? p.percentage.to_number<double>() : 0;
-      ctx.progress(pct, 100, entity_id + ": installing" + (p.percentage.is_number() ? "" : " (no percentage)"));
-    }
+    if (p.in_progress) scale.report(ctx, entity_id, p.percentage);
     if (outcome->error) break;
     if (outcome->done && !p.in_progress) break;
   }
@@ -153,7 +165,8 @@ asio::awaitable<json::object> follow(ToolEnv& env, mcp::RequestContext& ctx, con
 }
 
 asio::awaitable<json::object> install_one(ToolEnv& env, mcp::RequestContext& ctx, json::object plan,
-                                          std::string version, std::chrono::steady_clock::time_point end) {
+                                          std::string version, std::chrono::steady_clock::time_point end,
+                                          ProgressScale& scale) {
   json::object data;
   if (plan.at("backup").as_bool()) data["backup"] = true;
   if (!version.empty()) data["version"] = version;
@@ -164,7 +177,7 @@ asio::awaitable<json::object> install_one(ToolEnv& env, mcp::RequestContext& ctx
   env.ha.check(RequestKind::service, "update.install");  // a read-only session: refused here, before the spawn
   auto executor = co_await asio::this_coro::executor;
   asio::co_spawn(executor, send_install(env.ha, std::move(call), outcome), asio::detached);
-  auto following = follow(env, ctx, plan, outcome, end);
+  auto following = follow(env, ctx, plan, outcome, end, scale);
   json::object result = co_await std::move(following);
   co_return result;
 }
@@ -202,8 +215,11 @@ asio::awaitable<mcp::ToolResult> run_install(Args& args, ToolEnv& env, mcp::Requ
   const auto wait = std::chrono::seconds(std::clamp<std::int64_t>(args.integer("wait", 300), 1, 3600));
   const auto end = std::chrono::steady_clock::now() + wait;
   json::array results;
+  ProgressScale scale;
+  scale.count = plans.size();
   for (auto& plan : plans) {
-    auto installing = install_one(env, ctx, std::move(plan.as_object()), version, end);
+    scale.index = results.size();
+    auto installing = install_one(env, ctx, std::move(plan.as_object()), version, end, scale);
     json::object result = co_await std::move(installing);
     const bool stop = result.contains("error") || result.contains("still_installing");
     results.push_back(std::move(result));

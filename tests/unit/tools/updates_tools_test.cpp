@@ -150,6 +150,37 @@ TEST_F(UpdatesToolsTest, InstallReportsProgressUntilInstalled) {
   EXPECT_FALSE(contains(listed_ids(after.structured), kGarage)) << after.text;
 }
 
+TEST_F(UpdatesToolsTest, BatchInstallByCategoryReportsIncreasingProgress) {
+  start();
+  json::object req{{"jsonrpc", "2.0"},
+                   {"id", 8},
+                   {"method", "tools/call"},
+                   {"params", json::object{{"name", "ha_manage_updates"},
+                                           {"arguments", json::object{{"action", "install"},
+                                                                      {"confirm", true},
+                                                                      {"backup", true},
+                                                                      {"categories", json::array{"addons", "hacs"}}}},
+                                           {"_meta", json::object{{"progressToken", "batch"}}}}}};
+  auto channel = std::make_shared<mcp::testing::MemoryChannel>();
+  h.session->deliver(json::value(std::move(req)), channel);
+  ASSERT_TRUE(h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(30000)));
+  const auto responses = channel->responses();
+  ASSERT_EQ(responses.size(), 1u);
+  ASSERT_FALSE(mcp::testing::is_error_result(responses[0])) << json::serialize(responses[0]);
+  const json::array& results = responses[0].at("result").at("structuredContent").at("results").as_array();
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_TRUE(results[0].at("backup").as_bool()) << "the add-on backs up first";
+  EXPECT_FALSE(results[1].at("backup").as_bool()) << "HACS has no backup step";
+  EXPECT_EQ(attribute("update.mosquitto_broker_update", "installed_version"), "6.5.2");
+  EXPECT_EQ(attribute("update.mushroom_update", "installed_version"), "4.3.0");
+  const auto progress = channel->with_method("notifications/progress");
+  ASSERT_GE(progress.size(), 2u);
+  for (std::size_t i = 1; i < progress.size(); ++i)
+    EXPECT_GT(progress[i].at("params").at("progress").as_double(),
+              progress[i - 1].at("params").at("progress").as_double());
+  EXPECT_EQ(progress.back().at("params").at("total").as_double(), 200.0);
+}
+
 TEST_F(UpdatesToolsTest, SkipAndClearSkipped) {
   start();
   CallResult skip = call("ha_manage_updates", std::string(R"({"action":"skip","entity_ids":")") + kGarage + "\"}");
