@@ -65,6 +65,11 @@ const FAMILIES = [
     budget: 650,
     tools: ['ha_manage_backup'],
   },
+  {
+    name: 'updates family (updates, HACS)',
+    budget: 650,
+    tools: ['ha_manage_updates', 'ha_manage_hacs'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

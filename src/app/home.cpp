@@ -11,6 +11,7 @@
 #include "tools/registry/registry_tools.hpp"
 #include "tools/safety/safety_tools.hpp"
 #include "tools/system/system_tools.hpp"
+#include "tools/updates/updates_tools.hpp"
 
 namespace hamcp::app {
 
@@ -44,6 +45,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("everyday", tools::register_everyday_tools);
   family("safety", tools::register_safety_tools);
   family("backup", tools::register_backup_tools);
+  family("updates", tools::register_updates_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

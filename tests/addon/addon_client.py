@@ -13,10 +13,13 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 
+# Write tools with read actions: listed in read-only mode, their writes refused by the gate.
+MIXED = {"ha_manage_blueprints", "ha_manage_backup", "ha_manage_updates", "ha_manage_hacs"}
+
+
 async def read_only_checks(session: ClientSession, tools) -> int:
     names = {t.name for t in tools}
-    mixed = {"ha_manage_blueprints", "ha_manage_backup"}  # write tools with read actions stay listed
-    writes = sorted(t.name for t in tools if not t.annotations.readOnlyHint and t.name not in mixed)
+    writes = sorted(t.name for t in tools if not t.annotations.readOnlyHint and t.name not in MIXED)
     refused = await session.call_tool("ha_call_service", {"domain": "light", "service": "turn_on",
                                                           "entity_id": "light.kitchen_ceiling_light"})
     refused_code = json.loads(refused.content[0].text).get("error", {}).get("code")

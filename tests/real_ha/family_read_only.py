@@ -10,7 +10,7 @@ import time
 from check_kit import Ctx, McpStdio, expect
 
 # Write tools with read actions: listed in read-only mode, their writes refused by the gate.
-MIXED = {"ha_manage_blueprints", "ha_manage_backup"}
+MIXED = {"ha_manage_blueprints", "ha_manage_backup", "ha_manage_updates", "ha_manage_hacs"}
 
 
 def t_hamcp_read_only_tools(c: Ctx):
@@ -61,6 +61,12 @@ def t_hamcp_read_only_tools(c: Ctx):
                    ok=False)
         expect(r["error"]["code"] == "read_only", f"backup create: {r}")
         expect(m.tool("ha_manage_backup", {"action": "list"})["total"] == backups["total"], "a backup was made")
+        m.tool("ha_manage_updates", {"action": "list"})
+        pending = [s["entity_id"] for s in c.get("/api/states") if s["entity_id"].startswith("update.") and s["state"] == "on"]
+        if pending:
+            r = m.tool("ha_manage_updates", {"action": "skip", "entity_ids": pending[0]}, ok=False)
+            expect(r["error"]["code"] == "read_only", f"update skip: {r}")
+            expect(c.state(pending[0])["state"] == "on", f"{pending[0]} skipped in read-only mode")
     finally:
         m.close()
 

@@ -201,7 +201,8 @@ inline void check_option(const StoredState& s, const std::string& option, const 
 // The action families (services_<family>.cpp).
 void add_lighting_services(Services::Impl& impl);    // light, switch, input_boolean, fan
 void add_automation_services(Services::Impl& impl);  // automation, script, scene
-void add_device_services(Services::Impl& impl);      // cover, lock, climate, media_player, vacuum, update, weather
+void add_device_services(Services::Impl& impl);      // cover, lock, climate, media_player, vacuum, weather
+void add_update_services(Services::Impl& impl);      // update.install (progress), skip, clear_skipped
 void add_helper_services(Services::Impl& impl);      // input_*, select, number, button, counter, timer
 void add_system_services(Services::Impl& impl);      // homeassistant, notifications, logbook, system_log
 void add_admin_services(Services::Impl& impl);       // logger, homeassistant.restart/check_config/reload_config_entry

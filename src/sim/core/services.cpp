@@ -53,6 +53,7 @@ void Services::Impl::build() {
   svc::add_lighting_services(*this);
   svc::add_automation_services(*this);
   svc::add_device_services(*this);
+  svc::add_update_services(*this);
   svc::add_helper_services(*this);
   svc::add_system_services(*this);
   svc::add_group_services(*this);

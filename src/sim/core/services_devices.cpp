@@ -1,4 +1,4 @@
-// Actions of covers, locks, climate devices, media players, vacuums, updates and weather.
+// Actions of covers, locks, climate devices, media players, vacuums and weather (updates: services_updates.cpp).
 #include "sim/core/domain_logic.hpp"
 #include "sim/core/service_spec.hpp"
 #include "sim/core/time_util.hpp"
@@ -206,7 +206,7 @@ void add_media_players(Services::Impl& impl) {
                        }));
 }
 
-void add_vacuums_updates_weather(Services::Impl& impl) {
+void add_vacuums_weather(Services::Impl& impl) {
   impl.add(entity_spec("vacuum", "start", "Starts or resumes the cleaning task.", {},
                        [](Run& r, const StoredState& s, const json::object&) { r.set(s, "cleaning", s.attributes); }));
   impl.add(entity_spec("vacuum", "pause", "Pauses the cleaning task.", {},
@@ -226,28 +226,6 @@ void add_vacuums_updates_weather(Services::Impl& impl) {
                          a["fan_speed"] = f;
                          r.set_attrs(s, a);
                        }));
-  impl.add(entity_spec(
-      "update", "install", "Installs an update for a device or service.",
-      {fstr("version", "The version to install."), fbool("backup", "Backup before installing the update.")},
-      [](Run& r, const StoredState& s, const json::object&) {
-        json::object a = s.attributes;
-        a["installed_version"] = a["latest_version"];
-        r.set(s, "off", std::move(a));
-      },
-      1));
-  impl.add(entity_spec("update", "skip", "Marks currently available update as skipped.", {},
-                       [](Run& r, const StoredState& s, const json::object&) {
-                         json::object a = s.attributes;
-                         a["skipped_version"] = a["latest_version"];
-                         r.set(s, "off", std::move(a));
-                       }));
-  impl.add(entity_spec("update", "clear_skipped", "Removes the skipped version marker from an update.", {},
-                       [](Run& r, const StoredState& s, const json::object&) {
-                         json::object a = s.attributes;
-                         a["skipped_version"] = nullptr;
-                         r.set(s, a["installed_version"] == a["latest_version"] ? "off" : "on", std::move(a));
-                       }));
-
   // weather (response only)
   {
     Spec s = entity_spec("weather", "get_forecasts", "Get weather forecasts.",
@@ -264,7 +242,7 @@ void add_device_services(Services::Impl& impl) {
   add_covers_and_locks(impl);
   add_climate(impl);
   add_media_players(impl);
-  add_vacuums_updates_weather(impl);
+  add_vacuums_weather(impl);
 }
 
 }  // namespace hamcp::sim::svc

@@ -256,6 +256,11 @@ struct Home {
   std::map<std::string, std::vector<TodoItem>> todo_lists;
   // Cameras turned off (camera.turn_off): HA keeps their state "idle" and answers 503 for an image.
   std::vector<std::string> cameras_off;
+  // Update entities' full release notes (update/release_notes), by entity id.
+  std::map<std::string, std::string> release_notes;
+  // HACS's repositories as hacs/repository/info shows them (sim/ws/ws_hacs_commands.cpp);
+  // HACS answers only while a "hacs" config entry exists.
+  std::vector<json::object> hacs_repositories;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

@@ -44,6 +44,7 @@
 #include "net/beast_server.hpp"
 #include "net/http_connection.hpp"
 #include "sim/core/json_writer.hpp"
+#include "sim/core/update_progress.hpp"
 #include "sim/rest/rest_api.hpp"
 #include "sim/ws/ws_connection.hpp"
 
@@ -100,6 +101,20 @@ struct SimServer::Impl {
       timer->async_wait([this, timer](boost::system::error_code ec) {
         if (!ec && running) restart_in_place();
       });
+    });
+    core.store().listen("@update_install", [this](const Event& e) {
+      step_update(std::string(e.data.at("entity_id").as_string()), std::string(e.data.at("version").as_string()), 1);
+    });
+  }
+
+  // update.install's progress: one step every kUpdateStepMs on the io thread.
+  void step_update(std::string entity_id, std::string version, int step) {
+    auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(kUpdateStepMs));
+    timer->async_wait([this, timer, entity_id = std::move(entity_id), version = std::move(version),
+                       step](boost::system::error_code ec) mutable {
+      if (ec || !running) return;
+      if (!advance_update_install(core.store(), entity_id, version, step))
+        step_update(std::move(entity_id), std::move(version), step + 1);
     });
   }
 

@@ -88,6 +88,8 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_calendar_commands(t);
     register_todo_commands(t);
     register_backup_commands(t);
+    register_update_commands(t);
+    register_hacs_commands(t);
     return t;
   }();
   return table;

@@ -48,6 +48,9 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "backup/details"},
     ReadRule{K::ws_command, "backup/agents/info"},
     ReadRule{K::ws_command, "backup/config/info"},
+    ReadRule{K::ws_command, "update/release_notes"},
+    ReadRule{K::ws_command, "hacs/info"},
+    ReadRule{K::ws_command, "hacs/repository/info"},  // also clears its "new" mark (HACS's UI does the same)
     // WebSocket subscriptions (they only listen)
     ReadRule{K::ws_subscribe, "subscribe_events"},
     ReadRule{K::ws_subscribe, "subscribe_entities"},

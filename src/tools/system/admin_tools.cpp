@@ -105,9 +105,15 @@ asio::awaitable<json::object> find_issue(ToolEnv& env, std::string domain, std::
 }
 
 asio::awaitable<mcp::ToolResult> run_ignore_repair(Args& args, ToolEnv& env, mcp::RequestContext&) {
-  const std::string domain = args.str("domain");
-  const std::string issue_id = args.str("issue_id");
-  const bool ignore = args.flag("ignore", true);
+  auto setting = system::set_repair_ignored(env, args.str("domain"), args.str("issue_id"), args.flag("ignore", true));
+  json::object body = co_await std::move(setting);
+  co_return ok(std::move(body));
+}
+
+}  // namespace
+
+asio::awaitable<json::object> system::set_repair_ignored(ToolEnv& env, std::string domain, std::string issue_id,
+                                                         bool ignore) {
   auto finding = find_issue(env, domain, issue_id);
   const json::object issue = co_await std::move(finding);
   const bool was = issue.contains("ignored") && issue.at("ignored") == true;
@@ -115,10 +121,8 @@ asio::awaitable<mcp::ToolResult> run_ignore_repair(Args& args, ToolEnv& env, mcp
       {"type", "repairs/ignore_issue"}, {"domain", domain}, {"issue_id", issue_id}, {"ignore", ignore}};
   auto writing = env.ha.command(std::move(message));
   co_await std::move(writing);
-  co_return ok(json::object{{"domain", domain}, {"issue_id", issue_id}, {"ignored_before", was}, {"ignored", ignore}});
+  co_return json::object{{"domain", domain}, {"issue_id", issue_id}, {"ignored_before", was}, {"ignored", ignore}};
 }
-
-}  // namespace
 
 ToolSpec make_set_log_level_spec() {
   ToolSpec s;

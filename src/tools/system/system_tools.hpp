@@ -31,6 +31,10 @@ boost::asio::awaitable<json::object> check_config(ToolEnv& env);
 boost::asio::awaitable<json::object> read_health(ToolEnv& env);
 // logger/log_info as {domain: level name}, e.g. {"hue": "DEBUG"}.
 boost::asio::awaitable<json::object> logger_levels(ToolEnv& env);
+// repairs/ignore_issue of a listed issue (else bad_argument issue_id naming
+// the known ones): {domain, issue_id, ignored_before, ignored}.
+boost::asio::awaitable<json::object> set_repair_ignored(ToolEnv& env, std::string domain, std::string issue_id,
+                                                        bool ignore);
 // 10 -> "DEBUG", ... (Python's logging numbers); other numbers as text.
 std::string level_name(std::int64_t level);
 

@@ -17,6 +17,10 @@ pytestmark = [pytest.mark.anyio]
 LIGHT = "light.kitchen_ceiling_light"
 
 
+# Write tools with read actions: listed on /readonly, their writes refused by the gate.
+MIXED = {"ha_manage_blueprints", "ha_manage_backup", "ha_manage_updates", "ha_manage_hacs"}
+
+
 @contextlib.asynccontextmanager
 async def session_at(url: str):
     async with streamable_http_client(url) as (read, write, _get_id):
@@ -34,7 +38,7 @@ async def test_readonly_path_lists_reads_and_refuses_writes(demo_http_url):  # n
         assert len(listed) < len(everything)
         assert "ha_call_service" not in listed and "ha_search" in listed
         for name, tool in listed.items():
-            assert tool.annotations.readOnlyHint or name in ("ha_manage_blueprints", "ha_manage_backup"), name
+            assert tool.annotations.readOnlyHint or name in MIXED, name
         r = await ro.call_tool("ha_call_service", {"domain": "light", "service": "toggle", "entity_id": LIGHT})
         assert r.isError
         err = error_of(r)

@@ -64,6 +64,8 @@ const VALID = {
   ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
   ha_manage_backup: { scope: 'snapshot', action: 'list' },
+  ha_manage_updates: { action: 'list', categories: ['devices'] },
+  ha_manage_hacs: { action: 'search', query: 'card' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -152,6 +154,16 @@ const OWN_FAILURES = {
   ha_manage_backup: [
     [{ action: 'delete', backup_id: 'nope', confirm: true }, 'invalid_argument'],
     [{ scope: 'edits', action: 'view', backup_id: 'e99999999' }, 'edit_not_found'],
+  ],
+  ha_manage_updates: [
+    [{ action: 'get', entity_ids: ['light.kitchen_ceiling_light'] }, 'invalid_argument'],
+    [{ action: 'get', entity_ids: ['update.nope_nope'] }, 'entity_not_found'],
+    [{ action: 'install', entity_ids: ['update.garage_door_controller_firmware'], version: '1.0', confirm: true }, 'install_refused'],
+    [{ action: 'install', categories: ['core'] }, 'invalid_argument'],
+  ],
+  ha_manage_hacs: [
+    [{ action: 'info', repository_id: 'nope/nope' }, 'invalid_argument'],
+    [{ action: 'add_repository', repository: 'not a repo', category: 'theme' }, 'hacs_add_failed'],
   ],
 };
 

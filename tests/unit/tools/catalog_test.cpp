@@ -25,7 +25,9 @@ const std::vector<std::string> kTools = {
     // safety
     "ha_get_audit_log",
     // backups and the edit journal
-    "ha_manage_backup"};
+    "ha_manage_backup",
+    // updates and HACS
+    "ha_manage_updates", "ha_manage_hacs"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

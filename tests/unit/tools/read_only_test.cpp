@@ -243,6 +243,10 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_manage_backup", R"({"action":"list"})"},
       {"ha_manage_backup", R"({"action":"view","backup_id":"9a8b7c6d"})"},
       {"ha_manage_backup", R"({"scope":"edits","action":"list"})"},
+      {"ha_manage_updates", R"({"action":"list","include_release_notes":true})"},
+      {"ha_manage_updates", R"({"action":"get","entity_ids":["update.mosquitto_broker_update"]})"},
+      {"ha_manage_hacs", R"({"action":"search","query":"card"})"},
+      {"ha_get_hacs_info", R"({"action":"info","repository_id":"hacs/integration"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());
