@@ -7,6 +7,7 @@
 #include "tools/entities/entity_tools.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
+#include "tools/integrations/integration_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/system/system_tools.hpp"
 
@@ -40,6 +41,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("registry", tools::register_registry_tools);
   family("dashboards", tools::register_dashboard_tools);
   family("everyday", tools::register_everyday_tools);
+  family("integrations", tools::register_integration_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

@@ -44,11 +44,31 @@ void add_flow_routes(RestRouter& r) {
   r.add("GET", "/api/config/config_entries/flow_handlers", [](RestCall& c) {
     json::array out;
     const std::string type = c.query.get("type");
-    for (const auto& [domain, h] : flows::flow_handlers()) {
-      const bool helper = domain != "sun";  // the others are helper integrations
-      if (type.empty() || (type == "helper") == helper) out.emplace_back(domain);
-    }
+    for (const auto& [domain, h] : flows::flow_handlers())
+      if (type.empty() || type == h.integration_type) out.emplace_back(domain);
     return json_response(200, out);
+  });
+  // HA's diagnostics download: 404 without the entry or an integration without diagnostics.
+  r.add("GET", "/api/diagnostics/config_entry/{entry_id}", [](RestCall& c) {
+    const json::object* stored = flows::stored_entry(c.store, c.path[0]);
+    const flows::Handler* h = stored ? flows::handler_of(stored->at("entry").at("domain").as_string()) : nullptr;
+    if (!h || !h->diagnostics) return message_response(404, "Not Found");
+    const std::string domain = h->domain;
+    json::object payload{{"home_assistant", json::object{{"installation_type", "Home Assistant Container"},
+                                                         {"version", "2026.2.3"},
+                                                         {"dev", false},
+                                                         {"docker", true},
+                                                         {"run_as_root", false}}},
+                         {"custom_components", json::object{}},
+                         {"integration_manifest", json::object{{"domain", domain},
+                                                               {"name", domain},
+                                                               {"config_flow", true},
+                                                               {"integration_type", h->integration_type},
+                                                               {"is_built_in", true}}},
+                         {"setup_times", json::object{}},
+                         {"data", h->diagnostics(*stored)},
+                         {"issues", json::array{}}};
+    return json_response(200, payload);
   });
   add_flow_routes_for(r, "/api/config/config_entries/flow", false);
   add_flow_routes_for(r, "/api/config/config_entries/options/flow", true);

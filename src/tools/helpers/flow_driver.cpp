@@ -127,6 +127,7 @@ ToolError aborted(const std::string& what, const json::value& step) {
 // The first answer of a flow; a 404 names what was missing.
 boost::asio::awaitable<RestAnswer> start_flow(ToolEnv& env, const FlowRun& run, const std::string& base) {
   json::object start{{"handler", run.handler}, {"show_advanced_options", run.show_advanced_options}};
+  if (!run.reconfigure_entry_id.empty()) start["entry_id"] = run.reconfigure_entry_id;
   auto starting = rest_call(env, "POST", base, json::value(std::move(start)), false);
   RestAnswer step = co_await std::move(starting);
   if (step.status == 404 && run.options_flow)
@@ -162,10 +163,15 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
       note_unused(run, used, out);
       co_return out;
     }
+    if (type == "abort" && !run.reconfigure_entry_id.empty() && str_of(step.body, "reason") == "reconfigure_successful") {
+      out.result = step.body.as_object();
+      note_unused(run, used, out);
+      co_return out;
+    }
     if (type == "abort") throw ToolException(aborted(what, step.body));
     out.steps.emplace_back(step_id);
     StepAnswer next_answer =
-        answer_step(run, step.body, what, used, run.options_flow && i == 0 ? &out.previous : nullptr);
+        answer_step(run, step.body, what, used, (run.options_flow || !run.reconfigure_entry_id.empty()) && i == 0 ? &out.previous : nullptr);
     std::optional<ToolError> stop = std::move(next_answer.stop);
     if (!stop) {
       auto answering = rest_call(env, "POST", base + "/" + flow_id, json::value(std::move(next_answer.answer)), true);
@@ -181,6 +187,9 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
         continue;
       }
     }
+    for (const char* k : {"data_schema", "menu_options"})  // what the next call must answer
+      if (const json::value* v = step.body.as_object().if_contains(k); v && !stop->extra.contains(k))
+        stop->extra[k] = *v;
     auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
     co_await std::move(aborting);
     throw ToolException(std::move(*stop));
