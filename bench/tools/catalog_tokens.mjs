@@ -55,6 +55,11 @@ const FAMILIES = [
       'ha_get_todo', 'ha_set_todo_item', 'ha_remove_todo_item', 'ha_get_camera_image',
     ],
   },
+  {
+    name: 'integrations family (config entries, flows)',
+    budget: 650,
+    tools: ['ha_get_integration', 'ha_set_integration'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

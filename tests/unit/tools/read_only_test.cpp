@@ -237,6 +237,8 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_logs", R"({"source":"logger"})"},
       {"ha_get_todo", R"({"entity_id":"todo.shopping_list"})"},
       {"ha_config_get_calendar_events", R"({"entity_id":"calendar.family"})"},
+      {"ha_get_integration", R"({})"},
+      {"ha_get_integration", R"({"query":"hallway"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());
