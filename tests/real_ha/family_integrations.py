@@ -55,6 +55,7 @@ def t_integrations(c: Ctx):
         expect(_entry(c, entry_id) is not None, f"entry in HA: {entry_id}")
         read = m.tool("ha_get_integration", {"entry_id": entry_id})
         expect(read["options"]["type"] == "max", f"options: {read}")
+        expect(read["entities"], f"the new entry's entity: {read}")
 
         changed = m.tool("ha_set_integration", {"entry_id": entry_id, "config": {"type": "min"}})
         expect(changed["options_before"]["type"] == "max" and changed["options"]["type"] == "min"

@@ -110,7 +110,9 @@ boost::asio::awaitable<mcp::ToolResult> one_entry(Args& args, ToolEnv& env, cons
   for (const char* k : {"supports_unload", "supports_remove_device", "supported_subentry_types",
                         "pref_disable_new_entities", "pref_disable_polling", "created_at", "modified_at"})
     if (const json::value* v = entry.if_contains(k)) body[k] = *v;
-  for (auto& kv : entry_members(*env.ha.snapshot(), entry_id)) body[kv.key()] = kv.value();
+  auto finding = entry_members(env, entry_id);
+  json::object members = co_await std::move(finding);
+  for (auto& kv : members) body[kv.key()] = kv.value();
   const bool supports_options = entry.contains("supports_options") && entry.at("supports_options") == true;
   if (args.flag("include_options", true) || args.flag("include_schema", false)) {
     if (!supports_options) {

@@ -43,7 +43,20 @@ json::object entry_view(const json::object& entry) {
   return view;
 }
 
-json::object entry_members(const ha::Snapshot& snap, const std::string& entry_id) {
+namespace {
+
+std::string device_name(const ha::Snapshot& snap, const std::string& id) {
+  std::string name;
+  snap.registry(ha::RegistryKind::device).for_each([&](const json::value& item) {
+    const json::object* o = item.if_object();
+    if (!name.empty() || str_of(o, "id") != id) return;
+    const std::string by_user = str_of(o, "name_by_user");
+    name = by_user.empty() ? str_of(o, "name") : by_user;
+  });
+  return name;
+}
+
+json::object members_from_mirror(const ha::Snapshot& snap, const std::string& entry_id) {
   json::array entities, devices;
   snap.registry(ha::RegistryKind::entity).for_each([&](const json::value& item) {
     const json::object* o = item.if_object();
@@ -54,11 +67,36 @@ json::object entry_members(const ha::Snapshot& snap, const std::string& entry_id
     const json::value* entries = o ? o->if_contains("config_entries") : nullptr;
     if (!entries || !entries->is_array()) return;
     const auto& a = entries->as_array();
-    if (std::find(a.begin(), a.end(), json::value(entry_id)) == a.end()) return;
-    const std::string by_user = str_of(o, "name_by_user");
-    devices.push_back(json::object{{"id", str_of(o, "id")}, {"name", by_user.empty() ? str_of(o, "name") : by_user}});
+    if (std::find(a.begin(), a.end(), json::value(entry_id)) != a.end()) devices.emplace_back(str_of(o, "id"));
   });
-  return json::object{{"entities", std::move(entities)}, {"devices", std::move(devices)}};
+  return json::object{{"entity", std::move(entities)}, {"device", std::move(devices)}};
+}
+
+}  // namespace
+
+boost::asio::awaitable<json::object> entry_members(ToolEnv& env, std::string entry_id) {
+  json::object related;
+  bool answered = false;
+  try {
+    json::object msg{{"type", "search/related"}, {"item_type", "config_entry"}, {"item_id", entry_id}};
+    auto asking = env.ha.command(std::move(msg));
+    json::value answer = co_await std::move(asking);
+    answered = answer.is_object();
+    if (answered) related = std::move(answer.as_object());
+  } catch (const ha::HaException&) {
+    answered = false;
+  }
+  if (!answered) related = members_from_mirror(*env.ha.snapshot(), entry_id);  // an HA without search
+  ha::SnapshotPtr snap = env.ha.snapshot();
+  json::array entities, devices;
+  if (const json::value* e = related.if_contains("entity"); e && e->is_array()) entities = e->as_array();
+  if (const json::value* d = related.if_contains("device"); d && d->is_array())
+    for (const auto& id : d->as_array())
+      if (id.is_string()) {
+        const std::string device_id(id.get_string());
+        devices.push_back(json::object{{"id", device_id}, {"name", device_name(*snap, device_id)}});
+      }
+  co_return json::object{{"entities", std::move(entities)}, {"devices", std::move(devices)}};
 }
 
 }  // namespace hamcp::tools::integrations

@@ -67,7 +67,8 @@ boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, c
 boost::asio::awaitable<json::object> remove_entry(Args& args, ToolEnv& env, const json::object& entry) {
   const std::string entry_id = str_of(&entry, "entry_id");
   json::object body = entry_view(entry);
-  const json::object members = entry_members(*env.ha.snapshot(), entry_id);
+  auto finding = entry_members(env, entry_id);
+  const json::object members = co_await std::move(finding);
   if (!args.flag("confirm", false)) {
     body["would_remove"] = members;
     co_return preview(std::move(body));

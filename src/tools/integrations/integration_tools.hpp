@@ -31,8 +31,9 @@ json::object find_entry(const std::vector<json::object>& entries, const std::str
 // The listing's view of an entry: entry_id, domain, title, state, disabled_by,
 // source, supports_options, supports_reconfigure, num_subentries (+ reason when set).
 json::object entry_view(const json::object& entry);
-// The entities and devices of an entry, from the mirror's registries.
-json::object entry_members(const ha::Snapshot& snap, const std::string& entry_id);
+// The entities and devices of an entry: search/related (HA's registries, current
+// even just after a flow), else the mirror's registries; device names from the mirror.
+boost::asio::awaitable<json::object> entry_members(ToolEnv& env, std::string entry_id);
 
 // GET /api/diagnostics/config_entry/<id>, cut to path/offset/limit and a byte budget, secrets redacted.
 struct DiagnosticsView {

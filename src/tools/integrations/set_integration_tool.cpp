@@ -69,7 +69,11 @@ boost::asio::awaitable<json::object> options_flow(Args& args, ToolEnv& env, cons
   body["result"] = "options_updated";
   body["steps"] = outcome.steps;
   body["options_before"] = outcome.previous;
-  const json::value after = outcome.result.contains("options") ? outcome.result.at("options") : json::value(nullptr);
+  json::value after = outcome.result.contains("options") ? outcome.result.at("options") : json::value(nullptr);
+  if (!after.is_object()) {  // HA 2026.2's HTTP answer strips it: read the options again
+    auto reading = helpers::current_options(env, entry_id);
+    after = co_await std::move(reading);
+  }
   body["options"] = after;
   if (!outcome.unused_keys.empty()) body["ignored_config_keys"] = outcome.unused_keys;
   helpers::journal(env, body, "integration", "options/" + entry_id, "", "update", json::value(outcome.previous), after);
@@ -89,6 +93,11 @@ boost::asio::awaitable<json::object> config_flow(Args& args, ToolEnv& env) {
     for (auto& kv : entry_view(entry->as_object())) body[kv.key()] = kv.value();
   if (const json::value* title = outcome.result.if_contains("title")) body["title"] = *title;
   if (!outcome.unused_keys.empty()) body["ignored_config_keys"] = outcome.unused_keys;
+  if (const json::value* id = body.if_contains("entry_id"); id && id->is_string()) {
+    auto finding = entry_members(env, std::string(id->get_string()));
+    json::object members = co_await std::move(finding);
+    for (auto& kv : members) body[kv.key()] = kv.value();
+  }
   co_return body;
 }
 
