@@ -53,8 +53,8 @@ struct Step {
 struct Handler {
   std::string domain;
   std::string integration_type = "helper";  // the manifest's: helper, hub, service, device
-  std::map<std::string, Step> steps;  // config flow, starts at "user"
-  std::string menu_key;               // options key that records the first menu's choice ("template_type")
+  std::map<std::string, Step> steps;        // config flow, starts at "user"
+  std::string menu_key;                     // options key that records the first menu's choice ("template_type")
   // A reason to abort at the start ("single_instance_allowed"); "" = go on.
   std::function<std::string(StateStore&)> abort_on_start;
   // The new entry's entities (registry + state), from its title and options.

@@ -39,15 +39,14 @@ void add_integration_entries(HomeBuilder& b) {
   entry["supports_remove_device"] = true;
   entry["supported_subentry_types"] = json::object{{"room", json::object{{"supports_reconfigure", false}}}};
   entry["num_subentries"] = 2;
-  json::array subentries{
-      json::object{{"subentry_id", "01JDEMOBRIDGEROOMKITCHEN01"},
-                   {"subentry_type", "room"},
-                   {"title", "Kitchen"},
-                   {"unique_id", "room-kitchen"}},
-      json::object{{"subentry_id", "01JDEMOBRIDGEROOMHALLWAY01"},
-                   {"subentry_type", "room"},
-                   {"title", "Hallway"},
-                   {"unique_id", "room-hallway"}}};
+  json::array subentries{json::object{{"subentry_id", "01JDEMOBRIDGEROOMKITCHEN01"},
+                                      {"subentry_type", "room"},
+                                      {"title", "Kitchen"},
+                                      {"unique_id", "room-kitchen"}},
+                         json::object{{"subentry_id", "01JDEMOBRIDGEROOMHALLWAY01"},
+                                      {"subentry_type", "room"},
+                                      {"title", "Hallway"},
+                                      {"unique_id", "room-hallway"}}};
   b.home().config_entries.push_back(json::object{
       {"entry", std::move(entry)},
       {"options", json::object{{"host", host}, {"port", 80}, {"name", "Hallway Bridge"}, {"poll_interval", 30}}},

@@ -163,7 +163,8 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
       note_unused(run, used, out);
       co_return out;
     }
-    if (type == "abort" && !run.reconfigure_entry_id.empty() && str_of(step.body, "reason") == "reconfigure_successful") {
+    if (type == "abort" && !run.reconfigure_entry_id.empty() &&
+        str_of(step.body, "reason") == "reconfigure_successful") {
       out.result = step.body.as_object();
       note_unused(run, used, out);
       co_return out;
@@ -171,7 +172,8 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
     if (type == "abort") throw ToolException(aborted(what, step.body));
     out.steps.emplace_back(step_id);
     StepAnswer next_answer =
-        answer_step(run, step.body, what, used, (run.options_flow || !run.reconfigure_entry_id.empty()) && i == 0 ? &out.previous : nullptr);
+        answer_step(run, step.body, what, used,
+                    (run.options_flow || !run.reconfigure_entry_id.empty()) && i == 0 ? &out.previous : nullptr);
     std::optional<ToolError> stop = std::move(next_answer.stop);
     if (!stop) {
       auto answering = rest_call(env, "POST", base + "/" + flow_id, json::value(std::move(next_answer.answer)), true);

@@ -127,7 +127,8 @@ boost::asio::awaitable<mcp::ToolResult> one_entry(Args& args, ToolEnv& env, cons
   }
   const json::value* subs = entry.if_contains("num_subentries");
   if (args.flag("include_subentries", subs && subs->is_int64() && subs->as_int64() > 0)) {
-    auto listing = helpers::ws_read(env, json::object{{"type", "config_entries/subentries/list"}, {"entry_id", entry_id}});
+    auto listing =
+        helpers::ws_read(env, json::object{{"type", "config_entries/subentries/list"}, {"entry_id", entry_id}});
     json::value listed = co_await std::move(listing);
     const std::string type = args.str("subentry_type");
     json::array kept;
@@ -176,8 +177,8 @@ ToolSpec make_get_integration_spec() {
 "diagnostics_truncate_at_bytes":{"type":"integer"}}})J";
   s.output_schema = R"J({"type":"object","properties":{"entries":{"type":"array"},"entry_id":{"type":"string"}}})J";
   s.annotations = read_only();
-  s.hidden_args = {"diagnostics_fields",  "include_subentry_schema", "subentry_type", "subentry_id",
-                   "show_advanced_options", "include_knx_project",   "device_id"};
+  s.hidden_args = {"diagnostics_fields",    "include_subentry_schema", "subentry_type", "subentry_id",
+                   "show_advanced_options", "include_knx_project",     "device_id"};
   s.run = run_get_integration;
   return s;
 }

@@ -15,8 +15,8 @@ namespace {
 bool secret_key(std::string_view key) {
   std::string k(key);
   std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static constexpr std::string_view kParts[] = {"password", "token", "secret", "api_key", "apikey", "passphrase",
-                                                "private_key", "credentials"};
+  static constexpr std::string_view kParts[] = {"password", "token",      "secret",      "api_key",
+                                                "apikey",   "passphrase", "private_key", "credentials"};
   return std::any_of(std::begin(kParts), std::end(kParts), [&](std::string_view p) { return k.find(p) != k.npos; });
 }
 
@@ -115,8 +115,9 @@ boost::asio::awaitable<json::object> read_diagnostics(ToolEnv& env, const std::s
   if (!view.path.empty()) {
     const json::value* found = at_path(data, view.path);
     if (!found)
-      throw ToolException(bad_argument("diagnostics_data_path", "'" + view.path + "' is not in the diagnostics",
-                                       "Use dotted keys of the data shown without a path, e.g. bridge.radio_channels."));
+      throw ToolException(
+          bad_argument("diagnostics_data_path", "'" + view.path + "' is not in the diagnostics",
+                       "Use dotted keys of the data shown without a path, e.g. bridge.radio_channels."));
     out["path"] = view.path;
     data = *found;
   }
@@ -128,7 +129,9 @@ boost::asio::awaitable<json::object> read_diagnostics(ToolEnv& env, const std::s
   out["bytes"] = text.size();
   if (static_cast<std::int64_t>(text.size()) > view.budget) {
     out["truncated"] = true;
-    out["data_text"] = text.substr(0, static_cast<std::size_t>(std::max<std::int64_t>(view.budget, 0)));
+    std::size_t cut = static_cast<std::size_t>(std::max<std::int64_t>(view.budget, 0));
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    out["data_text"] = text.substr(0, cut);
     out["note"] = "Cut at diagnostics_truncate_at_bytes; narrow with diagnostics_data_path / _offset / _limit.";
   } else {
     out["truncated"] = false;

@@ -28,9 +28,11 @@ json::object find_entry(const std::vector<json::object>& entries, const std::str
   for (const auto& e : entries)  // an id passed as a domain or title is the usual slip
     if (str_of(&e, "domain") == entry_id || str_of(&e, "title") == entry_id)
       close.push_back(json::object{{"entry_id", str_of(&e, "entry_id")}, {"title", str_of(&e, "title")}});
-  throw ToolException(ToolError{"entry_not_found", "Home Assistant has no config entry '" + entry_id + "'.",
-                                close.empty() ? "List entries with ha_get_integration (query or domain) for the entry_id."
-                                              : "Did you mean one of these entry ids?",
+  throw ToolException(ToolError{"entry_not_found",
+                                "Home Assistant has no config entry '" + entry_id + "'.",
+                                close.empty()
+                                    ? "List entries with ha_get_integration (query or domain) for the entry_id."
+                                    : "Did you mean one of these entry ids?",
                                 {{"suggestions", std::move(close)}}});
 }
 

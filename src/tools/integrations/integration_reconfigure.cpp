@@ -65,7 +65,9 @@ json::array strings(const std::vector<std::string>& v) {
   return a;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // Throws identity_mismatch naming each expectation that does not hold.
 void check_identity(Args& args, const Identity& id, const std::string& entry_id) {
@@ -105,11 +107,11 @@ boost::asio::awaitable<json::object> preflight(ToolEnv& env, const json::object&
   const json::object* body = step.body.if_object();
   if (step.status >= 400 || !body) throw_http_failure(step.status, json::serialize(step.body));
   if (str_of(body, "type") == "abort")
-    throw ToolException(ToolError{"reconfigure_not_supported",
-                                  "Home Assistant refused to reconfigure this entry: " + str_of(body, "reason") +
-                                      ". Nothing was written.",
-                                  "Change its options instead (entry_id + config), or remove and add it again.",
-                                  {{"reason", str_of(body, "reason")}, {"written", false}}});
+    throw ToolException(ToolError{
+        "reconfigure_not_supported",
+        "Home Assistant refused to reconfigure this entry: " + str_of(body, "reason") + ". Nothing was written.",
+        "Change its options instead (entry_id + config), or remove and add it again.",
+        {{"reason", str_of(body, "reason")}, {"written", false}}});
   const std::string flow_id = str_of(body, "flow_id");
   auto aborting = helpers::rest_call(env, "DELETE", base + "/" + flow_id, nullptr, false);
   co_await std::move(aborting);
@@ -124,10 +126,11 @@ boost::asio::awaitable<json::object> preflight(ToolEnv& env, const json::object&
 boost::asio::awaitable<json::object> reconfigure_entry(Args& args, ToolEnv& env, const json::object& entry) {
   const std::string entry_id = str_of(&entry, "entry_id");
   if (entry.contains("supports_reconfigure") && entry.at("supports_reconfigure") == false)
-    throw ToolException(ToolError{"reconfigure_not_supported",
-                                  "The " + str_of(&entry, "domain") + " integration cannot be reconfigured. Nothing was written.",
-                                  "Change its options instead (entry_id + config), or remove and add it again.",
-                                  {{"written", false}}});
+    throw ToolException(
+        ToolError{"reconfigure_not_supported",
+                  "The " + str_of(&entry, "domain") + " integration cannot be reconfigured. Nothing was written.",
+                  "Change its options instead (entry_id + config), or remove and add it again.",
+                  {{"written", false}}});
   const Identity id = identity_of(*env.ha.snapshot(), entry_id);
   check_identity(args, id, entry_id);
   const json::object config = args.object("config") ? *args.object("config") : json::object{};

@@ -39,7 +39,8 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
 boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, const json::object& entry,
                                                      const std::string& subentry_id) {
   const std::string entry_id = str_of(&entry, "entry_id");
-  auto listing = helpers::ws_read(env, json::object{{"type", "config_entries/subentries/list"}, {"entry_id", entry_id}});
+  auto listing =
+      helpers::ws_read(env, json::object{{"type", "config_entries/subentries/list"}, {"entry_id", entry_id}});
   const json::value listed = co_await std::move(listing);
   json::value found = nullptr;
   json::array known;
@@ -81,14 +82,17 @@ boost::asio::awaitable<json::object> remove_entry(Args& args, ToolEnv& env, cons
   auto deleting = helpers::rest_call(env, "DELETE", "/api/config/config_entries/entry/" + entry_id, nullptr, true);
   const helpers::RestAnswer answer = co_await std::move(deleting);
   if (answer.status == 404)
-    throw ToolException(ToolError{"entry_not_found", "Home Assistant has no config entry '" + entry_id + "' any more.",
-                                  "List entries with ha_get_integration.", {{"written", false}}});
+    throw ToolException(ToolError{"entry_not_found",
+                                  "Home Assistant has no config entry '" + entry_id + "' any more.",
+                                  "List entries with ha_get_integration.",
+                                  {{"written", false}}});
   if (answer.status >= 400) throw_http_failure(answer.status, json::serialize(answer.body));
   body["result"] = "removed";
   body["removed"] = members;
   if (const json::object* a = answer.body.if_object(); a && a->contains("require_restart"))
     body["require_restart"] = a->at("require_restart");
-  helpers::journal(env, body, "integration", "entry/" + entry_id, "", "remove", json::value(std::move(before)), nullptr);
+  helpers::journal(env, body, "integration", "entry/" + entry_id, "", "remove", json::value(std::move(before)),
+                   nullptr);
   co_return body;
 }
 

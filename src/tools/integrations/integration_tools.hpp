@@ -37,10 +37,10 @@ boost::asio::awaitable<json::object> entry_members(ToolEnv& env, std::string ent
 
 // GET /api/diagnostics/config_entry/<id>, cut to path/offset/limit and a byte budget, secrets redacted.
 struct DiagnosticsView {
-  std::string path;            // "data.bridge.radio_channels" ("" = the whole payload's data)
-  std::int64_t offset = 0;     // for an array (or object keys) at path
+  std::string path;         // "data.bridge.radio_channels" ("" = the whole payload's data)
+  std::int64_t offset = 0;  // for an array (or object keys) at path
   std::int64_t limit = 50;
-  std::int64_t budget = 20000;  // bytes of serialized JSON
+  std::int64_t budget = 20000;      // bytes of serialized JSON
   std::vector<std::string> fields;  // top-level keys of data to keep ([] = all)
 };
 boost::asio::awaitable<json::object> read_diagnostics(ToolEnv& env, const std::string& entry_id, DiagnosticsView view);

@@ -54,10 +54,11 @@ boost::asio::awaitable<json::object> set_enabled(ToolEnv& env, const json::objec
 boost::asio::awaitable<json::object> options_flow(Args& args, ToolEnv& env, const json::object& entry) {
   const std::string entry_id = str_of(&entry, "entry_id");
   if (entry.contains("supports_options") && entry.at("supports_options") == false)
-    throw ToolException(ToolError{"options_not_supported",
-                                  "The " + str_of(&entry, "domain") + " integration has no options. Nothing was written.",
-                                  "reconfigure=true changes what its config flow set, where it supports that.",
-                                  {{"written", false}}});
+    throw ToolException(
+        ToolError{"options_not_supported",
+                  "The " + str_of(&entry, "domain") + " integration has no options. Nothing was written.",
+                  "reconfigure=true changes what its config flow set, where it supports that.",
+                  {{"written", false}}});
   helpers::FlowRun run;
   run.handler = entry_id;
   run.options_flow = true;

@@ -63,6 +63,8 @@ const VALID = {
   ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
   ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
+  ha_get_integration: { domain: 'sim_bridge' },
+  ha_set_integration: { domain: 'sim_bridge', menu_choice: 'cloud', config: { account: 'sweep' } },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -148,6 +150,16 @@ const OWN_FAILURES = {
     [{ entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
   ],
   ha_get_camera_image: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
+  ha_get_integration: [
+    [{ entry_id: 'nope_nope' }, 'entry_not_found'],
+    [{ include_diagnostics: true }, 'invalid_argument'],
+  ],
+  ha_set_integration: [
+    [{ domain: 'sim_bridge', menu_choice: 'cloud', config: { account: 'sweep' } }, 'flow_aborted'],
+    [{ domain: 'sim_bridge', menu_choice: 'manual', config: {} }, 'invalid_config'],
+    [{ entry_id: 'nope_nope', enabled: false }, 'entry_not_found'],
+    [{}, 'invalid_argument'],
+  ],
 };
 
 // A value of the wrong type for a property's declared type.

@@ -31,8 +31,8 @@ TEST_F(IntegrationToolsTest, ListsFiltersAndPages) {
   const std::int64_t total = r.structured.at("total").as_int64();
   EXPECT_GE(total, 3);
   const json::object& first = r.structured.at("entries").as_array().at(0).as_object();
-  for (const char* k : {"entry_id", "domain", "title", "state", "source", "supports_options",
-                        "supports_reconfigure", "num_subentries"})
+  for (const char* k :
+       {"entry_id", "domain", "title", "state", "source", "supports_options", "supports_reconfigure", "num_subentries"})
     EXPECT_TRUE(first.contains(k)) << k;
   r = call("ha_get_integration", R"({"limit":1,"offset":1})");
   ASSERT_FALSE(r.is_error) << r.text;
@@ -75,8 +75,8 @@ TEST_F(IntegrationToolsTest, OneEntryWithOptionsSchemaSubentriesAndDiagnostics) 
   EXPECT_EQ(r.text.find("sk-sim-bridge-secret"), std::string::npos) << "a secret in diagnostics was not redacted";
   EXPECT_GE(r.structured.at("diagnostics").at("redacted_keys").as_int64(), 1);
 
-  r = call("ha_get_integration", R"({"entry_id":")" + id +
-                                     R"(","include_diagnostics":true,"diagnostics_truncate_at_bytes":300})");
+  r = call("ha_get_integration",
+           R"({"entry_id":")" + id + R"(","include_diagnostics":true,"diagnostics_truncate_at_bytes":300})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("diagnostics").at("truncated").as_bool());
   EXPECT_LE(r.structured.at("diagnostics").at("data_text").as_string().size(), 300u);
@@ -84,7 +84,8 @@ TEST_F(IntegrationToolsTest, OneEntryWithOptionsSchemaSubentriesAndDiagnostics) 
   r = call("ha_get_integration", R"({"entry_id":"nope"})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.error().at("code"), "entry_not_found");
-  r = call("ha_get_integration", R"({"entry_id":")" + id + R"(","include_diagnostics":true,"diagnostics_data_path":"x.y"})");
+  r = call("ha_get_integration",
+           R"({"entry_id":")" + id + R"(","include_diagnostics":true,"diagnostics_data_path":"x.y"})");
   ASSERT_TRUE(r.is_error);
   EXPECT_NE(std::string(r.error().at("message").as_string()).find("diagnostics_data_path"), std::string::npos);
 }
@@ -162,8 +163,7 @@ TEST_F(IntegrationToolsTest, ReconfigureChecksIdentityPreviewsThenWrites) {
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.error().at("code"), "identity_mismatch");
   EXPECT_EQ(r.error().at("written"), false);
-  r = call("ha_set_integration",
-           base + R"(,"expected_unique_id":"bridge-192.168.1.40-status",
+  r = call("ha_set_integration", base + R"(,"expected_unique_id":"bridge-192.168.1.40-status",
 "expected_entity_ids":["sensor.hallway_bridge_status"]})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("preview").as_bool());
@@ -186,12 +186,14 @@ TEST_F(IntegrationToolsTest, ReconfigureChecksIdentityPreviewsThenWrites) {
 TEST_F(IntegrationToolsTest, RemovalPreviewsThenRemovesEntriesAndSubentries) {
   start();
   const std::string id = bridge();
-  CallResult r = call("ha_remove_helpers_integrations",
-                      R"({"target":")" + id + R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01"})");
+  CallResult r =
+      call("ha_remove_helpers_integrations",
+           R"({"target":")" + id + R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01"})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("preview").as_bool());
-  r = call("ha_remove_helpers_integrations", R"({"target":")" + id +
-                                                 R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01","confirm":true})");
+  r = call("ha_remove_helpers_integrations",
+           R"({"target":")" + id +
+               R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("result"), "subentry_removed");
   r = call("ha_get_integration", R"({"entry_id":")" + id + R"(","include_subentries":true,"include_options":false})");
