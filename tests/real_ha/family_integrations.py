@@ -2,7 +2,7 @@
 ha_remove_helpers_integrations) through hamcp's MCP stdio against this real Home Assistant:
 config entries listed and searched, the demo entry read with its options form (an options flow
 started and aborted), its missing diagnostics reported clearly, a min_max entry added through its
-config flow (built in, no network), its options changed through the options flow, disabled and
+config flow (built in, no network), its options changed through the options flow and restored from the journal, disabled and
 enabled, its log level set, a reconfigure refused clearly (min_max has none), and its removal
 previewed then confirmed."""
 
@@ -61,6 +61,9 @@ def t_integrations(c: Ctx):
         expect(changed["options_before"]["type"] == "max" and changed["options"]["type"] == "min"
                and changed["edit_id"], f"options flow: {changed}")
         expect(m.tool("ha_get_integration", {"entry_id": entry_id})["options"]["type"] == "min", "options read back")
+        undo = m.tool("ha_config_set", {"restore": changed["edit_id"]})
+        expect(undo["result"] == "restored", f"restore: {undo}")
+        expect(m.tool("ha_get_integration", {"entry_id": entry_id})["options"]["type"] == "max", "options restored")
 
         off = m.tool("ha_set_integration", {"entry_id": entry_id, "enabled": False})
         expect(off["disabled_by"] == "user", f"disable: {off}")

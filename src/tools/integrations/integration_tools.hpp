@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "home/edit_journal.hpp"
 #include "mcp/registry.hpp"
 #include "tools/tool_env.hpp"
 #include "tools/tool_spec.hpp"
@@ -44,6 +45,9 @@ struct DiagnosticsView {
   std::vector<std::string> fields;  // top-level keys of data to keep ([] = all)
 };
 boost::asio::awaitable<json::object> read_diagnostics(ToolEnv& env, const std::string& entry_id, DiagnosticsView view);
+
+// ha_config_set restore=<edit id> of an "integration" edit (integration_restore.cpp).
+boost::asio::awaitable<json::object> restore_integration_edit(ToolEnv& env, const home::EditRecord& rec);
 
 }  // namespace integrations
 

@@ -130,9 +130,15 @@ TEST_F(IntegrationToolsTest, OptionsFlowIsJournaledAndEnableDisableToggles) {
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("options_before").at("poll_interval"), 30);
   EXPECT_EQ(r.structured.at("options").at("poll_interval"), 60);
-  EXPECT_TRUE(r.structured.contains("edit_id"));
+  ASSERT_TRUE(r.structured.contains("edit_id"));
+  const std::string last_edit(r.structured.at("edit_id").as_string());
   r = call("ha_get_integration", R"({"entry_id":")" + id + R"("})");
   EXPECT_EQ(r.structured.at("options").at("poll_interval"), 60);
+  CallResult undo = call("ha_config_set", R"({"restore":")" + last_edit + R"("})");
+  ASSERT_FALSE(undo.is_error) << undo.text;
+  EXPECT_EQ(undo.structured.at("result"), "restored");
+  r = call("ha_get_integration", R"({"entry_id":")" + id + R"("})");
+  EXPECT_EQ(r.structured.at("options").at("poll_interval"), 30) << "restore puts the options before back";
 
   r = call("ha_set_integration", R"({"entry_id":")" + id + R"(","enabled":false})");
   ASSERT_FALSE(r.is_error) << r.text;
