@@ -136,8 +136,7 @@ Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, j
     signal_entry_change(store, "updated", entry->at("entry").as_object());
     reload_entry(store, h, std::string(flow.at("entry_id").as_string()), options);
     body["handler"] = flow.at("entry_id");
-    body["title"] = "";
-    body["options"] = options;
+    body["title"] = "";  // HA's HTTP answer drops the result's data (the new options): none here either
     return {200, std::move(body)};
   }
   const std::string title = data.contains("name") ? std::string(data.at("name").as_string()) : h.domain;
