@@ -1,5 +1,6 @@
 #include "tools/helpers/flow_driver.hpp"
 
+#include <map>
 #include <set>
 
 #include "tools/helpers/helper_ha.hpp"
@@ -116,12 +117,31 @@ StepAnswer answer_step(const FlowRun& run, const json::value& step, const std::s
   return out;
 }
 
+// What HA's common abort reasons (homeassistant/strings.json, config_flow.abort.*) mean for the caller.
+std::string explain_abort(const std::string& reason) {
+  static const std::map<std::string, std::string, std::less<>> kMeaning = {
+      {"single_instance_allowed", "this integration allows one entry and it already has one"},
+      {"already_configured", "an entry for this device or service already exists"},
+      {"already_in_progress", "another flow for the same device is already open (in the UI or a discovery)"},
+      {"no_devices_found", "the integration found no device on the network"},
+      {"cannot_connect", "the integration could not reach the device or service"},
+      {"invalid_auth", "the credentials were refused"},
+      {"unique_id_mismatch", "the device answering is not the one this entry was made for"},
+      {"not_implemented", "the integration has no such flow (e.g. no reconfigure)"},
+      {"unknown", "the integration failed unexpectedly; its log says why"}};
+  const auto it = kMeaning.find(reason);
+  return it == kMeaning.end() ? std::string() : it->second;
+}
+
 ToolError aborted(const std::string& what, const json::value& step) {
   const std::string reason = str_of(step, "reason");
+  const std::string meaning = explain_abort(reason);
+  json::object extra{{"reason", reason}, {"written", false}};
+  if (!meaning.empty()) extra["meaning"] = meaning;
   return ToolError{"flow_aborted",
-                   "Home Assistant ended " + what + ": " + reason + ". Nothing was written.",
-                   "Read the reason: e.g. single_instance_allowed means one already exists.",
-                   {{"reason", reason}, {"written", false}}};
+                   "Home Assistant ended " + what + ": " + reason + (meaning.empty() ? "" : " (" + meaning + ")") +
+                       ". Nothing was written.",
+                   "Read the reason: e.g. single_instance_allowed means one already exists.", std::move(extra)};
 }
 
 // The first answer of a flow; a 404 names what was missing.

@@ -118,6 +118,8 @@ TEST_F(IntegrationToolsTest, ConfigFlowAddsAnEntryOrSaysWhatItNeeds) {
            R"({"domain":"sim_bridge","menu_choice":"manual","config":{"host":"10.0.0.9","name":"Again"}})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.error().at("reason"), "already_configured");
+  EXPECT_NE(std::string(r.error().at("message").as_string()).find("already exists"), std::string::npos)
+      << "a known abort reason is explained";
   r = call("ha_set_integration", R"({"domain":"no_such_integration"})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.error().at("code"), "invalid_argument");
