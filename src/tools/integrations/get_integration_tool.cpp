@@ -93,6 +93,23 @@ void add_options(json::object& out, const json::object& form, bool with_schema) 
   }
 }
 
+// ha-mcp's device_id without entry_id: the device's primary config entry ("" = no such device).
+std::string primary_entry_of(const ha::Snapshot& snap, const std::string& device_id) {
+  std::string entry;
+  snap.registry(ha::RegistryKind::device).for_each([&](const json::value& item) {
+    const json::object* o = item.if_object();
+    if (!entry.empty() || str_of(o, "id") != device_id) return;
+    entry = str_of(o, "primary_config_entry");
+    const json::value* all = o->if_contains("config_entries");
+    if (entry.empty() && all && all->is_array() && !all->as_array().empty() && all->as_array()[0].is_string())
+      entry = std::string(all->as_array()[0].get_string());
+  });
+  if (entry.empty())
+    throw ToolException(bad_argument("device_id", "no device '" + device_id + "'",
+                                     "Take a device id from ha_get_registry kind=device."));
+  return entry;
+}
+
 DiagnosticsView diagnostics_view(Args& args) {
   DiagnosticsView v;
   v.path = args.str("diagnostics_data_path");
@@ -101,6 +118,7 @@ DiagnosticsView diagnostics_view(Args& args) {
   v.limit = std::clamp<std::int64_t>(args.integer("diagnostics_data_limit", 50), 1, 1000);
   v.budget = std::clamp<std::int64_t>(args.integer("diagnostics_truncate_at_bytes", 20000), 200, 500000);
   v.fields = args.list("diagnostics_fields");
+  v.device_id = args.str("device_id");
   return v;
 }
 
@@ -147,7 +165,8 @@ boost::asio::awaitable<mcp::ToolResult> one_entry(Args& args, ToolEnv& env, cons
 boost::asio::awaitable<mcp::ToolResult> run_get_integration(Args& args, ToolEnv& env, mcp::RequestContext&) {
   auto listing = list_entries(env);
   std::vector<json::object> entries = co_await std::move(listing);
-  const std::string entry_id = args.str("entry_id");
+  std::string entry_id = args.str("entry_id");
+  if (entry_id.empty() && args.has("device_id")) entry_id = primary_entry_of(*env.ha.snapshot(), args.str("device_id"));
   if (entry_id.empty()) {
     if (args.flag("include_diagnostics", false))
       throw ToolException(bad_argument("entry_id", "required for include_diagnostics",

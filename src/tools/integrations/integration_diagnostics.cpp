@@ -87,20 +87,24 @@ json::value page(const json::value& v, std::int64_t offset, std::int64_t limit, 
   return v;
 }
 
-ToolError no_diagnostics(const std::string& entry_id) {
-  return ToolError{"diagnostics_not_available",
-                   "Home Assistant has no diagnostics for config entry '" + entry_id +
-                       "' (its integration provides none, or the entry does not exist).",
-                   "Read the entry without include_diagnostics; ha_get_logs shows its log lines.",
-                   {}};
+ToolError no_diagnostics(const std::string& entry_id, const std::string& device_id) {
+  const std::string of = device_id.empty() ? "config entry '" + entry_id + "'"
+                                           : "device '" + device_id + "' of config entry '" + entry_id + "'";
+  return ToolError{
+      "diagnostics_not_available",
+      "Home Assistant has no diagnostics for " + of + " (its integration provides none, or it does not exist).",
+      "Read the entry without include_diagnostics; ha_get_logs shows its log lines.",
+      {}};
 }
 
 }  // namespace
 
 boost::asio::awaitable<json::object> read_diagnostics(ToolEnv& env, const std::string& entry_id, DiagnosticsView view) {
-  auto getting = helpers::rest_call(env, "GET", "/api/diagnostics/config_entry/" + entry_id, nullptr, false);
+  std::string path = "/api/diagnostics/config_entry/" + entry_id;
+  if (!view.device_id.empty()) path += "/device/" + view.device_id;
+  auto getting = helpers::rest_call(env, "GET", std::move(path), nullptr, false);
   const helpers::RestAnswer answer = co_await std::move(getting);
-  if (answer.status == 404 || answer.status == 400) throw ToolException(no_diagnostics(entry_id));
+  if (answer.status == 404 || answer.status == 400) throw ToolException(no_diagnostics(entry_id, view.device_id));
   if (answer.status >= 400) throw_http_failure(answer.status, json::serialize(answer.body));
   const json::object* payload = answer.body.if_object();
   json::value data = payload && payload->contains("data") ? payload->at("data") : answer.body;

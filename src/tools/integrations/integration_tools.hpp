@@ -43,6 +43,7 @@ struct DiagnosticsView {
   std::int64_t limit = 50;
   std::int64_t budget = 20000;      // bytes of serialized JSON
   std::vector<std::string> fields;  // top-level keys of data to keep ([] = all)
+  std::string device_id;            // a device of the entry: its device diagnostics
 };
 boost::asio::awaitable<json::object> read_diagnostics(ToolEnv& env, const std::string& entry_id, DiagnosticsView view);
 

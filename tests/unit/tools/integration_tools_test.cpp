@@ -81,6 +81,14 @@ TEST_F(IntegrationToolsTest, OneEntryWithOptionsSchemaSubentriesAndDiagnostics) 
   EXPECT_TRUE(r.structured.at("diagnostics").at("truncated").as_bool());
   EXPECT_LE(r.structured.at("diagnostics").at("data_text").as_string().size(), 300u);
 
+  r = call("ha_get_integration", R"({"entry_id":")" + id + R"(","include_options":false})");
+  const std::string device_id(r.structured.at("devices").at(0).at("id").as_string());
+  r = call("ha_get_integration", R"({"device_id":")" + device_id + R"(","include_diagnostics":true})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("entry_id"), id.c_str()) << "ha-mcp's device_id finds the device's entry";
+  EXPECT_EQ(r.structured.at("diagnostics").at("data").at("device").at("id"), device_id.c_str());
+  EXPECT_EQ(r.text.find("sk-sim-device-secret"), std::string::npos);
+
   r = call("ha_get_integration", R"({"entry_id":"nope"})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.error().at("code"), "entry_not_found");
