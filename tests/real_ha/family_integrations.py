@@ -88,4 +88,21 @@ def t_integrations(c: Ctx):
         m.close()
 
 
-TESTS = [("hamcp.integrations_tools", t_integrations)]
+def t_read_only(c: Ctx):
+    m = McpStdio(c, {"READ_ONLY_MODE": "true"})
+    try:
+        names = {t["name"] for t in m.request("tools/list", {})["tools"]}
+        expect("ha_get_integration" in names and "ha_set_integration" not in names, f"tools/list: {sorted(names)}")
+        demo = m.tool("ha_get_integration", {"domain": "demo"})["entries"][0]
+        one = m.tool("ha_get_integration", {"entry_id": demo["entry_id"]})
+        expect("options_note" in one and "options" not in one, f"read-only entry (no options flow sent): {one}")
+        refused = m.tool("ha_set_integration", {"entry_id": demo["entry_id"], "enabled": False}, ok=False)
+        expect(refused["error"]["code"] in ("read_only", "tool_disabled", "tool_not_available"), f"write: {refused}")
+        expect(c.get("/api/config/config_entries/entry") and all(
+            e["disabled_by"] is None for e in c.get("/api/config/config_entries/entry") if e["entry_id"] == demo["entry_id"]),
+            "the demo entry was disabled in read-only mode")
+    finally:
+        m.close()
+
+
+TESTS = [("hamcp.integrations_tools", t_integrations), ("hamcp.integrations_tools.read_only", t_read_only)]
