@@ -24,12 +24,20 @@ json::object preview(json::object body) {
 
 boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& env, const std::string& type,
                                                            const std::string& id) {
-  json::object body{{"helper_type", type}, {"helper_id", id}};
+  std::string storage_id = id;
+  if (id.rfind(type + ".", 0) == 0) {  // an entity id: its registry entry's unique_id is the storage id
+    const ha::RegistryItem entry = env.ha.snapshot()->registry(ha::RegistryKind::entity).find(id);
+    storage_id = entry && !str_of(entry, "unique_id").empty()
+                     ? str_of(entry, "unique_id")
+                     : id.substr(type.size() + 1);  // not in the mirror yet: HA makes the object id from the id
+  }
+  json::object body{{"helper_type", type}, {"helper_id", storage_id}};
+  if (storage_id != id) body["entity_id"] = id;
   if (!args.flag("confirm", false)) co_return preview(std::move(body));
   helpers::HelperCall call;
   call.type = type;
   call.action = "remove";
-  call.id = id;
+  call.id = storage_id;
   call.wait = args.flag("wait", true);
   auto removing = helpers::write_storage_helper(env, call);
   json::object removed = co_await std::move(removing);

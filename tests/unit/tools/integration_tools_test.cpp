@@ -242,6 +242,16 @@ TEST_F(IntegrationToolsTest, RemovesAStorageHelperUnderHaMcpsName) {
            R"({"target":")" + helper_id + R"(","helper_type":"input_boolean","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("result"), "removed");
+  r = call("ha_config_set_helper", R"({"helper_type":"input_boolean","config":{"name":"Guest mode y"}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string second(r.structured.at("entity_id").as_string());
+  r = call("ha_remove_helpers_integrations", R"({"target":")" + second + R"(","helper_type":"input_boolean"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_TRUE(r.structured.at("preview").as_bool());
+  r = call("ha_remove_helpers_integrations",
+           R"({"target":")" + second + R"(","helper_type":"input_boolean","confirm":true})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("result"), "removed") << "an entity id as target names its helper";
 }
 
 }  // namespace
