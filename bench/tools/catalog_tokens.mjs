@@ -70,6 +70,11 @@ const FAMILIES = [
     budget: 650,
     tools: ['ha_manage_updates', 'ha_manage_hacs'],
   },
+  {
+    name: 'integrations family (config entries, flows)',
+    budget: 650,
+    tools: ['ha_get_integration', 'ha_set_integration'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

@@ -8,6 +8,7 @@
 #include "tools/entities/entity_tools.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
+#include "tools/integrations/integration_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/safety/safety_tools.hpp"
 #include "tools/system/system_tools.hpp"
@@ -46,6 +47,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("safety", tools::register_safety_tools);
   family("backup", tools::register_backup_tools);
   family("updates", tools::register_updates_tools);
+  family("integrations", tools::register_integration_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

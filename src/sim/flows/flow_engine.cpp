@@ -22,21 +22,21 @@ std::string new_flow_id() {
 
 Answer message(int status, std::string text) { return {status, json::object{{"message", std::move(text)}}}; }
 
-const Handler* handler_of(std::string_view domain) {
-  const auto& table = flow_handlers();
-  auto it = table.find(domain);
-  return it == table.end() ? nullptr : &it->second;
-}
+json::object* internal_entry(StateStore& store, std::string_view entry_id) { return stored_entry(store, entry_id); }
 
-json::object* internal_entry(StateStore& store, std::string_view entry_id) {
-  for (auto& e : store.home().config_entries)
-    if (e.at("entry").at("entry_id").as_string() == entry_id) return &e;
-  return nullptr;
-}
+bool is_reconfigure(const json::object& flow) { return flow.contains("reconfigure"); }
 
-// The config step an options flow's step stands for ("init" = the first form).
+// The config step an options or reconfigure flow's step stands for.
 std::string config_step_of(const Handler& h, const std::string& step_id) {
-  return step_id == "init" ? "user" : step_id;
+  if (step_id == "init") return h.options_step.empty() ? "user" : h.options_step;
+  if (step_id == "reconfigure") return h.reconfigure_step;
+  return step_id;
+}
+
+const Step& step_of(const Handler& h, const json::object& flow) {
+  const std::string step_id(flow.at("step_id").as_string());
+  const bool derived = flow.at("options").as_bool() || is_reconfigure(flow);
+  return h.steps.at(derived ? config_step_of(h, step_id) : step_id);
 }
 
 // The options flow's form: the config form without the name, current options suggested.
@@ -57,7 +57,7 @@ json::object step_body(const json::object& flow, const Handler& h, const std::st
                        StateStore& store) {
   const std::string step_id(flow.at("step_id").as_string());
   const bool options_flow = flow.at("options").as_bool();
-  const Step& step = h.steps.at(options_flow ? config_step_of(h, step_id) : step_id);
+  const Step& step = step_of(h, flow);
   json::object body;
   body["flow_id"] = flow_id;
   body["handler"] = options_flow ? flow.at("entry_id") : json::value(h.domain);
@@ -71,7 +71,7 @@ json::object step_body(const json::object& flow, const Handler& h, const std::st
     return body;
   }
   body["type"] = "form";
-  if (options_flow) {
+  if (options_flow || is_reconfigure(flow)) {
     const json::object* entry = internal_entry(store, flow.at("entry_id").as_string());
     body["data_schema"] = options_schema(step.schema, entry ? entry->at("options").as_object() : json::object{});
   } else {
@@ -82,11 +82,6 @@ json::object step_body(const json::object& flow, const Handler& h, const std::st
   body["last_step"] = nullptr;
   body["preview"] = nullptr;
   return body;
-}
-
-// What HA's dispatcher tells config_entries/subscribe (SIGNAL_CONFIG_ENTRY_CHANGED).
-void signal_entry_change(StateStore& store, const char* change, const json::object& entry) {
-  store.fire(std::string(kConfigEntryChanged), json::object{{"type", change}, {"entry", entry}}, Context{});
 }
 
 // HA reloads an entry after its options change: its entities are rendered again.
@@ -101,7 +96,31 @@ void reload_entry(StateStore& store, const Handler& h, const std::string& entry_
 }
 
 json::object new_entry(const Handler& h, const std::string& title) {
-  return entry_json(h.domain, title, new_flow_id().substr(0, 26), now_timestamp());
+  json::object entry = entry_json(h.domain, title, new_flow_id().substr(0, 26), now_timestamp());
+  entry["supports_reconfigure"] = !h.reconfigure_step.empty();
+  entry["supported_subentry_types"] = h.subentry_types;
+  return entry;
+}
+
+json::object abort_body(const std::string& flow_id, const std::string& domain, const std::string& reason) {
+  return json::object{{"type", "abort"},
+                      {"flow_id", flow_id},
+                      {"handler", domain},
+                      {"reason", reason},
+                      {"description_placeholders", nullptr}};
+}
+
+// A reconfigure flow's answer: the entry's values updated, the flow ends as HA's
+// async_update_reload_and_abort does.
+Answer finish_reconfigure(StateStore& store, const Handler& h, const std::string& flow_id, const json::object& flow) {
+  json::object* entry = internal_entry(store, flow.at("entry_id").as_string());
+  if (!entry) return message(404, "Invalid flow specified");
+  json::object& options = entry->at("options").as_object();
+  for (const auto& kv : flow.at("data").as_object()) options[kv.key()] = kv.value();
+  entry->at("entry").as_object()["modified_at"] = now_timestamp();
+  signal_entry_change(store, "updated", entry->at("entry").as_object());
+  reload_entry(store, h, std::string(flow.at("entry_id").as_string()), options);
+  return {200, abort_body(flow_id, h.domain, "reconfigure_successful")};
 }
 
 Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, json::object& flow) {
@@ -117,8 +136,7 @@ Answer finish(StateStore& store, const Handler& h, const std::string& flow_id, j
     signal_entry_change(store, "updated", entry->at("entry").as_object());
     reload_entry(store, h, std::string(flow.at("entry_id").as_string()), options);
     body["handler"] = flow.at("entry_id");
-    body["title"] = "";
-    body["options"] = options;
+    body["title"] = "";  // HA's HTTP answer drops the result's data (the new options): none here either
     return {200, std::move(body)};
   }
   const std::string title = data.contains("name") ? std::string(data.at("name").as_string()) : h.domain;
@@ -166,6 +184,7 @@ const HandlerTable& flow_handlers() {
   static const HandlerTable table = [] {
     HandlerTable t;
     add_helper_flow_handlers(t);
+    add_integration_flow_handlers(t);
     return t;
   }();
   return table;
@@ -190,16 +209,19 @@ Answer start_flow(StateStore& store, const json::object& request, bool options_f
     h = handler_of(handler->get_string());
     if (!h) return message(404, "Invalid handler specified");
     flow["step_id"] = "user";
+    if (const json::value* entry_id = request.if_contains("entry_id"); entry_id && entry_id->is_string()) {
+      if (!internal_entry(store, entry_id->get_string()) || h->reconfigure_step.empty())
+        return {200, abort_body(new_flow_id(), h->domain, "not_implemented")};
+      flow["entry_id"] = *entry_id;
+      flow["reconfigure"] = true;
+      flow["step_id"] = "reconfigure";
+    }
   }
   flow["handler"] = h->domain;
   const std::string flow_id = new_flow_id();
-  const std::string reason = !options_flow && h->abort_on_start ? h->abort_on_start(store) : std::string();
-  if (!reason.empty())
-    return {200, json::object{{"type", "abort"},
-                              {"flow_id", flow_id},
-                              {"handler", h->domain},
-                              {"reason", reason},
-                              {"description_placeholders", nullptr}}};
+  const bool fresh = !options_flow && !flow.contains("reconfigure");
+  const std::string reason = fresh && h->abort_on_start ? h->abort_on_start(store) : std::string();
+  if (!reason.empty()) return {200, abort_body(flow_id, h->domain, reason)};
   json::object body = step_body(flow, *h, flow_id, nullptr, store);
   store.home().flows[flow_id] = std::move(flow);
   return {200, std::move(body)};
@@ -221,8 +243,7 @@ Answer answer_flow(StateStore& store, const std::string& flow_id, const json::ob
     return message(404, "Invalid flow specified");
   json::object& flow = it->second;
   const Handler& h = *handler_of(flow.at("handler").as_string());
-  const std::string step_id(flow.at("step_id").as_string());
-  const Step& step = h.steps.at(options_flow ? config_step_of(h, step_id) : step_id);
+  const Step& step = step_of(h, flow);
   json::object given = answer;
   if (!step.menu_options.empty()) {
     const json::value* next = given.if_contains("next_step_id");
@@ -233,11 +254,17 @@ Answer answer_flow(StateStore& store, const std::string& flow_id, const json::ob
     flow["step_id"] = *next;
     return {200, step_body(flow, h, flow_id, nullptr, store)};
   }
-  const json::array schema = options_flow ? options_schema(step.schema, json::object{}) : step.schema;
+  const bool derived = options_flow || is_reconfigure(flow);
+  const json::array schema = derived ? options_schema(step.schema, json::object{}) : step.schema;
   json::object errors = check_answer(schema, given);
   if (!errors.empty()) return {400, json::object{{"errors", std::move(errors)}}};
   json::object& data = flow.at("data").as_object();
   for (const auto& kv : given) data[kv.key()] = kv.value();
+  if (is_reconfigure(flow)) {
+    Answer done = finish_reconfigure(store, h, flow_id, flow);
+    flows.erase(it);
+    return done;
+  }
   FlowState state{store, data, options_flow ? std::string(flow.at("entry_id").as_string()) : std::string()};
   const StepResult result = step.submit ? step.submit(state, given) : StepResult::create();
   switch (result.kind) {
@@ -247,11 +274,7 @@ Answer answer_flow(StateStore& store, const std::string& flow_id, const json::ob
     case StepResult::Kind::show_errors:
       return {200, step_body(flow, h, flow_id, result.errors, store)};
     case StepResult::Kind::abort: {
-      json::object body{{"type", "abort"},
-                        {"flow_id", flow_id},
-                        {"handler", h.domain},
-                        {"reason", result.value},
-                        {"description_placeholders", nullptr}};
+      json::object body = abort_body(flow_id, h.domain, result.value);
       flows.erase(it);
       return {200, std::move(body)};
     }
@@ -277,6 +300,30 @@ json::array list_entries(StateStore& store, std::string_view domain) {
   for (const auto& e : store.home().config_entries)
     if (domain.empty() || e.at("entry").at("domain").as_string() == domain) out.push_back(e.at("entry"));
   return out;
+}
+
+const Handler* handler_of(std::string_view domain) {
+  const auto& table = flow_handlers();
+  auto it = table.find(domain);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+json::object* stored_entry(StateStore& store, std::string_view entry_id) {
+  for (auto& e : store.home().config_entries)
+    if (e.at("entry").at("entry_id").as_string() == entry_id) return &e;
+  return nullptr;
+}
+
+// What HA's dispatcher tells config_entries/subscribe (SIGNAL_CONFIG_ENTRY_CHANGED).
+void signal_entry_change(StateStore& store, const char* change, const json::object& entry) {
+  store.fire(std::string(kConfigEntryChanged), json::object{{"type", change}, {"entry", entry}}, Context{});
+}
+
+bool passes_type_filter(std::string_view domain, const std::vector<std::string>& type_filter) {
+  if (type_filter.empty()) return true;
+  const Handler* h = handler_of(domain);
+  const std::string type = h ? h->integration_type : std::string("hub");
+  return std::find(type_filter.begin(), type_filter.end(), type) != type_filter.end();
 }
 
 const json::object* find_entry(StateStore& store, std::string_view entry_id) {

@@ -52,8 +52,9 @@ struct Step {
 // "init"), without the name, its current options as suggested values.
 struct Handler {
   std::string domain;
-  std::map<std::string, Step> steps;  // config flow, starts at "user"
-  std::string menu_key;               // options key that records the first menu's choice ("template_type")
+  std::string integration_type = "helper";  // the manifest's: helper, hub, service, device
+  std::map<std::string, Step> steps;        // config flow, starts at "user"
+  std::string menu_key;                     // options key that records the first menu's choice ("template_type")
   // A reason to abort at the start ("single_instance_allowed"); "" = go on.
   std::function<std::string(StateStore&)> abort_on_start;
   // The new entry's entities (registry + state), from its title and options.
@@ -61,11 +62,22 @@ struct Handler {
   // After an options-flow update HA reloads the entry: each of its entities gets
   // the state and attributes its new options give (unset: the entities stay as they are).
   std::function<void(FlowState&, const StoredState& entity, const json::object& options)> reload;
+  // The config step whose form the options flow shows as "init" ("" = as above).
+  std::string options_step;
+  // The config step a reconfigure flow (POST .../flow {handler, entry_id}) shows
+  // as "reconfigure", current values suggested; its answer updates the entry and
+  // ends in abort "reconfigure_successful". "" = no reconfigure flow.
+  std::string reconfigure_step;
+  // GET /api/diagnostics/config_entry/<id>'s "data" for a stored entry (unset: 404, no diagnostics).
+  std::function<json::object(const json::object& stored)> diagnostics;
+  // supported_subentry_types of its entries ({type: {supports_reconfigure}}).
+  json::object subentry_types;
 };
 
 using HandlerTable = std::map<std::string, Handler, std::less<>>;
 const HandlerTable& flow_handlers();
-void add_helper_flow_handlers(HandlerTable& table);  // helper_flows.cpp
+void add_helper_flow_handlers(HandlerTable& table);       // helper_flows.cpp
+void add_integration_flow_handlers(HandlerTable& table);  // integration_flows.cpp
 
 // A flow operation's HTTP answer.
 struct Answer {
@@ -79,10 +91,16 @@ Answer answer_flow(StateStore& store, const std::string& flow_id, const json::ob
 Answer abort_flow(StateStore& store, const std::string& flow_id, bool options_flow);
 
 json::array list_entries(StateStore& store, std::string_view domain);
+// Does an entry of `domain` pass config_entries/get's type_filter ([] = all)?
+bool passes_type_filter(std::string_view domain, const std::vector<std::string>& type_filter);
 // The store signal fired when an entry is added, updated (options) or removed:
 // data {"type": "added" | "updated" | "removed", "entry": {...}} (config_entries/subscribe).
 inline constexpr std::string_view kConfigEntryChanged = "@config_entry_changed";
 const json::object* find_entry(StateStore& store, std::string_view entry_id);
+// The stored entry {"entry", "options", "subentries"?} (nullptr: none); for entry_admin.cpp.
+json::object* stored_entry(StateStore& store, std::string_view entry_id);
+const Handler* handler_of(std::string_view domain);
+void signal_entry_change(StateStore& store, const char* change, const json::object& entry);
 // Removes the entry and its entities; false when there is none.
 bool delete_entry(StateStore& store, const std::string& entry_id, const Context& context);
 

@@ -225,6 +225,7 @@ Handler threshold_handler() {
 Handler sun_handler() {
   Handler h;
   h.domain = "sun";
+  h.integration_type = "service";
   h.steps["user"].schema = json::array{};
   h.abort_on_start = [](StateStore& store) {
     return list_entries(store, "sun").empty() ? std::string() : std::string("single_instance_allowed");

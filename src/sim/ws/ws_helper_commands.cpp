@@ -166,30 +166,50 @@ void helper_delete(WsConnection& c, int64_t id, const json::object& msg) {
 }
 
 // config_entries/get {domain?}: the config entries (sim/flows/ creates them).
+// type_filter: a string or a list of integration types (helper, hub, service, device).
+std::vector<std::string> type_filter_of(const json::object& msg) {
+  const json::value* v = msg.if_contains("type_filter");
+  if (v && v->is_string()) return {std::string(v->get_string())};
+  return opt_strings(msg, "type_filter");
+}
+
+json::array entries_passing(StateStore& store, std::string_view domain, const std::vector<std::string>& filter) {
+  json::array out;
+  for (auto& e : flows::list_entries(store, domain))
+    if (flows::passes_type_filter(e.at("domain").as_string(), filter)) out.push_back(std::move(e));
+  return out;
+}
+
 void config_entries_get(WsConnection& c, int64_t id, const json::object& msg) {
-  c.send_result(id, flows::list_entries(c.core().store(), opt_string(msg, "domain").value_or("")));
+  c.send_result(id, entries_passing(c.core().store(), opt_string(msg, "domain").value_or(""), type_filter_of(msg)));
 }
 
 // config_entries/subscribe {type_filter?}: the entries now (change type null),
-// then each change as HA's dispatcher forwards it. Every entry the sim's
-// flows make is a helper's, so type_filter ["helper"] lists them all.
-void config_entries_subscribe(WsConnection& c, int64_t id, const json::object&) {
+// then each change as HA's dispatcher forwards it, those of type_filter's integration types.
+void config_entries_subscribe(WsConnection& c, int64_t id, const json::object& msg) {
   auto& store = c.core().store();
   auto weak = c.weak();
-  const uint64_t listener = store.listen(std::string(flows::kConfigEntryChanged), [weak, id](const Event& e) {
+  const std::vector<std::string> filter = type_filter_of(msg);
+  const uint64_t listener = store.listen(std::string(flows::kConfigEntryChanged), [weak, id, filter](const Event& e) {
+    const json::value* entry = e.data.if_contains("entry");
+    const json::value* domain = entry && entry->is_object() ? entry->as_object().if_contains("domain") : nullptr;
+    if (domain && domain->is_string() && !flows::passes_type_filter(domain->get_string(), filter)) return;
     if (auto self = weak.lock()) self->send_event(id, json::array{e.data});
   });
   c.add_subscription(id, [&store, listener] { store.unlisten(listener); });
   c.send_result(id, nullptr);
   json::array now;
-  for (auto& entry : flows::list_entries(store, ""))
+  for (auto& entry : entries_passing(store, "", filter))
     now.push_back(json::object{{"type", nullptr}, {"entry", std::move(entry)}});
   c.send_event(id, now);
 }
 
 }  // namespace
 
+void register_config_entry_commands(ws_util::Table& t);  // ws_config_entry_commands.cpp
+
 void register_helper_commands(ws_util::Table& t) {
+  register_config_entry_commands(t);
   t["config_entries/get"] = config_entries_get;
   t["config_entries/subscribe"] = config_entries_subscribe;
   for (const auto& [domain, fields] : helper_fields()) {

@@ -156,16 +156,24 @@ void related_to_config(WsConnection& c, const std::string& type, const std::stri
   }
 }
 
+// HA's _async_search_config_entry: its devices (with what they relate to) and its entities.
+void related_to_config_entry(WsConnection& c, const std::string& item, Related& r) {
+  for (const auto& d : home(c).devices)
+    if (std::find(d.config_entries.begin(), d.config_entries.end(), item) != d.config_entries.end()) {
+      r.add("device", d.id);
+      related_to_device(c, d.id, r);
+    }
+  for (const auto& e : home(c).entities)
+    if (e.config_entry_id == item) r.add("entity", e.entity_id);
+}
+
 void search_related(WsConnection& c, int64_t id, const json::object& msg) {
   std::string type = req_string(msg, "item_type"), item = req_string(msg, "item_id");
   using Finder = void (*)(WsConnection&, const std::string&, Related&);
-  static const std::map<std::string, Finder, std::less<>> finders = {{"entity", related_to_entity},
-                                                                     {"device", related_to_device},
-                                                                     {"area", related_to_area},
-                                                                     {"floor", related_to_floor},
-                                                                     {"label", related_to_label}};
-  static const std::set<std::string, std::less<>> known_without_relations = {"config_entry", "integration", "group",
-                                                                             "person"};
+  static const std::map<std::string, Finder, std::less<>> finders = {
+      {"entity", related_to_entity}, {"device", related_to_device}, {"area", related_to_area},
+      {"floor", related_to_floor},   {"label", related_to_label},   {"config_entry", related_to_config_entry}};
+  static const std::set<std::string, std::less<>> known_without_relations = {"integration", "group", "person"};
   Related r;
   if (auto f = finders.find(type); f != finders.end()) {
     f->second(c, item, r);

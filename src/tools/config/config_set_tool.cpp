@@ -14,6 +14,7 @@
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/edit_record.hpp"
 #include "tools/helpers/helper_write.hpp"
+#include "tools/integrations/integration_tools.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -259,6 +260,12 @@ boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env,
     if (std::optional<home::EditRecord> rec = env.journal.get(args.str("restore"));
         rec && dashboards::is_dashboard_kind(rec->kind)) {
       auto restoring = dashboards::restore_dashboard_edit(env, *rec);
+      json::object restored = co_await std::move(restoring);
+      co_return ok(std::move(restored));
+    }
+  if (args.has("restore"))  // integration options / reconfigure (ha_set_integration)
+    if (std::optional<home::EditRecord> rec = env.journal.get(args.str("restore")); rec && rec->kind == "integration") {
+      auto restoring = integrations::restore_integration_edit(env, *rec);
       json::object restored = co_await std::move(restoring);
       co_return ok(std::move(restored));
     }

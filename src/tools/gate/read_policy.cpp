@@ -22,6 +22,7 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "config/device_registry/get"},
     ReadRule{K::ws_command, "config/config_entries/get"},
     ReadRule{K::ws_command, "config_entries/get"},
+    ReadRule{K::ws_command, "config_entries/get_single"},
     ReadRule{K::ws_command, "search/related"},
     ReadRule{K::ws_command, "history/history_during_period"},
     ReadRule{K::ws_command, "recorder/statistics_during_period"},

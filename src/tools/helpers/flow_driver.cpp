@@ -1,5 +1,6 @@
 #include "tools/helpers/flow_driver.hpp"
 
+#include <map>
 #include <set>
 
 #include "tools/helpers/helper_ha.hpp"
@@ -116,17 +117,37 @@ StepAnswer answer_step(const FlowRun& run, const json::value& step, const std::s
   return out;
 }
 
+// What HA's common abort reasons (homeassistant/strings.json, config_flow.abort.*) mean for the caller.
+std::string explain_abort(const std::string& reason) {
+  static const std::map<std::string, std::string, std::less<>> kMeaning = {
+      {"single_instance_allowed", "this integration allows one entry and it already has one"},
+      {"already_configured", "an entry for this device or service already exists"},
+      {"already_in_progress", "another flow for the same device is already open (in the UI or a discovery)"},
+      {"no_devices_found", "the integration found no device on the network"},
+      {"cannot_connect", "the integration could not reach the device or service"},
+      {"invalid_auth", "the credentials were refused"},
+      {"unique_id_mismatch", "the device answering is not the one this entry was made for"},
+      {"not_implemented", "the integration has no such flow (e.g. no reconfigure)"},
+      {"unknown", "the integration failed unexpectedly; its log says why"}};
+  const auto it = kMeaning.find(reason);
+  return it == kMeaning.end() ? std::string() : it->second;
+}
+
 ToolError aborted(const std::string& what, const json::value& step) {
   const std::string reason = str_of(step, "reason");
+  const std::string meaning = explain_abort(reason);
+  json::object extra{{"reason", reason}, {"written", false}};
+  if (!meaning.empty()) extra["meaning"] = meaning;
   return ToolError{"flow_aborted",
-                   "Home Assistant ended " + what + ": " + reason + ". Nothing was written.",
-                   "Read the reason: e.g. single_instance_allowed means one already exists.",
-                   {{"reason", reason}, {"written", false}}};
+                   "Home Assistant ended " + what + ": " + reason + (meaning.empty() ? "" : " (" + meaning + ")") +
+                       ". Nothing was written.",
+                   "Read the reason: e.g. single_instance_allowed means one already exists.", std::move(extra)};
 }
 
 // The first answer of a flow; a 404 names what was missing.
 boost::asio::awaitable<RestAnswer> start_flow(ToolEnv& env, const FlowRun& run, const std::string& base) {
   json::object start{{"handler", run.handler}, {"show_advanced_options", run.show_advanced_options}};
+  if (!run.reconfigure_entry_id.empty()) start["entry_id"] = run.reconfigure_entry_id;
   auto starting = rest_call(env, "POST", base, json::value(std::move(start)), false);
   RestAnswer step = co_await std::move(starting);
   if (step.status == 404 && run.options_flow)
@@ -162,10 +183,17 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
       note_unused(run, used, out);
       co_return out;
     }
+    if (type == "abort" && !run.reconfigure_entry_id.empty() &&
+        str_of(step.body, "reason") == "reconfigure_successful") {
+      out.result = step.body.as_object();
+      note_unused(run, used, out);
+      co_return out;
+    }
     if (type == "abort") throw ToolException(aborted(what, step.body));
     out.steps.emplace_back(step_id);
     StepAnswer next_answer =
-        answer_step(run, step.body, what, used, run.options_flow && i == 0 ? &out.previous : nullptr);
+        answer_step(run, step.body, what, used,
+                    (run.options_flow || !run.reconfigure_entry_id.empty()) && i == 0 ? &out.previous : nullptr);
     std::optional<ToolError> stop = std::move(next_answer.stop);
     if (!stop) {
       auto answering = rest_call(env, "POST", base + "/" + flow_id, json::value(std::move(next_answer.answer)), true);
@@ -181,6 +209,9 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
         continue;
       }
     }
+    for (const char* k : {"data_schema", "menu_options"})  // what the next call must answer
+      if (const json::value* v = step.body.as_object().if_contains(k); v && !stop->extra.contains(k))
+        stop->extra[k] = *v;
     auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
     co_await std::move(aborting);
     throw ToolException(std::move(*stop));

@@ -5,7 +5,8 @@
 // menu with the option the caller chose (menu_choice, or a config value that
 // names one). A refused answer, a form shown again with errors, a menu with no
 // choice or an abort ends the flow (aborted in HA, never retried) and throws
-// naming the step and HA's field errors.
+// naming the step and HA's field errors; a stop at a form or menu carries that
+// step's data_schema / menu_options, so the caller can answer it next time.
 
 #include <boost/asio/awaitable.hpp>
 #include <optional>
@@ -21,10 +22,13 @@ struct FlowRun {
   json::object config;
   std::optional<std::string> menu_choice;
   bool show_advanced_options = false;
+  // A reconfigure flow of this entry (handler = its domain): HA ends it with
+  // abort "reconfigure_successful", which is the success here.
+  std::string reconfigure_entry_id;
 };
 
 struct FlowOutcome {
-  json::object result;      // HA's create_entry answer
+  json::object result;      // HA's create_entry answer (reconfigure: its abort answer)
   json::array steps;        // the step ids walked, in order
   json::object previous;    // options flow: the values HA suggested (the options before)
   json::array unused_keys;  // config keys no form asked for

@@ -84,7 +84,11 @@ boost::asio::awaitable<json::object> write_flow_helper(ToolEnv& env, const Helpe
                     {"result", options_flow ? "updated" : "created"},
                     {"steps", outcome.steps}};
   if (const json::value* title = result.if_contains("title"); title && !options_flow) body["title"] = *title;
-  const json::value options = result.contains("options") ? result.at("options") : json::value(nullptr);
+  json::value options = result.contains("options") ? result.at("options") : json::value(nullptr);
+  if (options_flow && !options.is_object()) {  // HA's HTTP answer to an options flow drops them: read them again
+    auto reading = current_options(env, entry_id);
+    options = co_await std::move(reading);
+  }
   body["options"] = options;
   if (!outcome.unused_keys.empty()) body["ignored_config_keys"] = outcome.unused_keys;
   json::value before = options_flow ? json::value(outcome.previous) : json::value(nullptr);

@@ -34,27 +34,6 @@ asio::awaitable<json::value> level_of(ToolEnv& env, std::string integration) {
   co_return v ? *v : json::value(nullptr);
 }
 
-asio::awaitable<json::object> set_integration_level(ToolEnv& env, std::string integration, std::string level,
-                                                    std::string persistence) {
-  auto before_reading = level_of(env, integration);
-  json::value before = co_await std::move(before_reading);
-  if (before.is_null())
-    throw ToolException(bad_argument("integration", "'" + integration + "' is not a loaded integration",
-                                     "ha_get_logs source=logger lists the loaded integrations and their levels."));
-  json::object message{{"type", "logger/integration_log_level"},
-                       {"integration", integration},
-                       {"level", level},
-                       {"persistence", persistence}};
-  auto setting = env.ha.command(std::move(message));
-  co_await std::move(setting);
-  auto after_reading = level_of(env, integration);
-  json::value after = co_await std::move(after_reading);
-  co_return json::object{{"integration", integration},
-                         {"before", std::move(before)},
-                         {"after", std::move(after)},
-                         {"persistence", persistence}};
-}
-
 asio::awaitable<mcp::ToolResult> run_set_log_level(Args& args, ToolEnv& env, mcp::RequestContext&) {
   const std::string level = checked_level(args);
   if (args.has("integration")) {
@@ -62,7 +41,7 @@ asio::awaitable<mcp::ToolResult> run_set_log_level(Args& args, ToolEnv& env, mcp
     if (persistence != "none" && persistence != "once" && persistence != "permanent")
       throw ToolException(bad_argument("persistence", "must be none, once or permanent",
                                        "none: until restart; permanent: kept across restarts."));
-    auto setting = set_integration_level(env, args.str("integration"), level, persistence);
+    auto setting = system::set_integration_level(env, args.str("integration"), level, persistence);
     json::object body = co_await std::move(setting);
     co_return ok(std::move(body));
   }
@@ -122,6 +101,29 @@ asio::awaitable<json::object> system::set_repair_ignored(ToolEnv& env, std::stri
   auto writing = env.ha.command(std::move(message));
   co_await std::move(writing);
   co_return json::object{{"domain", domain}, {"issue_id", issue_id}, {"ignored_before", was}, {"ignored", ignore}};
+}
+
+}  // namespace
+
+asio::awaitable<json::object> system::set_integration_level(ToolEnv& env, std::string integration, std::string level,
+                                                            std::string persistence) {
+  auto before_reading = level_of(env, integration);
+  json::value before = co_await std::move(before_reading);
+  if (before.is_null())
+    throw ToolException(bad_argument("integration", "'" + integration + "' is not a loaded integration",
+                                     "ha_get_logs source=logger lists the loaded integrations and their levels."));
+  json::object message{{"type", "logger/integration_log_level"},
+                       {"integration", integration},
+                       {"level", level},
+                       {"persistence", persistence}};
+  auto setting = env.ha.command(std::move(message));
+  co_await std::move(setting);
+  auto after_reading = level_of(env, integration);
+  json::value after = co_await std::move(after_reading);
+  co_return json::object{{"integration", integration},
+                         {"before", std::move(before)},
+                         {"after", std::move(after)},
+                         {"persistence", persistence}};
 }
 
 ToolSpec make_set_log_level_spec() {

@@ -37,6 +37,10 @@ boost::asio::awaitable<json::object> set_repair_ignored(ToolEnv& env, std::strin
                                                         bool ignore);
 // 10 -> "DEBUG", ... (Python's logging numbers); other numbers as text.
 std::string level_name(std::int64_t level);
+// logger/integration_log_level for one loaded integration: {integration, before, after, persistence}
+// (bad_argument "integration" when it is not loaded). Also ha_set_integration log_level.
+boost::asio::awaitable<json::object> set_integration_level(ToolEnv& env, std::string integration, std::string level,
+                                                           std::string persistence);
 
 }  // namespace system
 

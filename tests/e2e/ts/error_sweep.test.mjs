@@ -66,6 +66,8 @@ const VALID = {
   ha_manage_backup: { scope: 'snapshot', action: 'list' },
   ha_manage_updates: { action: 'list', categories: ['devices'] },
   ha_manage_hacs: { action: 'search', query: 'card' },
+  ha_get_integration: { domain: 'sim_bridge' },
+  ha_set_integration: { domain: 'sim_bridge', menu_choice: 'cloud', config: { account: 'sweep' } },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -164,6 +166,16 @@ const OWN_FAILURES = {
   ha_manage_hacs: [
     [{ action: 'info', repository_id: 'nope/nope' }, 'invalid_argument'],
     [{ action: 'add_repository', repository: 'not a repo', category: 'theme' }, 'hacs_add_failed'],
+  ],
+  ha_get_integration: [
+    [{ entry_id: 'nope_nope' }, 'entry_not_found'],
+    [{ include_diagnostics: true }, 'invalid_argument'],
+  ],
+  ha_set_integration: [
+    [{ domain: 'sim_bridge', menu_choice: 'cloud', config: { account: 'sweep' } }, 'flow_aborted'],
+    [{ domain: 'sim_bridge', menu_choice: 'manual', config: {} }, 'invalid_config'],
+    [{ entry_id: 'nope_nope', enabled: false }, 'entry_not_found'],
+    [{}, 'invalid_argument'],
   ],
 };
 

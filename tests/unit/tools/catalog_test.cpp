@@ -27,7 +27,9 @@ const std::vector<std::string> kTools = {
     // backups and the edit journal
     "ha_manage_backup",
     // updates and HACS
-    "ha_manage_updates", "ha_manage_hacs"};
+    "ha_manage_updates", "ha_manage_hacs",
+    // integrations (config entries and their flows)
+    "ha_get_integration", "ha_set_integration"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

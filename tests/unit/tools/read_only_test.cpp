@@ -247,6 +247,8 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_manage_updates", R"({"action":"get","entity_ids":["update.mosquitto_broker_update"]})"},
       {"ha_manage_hacs", R"({"action":"search","query":"card"})"},
       {"ha_get_hacs_info", R"({"action":"info","repository_id":"hacs/integration"})"},
+      {"ha_get_integration", R"({})"},
+      {"ha_get_integration", R"({"query":"hallway"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());

@@ -1,0 +1,136 @@
+// ha_set_integration remove=true (and ha-mcp's ha_remove_helpers_integrations):
+// a config entry, one of its subentries, or a storage helper (helper_type).
+// Without confirm=true: a preview of what would go (devices, entities,
+// subentries), nothing sent. A removed entry is journaled with its view and
+// options; never retried.
+#include "home/entity_docs.hpp"
+#include "tools/helpers/flow_driver.hpp"
+#include "tools/helpers/helper_ha.hpp"
+#include "tools/helpers/helper_write.hpp"
+#include "tools/integrations/integration_change.hpp"
+#include "tools/integrations/integration_tools.hpp"
+
+namespace hamcp::tools::integrations {
+
+namespace {
+
+using home::str_of;
+
+json::object preview(json::object body) {
+  body["preview"] = true;
+  body["note"] = "Nothing removed. Call again with confirm=true to remove.";
+  return body;
+}
+
+boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& env, const std::string& type,
+                                                           const std::string& id) {
+  std::string storage_id = id;
+  if (id.rfind(type + ".", 0) == 0) {  // an entity id: its registry entry's unique_id is the storage id
+    const ha::RegistryItem entry = env.ha.snapshot()->registry(ha::RegistryKind::entity).find(id);
+    storage_id = entry && !str_of(entry, "unique_id").empty()
+                     ? str_of(entry, "unique_id")
+                     : id.substr(type.size() + 1);  // not in the mirror yet: HA makes the object id from the id
+  }
+  json::object body{{"helper_type", type}, {"helper_id", storage_id}};
+  if (storage_id != id) body["entity_id"] = id;
+  if (!args.flag("confirm", false)) co_return preview(std::move(body));
+  helpers::HelperCall call;
+  call.type = type;
+  call.action = "remove";
+  call.id = storage_id;
+  call.wait = args.flag("wait", true);
+  auto removing = helpers::write_storage_helper(env, call);
+  json::object removed = co_await std::move(removing);
+  co_return removed;
+}
+
+boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, const json::object& entry,
+                                                     const std::string& subentry_id) {
+  const std::string entry_id = str_of(&entry, "entry_id");
+  auto listing =
+      helpers::ws_read(env, json::object{{"type", "config_entries/subentries/list"}, {"entry_id", entry_id}});
+  const json::value listed = co_await std::move(listing);
+  json::value found = nullptr;
+  json::array known;
+  if (const json::array* a = listed.if_array())
+    for (const auto& s : *a) {
+      if (str_of(s.if_object(), "subentry_id") == subentry_id) found = s;
+      known.emplace_back(str_of(s.if_object(), "subentry_id"));
+    }
+  if (found.is_null())
+    throw ToolException(ToolError{"subentry_not_found",
+                                  "Config entry '" + entry_id + "' has no subentry '" + subentry_id + "'.",
+                                  "Pass one of its subentry ids (ha_get_integration include_subentries=true).",
+                                  {{"subentry_ids", std::move(known)}, {"written", false}}});
+  json::object body = entry_view(entry);
+  body["subentry"] = found;
+  if (!args.flag("confirm", false)) co_return preview(std::move(body));
+  json::object msg{{"type", "config_entries/subentries/delete"}, {"entry_id", entry_id}, {"subentry_id", subentry_id}};
+  auto deleting = helpers::ws_write(env, std::move(msg), "the removal of subentry " + subentry_id);
+  co_await std::move(deleting);
+  body["result"] = "subentry_removed";
+  helpers::journal(env, body, "integration", "subentry/" + entry_id + "/" + subentry_id, "", "remove", found, nullptr);
+  co_return body;
+}
+
+boost::asio::awaitable<json::object> remove_entry(Args& args, ToolEnv& env, const json::object& entry) {
+  const std::string entry_id = str_of(&entry, "entry_id");
+  json::object body = entry_view(entry);
+  auto finding = entry_members(env, entry_id);
+  const json::object members = co_await std::move(finding);
+  if (!args.flag("confirm", false)) {
+    body["would_remove"] = members;
+    co_return preview(std::move(body));
+  }
+  json::object before = body;
+  if (entry.contains("supports_options") && entry.at("supports_options") == true) {
+    auto reading = helpers::current_options(env, entry_id);
+    before["options"] = co_await std::move(reading);
+  }
+  auto deleting = helpers::rest_call(env, "DELETE", "/api/config/config_entries/entry/" + entry_id, nullptr, true);
+  const helpers::RestAnswer answer = co_await std::move(deleting);
+  if (answer.status == 404)
+    throw ToolException(ToolError{"entry_not_found",
+                                  "Home Assistant has no config entry '" + entry_id + "' any more.",
+                                  "List entries with ha_get_integration.",
+                                  {{"written", false}}});
+  if (answer.status >= 400) throw_http_failure(answer.status, json::serialize(answer.body));
+  body["result"] = "removed";
+  body["removed"] = members;
+  if (const json::object* a = answer.body.if_object(); a && a->contains("require_restart"))
+    body["require_restart"] = a->at("require_restart");
+  helpers::journal(env, body, "integration", "entry/" + entry_id, "", "remove", json::value(std::move(before)),
+                   nullptr);
+  co_return body;
+}
+
+}  // namespace
+
+boost::asio::awaitable<json::object> remove_integration(Args& args, ToolEnv& env) {
+  const std::string target = args.str("entry_id");
+  if (target.empty())
+    throw ToolException(bad_argument("entry_id", "missing", "Pass the entry_id (or ha-mcp's target) to remove."));
+  const std::string type = args.str("helper_type");
+  if (helpers::is_storage_type(type)) {
+    auto removing = remove_storage_helper(args, env, type, target);
+    json::object removed = co_await std::move(removing);
+    co_return removed;
+  }
+  auto listing = list_entries(env);
+  const std::vector<json::object> entries = co_await std::move(listing);
+  const json::object entry = find_entry(entries, target);
+  const std::string subentry_id = args.str("subentry_id");
+  if (type == "config_subentry" && subentry_id.empty())
+    throw ToolException(bad_argument("subentry_id", "required with helper_type=config_subentry",
+                                     "Pass the subentry_id (ha_get_integration include_subentries=true)."));
+  if (!subentry_id.empty()) {
+    auto removing = remove_subentry(args, env, entry, subentry_id);
+    json::object removed = co_await std::move(removing);
+    co_return removed;
+  }
+  auto removing = remove_entry(args, env, entry);
+  json::object removed = co_await std::move(removing);
+  co_return removed;
+}
+
+}  // namespace hamcp::tools::integrations
