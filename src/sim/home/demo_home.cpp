@@ -428,6 +428,7 @@ void add_flow_helpers_and_groups(HomeBuilder& b) {
 }
 
 void add_calendar_and_todo(HomeBuilder& b);  // demo_everyday.cpp
+void add_energy_and_assist(HomeBuilder& b);  // demo_energy.cpp
 
 Home demo_home() {
   HomeBuilder b(20260101);
@@ -445,6 +446,7 @@ Home demo_home() {
   add_repairs(b.home());
   add_demo_lovelace(b.home());
   add_calendar_and_todo(b);
+  add_energy_and_assist(b);
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

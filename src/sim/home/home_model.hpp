@@ -204,6 +204,14 @@ struct TodoItem {
   std::string uid, summary, status = "needs_action", due, description;
 };
 
+// Energy dashboard preferences and Assist pipelines (sim/ws/ws_energy_commands.cpp,
+// ws_assist_commands.cpp): prefs as energy/get_prefs returns them (null: never
+// saved, "No prefs"); pipelines as assist_pipeline/pipeline/get returns them.
+struct Voice {
+  std::vector<json::object> pipelines;
+  std::string preferred;
+};
+
 struct Home {
   CoreConfig config;
   std::vector<EntityState> states;            // one per entity (also for non-registry ones)
@@ -237,6 +245,8 @@ struct Home {
   std::map<std::string, std::vector<TodoItem>> todo_lists;
   // Cameras turned off (camera.turn_off): HA keeps their state "idle" and answers 503 for an image.
   std::vector<std::string> cameras_off;
+  json::value energy_prefs;
+  Voice voice;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

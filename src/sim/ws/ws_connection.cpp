@@ -87,6 +87,8 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_lovelace_commands(t);
     register_calendar_commands(t);
     register_todo_commands(t);
+    register_energy_commands(t);
+    register_assist_commands(t);
     return t;
   }();
   return table;
