@@ -4,11 +4,13 @@
 #include "mcp/registry.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
+#include "tools/energy/energy_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/system/system_tools.hpp"
+#include "tools/voice/voice_tools.hpp"
 
 namespace hamcp::app {
 
@@ -40,6 +42,8 @@ void Home::register_tools(mcp::Registry& registry) {
   family("registry", tools::register_registry_tools);
   family("dashboards", tools::register_dashboard_tools);
   family("everyday", tools::register_everyday_tools);
+  family("energy", tools::register_energy_tools);
+  family("voice", tools::register_voice_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 
