@@ -237,6 +237,11 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_logs", R"({"source":"logger"})"},
       {"ha_get_todo", R"({"entity_id":"todo.shopping_list"})"},
       {"ha_config_get_calendar_events", R"({"entity_id":"calendar.family"})"},
+      {"ha_manage_energy_prefs", R"({"mode":"get","include_statistics":true})"},
+      {"ha_manage_energy_prefs",
+       R"({"mode":"add_device","stat_consumption":"sensor.kuche_wasserkocher_energy","dry_run":true})"},
+      {"ha_manage_pipeline", R"({"action":"list"})"},
+      {"ha_manage_pipeline", R"({"action":"get"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());
