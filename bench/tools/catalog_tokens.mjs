@@ -55,6 +55,11 @@ const FAMILIES = [
       'ha_get_todo', 'ha_set_todo_item', 'ha_remove_todo_item', 'ha_get_camera_image',
     ],
   },
+  {
+    name: 'energy and voice families (energy prefs, Assist pipelines)',
+    budget: 650,
+    tools: ['ha_manage_energy_prefs', 'ha_manage_pipeline'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {
