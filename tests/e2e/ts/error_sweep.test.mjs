@@ -63,6 +63,8 @@ const VALID = {
   ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
   ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
+  ha_manage_energy_prefs: { mode: 'get' },
+  ha_manage_pipeline: { action: 'list' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -148,6 +150,11 @@ const OWN_FAILURES = {
     [{ entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
   ],
   ha_get_camera_image: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
+  ha_manage_energy_prefs: [
+    [{ mode: 'add_device', stat_consumption: 'sensor.no_such_meter' }, 'unknown_statistic'],
+    [{ mode: 'set', config: { device_consumption: [] }, config_hash: '0000' }, 'config_changed'],
+  ],
+  ha_manage_pipeline: [[{ action: 'get', pipeline_id: 'nope' }, 'pipeline_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.

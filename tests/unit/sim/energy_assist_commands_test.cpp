@@ -29,7 +29,7 @@ TEST_F(Assist, EnergyPrefsAreSavedKeyByKeyAndValidated) {
   json::object grid{
       {"type", "grid"}, {"flow_from", json::array{}}, {"flow_to", json::array{}}, {"cost_adjustment_day", 0}};
   r = cmd({{"type", "energy/save_prefs"}, {"energy_sources", json::array{grid, grid}}});
-  EXPECT_EQ(message(r), "You cannot have more than 1 grid source");
+  EXPECT_EQ(message(r), "Message incorrectly formatted: You cannot have more than 1 grid source");
   r = cmd({{"type", "energy/info"}});
   EXPECT_TRUE(r.at("result").as_object().contains("solar_forecast_domains"));
 }
