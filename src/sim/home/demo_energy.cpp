@@ -11,8 +11,7 @@ namespace {
 json::object device(const char* stat, const char* name) { return {{"stat_consumption", stat}, {"name", name}}; }
 
 json::object pipeline(const char* id, const char* name, const char* language) {
-  return {{"id", id},
-          {"conversation_engine", "conversation.home_assistant"},
+  return {{"conversation_engine", "conversation.home_assistant"},
           {"conversation_language", language},
           {"language", language},
           {"name", name},
@@ -23,7 +22,8 @@ json::object pipeline(const char* id, const char* name, const char* language) {
           {"tts_voice", nullptr},
           {"wake_word_entity", nullptr},
           {"wake_word_id", nullptr},
-          {"prefer_local_intents", false}};
+          {"prefer_local_intents", false},
+          {"id", id}};
 }
 
 }  // namespace

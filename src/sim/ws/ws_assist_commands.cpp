@@ -30,7 +30,7 @@ json::object pipeline_fields(const json::object& msg) {
   json::object out;
   for (std::string_view key : kRequired) {
     const json::value* v = msg.if_contains(key);
-    if (!v) throw BadMessage{"required key not provided @ data['" + std::string(key) + "']"};
+    if (!v) throw BadMessage{"required key not provided @ data['" + std::string(key) + "']. Got None"};
     if (!v->is_string() && !(v->is_null() && nullable_field(key)))
       throw BadMessage{"expected str for dictionary value @ data['" + std::string(key) + "']"};
     out[key] = *v;
@@ -78,9 +78,8 @@ void pipeline_get(WsConnection& c, int64_t id, const json::object& msg) {
 }
 
 void pipeline_create(WsConnection& c, int64_t id, const json::object& msg) {
-  json::object fields = pipeline_fields(msg);
-  json::object item{{"id", lower_ulid(c)}};
-  for (auto& kv : fields) item[kv.key()] = kv.value();
+  json::object item = pipeline_fields(msg);
+  item["id"] = lower_ulid(c);  // last, as HA's to_json has it
   home(c).voice.pipelines.push_back(item);
   c.send_result(id, item);
 }

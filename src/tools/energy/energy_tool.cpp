@@ -1,6 +1,6 @@
 // ha_manage_energy_prefs (ha-mcp's name and arguments): mode=get reads the
-// prefs with their config_hash (include_statistics: energy/validate's issues
-// and the statistics a source or device may use; include_schema: the shapes);
+// prefs with their config_hash (include_statistics: energy/validate's issues,
+// energy/info and the statistics a source or device may use; include_schema: the shapes);
 // set / add_device / remove_device / add_source compute the next prefs, check
 // that every statistic id they add is one Home Assistant records, and save
 // them once (energy/save_prefs), journaled; dry_run=true shows the RFC 6902
@@ -103,6 +103,8 @@ boost::asio::awaitable<json::object> get_body(Args& args, ToolEnv& env, const js
   if (args.flag("include_statistics", false)) {
     auto validating = helpers::ws_read(env, json::object{{"type", "energy/validate"}});
     body["validation"] = co_await std::move(validating);
+    auto informing = helpers::ws_read(env, json::object{{"type", "energy/info"}});
+    body["info"] = co_await std::move(informing);  // cost sensors, solar forecast integrations
     auto listing = recorded_statistics(env);
     const json::array stats = co_await std::move(listing);
     body["statistics"] = usable_statistics(stats);

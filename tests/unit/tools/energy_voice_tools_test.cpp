@@ -42,6 +42,7 @@ TEST_F(EnergyVoiceTest, GetShowsTheDemoSourcesWithAHashAndStatistics) {
   EXPECT_EQ(r.structured.at("validation").at("energy_sources").as_array().size(), 2u);
   EXPECT_NE(r.text.find("sensor.grid_meter_energy_import"), std::string::npos);
   EXPECT_TRUE(r.structured.contains("schema"));
+  EXPECT_TRUE(r.structured.at("info").as_object().contains("cost_sensors")) << r.text;
 }
 
 TEST_F(EnergyVoiceTest, DryRunShowsTheDiffAndSavesNothing) {
