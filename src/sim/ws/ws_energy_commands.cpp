@@ -132,6 +132,8 @@ void validate_stat(WsConnection& c, const json::value* stat, json::object& issue
     issue.as_object()["affected_entities"].as_array().push_back(json::array{sid, std::move(detail)});
   };
   auto state = c.core().store().get(sid);
+  // The sim records statistics of every entity with a state_class (as recorder/list_statistic_ids says).
+  if (!state || !state->attributes.contains("state_class")) add("statistics_not_defined", nullptr);
   if (!state) return add("entity_not_defined", nullptr);
   if (state->state == "unavailable" || state->state == "unknown")
     return add("entity_unavailable", json::value(state->state));

@@ -22,7 +22,9 @@ TEST_F(Assist, EnergyPrefsAreSavedKeyByKeyAndValidated) {
   r = cmd({{"type", "energy/validate"}});
   const json::array& device_issues = r.at("result").at("device_consumption").as_array();
   ASSERT_EQ(device_issues.size(), 1u);
-  EXPECT_EQ(device_issues[0].as_array()[0].at("type").as_string(), "entity_not_defined");
+  ASSERT_EQ(device_issues[0].as_array().size(), 2u);  // HA's order: statistics first, then the entity
+  EXPECT_EQ(device_issues[0].as_array()[0].at("type").as_string(), "statistics_not_defined");
+  EXPECT_EQ(device_issues[0].as_array()[1].at("type").as_string(), "entity_not_defined");
   r = cmd({{"type", "energy/save_prefs"}, {"device_consumption", json::array{json::object{{"name", "x"}}}}});
   EXPECT_EQ(code(r), "invalid_format");
   EXPECT_NE(message(r).find("stat_consumption"), std::string::npos) << message(r);
