@@ -7,6 +7,7 @@ restored), and "turn on <a demo light>" processed through Assist, the light's st
 from __future__ import annotations
 
 import json
+import time
 
 from check_kit import Ctx, McpStdio, expect, wait_until
 
@@ -101,7 +102,35 @@ def t_pipelines_and_assist(c: Ctx):
         m.close()
 
 
+def t_read_only(c: Ctx):
+    """In read-only mode the prefs and pipelines read, a dry run answers, and a save or a sentence
+    (Assist may switch devices) is refused before it reaches HA: the light stays as it was."""
+    light = _light(c)
+    eid, name = light["entity_id"], light["attributes"]["friendly_name"]
+    m = McpStdio(c, {"READ_ONLY_MODE": "true"})
+    try:
+        names = {t["name"] for t in m.request("tools/list", {})["tools"]}
+        expect({"ha_manage_energy_prefs", "ha_manage_pipeline"} <= names, f"mixed tools listed: {sorted(names)}")
+        got = m.tool("ha_manage_energy_prefs", {"mode": "get", "include_statistics": True})
+        stat = _energy_sensor(c)
+        dry = m.tool("ha_manage_energy_prefs", {"mode": "add_device", "stat_consumption": stat, "dry_run": True})
+        expect(not dry["saved"], f"dry run: {dry}")
+        refused = m.tool("ha_manage_energy_prefs", {"mode": "add_device", "stat_consumption": stat}, ok=False)
+        expect(refused["error"]["code"] == "read_only", f"save: {refused}")
+        expect(m.tool("ha_manage_energy_prefs", {"mode": "get"})["config_hash"] == got["config_hash"], "prefs changed")
+        m.tool("ha_manage_pipeline", {"action": "list"})
+        before = c.state(eid)["state"]
+        verb = "off" if before == "on" else "on"
+        said = m.tool("ha_manage_pipeline", {"action": "process", "sentence": f"turn {verb} the {name}"}, ok=False)
+        expect(said["error"]["code"] == "read_only", f"process: {said}")
+        time.sleep(1.0)  # a leaked write would have landed by now
+        expect(c.state(eid)["state"] == before, f"{eid} changed in read-only mode")
+    finally:
+        m.close()
+
+
 TESTS = [
     ("hamcp.energy_prefs", t_energy_prefs),
     ("hamcp.energy_pipelines_and_assist", t_pipelines_and_assist),
+    ("hamcp.energy_read_only", t_read_only),
 ]
