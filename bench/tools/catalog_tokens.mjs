@@ -75,6 +75,11 @@ const FAMILIES = [
     budget: 650,
     tools: ['ha_get_integration', 'ha_set_integration'],
   },
+  {
+    name: 'energy and voice families (energy prefs, Assist pipelines)',
+    budget: 650,
+    tools: ['ha_manage_energy_prefs', 'ha_manage_pipeline'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

@@ -5,6 +5,7 @@
 #include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
+#include "tools/energy/energy_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
@@ -13,6 +14,7 @@
 #include "tools/safety/safety_tools.hpp"
 #include "tools/system/system_tools.hpp"
 #include "tools/updates/updates_tools.hpp"
+#include "tools/voice/voice_tools.hpp"
 
 namespace hamcp::app {
 
@@ -48,6 +50,8 @@ void Home::register_tools(mcp::Registry& registry) {
   family("backup", tools::register_backup_tools);
   family("updates", tools::register_updates_tools);
   family("integrations", tools::register_integration_tools);
+  family("energy", tools::register_energy_tools);
+  family("voice", tools::register_voice_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

@@ -431,6 +431,7 @@ void add_calendar_and_todo(HomeBuilder& b);    // demo_everyday.cpp
 void add_demo_backups(Home& home);             // demo_backups.cpp
 void add_demo_updates(HomeBuilder& b);         // demo_updates.cpp
 void add_integration_entries(HomeBuilder& b);  // demo_integrations.cpp
+void add_energy_and_assist(HomeBuilder& b);    // demo_energy.cpp
 
 Home demo_home() {
   HomeBuilder b(20260101);
@@ -451,6 +452,7 @@ Home demo_home() {
   add_demo_backups(b.home());
   add_demo_updates(b);
   add_integration_entries(b);
+  add_energy_and_assist(b);
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

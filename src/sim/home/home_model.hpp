@@ -222,6 +222,14 @@ struct TodoItem {
   std::string uid, summary, status = "needs_action", due, description;
 };
 
+// Energy dashboard preferences and Assist pipelines (sim/ws/ws_energy_commands.cpp,
+// ws_assist_commands.cpp): prefs as energy/get_prefs returns them (null: never
+// saved, "No prefs"); pipelines as assist_pipeline/pipeline/get returns them.
+struct Voice {
+  std::vector<json::object> pipelines;
+  std::string preferred;
+};
+
 struct Home {
   CoreConfig config;
   std::vector<EntityState> states;            // one per entity (also for non-registry ones)
@@ -261,6 +269,8 @@ struct Home {
   // HACS's repositories as hacs/repository/info shows them (sim/ws/ws_hacs_commands.cpp);
   // HACS answers only while a "hacs" config entry exists.
   std::vector<json::object> hacs_repositories;
+  json::value energy_prefs;
+  Voice voice;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

@@ -90,6 +90,8 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_backup_commands(t);
     register_update_commands(t);
     register_hacs_commands(t);
+    register_energy_commands(t);
+    register_assist_commands(t);
     return t;
   }();
   return table;

@@ -79,6 +79,8 @@ void register_todo_commands(std::map<std::string, WsConnection::Handler, std::le
 void register_backup_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_update_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_hacs_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_energy_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_assist_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 
 // Message-field helpers shared by the command files. They throw BadMessage,
 // which the dispatcher turns into invalid_format.

@@ -13,9 +13,11 @@
 #include "tools/config/config_write.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/edit_record.hpp"
+#include "tools/energy/energy_tools.hpp"
 #include "tools/helpers/helper_write.hpp"
 #include "tools/integrations/integration_tools.hpp"
 #include "tools/tool_error.hpp"
+#include "tools/voice/voice_tools.hpp"
 
 namespace hamcp::tools {
 
@@ -243,6 +245,23 @@ std::optional<home::EditRecord> restorable_blueprint_edit(const Args& args, Tool
   return std::nullopt;
 }
 
+// restore=<edit id> naming an energy or Assist pipeline edit (ha_manage_energy_prefs, ha_manage_pipeline).
+boost::asio::awaitable<std::optional<json::object>> restore_energy_or_voice(const Args& args, ToolEnv& env) {
+  if (!args.has("restore")) co_return std::nullopt;
+  const std::optional<home::EditRecord> rec = env.journal.get(args.str("restore"));
+  if (rec && energy::is_energy_kind(rec->kind)) {
+    auto restoring = energy::restore_energy_edit(env, *rec);
+    json::object restored = co_await std::move(restoring);
+    co_return restored;
+  }
+  if (rec && voice::is_voice_kind(rec->kind)) {
+    auto restoring = voice::restore_voice_edit(env, *rec);
+    json::object restored = co_await std::move(restoring);
+    co_return restored;
+  }
+  co_return std::nullopt;
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env, mcp::RequestContext&) {
   reject_unsupported(args);
   if (args.flag("take_control_of_blueprint", false)) {  // use_blueprint replaced by the expanded config
@@ -269,6 +288,8 @@ boost::asio::awaitable<mcp::ToolResult> run_config_set(Args& args, ToolEnv& env,
       json::object restored = co_await std::move(restoring);
       co_return ok(std::move(restored));
     }
+  auto family_restoring = restore_energy_or_voice(args, env);
+  if (std::optional<json::object> restored = co_await std::move(family_restoring)) co_return ok(std::move(*restored));
   if (std::optional<home::EditRecord> rec = restorable_blueprint_edit(args, env)) {
     auto restoring = restore_blueprint_edit(env, *rec);
     json::object restored = co_await std::move(restoring);

@@ -37,6 +37,8 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "lovelace/resources"},
     ReadRule{K::ws_command, "energy/get_prefs"},
     ReadRule{K::ws_command, "energy/info"},
+    ReadRule{K::ws_command, "energy/validate"},
+    ReadRule{K::ws_command, "assist_pipeline/pipeline/get"},
     ReadRule{K::ws_command, "system_health/info"},
     ReadRule{K::ws_command, "manifest/get"},
     ReadRule{K::ws_command, "integration/descriptions"},

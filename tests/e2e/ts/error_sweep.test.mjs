@@ -68,6 +68,8 @@ const VALID = {
   ha_manage_hacs: { action: 'search', query: 'card' },
   ha_get_integration: { domain: 'sim_bridge' },
   ha_set_integration: { domain: 'sim_bridge', menu_choice: 'cloud', config: { account: 'sweep' } },
+  ha_manage_energy_prefs: { mode: 'get' },
+  ha_manage_pipeline: { action: 'list' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -177,6 +179,11 @@ const OWN_FAILURES = {
     [{ entry_id: 'nope_nope', enabled: false }, 'entry_not_found'],
     [{}, 'invalid_argument'],
   ],
+  ha_manage_energy_prefs: [
+    [{ mode: 'add_device', stat_consumption: 'sensor.no_such_meter' }, 'unknown_statistic'],
+    [{ mode: 'set', config: { device_consumption: [] }, config_hash: '0000' }, 'config_changed'],
+  ],
+  ha_manage_pipeline: [[{ action: 'get', pipeline_id: 'nope' }, 'pipeline_not_found']],
 };
 
 // A value of the wrong type for a property's declared type.

@@ -29,7 +29,9 @@ const std::vector<std::string> kTools = {
     // updates and HACS
     "ha_manage_updates", "ha_manage_hacs",
     // integrations (config entries and their flows)
-    "ha_get_integration", "ha_set_integration"};
+    "ha_get_integration", "ha_set_integration",
+    // energy preferences, Assist pipelines
+    "ha_manage_energy_prefs", "ha_manage_pipeline"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

@@ -249,6 +249,11 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_hacs_info", R"({"action":"info","repository_id":"hacs/integration"})"},
       {"ha_get_integration", R"({})"},
       {"ha_get_integration", R"({"query":"hallway"})"},
+      {"ha_manage_energy_prefs", R"({"mode":"get","include_statistics":true})"},
+      {"ha_manage_energy_prefs",
+       R"({"mode":"add_device","stat_consumption":"sensor.kuche_wasserkocher_energy","dry_run":true})"},
+      {"ha_manage_pipeline", R"({"action":"list"})"},
+      {"ha_manage_pipeline", R"({"action":"get"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());
