@@ -445,6 +445,7 @@ Home demo_home() {
   add_repairs(b.home());
   add_demo_lovelace(b.home());
   add_calendar_and_todo(b);
+  b.home().supervisor = demo_supervisor();
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/supervisor/supervisor_model.hpp"
+
 namespace hamcp::sim {
 
 namespace json = boost::json;
@@ -237,6 +239,8 @@ struct Home {
   std::map<std::string, std::vector<TodoItem>> todo_lists;
   // Cameras turned off (camera.turn_off): HA keeps their state "idle" and answers 503 for an image.
   std::vector<std::string> cameras_off;
+  // The Supervisor (HA OS / Supervised); empty: HA Container/Core, no add-ons.
+  std::optional<SupervisorData> supervisor;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

@@ -4,6 +4,7 @@
 #include <boost/url/url_view.hpp>
 
 #include "sim/core/json_writer.hpp"
+#include "sim/supervisor/supervisor_api.hpp"
 #include "sim/rest/rest_router.hpp"
 
 namespace hamcp::sim {
@@ -28,6 +29,7 @@ const RestRouter& routes() {
     add_everyday_routes(r);
     add_config_routes(r);
     add_flow_routes(r);
+    add_supervisor_routes(r);
     return r;
   }();
   return router;

@@ -87,6 +87,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_lovelace_commands(t);
     register_calendar_commands(t);
     register_todo_commands(t);
+    register_supervisor_commands(t);
     return t;
   }();
   return table;

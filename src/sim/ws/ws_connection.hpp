@@ -76,6 +76,7 @@ void register_system_commands(std::map<std::string, WsConnection::Handler, std::
 void register_lovelace_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_calendar_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_todo_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_supervisor_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 
 // Message-field helpers shared by the command files. They throw BadMessage,
 // which the dispatcher turns into invalid_format.
