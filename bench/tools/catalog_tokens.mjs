@@ -55,6 +55,11 @@ const FAMILIES = [
       'ha_get_todo', 'ha_set_todo_item', 'ha_remove_todo_item', 'ha_get_camera_image',
     ],
   },
+  {
+    name: 'addons family (Supervisor)',
+    budget: 650,
+    tools: ['ha_get_app', 'ha_manage_app'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

@@ -9,6 +9,7 @@
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/system/system_tools.hpp"
+#include "tools/addons/addons_tools.hpp"
 
 namespace hamcp::app {
 
@@ -40,6 +41,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("registry", tools::register_registry_tools);
   family("dashboards", tools::register_dashboard_tools);
   family("everyday", tools::register_everyday_tools);
+  family("addons", tools::register_addons_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

@@ -21,7 +21,9 @@ const std::vector<std::string> kTools = {
     "ha_get_dashboard", "ha_set_dashboard", "ha_remove_dashboard", "ha_manage_dashboard_resources", "ha_manage_theme",
     // calendars, to-do lists, cameras
     "ha_config_get_calendar_events", "ha_config_set_calendar_event", "ha_config_remove_calendar_event", "ha_get_todo",
-    "ha_set_todo_item", "ha_remove_todo_item", "ha_get_camera_image"};
+    "ha_set_todo_item", "ha_remove_todo_item", "ha_get_camera_image",
+    // Supervisor add-ons
+    "ha_get_app", "ha_manage_app"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
