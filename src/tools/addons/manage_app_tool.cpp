@@ -122,9 +122,9 @@ ToolSpec make_manage_app_spec() {
   s.name = "ha_manage_app";
   s.title = "Manage add-ons";
   s.description =
-      "Supervisor add-on actions: install, uninstall*, start, stop, restart, update* (backup), rebuild; configure "
-      "(options merged, \"***\" keeps a secret; network, boot, auto_update, watchdog; config_hash; journaled); "
-      "add_repository/remove_repository* (repository); check_updates. *needs confirm=true, else a preview.";
+      "Supervisor add-on action: install, uninstall*, start, stop, restart, update* (backup), rebuild, configure "
+      "(options merged, \"***\" keeps a secret; network, boot, auto_update, watchdog; config_hash; journaled), "
+      "add_repository, remove_repository*, check_updates. *confirm=true, else a preview.";
   s.input_schema = R"J({"type":"object","properties":{
 "action":{"type":"string"},"slug":{"type":"string"},"options":{"type":"object"},"network":{"type":"object"},
 "boot":{"enum":["auto","manual"]},"auto_update":{"type":"boolean"},"watchdog":{"type":"boolean"},

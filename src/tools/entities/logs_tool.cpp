@@ -250,10 +250,9 @@ ToolSpec make_logs_spec() {
   s.name = "ha_get_logs";
   s.title = "Logs";
   s.description =
-      "Newest first. source=logbook: what happened (filter entity_id, start \"24h\"/ISO); system: warnings and "
-      "errors HA collected (filter level); error_log: raw log lines; logger: integrations' log levels; supervisor: "
-      "an add-on's log (slug) or the Supervisor's; system_service: a host service's (slug = identifier). query "
-      "filters text.";
+      "Newest first. source=logbook: what happened (filter entity_id, start \"24h\"/ISO); system: HA's warnings "
+      "and errors (filter level); error_log: raw lines; logger: integrations' log levels; supervisor: an add-on's "
+      "log (slug) or the Supervisor's; system_service: a host service's (slug). query filters text.";
   s.input_schema = R"J({"type":"object","properties":{
 "source":{"enum":["logbook","system","error_log","logger","supervisor","system_service"],"default":"logbook"},
 "slug":{"type":"string"},
