@@ -63,6 +63,8 @@ const VALID = {
   ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
   ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
+  ha_get_app: { slug: 'core_mosquitto' },
+  ha_manage_app: { action: 'restart', slug: 'core_mosquitto' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -148,6 +150,15 @@ const OWN_FAILURES = {
     [{ entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
   ],
   ha_get_camera_image: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
+  ha_get_app: [
+    [{ slug: 'nope_nope' }, 'supervisor_refused'],
+    [{ slug: '../x' }, 'invalid_argument'],
+  ],
+  ha_manage_app: [
+    [{ action: 'configure', slug: '45df7312_zigbee2mqtt', options: { serial: { baudrate: 'fast' } } }, 'invalid_options'],
+    [{ action: 'explode', slug: 'core_mosquitto' }, 'invalid_argument'],
+    [{ action: 'remove_repository', repository: 'nope' }, 'repository_not_found'],
+  ],
 };
 
 // A value of the wrong type for a property's declared type.
