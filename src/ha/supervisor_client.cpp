@@ -138,6 +138,33 @@ boost::asio::awaitable<std::string> SupervisorClient::log_text(std::string path,
   co_return r.body;
 }
 
+boost::asio::awaitable<Response> SupervisorClient::addon_http(std::string host, std::uint16_t port, std::string method,
+                                                              std::string path, json::value body) {
+  ConnectionSettings settings = *ha_.settings();
+  settings.tls = false;
+  settings.host = host;
+  settings.port = port;
+  settings.host_header = host + ":" + std::to_string(port);
+  settings.base_path.clear();
+  settings.api_prefix = "/api";
+  settings.token = Secret();  // the add-on's API is not given hamcp's tokens
+  auto executor = co_await boost::asio::this_coro::executor;
+  RestClient rest(executor, settings);
+  rest.set_retry_policy(RetryPolicy{1, std::chrono::milliseconds(0), std::chrono::milliseconds(0)});
+  Response r;
+  if (method == "post") {
+    auto posting = rest.post(path, std::move(body));
+    r = co_await std::move(posting);
+  } else if (method == "delete") {
+    auto deleting = rest.del(path);
+    r = co_await std::move(deleting);
+  } else {
+    auto getting = rest.get(path);
+    r = co_await std::move(getting);
+  }
+  co_return r;
+}
+
 boost::asio::awaitable<std::string> SupervisorClient::log_via_core(std::string path, int lines) {
   // HA proxies only some log paths (hassio/http.py PATHS_ADMIN): a host
   // service's lines are picked out of the host log.

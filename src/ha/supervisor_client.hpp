@@ -56,6 +56,11 @@ class SupervisorClient {
   // "/host/logs/identifiers/<id>" (through HA: /host/logs, filtered to that
   // identifier's lines). `lines`: how many of the newest.
   boost::asio::awaitable<std::string> log_text(std::string path, int lines);
+  // An add-on's own HTTP API at http://<host>:<port><path> (the add-on's
+  // hostname on the Supervisor's network: only inside an add-on, route()
+  // direct). No credentials are sent. method "get" | "post" | "delete".
+  boost::asio::awaitable<Response> addon_http(std::string host, std::uint16_t port, std::string method,
+                                              std::string path, boost::json::value body);
 
  private:
   boost::asio::awaitable<boost::json::value> call_direct(std::string method, std::string path, boost::json::object body,

@@ -17,7 +17,7 @@ using addons::supervisor;
 
 constexpr std::string_view kActions =
     "install, uninstall, start, stop, restart, update, rebuild, configure, add_repository, remove_repository, "
-    "check_updates";
+    "check_updates, proxy";
 
 bool any_config_arg(const Args& args) {
   for (const char* k : {"options", "network", "boot", "auto_update", "watchdog"})
@@ -29,10 +29,8 @@ bool any_config_arg(const Args& args) {
 std::string action_of(const Args& args) {
   std::string action = args.str("action");
   if (action.empty() && any_config_arg(args)) return "configure";
-  if (action.empty() && args.has("path"))
-    throw ToolException(bad_argument("path",
-                                     "the HTTP proxy into an add-on's own API is not available in this hamcp version",
-                                     "Open the add-on's web UI, or read its state with ha_get_app."));
+  if (action.empty() && args.has("path")) return "proxy";
+  if (action == "api" || action == "http") return "proxy";
   if (action == "config" || action == "options" || action == "set_options" || action == "set") return "configure";
   if (action.empty())
     throw ToolException(bad_argument("action", "is required: one of " + std::string(kActions),
@@ -97,6 +95,10 @@ boost::asio::awaitable<mcp::ToolResult> run_manage_app(Args& args, ToolEnv& env,
     auto configuring = addons::configure(args, env);
     co_return co_await std::move(configuring);
   }
+  if (action == "proxy") {
+    auto proxying = addons::proxy(args, env);
+    co_return co_await std::move(proxying);
+  }
   if (action == "add_repository" || action == "remove_repository") {
     auto step2 = addons::repository_action(args, env, action);
     co_return co_await std::move(step2);
@@ -122,9 +124,9 @@ ToolSpec make_manage_app_spec() {
   s.name = "ha_manage_app";
   s.title = "Manage add-ons";
   s.description =
-      "Supervisor add-on action: install, uninstall*, start, stop, restart, update* (backup), rebuild, configure "
-      "(options merged, \"***\" keeps a secret; network, boot, auto_update, watchdog; config_hash; journaled), "
-      "add_repository, remove_repository*, check_updates. *confirm=true, else a preview.";
+      "Add-on action: install, uninstall*, start, stop, restart, update* (backup), rebuild, configure (options "
+      "merged, \"***\" keeps a secret; network, boot, auto_update, watchdog; config_hash), add_repository, "
+      "remove_repository*, check_updates, proxy (path, method, body, port). *confirm=true, else a preview.";
   s.input_schema = R"J({"type":"object","properties":{
 "action":{"type":"string"},"slug":{"type":"string"},"options":{"type":"object"},"network":{"type":"object"},
 "boot":{"enum":["auto","manual"]},"auto_update":{"type":"boolean"},"watchdog":{"type":"boolean"},

@@ -106,4 +106,16 @@ boost::asio::awaitable<std::string> HaGate::supervisor_log(std::string path, int
   co_return co_await std::move(reading);
 }
 
+boost::asio::awaitable<ha::Response> HaGate::addon_http(std::string slug, std::string host, std::uint16_t port,
+                                                        std::string method, std::string path, boost::json::value body) {
+  check(RequestKind::supervisor, "PROXY " + slug + " " + method + " " + path);
+  ha::SupervisorClient client(client_);
+  if (client.route() != ha::SupervisorRoute::direct)
+    throw ha::SupervisorException({ha::SupervisorFailure::Kind::unavailable, 0,
+                                   "An add-on's own API is reachable only from inside an add-on (hamcp as the "
+                                   "hamcp add-on, on the Supervisor's network)."});
+  auto calling = client.addon_http(std::move(host), port, std::move(method), std::move(path), std::move(body));
+  co_return co_await std::move(calling);
+}
+
 }  // namespace hamcp::tools

@@ -57,6 +57,9 @@ class HaGate {
                                                         boost::json::object body = {}, boost::json::object params = {});
   // A Supervisor text log (the newest `lines`), see SupervisorClient::log_text.
   boost::asio::awaitable<std::string> supervisor_log(std::string path, int lines);
+  // An add-on's own HTTP API (SupervisorClient::addon_http): never a known read.
+  boost::asio::awaitable<ha::Response> addon_http(std::string slug, std::string host, std::uint16_t port,
+                                                  std::string method, std::string path, boost::json::value body);
 
  private:
   ha::HaClient& client_;

@@ -220,6 +220,30 @@ TEST_F(AddonsToolsTest, InsideAnAddonTheSupervisorIsReachedDirectly) {
   }
   EXPECT_TRUE(direct);
   EXPECT_FALSE(proxied);
+
+  // The proxy into an add-on's own API: the "add-on" here is the sim itself on loopback, which
+  // answers 401 because hamcp sends it no credentials.
+  {
+    std::lock_guard lock(sim->store().mutex());
+    for (auto& a : sim->store().home().supervisor->addons)
+      if (a.slug == "core_mosquitto") {
+        a.hostname = "127.0.0.1";
+        a.ingress_port = port;
+      }
+  }
+  CallResult api = call("ha_manage_app", R"({"slug":"core_mosquitto","path":"/api/states","method":"GET"})");
+  ASSERT_FALSE(api.is_error) << api.text;
+  EXPECT_EQ(api.structured.at("status"), 401);
+  EXPECT_NE(str(api.structured, "body").find("Unauthorized"), std::string::npos) << api.text;
+  CallResult escape = call("ha_manage_app", R"({"slug":"core_mosquitto","path":"/../x"})");
+  EXPECT_EQ(escape.code(), "invalid_argument") << escape.text;
+}
+
+TEST_F(AddonsToolsTest, TheAddonApiProxyNeedsHamcpInsideAnAddon) {
+  start();
+  CallResult r = call("ha_manage_app", R"({"action":"proxy","slug":"core_mosquitto","path":"/status"})");
+  EXPECT_EQ(r.code(), "addon_api_unreachable") << r.text;
+  EXPECT_NE(r.text.find("inside an add-on"), std::string::npos) << r.text;
 }
 
 }  // namespace
