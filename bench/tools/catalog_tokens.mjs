@@ -80,6 +80,11 @@ const FAMILIES = [
     budget: 650,
     tools: ['ha_manage_energy_prefs', 'ha_manage_pipeline'],
   },
+  {
+    name: 'addons family (Supervisor)',
+    budget: 650,
+    tools: ['ha_get_app', 'ha_manage_app'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

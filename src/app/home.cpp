@@ -2,6 +2,7 @@
 
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
+#include "tools/addons/addons_tools.hpp"
 #include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
@@ -52,6 +53,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("integrations", tools::register_integration_tools);
   family("energy", tools::register_energy_tools);
   family("voice", tools::register_voice_tools);
+  family("addons", tools::register_addons_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

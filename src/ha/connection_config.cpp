@@ -67,6 +67,7 @@ static std::optional<HaError> fill_supervisor_settings(const ConnectionInput& in
   s.ws_path = "/core/websocket";
   s.display_url = "http://" + s.host_header + "/core";
   s.token = Secret(in.token.empty() ? in.supervisor_token : in.token);
+  s.supervisor_token = Secret(in.supervisor_token);
   return std::nullopt;
 }
 

@@ -43,6 +43,7 @@ struct ConnectionSettings {
   std::string ca_file;
   bool insecure_tls = false;
   bool supervisor = false;  // talking to HA through the Supervisor proxy
+  Secret supervisor_token;  // add-on mode: SUPERVISOR_TOKEN, for the Supervisor's own API
   std::chrono::milliseconds request_timeout{30000};
   std::chrono::milliseconds connect_timeout{10000};
 

@@ -453,6 +453,7 @@ Home demo_home() {
   add_demo_updates(b);
   add_integration_entries(b);
   add_energy_and_assist(b);
+  b.home().supervisor = demo_supervisor();
   // A hidden entity, as every real registry has some.
   for (auto& e : b.home().entities) {
     if (e.entity_id == "sensor.living_room_air_purifier_pm2_5") e.hidden_by = "user";

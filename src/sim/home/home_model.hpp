@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/supervisor/supervisor_model.hpp"
+
 namespace hamcp::sim {
 
 namespace json = boost::json;
@@ -271,6 +273,8 @@ struct Home {
   std::vector<json::object> hacs_repositories;
   json::value energy_prefs;
   Voice voice;
+  // The Supervisor (HA OS / Supervised); empty: HA Container/Core, no add-ons.
+  std::optional<SupervisorData> supervisor;
 };
 
 // A hand-made, realistic house (~200 entities, ~25 domains, two floors with

@@ -5,6 +5,7 @@
 
 #include "sim/core/json_writer.hpp"
 #include "sim/rest/rest_router.hpp"
+#include "sim/supervisor/supervisor_api.hpp"
 
 namespace hamcp::sim {
 
@@ -28,6 +29,7 @@ const RestRouter& routes() {
     add_everyday_routes(r);
     add_config_routes(r);
     add_flow_routes(r);
+    add_supervisor_routes(r);
     return r;
   }();
   return router;
@@ -47,7 +49,7 @@ RestResponse RestApi::handle(const RestRequest& req) {
   auto parsed = boost::urls::parse_origin_form(req.target);
   if (!parsed) return bad_request();
   boost::urls::url_view url = *parsed;
-  const std::string path = url.path();
+  std::string path = url.path();
   RestQuery query;
   for (auto p : url.params()) query.params[std::string(p.key)] = p.has_value ? std::string(p.value) : std::string();
   const std::string token = bearer_token(req.authorization);
@@ -68,6 +70,8 @@ RestResponse RestApi::handle(const RestRequest& req) {
 
   auto& store = core_.store();
   std::lock_guard lock(store.mutex());
+  // The simulated Supervisor's Core proxy: http://supervisor/core/api/... is HA's /api/...
+  if (path.rfind("/core/api", 0) == 0 && store.home().supervisor) path = path.substr(5);
   RestCall call{req, query, {}, core_, store, store.new_context(std::nullopt, store.user_id())};
   return routes().dispatch(split_path(path), call);
 }

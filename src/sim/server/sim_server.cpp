@@ -375,7 +375,10 @@ class SimConnection final : public net::HttpConnection<beast::tcp_stream> {
  private:
   asio::awaitable<void> on_request(Request& req) override {
     std::string target(req.target());
-    if (websocket::is_upgrade(req) && (target == "/api/websocket" || target.rfind("/api/websocket?", 0) == 0)) {
+    // /core/websocket: the simulated Supervisor's Core proxy, as an add-on reaches HA.
+    const bool ws_path =
+        target == "/api/websocket" || target.rfind("/api/websocket?", 0) == 0 || target == "/core/websocket";
+    if (websocket::is_upgrade(req) && ws_path) {
       hand_over();
       net::expire_never(stream_);
       co_await impl_->ws_session(std::move(stream_), std::move(req));

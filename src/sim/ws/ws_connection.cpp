@@ -1,5 +1,7 @@
 #include "sim/ws/ws_connection.hpp"
 
+#include <cctype>
+
 #include "sim/core/json_writer.hpp"
 #include "sim/core/time_util.hpp"
 
@@ -16,6 +18,12 @@ void note_command(SimCore& core, std::string_view type, const json::object& msg)
     if (domain && domain->is_string()) what += domain->get_string();
     what += '.';
     if (service && service->is_string()) what += service->get_string();
+  } else if (type == "supervisor/api") {  // "supervisor/api GET /addons": tests judge the proxied request
+    const json::value* method = msg.if_contains("method");
+    const json::value* endpoint = msg.if_contains("endpoint");
+    std::string verb = method && method->is_string() ? std::string(method->get_string()) : "";
+    for (char& ch : verb) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    what += " " + verb + " " + (endpoint && endpoint->is_string() ? std::string(endpoint->get_string()) : "");
   }
   core.note_request("ws", std::move(what));
 }
@@ -92,6 +100,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_hacs_commands(t);
     register_energy_commands(t);
     register_assist_commands(t);
+    register_supervisor_commands(t);
     return t;
   }();
   return table;

@@ -81,6 +81,7 @@ void register_update_commands(std::map<std::string, WsConnection::Handler, std::
 void register_hacs_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_energy_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_assist_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_supervisor_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 
 // Message-field helpers shared by the command files. They throw BadMessage,
 // which the dispatcher turns into invalid_format.

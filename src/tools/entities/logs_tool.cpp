@@ -5,6 +5,7 @@
 
 #include "common/ascii.hpp"
 #include "home/entity_docs.hpp"
+#include "tools/addons/addons_tools.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
 #include "tools/entities/time_spec.hpp"
@@ -192,6 +193,29 @@ boost::asio::awaitable<std::vector<json::object>> logger_levels(ToolEnv& env, co
   co_return items;
 }
 
+// The Supervisor's text logs (an add-on's, its own, a host service's): lines
+// newest first, `query` and `level` as for error_log.
+boost::asio::awaitable<std::vector<json::object>> supervisor_log(Args& args, ToolEnv& env, const std::string& source,
+                                                                 const LogFilter& filter) {
+  std::string slug = args.str("slug");
+  if (slug.size() > 100 || slug.find_first_of("/?#%. ") != std::string::npos)
+    throw ToolException(bad_argument("slug", "must be an add-on slug (source=supervisor) or a syslog identifier",
+                                     "E.g. slug=\"core_mosquitto\"; leave it out for the Supervisor's own log."));
+  const int lines =
+      static_cast<int>(std::clamp<std::int64_t>(args.integer("offset", 0) + args.integer("limit", 50), 2, 5000));
+  auto reading =
+      addons::supervisor_log_lines(env, source, slug, filter.query.empty() && filter.level.empty() ? lines : 5000);
+  const std::vector<std::string> all = co_await std::move(reading);
+  std::vector<json::object> items;
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {  // newest first
+    const std::string folded = ascii_lower(*it);
+    if (!filter.level.empty() && folded.find(filter.level) == std::string::npos) continue;
+    if (!filter.query.empty() && folded.find(filter.query) == std::string::npos) continue;
+    items.push_back(json::object{{"line", it->size() > 2000 ? it->substr(0, 2000) + "…" : *it}});
+  }
+  co_return items;
+}
+
 boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::RequestContext&) {
   const std::string source = args.str("source", "logbook");
   const auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(args.integer("limit", 50), 1, 500));
@@ -206,9 +230,13 @@ boost::asio::awaitable<mcp::ToolResult> run_logs(Args& args, ToolEnv& env, mcp::
     items = co_await error_log(env, filter);
   } else if (source == "logger") {
     items = co_await logger_levels(env, filter);
+  } else if (source == "supervisor" || source == "system_service") {
+    auto reading = supervisor_log(args, env, source, filter);
+    items = co_await std::move(reading);
   } else {
-    throw ToolException(
-        bad_argument("source", "must be logbook, system, error_log or logger", "Use source=\"logbook\"."));
+    throw ToolException(bad_argument("source",
+                                     "must be logbook, system, error_log, logger, supervisor or system_service",
+                                     "Use source=\"logbook\"."));
   }
   json::object body = page_of(std::move(items), offset, limit, env.options.response_budget);
   body.emplace("source", source);
@@ -222,11 +250,12 @@ ToolSpec make_logs_spec() {
   s.name = "ha_get_logs";
   s.title = "Logs";
   s.description =
-      "Newest first. source=logbook: what happened (filter entity_id, start \"24h\"/ISO); system: warnings and "
-      "errors HA collected (filter level); error_log: raw log lines; logger: integrations' log levels. query filters "
-      "text.";
+      "Newest first. source=logbook: what happened (filter entity_id, start \"24h\"/ISO); system: HA's warnings "
+      "and errors (filter level); error_log: raw lines; logger: integrations' log levels; supervisor: an add-on's "
+      "log (slug) or the Supervisor's; system_service: a host service's (slug). query filters text.";
   s.input_schema = R"J({"type":"object","properties":{
-"source":{"enum":["logbook","system","error_log","logger"],"default":"logbook"},
+"source":{"enum":["logbook","system","error_log","logger","supervisor","system_service"],"default":"logbook"},
+"slug":{"type":"string"},
 "entity_id":{"type":"string"},"start":{"type":"string"},"end":{"type":"string"},
 "level":{"type":"string"},"query":{"type":"string"},
 "limit":{"type":"integer","minimum":1,"maximum":500,"default":50},"offset":{"type":"integer","minimum":0,"maximum":1000000000}}})J";
@@ -235,7 +264,7 @@ ToolSpec make_logs_spec() {
   s.annotations = read_only();
   s.annotations.open_world_hint = true;
   s.aliases = {"ha_get_logbook"};
-  s.legacy_args = {{"hours_back", "start"}, {"start_time", "start"}, {"end_time", "end"}};
+  s.legacy_args = {{"hours_back", "start"}, {"start_time", "start"}, {"end_time", "end"}, {"search", "query"}};
   s.also_accepts = {{"entity_id", R"J({"type":["string","array"],"items":{"type":"string"}})J"}};
   s.run = run_logs;
   return s;

@@ -1,5 +1,8 @@
 #include "tools/gate/ha_gate.hpp"
 
+#include <algorithm>
+
+#include "ha/supervisor_client.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -84,6 +87,35 @@ boost::asio::awaitable<boost::json::value> HaGate::rest_post_json(std::string pa
   check(RequestKind::rest_post, path);
   auto posting = client_.rest_post_json(std::move(path), std::move(body), options);
   co_return co_await std::move(posting);
+}
+
+boost::asio::awaitable<boost::json::value> HaGate::supervisor(std::string method, std::string path,
+                                                              boost::json::object body, boost::json::object params) {
+  std::string verb = method;
+  std::transform(verb.begin(), verb.end(), verb.begin(), [](unsigned char c) { return std::toupper(c); });
+  check(RequestKind::supervisor, verb + " " + path);
+  ha::SupervisorClient client(client_);
+  auto calling = client.call(std::move(method), std::move(path), std::move(body), std::move(params));
+  co_return co_await std::move(calling);
+}
+
+boost::asio::awaitable<std::string> HaGate::supervisor_log(std::string path, int lines) {
+  check(RequestKind::supervisor, "GET " + path);
+  ha::SupervisorClient client(client_);
+  auto reading = client.log_text(std::move(path), lines);
+  co_return co_await std::move(reading);
+}
+
+boost::asio::awaitable<ha::Response> HaGate::addon_http(std::string slug, std::string host, std::uint16_t port,
+                                                        std::string method, std::string path, boost::json::value body) {
+  check(RequestKind::supervisor, "PROXY " + slug + " " + method + " " + path);
+  ha::SupervisorClient client(client_);
+  if (client.route() != ha::SupervisorRoute::direct)
+    throw ha::SupervisorException({ha::SupervisorFailure::Kind::unavailable, 0,
+                                   "An add-on's own API is reachable only from inside an add-on (hamcp as the "
+                                   "hamcp add-on, on the Supervisor's network)."});
+  auto calling = client.addon_http(std::move(host), port, std::move(method), std::move(path), std::move(body));
+  co_return co_await std::move(calling);
 }
 
 }  // namespace hamcp::tools

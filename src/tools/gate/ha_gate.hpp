@@ -51,6 +51,16 @@ class HaGate {
   boost::asio::awaitable<boost::json::value> rest_post_json(std::string path, boost::json::value body,
                                                             ha::RequestOptions options = {});
 
+  // The Supervisor (ha/supervisor_client.hpp): method "get" | "post" | "delete";
+  // the reply's data. Throws ha::SupervisorException ("no Supervisor here" included).
+  boost::asio::awaitable<boost::json::value> supervisor(std::string method, std::string path,
+                                                        boost::json::object body = {}, boost::json::object params = {});
+  // A Supervisor text log (the newest `lines`), see SupervisorClient::log_text.
+  boost::asio::awaitable<std::string> supervisor_log(std::string path, int lines);
+  // An add-on's own HTTP API (SupervisorClient::addon_http): never a known read.
+  boost::asio::awaitable<ha::Response> addon_http(std::string slug, std::string host, std::uint16_t port,
+                                                  std::string method, std::string path, boost::json::value body);
+
  private:
   ha::HaClient& client_;
   bool read_only_;

@@ -70,6 +70,8 @@ constexpr std::array kReadRules{
     ReadRule{K::service, "calendar.get_events"},
     ReadRule{K::service, "weather.get_forecasts"},
     ReadRule{K::service, "todo.get_items"},
+    // The Supervisor (add-ons): its GETs read (lists, info, stats, logs)
+    ReadRule{K::supervisor, "GET /*"},
 };
 
 bool matches(std::string_view pattern, std::string_view text) {
@@ -97,6 +99,8 @@ std::string_view to_string(RequestKind kind) {
       return "DELETE";
     case K::service:
       return "service call";
+    case K::supervisor:
+      return "Supervisor request";
   }
   return "request";
 }
@@ -104,7 +108,7 @@ std::string_view to_string(RequestKind kind) {
 std::span<const ReadRule> read_rules() { return kReadRules; }
 
 bool is_known_read(RequestKind kind, std::string_view what) {
-  const bool rest = kind == K::rest_get || kind == K::rest_post;
+  const bool rest = kind == K::rest_get || kind == K::rest_post || kind == K::supervisor;
   if (rest) what = what.substr(0, what.find('?'));
   // ".." or an encoded path could make "/api/x/../y" name something else.
   if (rest && (what.find("..") != std::string_view::npos || what.find('%') != std::string_view::npos)) return false;

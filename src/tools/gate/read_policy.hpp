@@ -9,7 +9,8 @@
 
 namespace hamcp::tools {
 
-enum class RequestKind { ws_command, ws_subscribe, rest_get, rest_post, rest_delete, service };
+// supervisor: a request to the Supervisor's API, "<METHOD> <path>" ("GET /addons").
+enum class RequestKind { ws_command, ws_subscribe, rest_get, rest_post, rest_delete, service, supervisor };
 
 std::string_view to_string(RequestKind kind);
 

@@ -70,6 +70,8 @@ const VALID = {
   ha_set_integration: { domain: 'sim_bridge', menu_choice: 'cloud', config: { account: 'sweep' } },
   ha_manage_energy_prefs: { mode: 'get' },
   ha_manage_pipeline: { action: 'list' },
+  ha_get_app: { slug: 'core_mosquitto' },
+  ha_manage_app: { action: 'restart', slug: 'core_mosquitto' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -184,6 +186,15 @@ const OWN_FAILURES = {
     [{ mode: 'set', config: { device_consumption: [] }, config_hash: '0000' }, 'config_changed'],
   ],
   ha_manage_pipeline: [[{ action: 'get', pipeline_id: 'nope' }, 'pipeline_not_found']],
+  ha_get_app: [
+    [{ slug: 'nope_nope' }, 'supervisor_refused'],
+    [{ slug: '../x' }, 'invalid_argument'],
+  ],
+  ha_manage_app: [
+    [{ action: 'configure', slug: '45df7312_zigbee2mqtt', options: { serial: { baudrate: 'fast' } } }, 'invalid_options'],
+    [{ action: 'explode', slug: 'core_mosquitto' }, 'invalid_argument'],
+    [{ action: 'remove_repository', repository: 'nope' }, 'repository_not_found'],
+  ],
 };
 
 // A value of the wrong type for a property's declared type.

@@ -31,7 +31,9 @@ const std::vector<std::string> kTools = {
     // integrations (config entries and their flows)
     "ha_get_integration", "ha_set_integration",
     // energy preferences, Assist pipelines
-    "ha_manage_energy_prefs", "ha_manage_pipeline"};
+    "ha_manage_energy_prefs", "ha_manage_pipeline",
+    // Supervisor add-ons
+    "ha_get_app", "ha_manage_app"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

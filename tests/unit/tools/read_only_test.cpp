@@ -107,6 +107,7 @@ bool received_is_read(const sim::ReceivedRequest& r) {
   if (r.channel == "POST") return is_known_read(RequestKind::rest_post, r.what);
   if (r.channel != "ws") return false;  // DELETE and anything else
   if (r.what.rfind("call_service ", 0) == 0) return is_known_read(RequestKind::service, r.what.substr(13));
+  if (r.what.rfind("supervisor/api ", 0) == 0) return is_known_read(RequestKind::supervisor, r.what.substr(15));
   return is_known_read(RequestKind::ws_command, r.what) || is_known_read(RequestKind::ws_subscribe, r.what);
 }
 
@@ -254,6 +255,12 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
        R"({"mode":"add_device","stat_consumption":"sensor.kuche_wasserkocher_energy","dry_run":true})"},
       {"ha_manage_pipeline", R"({"action":"list"})"},
       {"ha_manage_pipeline", R"({"action":"get"})"},
+      {"ha_get_app", R"({})"},
+      {"ha_get_app", R"({"source":"available","repository":"core"})"},
+      {"ha_get_app", R"({"slug":"core_mosquitto","include_stats":true})"},
+      {"ha_get_addon", R"({"slug":"core_mosquitto"})"},
+      {"ha_get_logs", R"({"source":"supervisor","slug":"core_mosquitto"})"},
+      {"ha_get_logs", R"({"source":"system_service","slug":"kernel"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());

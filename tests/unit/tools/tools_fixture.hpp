@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -45,6 +46,7 @@ class ToolsTest : public ::testing::Test {
     input.url = url;
     input.token = token;
     input.timeout = std::chrono::milliseconds(3000);
+    if (adjust_input) adjust_input(input);
     app::HomeOptions home_options;
     home_options.client.ws.connect_wait = std::chrono::milliseconds(500);
     home_options.client.ws.reconnect_initial = std::chrono::milliseconds(100);
@@ -63,6 +65,9 @@ class ToolsTest : public ::testing::Test {
           << "mirror never synced with the sim";
     }
   }
+
+  // Called on the connection input before the Home is made (e.g. add-on mode).
+  std::function<void(ha::ConnectionInput&)> adjust_input;
 
   void TearDown() override {
     if (home) home->stop();

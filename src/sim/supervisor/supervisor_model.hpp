@@ -1,0 +1,50 @@
+#pragma once
+// The simulated Supervisor's data (plain data, like home_model.hpp): add-ons
+// (installed or only in the store), store repositories, and the text logs the
+// Supervisor serves (its own, each add-on's, host services'). Home::supervisor
+// is empty on an HA Container/Core install: no Supervisor API at all.
+
+#include <boost/json.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hamcp::sim {
+
+namespace json = boost::json;
+
+struct SimAddon {
+  std::string slug, name, description, repository, url;
+  std::string version_latest;
+  std::string version;            // "" = not installed (store only)
+  std::string state = "stopped";  // started | stopped | error | unknown
+  std::string boot = "auto";      // auto | manual
+  bool auto_update = false, watchdog = false, ingress = false;
+  int ingress_port = 0;
+  std::string hostname;
+  // The add-on's options and their schema in the Supervisor's config.yaml
+  // language ("str", "bool", "int(1,65535)", "port", "password", "list(a|b)",
+  // "match(...)", a trailing "?" = optional; [..] lists, {..} nested).
+  json::object options, schema;
+  json::object network;              // "1883/tcp" -> host port (or null: disabled)
+  json::object network_description;  // "1883/tcp" -> text
+  std::vector<std::string> log;      // journal lines, oldest first
+  bool installed() const { return !version.empty(); }
+};
+
+struct SimRepository {
+  std::string slug, name, source, url, maintainer;
+};
+
+struct SupervisorData {
+  std::string version = "2026.02.3";
+  std::vector<SimAddon> addons;  // installed and store-only
+  std::vector<SimRepository> repositories;
+  std::vector<std::string> log;                               // the Supervisor's own journal
+  std::map<std::string, std::vector<std::string>> host_logs;  // syslog identifier -> lines
+};
+
+// Mosquitto, Zigbee2MQTT and File editor installed; Node-RED, Samba, SSH in the store.
+SupervisorData demo_supervisor();
+
+}  // namespace hamcp::sim

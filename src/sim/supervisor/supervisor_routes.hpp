@@ -1,0 +1,28 @@
+#pragma once
+// Internal to src/sim/supervisor: the route families and the Supervisor's envelope.
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/rest/rest_router.hpp"
+
+namespace hamcp::sim::supervisor_detail {
+
+RestResponse ok(json::value data = json::object{});        // 200 {"result":"ok","data":…}
+RestResponse error(int status, std::string_view message);  // {"result":"error","message":…}
+// text/plain journal lines; ?lines=N keeps the last N (at least 2, as the Supervisor's Range).
+RestResponse log_text(const std::vector<std::string>& lines, const RestQuery& query);
+
+// A handler that answers 404 when this install has no Supervisor.
+using SupervisorHandler = std::function<RestResponse(RestCall&, SupervisorData&)>;
+RestHandler guarded(SupervisorHandler handler);
+
+SimAddon* find_addon(SupervisorData& d, std::string_view slug);
+json::object store_item(const SimAddon& a);  // the store's view of an add-on
+
+void add_addon_routes(RestRouter& router);
+void add_store_routes(RestRouter& router);
+
+}  // namespace hamcp::sim::supervisor_detail

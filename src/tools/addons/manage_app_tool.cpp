@@ -1,0 +1,159 @@
+// ha_manage_app (ha-mcp 8.7.0's name; ha_manage_addon before): an add-on's
+// lifecycle, its configuration (options, network, boot, auto_update,
+// watchdog: journaled, config_hash-guarded) and the store's repositories.
+// uninstall, update and remove_repository preview until confirm=true.
+#include <algorithm>
+
+#include "tools/addons/addon_config.hpp"
+#include "tools/addons/addons_tools.hpp"
+#include "tools/addons/manage_app_parts.hpp"
+#include "tools/response.hpp"
+#include "tools/tool_error.hpp"
+
+namespace hamcp::tools {
+namespace {
+
+using addons::supervisor;
+
+constexpr std::string_view kActions =
+    "install, uninstall, start, stop, restart, update, rebuild, configure, add_repository, remove_repository, "
+    "check_updates, proxy";
+
+bool any_config_arg(const Args& args) {
+  for (const char* k : {"options", "network", "boot", "auto_update", "watchdog"})
+    if (args.has(k)) return true;
+  return false;
+}
+
+// ha-mcp's spellings: no action with config arguments = configure.
+std::string action_of(const Args& args) {
+  std::string action = args.str("action");
+  if (action.empty() && any_config_arg(args)) return "configure";
+  if (action.empty() && args.has("path")) return "proxy";
+  if (action == "api" || action == "http") return "proxy";
+  if (action == "config" || action == "options" || action == "set_options" || action == "set") return "configure";
+  if (action.empty())
+    throw ToolException(bad_argument("action", "is required: one of " + std::string(kActions),
+                                     "E.g. action=\"restart\", slug=\"core_mosquitto\"."));
+  return action;
+}
+
+boost::asio::awaitable<json::object> addon_brief(ToolEnv& env, const std::string& slug) {
+  auto reading = supervisor(env, "get", "/addons/" + slug + "/info");
+  const json::value info = co_await std::move(reading);
+  json::object out;
+  if (const json::object* o = info.if_object())
+    for (const char* k : {"slug", "name", "state", "version", "version_latest", "update_available", "boot"})
+      if (const json::value* v = o->if_contains(k)) out[k] = *v;
+  co_return out;
+}
+
+boost::asio::awaitable<mcp::ToolResult> preview(ToolEnv& env, const std::string& action, const std::string& slug,
+                                                std::string what) {
+  auto reading = addon_brief(env, slug);
+  json::object addon = co_await std::move(reading);
+  json::object body{{"preview", true},          {"action", action},
+                    {"would", std::move(what)}, {"addon", std::move(addon)},
+                    {"written", false},         {"next", "Call again with confirm=true to do it."}};
+  co_return ok(std::move(body));
+}
+
+boost::asio::awaitable<mcp::ToolResult> lifecycle(Args& args, ToolEnv& env, const std::string& action) {
+  const std::string slug = addons::checked_slug(args);
+  const bool confirmed = args.flag("confirm", false);
+  json::object request;
+  if (action == "update") {
+    if (!confirmed) {
+      auto previewing = preview(env, action, slug, "update the add-on to version_latest");
+      co_return co_await std::move(previewing);
+    }
+    if (args.has("backup")) request.emplace("backup", args.flag("backup", false));
+  } else if (action == "uninstall") {
+    if (!confirmed) {
+      auto step1 = preview(env, action, slug, "uninstall the add-on (its options and data are removed)");
+      co_return co_await std::move(step1);
+    }
+  }
+  auto doing = supervisor(env, "post", "/addons/" + slug + "/" + action, std::move(request));
+  co_await std::move(doing);
+  json::object body{{"action", action}, {"slug", slug}, {"done", true}};
+  if (action != "uninstall") {
+    auto reading = addon_brief(env, slug);
+    json::object addon = co_await std::move(reading);
+    body.emplace("addon", std::move(addon));
+  }
+  co_return ok(std::move(body));
+}
+
+boost::asio::awaitable<mcp::ToolResult> run_manage_app(Args& args, ToolEnv& env, mcp::RequestContext&) {
+  for (const char* unsupported : {"websocket", "python_transform", "array_patch"})
+    if (args.has(unsupported) && !(args.get(unsupported)->is_bool() && !args.get(unsupported)->get_bool()))
+      throw ToolException(bad_argument(unsupported, "is not supported by hamcp",
+                                       "Send plain arguments: options, network, boot, auto_update, watchdog."));
+  const std::string action = action_of(args);
+  if (action == "configure") {
+    auto configuring = addons::configure(args, env);
+    co_return co_await std::move(configuring);
+  }
+  if (action == "proxy") {
+    auto proxying = addons::proxy(args, env);
+    co_return co_await std::move(proxying);
+  }
+  if (action == "add_repository" || action == "remove_repository") {
+    auto step2 = addons::repository_action(args, env, action);
+    co_return co_await std::move(step2);
+  }
+  if (action == "check_updates") {
+    auto reloading = supervisor(env, "post", "/store/reload");
+    co_await std::move(reloading);
+    json::object body{{"action", action}, {"done", true}, {"next", "ha_get_app shows update_available per add-on."}};
+    co_return ok(std::move(body));
+  }
+  static const std::vector<std::string> lifecycle_actions = {"install", "uninstall", "start",  "stop",
+                                                             "restart", "update",    "rebuild"};
+  if (std::find(lifecycle_actions.begin(), lifecycle_actions.end(), action) == lifecycle_actions.end())
+    throw ToolException(bad_argument("action", "must be one of " + std::string(kActions), "E.g. action=\"restart\"."));
+  auto step3 = lifecycle(args, env, action);
+  co_return co_await std::move(step3);
+}
+
+}  // namespace
+
+ToolSpec make_manage_app_spec() {
+  ToolSpec s;
+  s.name = "ha_manage_app";
+  s.title = "Manage add-ons";
+  s.description =
+      "Add-on action: install, uninstall*, start, stop, restart, update* (backup), rebuild, configure (options "
+      "merged, \"***\" keeps a secret; network, boot, auto_update, watchdog; config_hash), add_repository, "
+      "remove_repository*, check_updates, proxy (path, method, body, port). *confirm=true, else a preview.";
+  s.input_schema = R"J({"type":"object","properties":{
+"action":{"type":"string"},"slug":{"type":"string"},"options":{"type":"object"},"network":{"type":"object"},
+"boot":{"enum":["auto","manual"]},"auto_update":{"type":"boolean"},"watchdog":{"type":"boolean"},
+"backup":{"type":"boolean"},"repository":{"type":"string"},"config_hash":{"type":"string"},
+"confirm":{"type":"boolean"}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"done":{"type":"boolean"},"preview":{"type":"boolean"}}})J";
+  s.annotations = writes(true, false);
+  s.annotations.open_world_hint = true;
+  s.mixed = false;
+  s.aliases = {"ha_manage_addon"};
+  s.hidden_args = {"path",
+                   "method",
+                   "body",
+                   "port",
+                   "offset",
+                   "limit",
+                   "debug",
+                   "websocket",
+                   "wait_for_close",
+                   "message_limit",
+                   "message_offset",
+                   "summarize",
+                   "python_transform",
+                   "array_patch",
+                   "request_headers"};
+  s.run = run_manage_app;
+  return s;
+}
+
+}  // namespace hamcp::tools

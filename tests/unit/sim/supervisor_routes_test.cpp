@@ -1,0 +1,115 @@
+// The simulated Supervisor in its own shapes: the {"result":"ok","data":…}
+// envelope and its errors, options checked against the add-on's schema (the
+// Supervisor's words, nothing applied on a refusal), text logs with ?lines=,
+// repositories; the same API through HA's supervisor/api command (data, or
+// unknown_error with the message) and /api/hassio logs; and an install
+// without a Supervisor: 404 and unknown_command.
+#include <gtest/gtest.h>
+
+#include "sim/rest/rest_api.hpp"
+#include "unit/sim/ws_command_fixture.hpp"
+
+namespace hamcp::sim {
+namespace {
+
+class SupervisorRoutes : public testing::WsCommandTest {
+ protected:
+  RestResponse request(const std::string& method, const std::string& target, const std::string& body = "") {
+    RestApi api(core, nullptr);
+    RestRequest req;
+    req.method = method;
+    req.target = target;
+    req.authorization = "Bearer tok";
+    req.body = body;
+    return api.handle(req);
+  }
+  json::object envelope(const RestResponse& r) { return json::parse(r.body).as_object(); }
+  SimAddon& addon(const std::string& slug) {
+    for (auto& a : core.store().home().supervisor->addons)
+      if (a.slug == slug) return a;
+    throw std::runtime_error("no add-on " + slug);
+  }
+};
+
+TEST_F(SupervisorRoutes, ListsAndInfoInTheEnvelope) {
+  RestResponse list = request("GET", "/addons");
+  ASSERT_EQ(list.status, 200);
+  json::object e = envelope(list);
+  EXPECT_EQ(e.at("result"), "ok");
+  EXPECT_EQ(e.at("data").at("addons").as_array().size(), 3u);
+  json::object info = envelope(request("GET", "/addons/core_mosquitto/info"));
+  EXPECT_EQ(info.at("data").at("network").at("1883/tcp"), 1883);
+  RestResponse missing = request("GET", "/addons/nope/info");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(envelope(missing).at("result"), "error");
+  RestResponse not_installed = request("GET", "/addons/core_ssh/info");
+  EXPECT_EQ(not_installed.status, 400);
+  EXPECT_EQ(envelope(request("GET", "/store")).at("data").at("addons").as_array().size(), 6u);
+}
+
+TEST_F(SupervisorRoutes, OptionsAreValidatedAgainstTheSchemaAndNeverHalfApplied) {
+  RestResponse bad = request("POST", "/addons/core_mosquitto/options",
+                             R"({"options":{"logins":[],"certfile":"a","keyfile":"b","require_certificate":false},)"
+                             R"("boot":"manual"})");
+  ASSERT_EQ(bad.status, 400);
+  EXPECT_EQ(envelope(bad).at("message"),
+            "Add-on core_mosquitto has invalid options: Missing option 'customize' in root in Mosquitto broker "
+            "(core_mosquitto)");
+  EXPECT_EQ(addon("core_mosquitto").boot, "auto");  // nothing applied
+  RestResponse good = request("POST", "/addons/core_configurator/options",
+                              R"({"options":{"dirsfirst":"true","enforce_basepath":true,"git":false,)"
+                              R"("ignore_pattern":[],"ssh_keys":[],"unknown":1},"watchdog":true})");
+  ASSERT_EQ(good.status, 200) << good.body;
+  EXPECT_EQ(addon("core_configurator").options.at("dirsfirst"), true);
+  EXPECT_FALSE(addon("core_configurator").options.contains("unknown"));
+  EXPECT_TRUE(addon("core_configurator").watchdog);
+  json::object check = envelope(request("POST", "/addons/45df7312_zigbee2mqtt/options/validate",
+                                        R"({"data_path":"/x","serial":{"baudrate":1}})"));
+  EXPECT_EQ(check.at("data").at("valid"), false);
+}
+
+TEST_F(SupervisorRoutes, LogsAreTextWithTheNewestLines) {
+  RestResponse log = request("GET", "/addons/core_mosquitto/logs?lines=2");
+  ASSERT_EQ(log.status, 200);
+  EXPECT_EQ(log.content_type.rfind("text/plain", 0), 0u) << log.content_type;
+  EXPECT_EQ(std::count(log.body.begin(), log.body.end(), '\n'), 2);
+  EXPECT_NE(log.body.find("exceeded timeout"), std::string::npos);
+  RestResponse host = request("GET", "/host/logs/identifiers/kernel");
+  EXPECT_NE(host.body.find("ttyUSB0"), std::string::npos);
+  RestResponse via_ha = request("GET", "/api/hassio/supervisor/logs");
+  EXPECT_EQ(via_ha.status, 200);
+  EXPECT_NE(via_ha.body.find("Initializing Supervisor"), std::string::npos);
+}
+
+TEST_F(SupervisorRoutes, RepositoriesAddAndRemove) {
+  ASSERT_EQ(request("POST", "/store/repositories", R"({"repository":"https://github.com/x/y"})").status, 200);
+  json::array repos = envelope(request("GET", "/store/repositories")).at("data").as_array();
+  ASSERT_EQ(repos.size(), 5u);
+  const std::string slug(repos.back().at("slug").as_string());
+  EXPECT_EQ(request("DELETE", "/store/repositories/" + slug).status, 200);
+  EXPECT_EQ(request("DELETE", "/store/repositories/core").status, 400);
+  EXPECT_EQ(request("POST", "/store/repositories", R"({})").status, 400);
+}
+
+TEST_F(SupervisorRoutes, HomeAssistantsWebSocketProxy) {
+  json::object r =
+      cmd({{"type", "supervisor/api"}, {"endpoint", "/addons/core_configurator/start"}, {"method", "post"}});
+  ASSERT_TRUE(r.at("success").as_bool()) << json::serialize(r);
+  EXPECT_EQ(addon("core_configurator").state, "started");
+  json::object info = cmd({{"type", "supervisor/api"}, {"endpoint", "/addons/core_mosquitto/info"}, {"method", "get"}});
+  EXPECT_EQ(info.at("result").at("slug"), "core_mosquitto");  // the reply's data, unwrapped
+  json::object bad = cmd({{"type", "supervisor/api"}, {"endpoint", "/addons/nope/info"}, {"method", "get"}});
+  EXPECT_EQ(code(bad), "unknown_error");
+  EXPECT_EQ(message(bad), "Addon nope does not exist");
+}
+
+TEST_F(SupervisorRoutes, NoSupervisorOnHaContainer) {
+  core.store().home().supervisor.reset();
+  EXPECT_EQ(request("GET", "/addons").status, 404);
+  EXPECT_EQ(request("GET", "/api/hassio/supervisor/logs").status, 404);
+  json::object r = cmd({{"type", "supervisor/api"}, {"endpoint", "/addons"}, {"method", "get"}});
+  EXPECT_EQ(code(r), "unknown_command");
+}
+
+}  // namespace
+}  // namespace hamcp::sim
