@@ -230,10 +230,11 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   prepared->hidden = spec.hidden_args;
 
   const bool read_only_tool = t.annotations.read_only_hint.value_or(false);
-  t.handler = [env, prepared, read_only_tool, name = spec.name, run = std::move(spec.run)](
+  const bool refuse_mask = !read_only_tool && !spec.keeps_masked_secrets;
+  t.handler = [env, prepared, read_only_tool, refuse_mask, name = spec.name, run = std::move(spec.run)](
                   json::object arguments, mcp::RequestContext& ctx) -> boost::asio::awaitable<mcp::ToolResult> {
     if (auto bad = normalise(arguments, *prepared, name)) co_return bad->result();
-    if (!read_only_tool && env->options.redact_secrets)
+    if (refuse_mask && env->options.redact_secrets)
       if (auto masked = masked_secret_in(arguments)) co_return masked->result();
     const auto started = std::chrono::steady_clock::now();
     json::object target;

@@ -61,6 +61,9 @@ struct ToolSpec {
   // A write tool with read actions too: listed in read-only sessions, where
   // the gate (ToolEnv::ha) refuses its writes.
   bool mixed = false;
+  // A write tool that reads "**REDACTED**" in its arguments as "keep the
+  // current secret" (gate/redactor.hpp); other write tools refuse the mask.
+  bool keeps_masked_secrets = false;
   // Hidden names that fix some arguments: {alias, JSON object text}, e.g.
   // {"ha_get_zone", R"({"kind":"zone"})"}. Added to the aliases.
   std::vector<std::pair<std::string, std::string>> alias_args;

@@ -13,7 +13,7 @@ namespace json = boost::json;
 json::object current_config(const json::value& info);
 
 // `given` merged into `current`: objects key by key (null removes a key),
-// anything else replaced; a masked secret ("***") keeps the current value.
+// anything else replaced; a masked secret ("**REDACTED**") keeps the current value.
 json::value merge_options(const json::value& current, const json::value& given);
 
 // The Supervisor's validation message split per option: [{"field", "problem"}]

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mcp/registry.hpp"
+#include "tools/gate/redactor.hpp"
 #include "tools/tool_env.hpp"
 #include "tools/tool_spec.hpp"
 
@@ -40,7 +41,7 @@ boost::asio::awaitable<std::vector<std::string>> supervisor_log_lines(ToolEnv& e
 bool secret_key(std::string_view key);
 // A copy with every secret value replaced by kMask (objects and arrays walked).
 json::value masked(const json::value& value);
-inline constexpr std::string_view kMask = "***";
+inline constexpr std::string_view kMask = kRedacted;  // the mask every tool result uses
 // `text` with every secret value found in `options` replaced by kMask.
 std::string scrub_secrets(std::string text, const json::value& options);
 

@@ -1,5 +1,5 @@
 // ha_manage_app action=configure: read the add-on's configuration, check
-// config_hash, merge the given options (a masked "***" keeps the secret),
+// config_hash, merge the given options (a masked "**REDACTED**" keeps the secret),
 // write once (never retried), journal before/after, answer what changed.
 #include "ha/supervisor_client.hpp"
 #include "home/config_json.hpp"

@@ -125,7 +125,7 @@ ToolSpec make_manage_app_spec() {
   s.title = "Manage add-ons";
   s.description =
       "Add-on action: install, uninstall*, start, stop, restart, update* (backup), rebuild, configure (options "
-      "merged, \"***\" keeps a secret; network, boot, auto_update, watchdog; config_hash), add_repository, "
+      "merged, \"**REDACTED**\" keeps a secret; network, boot, auto_update, watchdog; config_hash), add_repository, "
       "remove_repository*, check_updates, proxy (path, method, body, port). *confirm=true, else a preview.";
   s.input_schema = R"J({"type":"object","properties":{
 "action":{"type":"string"},"slug":{"type":"string"},"options":{"type":"object"},"network":{"type":"object"},
@@ -136,6 +136,7 @@ ToolSpec make_manage_app_spec() {
   s.annotations = writes(true, false);
   s.annotations.open_world_hint = true;
   s.mixed = false;
+  s.keeps_masked_secrets = true;  // options merged: the mask keeps the current secret
   s.aliases = {"ha_manage_addon"};
   s.hidden_args = {"path",
                    "method",

@@ -103,8 +103,6 @@ asio::awaitable<json::object> system::set_repair_ignored(ToolEnv& env, std::stri
   co_return json::object{{"domain", domain}, {"issue_id", issue_id}, {"ignored_before", was}, {"ignored", ignore}};
 }
 
-}  // namespace
-
 asio::awaitable<json::object> system::set_integration_level(ToolEnv& env, std::string integration, std::string level,
                                                             std::string persistence) {
   auto before_reading = level_of(env, integration);
