@@ -48,6 +48,7 @@ const VALID = {
   ha_set_log_level: { integration: 'light', level: 'INFO' },
   ha_ignore_repair: { domain: 'homeassistant', issue_id: 'deprecated_yaml_sonos', ignore: false },
   ha_report_issue: { title: 'sweep' },
+  ha_get_audit_log: { limit: 5 },
   ha_get_registry: { kind: 'area' },
   ha_set_registry: { kind: 'label', id: 'Security', color: 'red' },
   ha_remove_registry: { kind: 'label', id: 'Security' },
@@ -75,8 +76,8 @@ const VALID = {
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
-// (its sections say "unavailable" and why).
-const WORKS_WITHOUT_HA = new Set(['ha_report_issue']);
+// (its sections say "unavailable" and why); the audit log is hamcp's own file.
+const WORKS_WITHOUT_HA = new Set(['ha_report_issue', 'ha_get_audit_log']);
 
 // The tool's own failures against the demo home: [arguments, expected error code].
 const OWN_FAILURES = {
@@ -103,6 +104,7 @@ const OWN_FAILURES = {
     [{ entity_id: 'light.nope_nope' }, 'entity_not_found'],
   ],
   ha_get_logs: [[{ source: 'logbook', start: 'someday' }, 'invalid_argument']],
+  ha_get_audit_log: [[{ outcome: 'maybe' }, 'invalid_argument']],
   ha_search: [[{ query: 'x', offset: 1e300 }, null]],  // schema refuses it: plain text error
   ha_get_overview: [[{ detail: 'huge' }, null]],
   ha_list_services: [[{ limit: 0 }, null]],
