@@ -25,6 +25,18 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait()
 
 
+def read_until(proc: subprocess.Popen, log, pattern: str, what: str) -> str:
+    """The first group of `pattern` in a started process's log (a binary temp file), waited for up to 15 s."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and proc.poll() is None:
+        log.seek(0)
+        m = re.search(pattern, log.read().decode(errors="replace"))
+        if m:
+            return m.group(1)
+        time.sleep(0.05)
+    pytest.fail(f"{what} did not report its URL")
+
+
 @contextlib.contextmanager
 def hamcp_http_demo(*extra_args: str):
     """`hamcp --http --demo` on a free loopback port with its own data dir; yields its /mcp URL
@@ -34,17 +46,8 @@ def hamcp_http_demo(*extra_args: str):
     proc = subprocess.Popen([HAMCP_BIN, "--http", "--demo", "--host", "127.0.0.1", "--port", "0",
                              "--data-dir", data.name, *extra_args],
                             stdout=log, stderr=subprocess.STDOUT)
-    url = None
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and url is None and proc.poll() is None:
-        log.seek(0)
-        m = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", log.read().decode(errors="replace"))
-        url = m.group(1) if m else None
-        if url is None:
-            time.sleep(0.05)
     try:
-        if url is None:
-            pytest.fail("hamcp --http --demo did not report its URL")
+        url = read_until(proc, log, r"(http://127\.0\.0\.1:\d+/mcp)", "hamcp --http --demo")
         yield url
     finally:
         stop(proc)

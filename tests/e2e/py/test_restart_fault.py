@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import subprocess
 import tempfile
 import time
@@ -16,7 +15,7 @@ import time
 import anyio
 import pytest
 
-from conftest import HAMCP_BIN, stop
+from conftest import HAMCP_BIN, read_until, stop
 from test_tools import anyio_backend, error_of, open_session  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.anyio]
@@ -24,18 +23,6 @@ pytestmark = [pytest.mark.anyio]
 CALL_BOUND_S = 30  # a call that takes longer than this has hung
 MAX_CALLS = 400  # the second client's calls are bounded in count as well as in time
 WORKERS = 4  # calls the second client keeps in flight at once
-
-
-def read_until(proc: subprocess.Popen, log, pattern: str, what: str) -> str:
-    """The first match of `pattern` in a process's log, waited for up to 15 s."""
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and proc.poll() is None:
-        log.seek(0)
-        m = re.search(pattern, log.read().decode(errors="replace"))
-        if m:
-            return m.group(1)
-        time.sleep(0.05)
-    pytest.fail(f"{what} did not start")
 
 
 @contextlib.contextmanager
@@ -76,10 +63,11 @@ async def test_other_clients_calls_end_cleanly_during_a_restart():
                 for i in range(worker, MAX_CALLS, WORKERS):
                     if restart_result or time.monotonic() > deadline:
                         return
-                    args = {"domain": "light", "service": "toggle", "entity_id": "light.porch_light", "wait": False}
-                    name = "ha_call_service" if i % 2 else "ha_get_state"
-                    if name == "ha_get_state":
-                        args = {"entity_id": "light.porch_light"}
+                    if i % 2:
+                        name, args = "ha_call_service", {"domain": "light", "service": "toggle",
+                                                         "entity_id": "light.porch_light", "wait": False}
+                    else:
+                        name, args = "ha_get_state", {"entity_id": "light.porch_light"}
                     t0 = time.monotonic()
                     with anyio.fail_after(CALL_BOUND_S):  # a hang fails the test here
                         r = await other.call_tool(name, args)
