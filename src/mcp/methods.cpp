@@ -306,8 +306,14 @@ asio::awaitable<json::value> complete(const Registry& registry, json::object par
       for (const auto& [key, value] : args->get_object())
         if (value.is_string()) request.context_arguments.emplace(std::string(key), std::string(value.get_string()));
   }
-  auto completing = registry.completion()(std::move(request), ctx);
-  Completion completion = co_await std::move(completing);
+  const json::value* ref_type = request.ref.if_contains("type");
+  std::string type = ref_type && ref_type->is_string() ? std::string(ref_type->get_string()) : std::string();
+  const CompletionHandler& handler = registry.completion(type);
+  Completion completion;
+  if (handler) {
+    auto completing = handler(std::move(request), ctx);
+    completion = co_await std::move(completing);
+  }
   json::array values;
   const std::size_t n = std::min<std::size_t>(completion.values.size(), 100);
   values.reserve(n);

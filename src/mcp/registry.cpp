@@ -238,6 +238,15 @@ void Registry::add_prompt(Prompt prompt) {
 
 void Registry::set_completion(CompletionHandler handler) { completion_ = std::move(handler); }
 
+void Registry::set_completion_for(std::string ref_type, CompletionHandler handler) {
+  completion_by_ref_[std::move(ref_type)] = std::move(handler);
+}
+
+const CompletionHandler& Registry::completion(std::string_view ref_type) const {
+  auto it = completion_by_ref_.find(ref_type);
+  return it == completion_by_ref_.end() ? completion_ : it->second;
+}
+
 std::shared_ptr<const Resource> Registry::find_resource(std::string_view uri) const {
   auto it = resource_index_.find(std::string(uri));
   return it == resource_index_.end() ? nullptr : it->second;

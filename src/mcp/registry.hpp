@@ -107,19 +107,24 @@ class Registry {
   void add_resource(Resource resource);
   void add_resource_template(ResourceTemplate tmpl);
   void add_prompt(Prompt prompt);
+  // One handler for every completion/complete, or one per ref type ("ref/prompt",
+  // "ref/resource") so prompts and resources are completed by their own owners; a
+  // per-type handler wins over the catch-all; a ref with neither completes to nothing.
   void set_completion(CompletionHandler handler);
+  void set_completion_for(std::string ref_type, CompletionHandler handler);
 
   const std::vector<std::shared_ptr<const Resource>>& resources() const { return resources_; }
   const std::vector<std::shared_ptr<const RegisteredTemplate>>& resource_templates() const { return templates_; }
   const std::vector<std::shared_ptr<const Prompt>>& prompts() const { return prompts_; }
   std::shared_ptr<const Resource> find_resource(std::string_view uri) const;
   std::shared_ptr<const Prompt> find_prompt(std::string_view name) const;
-  const CompletionHandler& completion() const { return completion_; }
+  // The handler for a ref type (see set_completion_for); nullptr-like if none.
+  const CompletionHandler& completion(std::string_view ref_type) const;
 
   bool has_tools() const { return !tools_.empty(); }
   bool has_resources() const { return !resources_.empty() || !templates_.empty(); }
   bool has_prompts() const { return !prompts_.empty(); }
-  bool has_completion() const { return static_cast<bool>(completion_); }
+  bool has_completion() const { return static_cast<bool>(completion_) || !completion_by_ref_.empty(); }
 
  private:
   std::vector<std::shared_ptr<const RegisteredTool>> tools_;
@@ -130,6 +135,7 @@ class Registry {
   std::vector<std::shared_ptr<const Prompt>> prompts_;
   std::unordered_map<std::string, std::shared_ptr<const Prompt>> prompt_index_;
   CompletionHandler completion_;
+  std::map<std::string, CompletionHandler, std::less<>> completion_by_ref_;
 };
 
 }  // namespace hamcp::mcp

@@ -219,5 +219,33 @@ TEST(Completion, DeclaredOnlyWhenRegisteredAndCapsValues) {
   EXPECT_EQ(error_code_of(bad->responses().at(0)), error_code::invalid_params);
 }
 
+// Prompts and resources are completed by their own owners: a per-ref-type handler answers its
+// type, the catch-all the rest, and a type nobody completes gets an empty list (not an error).
+TEST(Completion, RoutedByRefType) {
+  Harness h;
+  add_prompts(h.server.registry());
+  auto answer = [](std::string tag) {
+    return [tag](CompletionRequest, RequestContext&) -> asio::awaitable<Completion> {
+      Completion c;
+      c.values.push_back(tag);
+      co_return c;
+    };
+  };
+  h.server.registry().set_completion_for("ref/resource", answer("resource"));
+  h.initialize();
+  auto ask = [&h](int id, const std::string& ref) {
+    auto ch = h.send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                     R"(,"method":"completion/complete","params":{"ref":)" + ref +
+                     R"(,"argument":{"name":"a","value":""}}})");
+    h.run_until([&] { return ch->closed == 1; });
+    return ch->responses().at(0).at("result").as_object().at("completion").as_object().at("values").as_array();
+  };
+  EXPECT_EQ(ask(1, R"({"type":"ref/resource","uri":"x://{a}"})").at(0).as_string(), "resource");
+  EXPECT_TRUE(ask(2, R"({"type":"ref/prompt","name":"p"})").empty());
+  h.server.registry().set_completion(answer("any"));
+  EXPECT_EQ(ask(3, R"({"type":"ref/prompt","name":"p"})").at(0).as_string(), "any");
+  EXPECT_EQ(ask(4, R"({"type":"ref/resource","uri":"x://{a}"})").at(0).as_string(), "resource");
+}
+
 }  // namespace
 }  // namespace hamcp::mcp::testing
