@@ -123,7 +123,7 @@ class SessionRequestContext final : public RequestContext {
   }
 
   void log(LogLevel level, json::value data, std::string_view logger) override {
-    if (level < session_->log_level_ || finished_) return;
+    if (level < session_->log_level_ || session_->silent_logs_ || finished_) return;
     json::object params;
     params.reserve(3);
     params.emplace("level", to_string(level));
