@@ -39,6 +39,30 @@ class McpError : public std::runtime_error {
   json::value data_;
 };
 
+// Thrown by a handler of a 2026-07-28 request that needs more from the client
+// (multi round-trip requests, MRTR): the request is answered with an
+// InputRequiredResult {resultType:"input_required", inputRequests?, requestState?}
+// and the client retries it with params.inputResponses / params.requestState
+// (RequestContext::input_responses / request_state).
+class InputRequired : public std::runtime_error {
+ public:
+  InputRequired(json::object input_requests, std::string request_state = {})
+      : std::runtime_error("input required"),
+        input_requests_(std::move(input_requests)),
+        request_state_(std::move(request_state)) {}
+  json::object result() const {
+    json::object out;
+    out.emplace("resultType", "input_required");
+    if (!input_requests_.empty()) out.emplace("inputRequests", input_requests_);
+    if (!request_state_.empty()) out.emplace("requestState", request_state_);
+    return out;
+  }
+
+ private:
+  json::object input_requests_;
+  std::string request_state_;
+};
+
 // {"jsonrpc":"2.0","id":id,"error":{"code":..,"message":..,"data"?:..}}
 json::object make_error_response(json::value id, int code, std::string_view message, json::value data = nullptr);
 // {"jsonrpc":"2.0","id":id,"result":result}

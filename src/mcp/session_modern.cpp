@@ -157,4 +157,63 @@ bool Session::cancel_modern(const std::string& key) {
   return false;
 }
 
+namespace {
+constexpr std::string_view kAnswersKey = "hamcp.answers";
+
+std::string_view capability_for(std::string_view method) {
+  if (method == "sampling/createMessage") return "sampling";
+  if (method == "elicitation/create") return "elicitation";
+  if (method == "roots/list") return "roots";
+  return {};
+}
+}  // namespace
+
+void SessionRequestContext::set_round_trip(const json::object& params) {
+  if (const json::value* v = params.if_contains("inputResponses"); v && v->is_object()) {
+    input_responses_ = v->get_object();
+    for (const auto& [key, answer] : v->get_object()) answers_[key] = answer;
+  }
+  const json::value* state = params.if_contains("requestState");
+  if (!state || !state->is_string()) return;
+  request_state_ = std::string(state->get_string());
+  // Answers of earlier rounds, when this server's own round trips wrote the state.
+  boost::system::error_code ec;
+  json::value parsed = json::parse(request_state_, ec);
+  if (ec || !parsed.is_object()) return;
+  const json::value* earlier = parsed.get_object().if_contains(kAnswersKey);
+  if (!earlier || !earlier->is_object()) return;
+  for (const auto& [key, answer] : earlier->get_object())
+    if (!answers_.contains(key)) answers_[key] = answer;
+}
+
+asio::awaitable<json::value> SessionRequestContext::ask_in_round_trips(std::string method, json::object params) {
+  if (std::string_view capability = capability_for(method);
+      !capability.empty() && !session_->info_.client_supports(capability)) {
+    json::object missing;
+    missing.emplace(capability, json::object());
+    json::object data;
+    data.emplace("requiredCapabilities", std::move(missing));
+    throw McpError(error_code::missing_client_capability,
+                   "Missing required client capability: this request needs \"" + std::string(capability) +
+                       "\" in _meta[\"io.modelcontextprotocol/clientCapabilities\"]",
+                   std::move(data));
+  }
+  // A handler asks the same questions in the same order on every retry, so
+  // the n-th question of a run has the same key each time.
+  const std::string key = "input_" + std::to_string(++asked_);
+  if (const json::value* answer = answers_.if_contains(key)) co_return *answer;
+  json::object question;
+  question.emplace("method", method);
+  question.emplace("params", std::move(params));
+  json::object requests;
+  requests.emplace(key, std::move(question));
+  std::string state;
+  if (!answers_.empty()) {
+    json::object carried;
+    carried.emplace(kAnswersKey, answers_);
+    state = json::serialize(carried);
+  }
+  throw InputRequired(std::move(requests), std::move(state));
+}
+
 }  // namespace hamcp::mcp
