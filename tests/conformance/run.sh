@@ -41,8 +41,9 @@ if [ ! -f "$next_stamp" ] || [ "$(cat "$next_stamp")" != "$next_lock_sha" ]; the
   echo "$next_lock_sha" > "$next_stamp"
 fi
 next_suite=(env PATH="$node_bin:$PATH" node "$here/next/node_modules/@modelcontextprotocol/conformance/dist/index.js")
-# The 2026-07-28 scenarios that need no fixtures, for the real hamcp.
-HAMCP_NEXT_SCENARIOS=(tools-list server-sse-multiple-streams dns-rebinding-protection caching http-header-validation)
+# The 2026-07-28 scenarios that need no fixtures, for the real hamcp. Not `caching`: it lists
+# prompts and resources, which hamcp does not serve yet (-32601); add it when they land.
+HAMCP_NEXT_SCENARIOS=(tools-list server-sse-multiple-streams dns-rebinding-protection http-header-validation)
 
 # --- binaries ---------------------------------------------------------------------------------
 if [ ! -f "$build/build.ninja" ]; then
