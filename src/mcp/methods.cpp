@@ -200,6 +200,8 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
     outcome = co_await std::move(running);
   } catch (const McpError&) {
     throw;  // the handler asked for a JSON-RPC error
+  } catch (const InputRequired&) {
+    throw;  // the handler asks the client first (2026-07-28 multi round-trip)
   } catch (const std::exception& e) {
     failure = e.what();
   } catch (...) {

@@ -4,6 +4,7 @@
 
 #include "mcp/errors.hpp"
 #include "mcp/methods.hpp"
+#include "mcp/modern_era.hpp"
 #include "mcp/server.hpp"
 #include "mcp/session_parts.hpp"
 
@@ -36,11 +37,19 @@ void Session::send_unsolicited(json::value message) {
 }
 
 void Session::notify(std::string_view method, json::object params) {
+  if (listen_) {
+    // A subscriptions/listen stream carries only what the client opted in to,
+    // each tagged with the subscription it belongs to.
+    if (!listen_->wants(method)) return;
+    json::object meta;
+    meta.emplace(modern::kMetaSubscriptionId, listen_->id);
+    params["_meta"] = std::move(meta);
+  }
   send_unsolicited(make_notification(method, std::move(params)));
 }
 
 void Session::log(LogLevel level, json::value data, std::string_view logger) {
-  if (level < log_level_) return;
+  if (level < log_level_ || silent_logs_ || listen_) return;
   json::object params;
   params.emplace("level", to_string(level));
   if (!logger.empty()) params.emplace("logger", logger);
@@ -64,6 +73,12 @@ void Session::shutdown() {
     request->timer.cancel();
   }
   subscriptions_.clear();
+  auto listeners = std::move(listeners_);
+  listeners_.clear();
+  for (auto& listener : listeners) listener->shutdown();
+  for (auto& weak : modern_children_)
+    if (auto child = weak.lock()) child->shutdown();
+  modern_children_.clear();
 }
 
 namespace {
@@ -149,6 +164,8 @@ bool Session::handle_one(json::value message, const std::shared_ptr<Channel>& re
     }
   }
   std::string_view method = method_value->get_string();
+  if (id && modern::is_modern_request(method, params))
+    return handle_modern(std::move(reply_id), method, std::move(params), reply, batch);
   if (!id) {
     handle_notification(method, params);
     return false;
@@ -266,7 +283,10 @@ void Session::handle_notification(std::string_view method, const json::object& p
     const json::value* request_id = params.if_contains("requestId");
     if (!request_id || !valid_id(*request_id)) return;
     auto it = in_flight_.find(id_key(*request_id));
-    if (it == in_flight_.end()) return;  // unknown or already finished: ignore
+    if (it == in_flight_.end()) {
+      cancel_modern(id_key(*request_id));  // a 2026-era request (stdio), or unknown: ignored
+      return;
+    }
     auto request = it->second;
     request->cancelled = true;
     request->signal.emit(asio::cancellation_type::terminal);

@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "mcp/channel.hpp"
 #include "mcp/json.hpp"
@@ -20,6 +21,9 @@
 
 namespace hamcp::mcp {
 
+namespace modern {
+struct RequestMeta;
+}
 namespace detail {
 struct ServerCore;
 struct InFlightRequest;
@@ -115,6 +119,26 @@ class Session : public std::enable_shared_from_this<Session> {
                                             std::chrono::milliseconds timeout);
   void send_unsolicited(json::value message);
 
+  // The 2026-07-28 era (session_modern.cpp). A modern request is served by a
+  // child Session built from its own _meta, so nothing of this session's
+  // negotiated state leaks into it (and on stdio both eras share one process).
+  bool handle_modern(json::value id, std::string_view method, json::object params,
+                     const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch);
+  std::shared_ptr<Session> modern_child(const modern::RequestMeta& meta);
+  json::object discover_result() const;
+  json::object server_info() const;
+  // subscriptions/listen: this (child) session becomes the listener; the
+  // stream stays open until the client cancels it or the parent shuts down.
+  bool start_listen(json::value id, const json::object& params, const std::shared_ptr<Channel>& reply);
+  bool cancel_modern(const std::string& key);  // notifications/cancelled for a child's request
+
+  // What a subscriptions/listen stream asked for and was granted.
+  struct Listen {
+    json::value id;  // the listen request's id = the subscriptionId
+    bool tools = false, prompts = false, resources = false;
+    bool wants(std::string_view method) const;
+  };
+
   std::shared_ptr<detail::ServerCore> core_;
   std::string id_;
   State state_ = State::awaiting_initialize;
@@ -126,6 +150,13 @@ class Session : public std::enable_shared_from_this<Session> {
   std::unordered_map<std::int64_t, std::shared_ptr<detail::OutgoingRequest>> outgoing_;
   std::int64_t next_outgoing_id_ = 1;
   std::unordered_set<std::string> subscriptions_;  // resources/subscribe uris
+  bool modern_ = false;                            // a 2026-era child: one request (or one listen stream)
+  bool silent_logs_ = false;                       // modern request without _meta logLevel: no notifications/message
+  std::optional<Listen> listen_;
+  // Modern children with requests in flight (for notifications/cancelled on
+  // stdio) and the listen streams this session keeps open.
+  std::vector<std::weak_ptr<Session>> modern_children_;
+  std::vector<std::shared_ptr<Session>> listeners_;
   std::chrono::steady_clock::time_point last_activity_;
 };
 

@@ -71,6 +71,9 @@ asio::awaitable<detail::Reply> run_request(const Registry& registry, std::shared
     }
   } catch (const McpError& e) {
     failure.emplace(e);
+  } catch (const InputRequired& e) {
+    tool_result.reset();
+    result = e.result();  // the client retries with the answers (2026-07-28 MRTR)
   } catch (const std::exception& e) {
     internal = e.what();
   } catch (...) {
@@ -104,6 +107,7 @@ void Session::spawn_request(json::value id, std::string method, json::object par
   in_flight_.emplace(key, in_flight);
   auto self = shared_from_this();
   auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), std::move(progress_token), reply, in_flight);
+  if (modern_) ctx->set_round_trip(params);
   auto slot = in_flight->signal.slot();
   asio::co_spawn(core_->executor,
                  run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params),

@@ -123,7 +123,7 @@ class SessionRequestContext final : public RequestContext {
   }
 
   void log(LogLevel level, json::value data, std::string_view logger) override {
-    if (level < session_->log_level_ || finished_) return;
+    if (level < session_->log_level_ || session_->silent_logs_ || finished_) return;
     json::object params;
     params.reserve(3);
     params.emplace("level", to_string(level));
@@ -134,6 +134,7 @@ class SessionRequestContext final : public RequestContext {
 
   asio::awaitable<json::value> request(std::string method, json::object params,
                                        std::chrono::milliseconds timeout) override {
+    if (session_->modern_) return ask_in_round_trips(std::move(method), std::move(params));
     std::shared_ptr<Channel> via = reply_;
     if (!via->is_open()) via = session_->standalone_;
     return session_->send_request(std::move(method), std::move(params), std::move(via), timeout);
@@ -144,6 +145,11 @@ class SessionRequestContext final : public RequestContext {
   const json::value& request_id() const override { return id_; }
 
   void finish() { finished_ = true; }
+
+  const json::object* input_responses() const override { return input_responses_ ? &*input_responses_ : nullptr; }
+  std::string_view request_state() const override { return request_state_; }
+  // From the request's params (2026 era): inputResponses and requestState.
+  void set_round_trip(const json::object& params);
 
  private:
   void send(json::object message) {
@@ -158,8 +164,16 @@ class SessionRequestContext final : public RequestContext {
   json::value progress_token_;
   std::shared_ptr<Channel> reply_;
   std::shared_ptr<detail::InFlightRequest> in_flight_;
+  // The 2026 era has no server->client requests: each question becomes an
+  // InputRequiredResult, answered on the client's retry (session_modern.cpp).
+  asio::awaitable<json::value> ask_in_round_trips(std::string method, json::object params);
+
   std::optional<double> last_progress_;
   bool finished_ = false;
+  std::optional<json::object> input_responses_;
+  std::string request_state_;
+  json::object answers_;   // earlier rounds' answers (carried in requestState) and this round's
+  std::size_t asked_ = 0;  // questions asked so far in this run of the handler
 };
 
 }  // namespace hamcp::mcp

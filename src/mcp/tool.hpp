@@ -87,6 +87,12 @@ class RequestContext {
   // for stdio and stateless HTTP. Lets tools keep per-session state apart.
   virtual std::string_view session_id() const { return {}; }
   virtual const json::value& request_id() const = 0;
+  // MCP 2026-07-28 multi round-trip: the client's answers to this request's
+  // earlier InputRequiredResult (params.inputResponses; nullptr when none) and
+  // the requestState it carried back (empty when none). Throw InputRequired
+  // (errors.hpp) to ask; request() does that by itself in the 2026 era.
+  virtual const json::object* input_responses() const { return nullptr; }
+  virtual std::string_view request_state() const { return {}; }
 };
 
 // Arguments arrive validated against input_schema; they are moved in.

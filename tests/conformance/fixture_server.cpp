@@ -126,6 +126,7 @@ static int run_main(int argc, char** argv) {
   options.page_size = page_size;
   mcp::Server server(io.get_executor(), options);
   conformance::register_conformance_fixtures(server.registry());
+  conformance::register_modern_fixtures(server);
   if (e2e || extra_tools > 0) conformance::register_e2e_tools(server.registry(), extra_tools);
 
   asio::signal_set signals(io, SIGINT, SIGTERM);

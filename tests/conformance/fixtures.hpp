@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "mcp/registry.hpp"
+#include "mcp/server.hpp"
 
 namespace hamcp::conformance {
 
@@ -20,6 +21,10 @@ void register_conformance_fixtures(mcp::Registry& registry);
 //                                  as each starts, honouring cancellation; returns "echo: <text>"
 //   log_burst {count?}             sends `count` info log notifications, returns "logged <n>"
 //   page_tool_NNN                  `extra_tools` trivial tools, so tools/list needs several pages
+// The 2026-07-28 scenarios' fixtures (fixtures_modern.cpp); the trigger tools
+// announce list changes through `server`.
+void register_modern_fixtures(mcp::Server& server);
+
 void register_e2e_tools(mcp::Registry& registry, std::size_t extra_tools);
 
 }  // namespace hamcp::conformance

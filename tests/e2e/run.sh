@@ -74,6 +74,29 @@ if [ "$only" != ts ]; then
   [ "$rc" -ne 0 ] && status=1
   echo "e2e[py]: $p passed, $f failed, $s skipped"
   rm -f "$log"
+
+  # The Python SDK 2.x (MCP 2026-07-28 first, falling back to initialize): its own venv.
+  venv2="${E2E_VENV2:-$build/e2e-venv-py2}"
+  req2_sha="$(sha256sum "$here/py2/requirements.txt" | cut -d' ' -f1)"
+  if [ ! -f "$venv2/.hamcp-req-sha" ] || [ "$(cat "$venv2/.hamcp-req-sha")" != "$req2_sha" ]; then
+    rm -rf "$venv2"
+    /usr/bin/python3 -m venv "$venv2" || exit 1
+    "$venv2/bin/pip" install -q --disable-pip-version-check -r "$here/py2/requirements.txt" || exit 1
+    echo "$req2_sha" > "$venv2/.hamcp-req-sha"
+  fi
+  echo "e2e[py2]: pytest (Python SDK $("$venv2/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'))"
+  log="$(mktemp)"
+  ( cd "$here/py2" && "$venv2/bin/python" -m pytest -rs -p no:cacheprovider . ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  last="$(grep -E '^=+ .*(passed|failed|error|skipped).* in [0-9.]+s' "$log" | tail -1)"
+  p=$(grep -oE '[0-9]+ passed' <<<"$last" | cut -d' ' -f1); f=$(grep -oE '[0-9]+ failed' <<<"$last" | cut -d' ' -f1)
+  e=$(grep -oE '[0-9]+ errors?' <<<"$last" | cut -d' ' -f1); s=$(grep -oE '[0-9]+ skipped' <<<"$last" | cut -d' ' -f1)
+  p=${p:-0}; f=$(( ${f:-0} + ${e:-0} )); s=${s:-0}
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+  [ "$rc" -ne 0 ] && status=1
+  echo "e2e[py2]: $p passed, $f failed, $s skipped"
+  rm -f "$log"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -75,7 +75,8 @@ std::variant<StreamableHttp::Post, HttpResponse> StreamableHttp::check_post(cons
   const json::value& message = post.message;
   if (!(message.is_object() || (message.is_array() && !message.as_array().empty())))
     return HttpResponse::rpc_error(400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
-  post.initialize = is_initialize(message);
+  post.modern = is_modern_post(req, message);
+  post.initialize = is_initialize(message) && !post.modern;
   post.has_requests = is_request(message);
   if (message.is_array()) {
     for (const auto& m : message.as_array()) {
@@ -84,7 +85,7 @@ std::variant<StreamableHttp::Post, HttpResponse> StreamableHttp::check_post(cons
         return HttpResponse::rpc_error(400, -32600, "Invalid Request: initialize must not be batched");
     }
   }
-  if (!post.initialize) {
+  if (!post.initialize && !post.modern) {
     if (auto bad = check_protocol_version_header(req)) return std::move(*bad);
   }
   return post;
@@ -98,7 +99,9 @@ asio::awaitable<void> StreamableHttp::handle_post(HttpRequest& req, ResponseWrit
   }
   Post& post = std::get<Post>(checked);
   post.read_only = read_only;
-  if (opts_.stateless)
+  if (post.modern)
+    co_await post_modern(req, w, std::move(post));
+  else if (opts_.stateless)
     co_await post_stateless(req, w, std::move(post));
   else if (post.initialize)
     co_await post_initialize(req, w, std::move(post));

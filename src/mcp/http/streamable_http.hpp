@@ -33,15 +33,22 @@ class StreamableHttp {
     bool initialize = false;
     bool has_requests = false;  // something that needs an answer
     bool read_only = false;     // to the read-only endpoint
+    bool modern = false;        // a 2026-07-28 request (streamable_http_modern.cpp)
   };
   // The POST parsed, or the 4xx to answer with.
   static std::variant<Post, HttpResponse> check_post(const HttpRequest& req);
   asio::awaitable<void> post_initialize(HttpRequest& req, ResponseWriter& w, Post post);
   asio::awaitable<void> post_to_session(HttpRequest& req, ResponseWriter& w, Post post);
   asio::awaitable<void> post_stateless(HttpRequest& req, ResponseWriter& w, Post post);
+  // 2026-07-28: header/body validation, then a session of its own per request.
+  asio::awaitable<void> post_modern(HttpRequest& req, ResponseWriter& w, Post post);
+  static bool is_modern_post(const HttpRequest& req, const json::value& message);
   // Writes one POST's answer: JSON for a lone response, SSE otherwise.
+  // `modern`: the JSON answer's status follows its error (404 -32601, 400 for
+  // the era's own errors), SSE streams carry no ids, and the stream ends when
+  // the client leaves (a subscriptions/listen stream has no other end).
   asio::awaitable<void> respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
-                                const std::shared_ptr<EventStream>& stream, Accepts accepts);
+                                const std::shared_ptr<EventStream>& stream, Accepts accepts, bool modern = false);
   asio::awaitable<void> respond_initialize(ResponseWriter& w, std::shared_ptr<HttpSession> hs,
                                            const std::shared_ptr<EventStream>& stream, Accepts accepts,
                                            const json::object& params, SessionTokenPayload payload);

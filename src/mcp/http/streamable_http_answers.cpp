@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "mcp/http/streamable_http.hpp"
+#include "mcp/modern_era.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
@@ -15,9 +16,22 @@ std::string string_field(const json::object& o, std::string_view key) {
   return v && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
+// A 2026-07-28 answer's HTTP status follows its JSON-RPC error (modern_era.hpp).
+unsigned modern_status(const std::string& data) {
+  boost::system::error_code ec;
+  json::value parsed = json::parse(data, ec);
+  if (ec || !parsed.is_object()) return 200;
+  const auto* error = parsed.as_object().if_contains("error");
+  if (!error || !error->is_object()) return 200;
+  const auto* code = error->as_object().if_contains("code");
+  if (!code || !code->is_int64()) return 200;
+  return static_cast<unsigned>(modern::http_status_for(static_cast<int>(code->as_int64())));
+}
+
 // A JSON-RPC response as the body of a 200 (the POST's answer without SSE).
-asio::awaitable<void> send_json(ResponseWriter& w, std::string data) {
+asio::awaitable<void> send_json(ResponseWriter& w, std::string data, bool modern = false) {
   HttpResponse body;
+  if (modern) body.status = modern_status(data);
   body.set("Content-Type", "application/json");
   body.body = std::move(data);
   co_await w.send(std::move(body));
@@ -95,7 +109,8 @@ asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std:
 }
 
 asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
-                                              const std::shared_ptr<EventStream>& stream, Accepts accepts) {
+                                              const std::shared_ptr<EventStream>& stream, Accepts accepts,
+                                              bool modern) {
   auto waiter = std::make_shared<Waiter>(w.executor());
   stream->set_waiter(waiter);
   const auto switch_at = std::chrono::steady_clock::now() + opts_.sse_switch_after;
@@ -109,7 +124,7 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
       if (!use_sse && batch.events.front().is_response) {
         // The usual case: the answer is here already; send this copy rather than reading it again.
         stream->set_waiter(nullptr);
-        co_await send_json(w, std::move(batch.events.front().data));
+        co_await send_json(w, std::move(batch.events.front().data), modern);
         co_return;
       }
       break;
@@ -140,7 +155,7 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
         cursor = ev.seq;
         if (ev.is_response) {
           stream->set_waiter(nullptr);
-          co_await send_json(w, std::move(ev.data));
+          co_await send_json(w, std::move(ev.data), modern);
           co_return;
         }
       }
@@ -156,6 +171,15 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
   }
   if (!co_await w.begin_stream(sse_head())) {
     stream->set_waiter(nullptr);
+    co_return;
+  }
+  if (modern) {
+    auto gone = std::make_shared<std::atomic<bool>>(false);
+    w.watch_peer([waiter, gone] {
+      gone->store(true);
+      waiter->notify();
+    });
+    co_await pump_sse(w, hs, stream, 0, waiter, gone, false);
     co_return;
   }
   if (wants_priming(*hs)) {

@@ -18,7 +18,8 @@ export const EXTRA_TOOLS = 25;
 export const PAGE_SIZE = 10;
 export const FIXTURE_ARGS = ['--e2e', '--extra-tools', String(EXTRA_TOOLS), '--page-size', String(PAGE_SIZE)];
 // 14 conformance fixtures + slow_echo + log_burst + the page_tool_NNN tools.
-export const EXPECTED_TOOL_COUNT = 14 + 2 + EXTRA_TOOLS;
+// 14 conformance fixtures, 13 for the 2026-07-28 scenarios (fixtures_modern.cpp), 2 e2e tools.
+export const EXPECTED_TOOL_COUNT = 14 + 13 + 2 + EXTRA_TOOLS;
 
 export function tempDir(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
