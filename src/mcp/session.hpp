@@ -17,6 +17,7 @@
 #include "mcp/channel.hpp"
 #include "mcp/json.hpp"
 #include "mcp/log_level.hpp"
+#include "mcp/update_queue.hpp"
 
 namespace hamcp::mcp {
 
@@ -89,6 +90,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void make_read_only() { info_.read_only = true; }
   // notifications/message on the standalone channel, if `level` passes setLevel.
   void log(LogLevel level, json::value data, std::string_view logger = {});
+  // resources/updated notifications owed but not yet sent (update_queue.hpp).
+  const UpdateQueue& pending_updates() const { return updates_; }
 
  private:
   friend class Server;
@@ -114,6 +117,11 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::awaitable<json::value> send_request(std::string method, json::object params, std::shared_ptr<Channel> via,
                                             std::chrono::milliseconds timeout);
   void send_unsolicited(json::value message);
+  // resources/updated for a subscribed uri, coalesced and bounded
+  // (session_updates.cpp); sent on a later turn of the executor.
+  void queue_resource_update(std::string_view uri);
+  void schedule_update_flush(std::chrono::milliseconds delay);
+  void flush_updates();
 
   std::shared_ptr<detail::ServerCore> core_;
   std::string id_;
@@ -126,6 +134,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::unordered_map<std::int64_t, std::shared_ptr<detail::OutgoingRequest>> outgoing_;
   std::int64_t next_outgoing_id_ = 1;
   std::unordered_set<std::string> subscriptions_;  // resources/subscribe uris
+  UpdateQueue updates_;                            // resources/updated owed to the client
   std::chrono::steady_clock::time_point last_activity_;
 };
 
