@@ -2,10 +2,11 @@
 // The resources/updated notifications one session still owes its client.
 // A uri that changes again while its notification is pending is not queued
 // twice (a burst of 100 changes of one entity costs one notification), and the
-// set is bounded, so a slow or stalled client cannot grow the server's memory:
-// beyond `max_pending` distinct uris further ones are dropped (and counted)
-// until the client catches up. The session drains it (Session::flush_updates)
-// when its standalone channel is not congested.
+// set is bounded, so a slow or stalled client cannot grow the server's memory.
+// Its uris are subscribed ones and a session may subscribe to at most
+// `max_pending` (ServerOptions), so nothing is dropped in practice; past the
+// bound a uri would be dropped and counted. The session drains it
+// (Session::flush_updates) while its standalone channel is not congested.
 
 #include <cstddef>
 #include <cstdint>

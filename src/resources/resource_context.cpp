@@ -3,6 +3,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "mcp/errors.hpp"
+#include "mcp/registry.hpp"
 
 namespace hamcp::resources {
 
