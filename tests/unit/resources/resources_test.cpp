@@ -154,14 +154,14 @@ TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
   const std::string before(read("ha://entity/light.kitchen_ceiling_light").at("state").as_string());
   const std::string after = before == "on" ? "off" : "on";
   set_state("light.kitchen_ceiling_light", after);
-  ASSERT_TRUE(run_until([&] { return updates_for("ha://entity/light.kitchen_ceiling_light") > 0; },
+  ASSERT_TRUE(eventually([&] { return updates_for("ha://entity/light.kitchen_ceiling_light") > 0; },
                         std::chrono::milliseconds(5000)));
   EXPECT_EQ(read("ha://entity/light.kitchen_ceiling_light").at("state").as_string(), after);
-  ASSERT_TRUE(run_until([&] { return updates_for("ha://area/kitchen") > 0; }, std::chrono::milliseconds(2000)));
+  ASSERT_TRUE(eventually([&] { return updates_for("ha://area/kitchen") > 0; }, std::chrono::milliseconds(2000)));
   EXPECT_EQ(updates_for("ha://home"), 0u);  // on/off is not news for the summary
 
   set_state("light.kitchen_ceiling_light", "unavailable");
-  ASSERT_TRUE(run_until([&] { return updates_for("ha://home") > 0; }, std::chrono::milliseconds(5000)));
+  ASSERT_TRUE(eventually([&] { return updates_for("ha://home") > 0; }, std::chrono::milliseconds(5000)));
   const auto ids = strings(read("ha://home").at("unavailable").at("entity_ids"));
   EXPECT_NE(std::find(ids.begin(), ids.end(), "light.kitchen_ceiling_light"), ids.end());
   // Another entity's change does not concern this subscriber.
@@ -171,11 +171,11 @@ TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
 TEST_F(ResourcesTest, ABurstOfChangesOfOneEntityIsCoalesced) {
   rpc("resources/subscribe", {{"uri", "ha://entity/sensor.burst_probe"}});
   set_state("sensor.burst_probe", "0");
-  ASSERT_TRUE(run_until([&] { return updates_for("ha://entity/sensor.burst_probe") > 0; },
+  ASSERT_TRUE(eventually([&] { return updates_for("ha://entity/sensor.burst_probe") > 0; },
                         std::chrono::milliseconds(5000)));
   const std::size_t first = updates_for("ha://entity/sensor.burst_probe");
   for (int i = 1; i <= 100; ++i) set_state("sensor.burst_probe", std::to_string(i));
-  ASSERT_TRUE(run_until([&] { return read("ha://entity/sensor.burst_probe").at("state").as_string() == "100"; },
+  ASSERT_TRUE(eventually([&] { return read("ha://entity/sensor.burst_probe").at("state").as_string() == "100"; },
                         std::chrono::milliseconds(5000)));
   h.run_for(std::chrono::milliseconds(50));
   const std::size_t burst = updates_for("ha://entity/sensor.burst_probe") - first;
