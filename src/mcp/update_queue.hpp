@@ -38,8 +38,8 @@ class UpdateQueue {
 
  private:
   std::size_t max_pending_;
-  std::deque<std::string> order_;             // pending uris, oldest first
-  std::unordered_set<std::string> pending_;   // the same, for coalescing
+  std::deque<std::string> order_;            // pending uris, oldest first
+  std::unordered_set<std::string> pending_;  // the same, for coalescing
   std::uint64_t coalesced_ = 0, dropped_ = 0;
 };
 

@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "common/ascii.hpp"
-
 #include "resources/resource_kinds.hpp"
 
 namespace hamcp::resources {

@@ -20,8 +20,8 @@ json::object render_entity(const ha::Snapshot& snap, const Membership& members, 
   if (entry) {
     json::object registry;
     copy_fields(*entry, registry,
-                {"name", "original_name", "platform", "device_id", "labels", "categories", "disabled_by",
-                 "hidden_by", "entity_category", "aliases"});
+                {"name", "original_name", "platform", "device_id", "labels", "categories", "disabled_by", "hidden_by",
+                 "entity_category", "aliases"});
     body["registry"] = std::move(registry);
   }
   return body;

@@ -15,7 +15,7 @@
 namespace hamcp::resources {
 
 struct Membership {
-  ha::RegistryPtr entities, devices;  // held: identity check without pointer reuse
+  ha::RegistryPtr entities, devices;                                // held: identity check without pointer reuse
   std::unordered_map<std::string, std::string> area_of, device_of;  // entity_id -> area_id / device id
   std::unordered_map<std::string, std::vector<std::string>> area_entities, device_entities;  // sorted ids
 

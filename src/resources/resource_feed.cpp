@@ -52,9 +52,8 @@ std::vector<std::string> ResourceFeed::updated_uris(const ha::ChangeSet& changes
               !changes.states_removed.empty() || !changes.registries_changed.empty();
   if (changes.full_resync) {
     unavailable.clear();
-    snap.states.for_each([&](const ha::EntityStatePtr& st) {
-      add_entity(st->entity_id, snap, members, unavailable, out);
-    });
+    snap.states.for_each(
+        [&](const ha::EntityStatePtr& st) { add_entity(st->entity_id, snap, members, unavailable, out); });
     for (ha::RegistryKind kind : {ha::RegistryKind::area, ha::RegistryKind::floor, ha::RegistryKind::device}) {
       ha::ChangeSet registry_change;
       registry_change.registries_changed.push_back(kind);

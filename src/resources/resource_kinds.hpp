@@ -8,11 +8,11 @@
 
 namespace hamcp::resources {
 
-mcp::Resource home_resource(std::shared_ptr<ResourceContext> ctx);               // ha://home
-mcp::ResourceTemplate entity_template(std::shared_ptr<ResourceContext> ctx);     // ha://entity/{entity_id}
-mcp::ResourceTemplate area_template(std::shared_ptr<ResourceContext> ctx);       // ha://area/{area_id}
-mcp::ResourceTemplate floor_template(std::shared_ptr<ResourceContext> ctx);      // ha://floor/{floor_id}
-mcp::ResourceTemplate device_template(std::shared_ptr<ResourceContext> ctx);     // ha://device/{device_id}
+mcp::Resource home_resource(std::shared_ptr<ResourceContext> ctx);                // ha://home
+mcp::ResourceTemplate entity_template(std::shared_ptr<ResourceContext> ctx);      // ha://entity/{entity_id}
+mcp::ResourceTemplate area_template(std::shared_ptr<ResourceContext> ctx);        // ha://area/{area_id}
+mcp::ResourceTemplate floor_template(std::shared_ptr<ResourceContext> ctx);       // ha://floor/{floor_id}
+mcp::ResourceTemplate device_template(std::shared_ptr<ResourceContext> ctx);      // ha://device/{device_id}
 mcp::CompletionHandler completion_handler(std::shared_ptr<ResourceContext> ctx);  // the templates' variables
 
 }  // namespace hamcp::resources

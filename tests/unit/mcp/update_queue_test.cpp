@@ -1,9 +1,10 @@
 // resources/updated back-pressure: a burst of changes of one uri is one
 // notification, and a client that does not read (congested channel) makes the
 // session hold at most max_pending_updates uris, never a growing backlog.
+#include "mcp/update_queue.hpp"
+
 #include <gtest/gtest.h>
 
-#include "mcp/update_queue.hpp"
 #include "unit/mcp/mcp_harness.hpp"
 
 namespace hamcp::mcp::testing {

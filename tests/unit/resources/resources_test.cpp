@@ -128,7 +128,8 @@ TEST_F(ResourcesTest, AnUnknownIdIsResourceNotFoundNamingIt) {
 TEST_F(ResourcesTest, CompletesTemplateVariablesByPrefixThenFuzzily) {
   json::object lights = complete("ha://entity/{entity_id}", "entity_id", "light.");
   std::size_t light_count = 0;
-  ha->snapshot()->states.for_each([&](const ha::EntityStatePtr& s) { light_count += s->entity_id.rfind("light.", 0) == 0; });
+  ha->snapshot()->states.for_each(
+      [&](const ha::EntityStatePtr& s) { light_count += s->entity_id.rfind("light.", 0) == 0; });
   EXPECT_EQ(lights.at("total").as_uint64(), light_count);
   for (const auto& v : strings(lights.at("values"))) EXPECT_EQ(v.rfind("light.", 0), 0u) << v;
 
@@ -155,7 +156,7 @@ TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
   const std::string after = before == "on" ? "off" : "on";
   set_state("light.kitchen_ceiling_light", after);
   ASSERT_TRUE(eventually([&] { return updates_for("ha://entity/light.kitchen_ceiling_light") > 0; },
-                        std::chrono::milliseconds(5000)));
+                         std::chrono::milliseconds(5000)));
   EXPECT_EQ(read("ha://entity/light.kitchen_ceiling_light").at("state").as_string(), after);
   ASSERT_TRUE(eventually([&] { return updates_for("ha://area/kitchen") > 0; }, std::chrono::milliseconds(2000)));
   EXPECT_EQ(updates_for("ha://home"), 0u);  // on/off is not news for the summary
@@ -171,12 +172,12 @@ TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
 TEST_F(ResourcesTest, ABurstOfChangesOfOneEntityIsCoalesced) {
   rpc("resources/subscribe", {{"uri", "ha://entity/sensor.burst_probe"}});
   set_state("sensor.burst_probe", "0");
-  ASSERT_TRUE(eventually([&] { return updates_for("ha://entity/sensor.burst_probe") > 0; },
-                        std::chrono::milliseconds(5000)));
+  ASSERT_TRUE(
+      eventually([&] { return updates_for("ha://entity/sensor.burst_probe") > 0; }, std::chrono::milliseconds(5000)));
   const std::size_t first = updates_for("ha://entity/sensor.burst_probe");
   for (int i = 1; i <= 100; ++i) set_state("sensor.burst_probe", std::to_string(i));
   ASSERT_TRUE(eventually([&] { return read("ha://entity/sensor.burst_probe").at("state").as_string() == "100"; },
-                        std::chrono::milliseconds(5000)));
+                         std::chrono::milliseconds(5000)));
   h.run_for(std::chrono::milliseconds(50));
   const std::size_t burst = updates_for("ha://entity/sensor.burst_probe") - first;
   EXPECT_GE(burst, 1u);
