@@ -77,8 +77,8 @@ TEST_F(ResourcesTest, ListsTheHomeAndTheTemplates) {
 
 TEST_F(ResourcesTest, HomeSummarisesWithoutListingEveryEntity) {
   json::object home = read("ha://home");
-  EXPECT_EQ(home.at("entity_count").as_uint64(), ha->snapshot()->states.size());
-  EXPECT_GT(home.at("domains").at("light").as_uint64(), 0u);
+  EXPECT_EQ(home.at("entity_count").to_number<std::uint64_t>(), ha->snapshot()->states.size());
+  EXPECT_GT(home.at("domains").at("light").to_number<std::uint64_t>(), 0u);
   EXPECT_GE(home.at("floors").as_array().size(), 4u);
   EXPECT_GT(home.at("areas").as_array().size(), 5u);
   EXPECT_TRUE(home.at("unavailable").as_object().contains("count"));
@@ -112,17 +112,17 @@ TEST_F(ResourcesTest, ReadsAnEntityAnAreaAFloorAndADevice) {
 
   json::object device = read("ha://device/" + device_id);
   EXPECT_EQ(device.at("device_id").as_string(), device_id);
-  EXPECT_GE(device.at("entity_count").as_uint64(), 1u);
+  EXPECT_GE(device.at("entity_count").to_number<std::uint64_t>(), 1u);
 }
 
 TEST_F(ResourcesTest, AnUnknownIdIsResourceNotFoundNamingIt) {
   for (const std::string uri : {"ha://entity/light.nowhere", "ha://area/nowhere", "ha://floor/nowhere",
-                                "ha://device/nowhere", "ha://nothing/here"}) {
+                                "ha://device/nowhere", "ha://nowhere/here"}) {
     json::object response = rpc("resources/read", {{"uri", uri}});
     EXPECT_EQ(error_code_of(response), -32002) << uri;
     EXPECT_NE(json::serialize(response).find("nowhere"), std::string::npos) << json::serialize(response);
   }
-  EXPECT_EQ(read("ha://home").at("entity_count").as_uint64(), ha->snapshot()->states.size());  // still serving
+  EXPECT_EQ(read("ha://home").at("entity_count").to_number<std::uint64_t>(), ha->snapshot()->states.size());  // still serving
 }
 
 TEST_F(ResourcesTest, CompletesTemplateVariablesByPrefixThenFuzzily) {
@@ -130,7 +130,7 @@ TEST_F(ResourcesTest, CompletesTemplateVariablesByPrefixThenFuzzily) {
   std::size_t light_count = 0;
   ha->snapshot()->states.for_each(
       [&](const ha::EntityStatePtr& s) { light_count += s->entity_id.rfind("light.", 0) == 0; });
-  EXPECT_EQ(lights.at("total").as_uint64(), light_count);
+  EXPECT_EQ(lights.at("total").to_number<std::uint64_t>(), light_count);
   for (const auto& v : strings(lights.at("values"))) EXPECT_EQ(v.rfind("light.", 0), 0u) << v;
 
   json::object all = complete("ha://entity/{entity_id}", "entity_id", "");
