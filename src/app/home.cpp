@@ -2,6 +2,7 @@
 
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
+#include "resources/home_resources.hpp"
 #include "tools/addons/addons_tools.hpp"
 #include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
@@ -57,6 +58,10 @@ void Home::register_tools(mcp::Registry& registry) {
   tools::apply_tool_filter(registry, families, filter_);
 }
 
+void Home::register_resources(mcp::Server& server) {
+  resource_feed_ = resources::register_home_resources(server, *ha_);
+}
+
 void Home::start() { ha_->start(); }
 
 void Home::stop() {
@@ -65,6 +70,7 @@ void Home::stop() {
   // Tool handlers may outlive this object (the server owns them): detach the
   // environment so no late mirror event reaches it through the client.
   tools_env_->detach();
+  if (resource_feed_) resource_feed_->detach();
   search_feed_.reset();
   ha_->stop();
 }

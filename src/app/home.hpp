@@ -19,6 +19,10 @@
 
 namespace hamcp::mcp {
 class Registry;
+class Server;
+}
+namespace hamcp::resources {
+class ResourceFeed;
 }
 namespace hamcp::home {
 class SearchFeed;
@@ -45,6 +49,9 @@ class Home {
   // names (throws std::invalid_argument for an unknown name). The handlers
   // keep the tool environment alive; stop() unhooks it from the client first.
   void register_tools(mcp::Registry& registry);
+  // The home as resources (src/resources/) with their completion, and the
+  // feed that sends resources/updated to subscribers; stop() detaches it.
+  void register_resources(mcp::Server& server);
 
   // Starts connecting and mirroring in the background; never blocks.
   void start();
@@ -63,6 +70,7 @@ class Home {
   std::unique_ptr<search::EntityIndex> index_;
   std::unique_ptr<home::SearchFeed> search_feed_;
   std::shared_ptr<tools::ToolEnv> tools_env_;
+  std::unique_ptr<resources::ResourceFeed> resource_feed_;
   tools::ToolFilter filter_;
   bool stopped_ = false;
 };

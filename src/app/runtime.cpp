@@ -127,6 +127,7 @@ void Runtime::connect_home() {
   options.filter.enabled = trimmed(config_.gov.enabled_tools);
   home_ = std::make_unique<Home>(io_.get_executor(), input, options);
   home_->register_tools(server_.registry());
+  home_->register_resources(server_);
   home_->start();
 }
 

@@ -30,6 +30,10 @@ class Channel {
   virtual void close() {}
   // False once the peer is gone: sends are then dropped by the caller.
   virtual bool is_open() const { return true; }
+  // True while the peer is not reading what was already queued (a slow or
+  // stalled client): unsolicited traffic that can wait (resources/updated)
+  // waits in the session, coalesced and bounded, instead of piling up here.
+  virtual bool congested() const { return false; }
 };
 
 }  // namespace hamcp::mcp

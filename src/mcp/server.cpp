@@ -84,13 +84,7 @@ void Server::notify_prompts_changed() {
 }
 
 void Server::notify_resource_updated(std::string_view uri) {
-  core_->for_each_session([uri](Session& s) {
-    if (s.subscriptions_.count(std::string(uri))) {
-      json::object params;
-      params.emplace("uri", uri);
-      s.notify("notifications/resources/updated", std::move(params));
-    }
-  });
+  core_->for_each_session([uri](Session& s) { s.queue_resource_update(uri); });
 }
 
 void Server::shutdown() {

@@ -35,6 +35,13 @@ struct ServerOptions {
   std::chrono::milliseconds client_request_timeout{60000};  // server->client requests
   LogLevel default_log_level = LogLevel::info;              // before logging/setLevel
   bool read_only = false;                                   // every session read-only (SessionInfo::read_only)
+  // resources/subscribe: uris one session may watch; resources/updated owed
+  // to one session and not yet sent (coalesced per uri; a session watches at
+  // most this many uris, so no update is ever dropped); how long to wait
+  // before retrying while the client is not reading (Channel::congested).
+  std::size_t max_subscriptions = 10000;
+  std::size_t max_pending_updates = 10000;
+  std::chrono::milliseconds congested_retry{20};
 };
 
 namespace detail {
@@ -73,7 +80,8 @@ class Server {
   json::object capabilities() const { return core_->capabilities(); }
 
   // list_changed / updated notifications to every initialized session's
-  // standalone channel (updated: only sessions subscribed to `uri`).
+  // standalone channel (updated: only sessions subscribed to `uri`, coalesced
+  // per session and uri and sent on a later turn: Session::pending_updates).
   void notify_tools_changed();
   void notify_resources_changed();
   void notify_prompts_changed();

@@ -2,6 +2,8 @@
 // answering cheap methods inline, handing the rest to session_calls.cpp.
 #include "mcp/session.hpp"
 
+#include <algorithm>
+
 #include "mcp/errors.hpp"
 #include "mcp/methods.hpp"
 #include "mcp/modern_era.hpp"
@@ -17,6 +19,7 @@ Session::Session(std::shared_ptr<detail::ServerCore> core, std::string id)
     : core_(std::move(core)),
       id_(std::move(id)),
       log_level_(core_->options.default_log_level),
+      updates_(core_->options.max_pending_updates),
       last_activity_(std::chrono::steady_clock::now()) {
   info_.read_only = core_->options.read_only;
 }
@@ -79,6 +82,7 @@ void Session::shutdown() {
   for (auto& weak : modern_children_)
     if (auto child = weak.lock()) child->shutdown();
   modern_children_.clear();
+  updates_.clear();
 }
 
 namespace {
@@ -229,10 +233,19 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
       const json::value* uri = params.if_contains("uri");
       if (!uri || !uri->is_string() || uri->get_string().empty())
         return error(error_code::invalid_params, "Invalid params: \"uri\" must be a non-empty string");
-      if (method == "resources/subscribe")
+      if (method == "resources/subscribe") {
+        // Owed updates are a subset of the subscriptions: capping these at the
+        // pending bound means an update is never dropped, only coalesced.
+        const std::size_t limit = std::min(core_->options.max_subscriptions, core_->options.max_pending_updates);
+        if (subscriptions_.size() >= limit && !subscriptions_.count(std::string(uri->get_string())))
+          return error(error_code::invalid_params, "Invalid params: this session already watches " +
+                                                       std::to_string(limit) +
+                                                       " resources (the limit); unsubscribe from some first");
         subscriptions_.emplace(uri->get_string());
-      else
+      } else {
         subscriptions_.erase(std::string(uri->get_string()));
+        updates_.forget(uri->get_string());
+      }
       return result(json::object());
     }
     if (method == "prompts/list") {

@@ -18,6 +18,7 @@
 #include "mcp/channel.hpp"
 #include "mcp/json.hpp"
 #include "mcp/log_level.hpp"
+#include "mcp/update_queue.hpp"
 
 namespace hamcp::mcp {
 
@@ -93,6 +94,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void make_read_only() { info_.read_only = true; }
   // notifications/message on the standalone channel, if `level` passes setLevel.
   void log(LogLevel level, json::value data, std::string_view logger = {});
+  // resources/updated notifications owed but not yet sent (update_queue.hpp).
+  const UpdateQueue& pending_updates() const { return updates_; }
 
  private:
   friend class Server;
@@ -118,6 +121,11 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::awaitable<json::value> send_request(std::string method, json::object params, std::shared_ptr<Channel> via,
                                             std::chrono::milliseconds timeout);
   void send_unsolicited(json::value message);
+  // resources/updated for a subscribed uri, coalesced and bounded
+  // (session_updates.cpp); sent on a later turn of the executor.
+  void queue_resource_update(std::string_view uri);
+  void schedule_update_flush(std::chrono::milliseconds delay);
+  void flush_updates();
 
   // The 2026-07-28 era (session_modern.cpp). A modern request is served by a
   // child Session built from its own _meta, so nothing of this session's
@@ -157,6 +165,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // stdio) and the listen streams this session keeps open.
   std::vector<std::weak_ptr<Session>> modern_children_;
   std::vector<std::shared_ptr<Session>> listeners_;
+  UpdateQueue updates_;                            // resources/updated owed to the client
   std::chrono::steady_clock::time_point last_activity_;
 };
 

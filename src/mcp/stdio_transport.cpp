@@ -29,6 +29,7 @@ int dup_or_throw(int fd) {
 // interleave. Messages queued while a write is in flight are sent together.
 class OutputChannel final : public Channel, public std::enable_shared_from_this<OutputChannel> {
  public:
+  static constexpr std::size_t kCongestedBytes = 256 * 1024;
   OutputChannel(asio::any_io_executor ex, int fd) : stream_(ex, dup_or_throw(fd)), drained_(ex) {
     drained_.expires_at(asio::steady_timer::time_point::max());
   }
@@ -46,6 +47,8 @@ class OutputChannel final : public Channel, public std::enable_shared_from_this<
     if (!writing_) write_next();
   }
   bool is_open() const override { return !broken_; }
+  // The client has not read the last kCongestedBytes yet: updates wait in the session.
+  bool congested() const override { return pending_.size() + in_flight_.size() > kCongestedBytes; }
 
   // Waits until everything queued so far is written (or the output broke).
   asio::awaitable<void> flush() {

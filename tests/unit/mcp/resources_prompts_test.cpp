@@ -92,11 +92,13 @@ TEST(Resources, SubscribeUnsubscribeAndUpdatedNotifications) {
   EXPECT_TRUE(r.at("result").as_object().empty());
   h.server.notify_resource_updated("test://static-text");
   h.server.notify_resource_updated("test://other");
+  h.poll();  // updates are coalesced and sent on a later turn of the executor
   auto updates = h.standalone->with_method("notifications/resources/updated");
   ASSERT_EQ(updates.size(), 1u);
   EXPECT_EQ(updates[0].at("params").as_object().at("uri").as_string(), "test://static-text");
   h.request(R"({"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"test://static-text"}})");
   h.server.notify_resource_updated("test://static-text");
+  h.poll();
   EXPECT_EQ(h.standalone->with_method("notifications/resources/updated").size(), 1u);
   h.server.notify_resources_changed();
   EXPECT_EQ(h.standalone->with_method("notifications/resources/list_changed").size(), 1u);

@@ -57,6 +57,7 @@ class ToolsTest : public ::testing::Test {
     index = &home->index();
     env = &home->tools_env();
     home->register_tools(h.server.registry());
+    if (with_resources) home->register_resources(h.server);
     home->start();
     h.initialize();
     if (sim) {
@@ -65,6 +66,8 @@ class ToolsTest : public ::testing::Test {
           << "mirror never synced with the sim";
     }
   }
+
+  bool with_resources = false;  // also the home's resources (src/resources/), before initialize
 
   // Called on the connection input before the Home is made (e.g. add-on mode).
   std::function<void(ha::ConnectionInput&)> adjust_input;

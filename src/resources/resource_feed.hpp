@@ -1,0 +1,48 @@
+#pragma once
+// Turns the mirror's change sets into resources/updated: a changed entity
+// updates ha://entity/<id>, its area and its device; registry changes update
+// the areas, floors and devices they may touch; entities appearing,
+// disappearing or becoming (un)available update ha://home. One mirror
+// listener (the mirror's own subscription; nothing more is asked of HA). The
+// MCP core coalesces and bounds what each session is owed (mcp/update_queue.hpp).
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "ha/ha_client.hpp"
+#include "mcp/server.hpp"
+#include "resources/resource_context.hpp"
+
+namespace hamcp::resources {
+
+class ResourceFeed {
+ public:
+  ResourceFeed(ha::HaClient& ha, mcp::Server& server, std::shared_ptr<ResourceContext> ctx);
+  ~ResourceFeed();
+  ResourceFeed(const ResourceFeed&) = delete;
+  ResourceFeed& operator=(const ResourceFeed&) = delete;
+
+  // Stops listening and notifying (idempotent); on the server's executor,
+  // before the client or the server goes away.
+  void detach();
+
+  // The uris a change set updates (exposed for tests). `unavailable` is the
+  // feed's memory of which entities were unavailable, kept current here.
+  static std::vector<std::string> updated_uris(const ha::ChangeSet& changes, const ha::Snapshot& snap,
+                                               const Membership& members, std::unordered_set<std::string>& unavailable);
+
+ private:
+  struct Shared {
+    std::mutex mutex;                             // the listener's state (HA client's thread)
+    std::unordered_set<std::string> unavailable;  // entity ids whose state is "unavailable"
+    mcp::Server* server = nullptr;                // null once detached; used on the server's executor only
+  };
+  ha::HaClient& ha_;
+  std::size_t listener_ = 0;
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
+};
+
+}  // namespace hamcp::resources
