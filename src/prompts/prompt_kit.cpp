@@ -57,7 +57,8 @@ void bad_argument(std::string_view prompt, std::string_view argument, std::strin
 Candidates area_candidates(const ha::Snapshot& snap) {
   Candidates out;
   snap.registry(ha::RegistryKind::area).for_each([&](const json::value& item) {
-    if (const json::object* o = item.if_object()) out.emplace_back(string_field(*o, "area_id"), string_field(*o, "name"));
+    if (const json::object* o = item.if_object())
+      out.emplace_back(string_field(*o, "area_id"), string_field(*o, "name"));
   });
   return out;
 }

@@ -20,8 +20,7 @@ struct Period {
 };
 
 Period period_of(const std::string& name) {
-  const double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   const double day_start = std::floor(now / 86400) * 86400;  // UTC midnight
   if (name == "today") return {day_start, 0, "hour"};
   if (name == "yesterday") return {day_start - 86400, day_start, "hour"};
@@ -77,7 +76,7 @@ double total_change(const json::value& rows) {
   return sum;
 }
 
-asio::awaitable<json::object> read_statistics(ToolEnv& env, const std::vector<Stat>& stats, const Period& p) {
+asio::awaitable<json::object> read_statistics(ToolEnv& env, std::vector<Stat> stats, Period p) {
   json::array ids;
   for (const auto& s : stats) ids.emplace_back(s.id);
   json::object msg{{"type", "recorder/statistics_during_period"},

@@ -84,8 +84,8 @@ asio::awaitable<Reads> read_automation(ToolEnv& env, const cfg::Target& t) {
 }
 
 std::string describe(const ha::Snapshot& snap, const cfg::Target& t, const Reads& reads) {
-  std::string text = "Troubleshoot the Home Assistant automation \"" + t.alias + "\" (" + t.entity_id +
-                     ", config id " + t.key + ").\n";
+  std::string text = "Troubleshoot the Home Assistant automation \"" + t.alias + "\" (" + t.entity_id + ", config id " +
+                     t.key + ").\n";
   if (ha::EntityStatePtr s = snap.states.find(t.entity_id)) {
     const std::string last = s->attributes.string_of("last_triggered");
     text += "Now: " + s->state + ", last triggered " + (last.empty() ? std::string("never") : last) + ", mode " +

@@ -18,7 +18,7 @@ std::string topic_list() {
 std::string topic_of_file(std::string_view file) {
   if (file.empty() || file == "SKILL.md" || file.ends_with("/SKILL.md") || file == "_manifest") return {};
   static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
-      {"automation", "automations"}, {"trigger", "automations"}, {"script", "scripts"},
+      {"automation", "automations"}, {"trigger", "automations"},  {"script", "scripts"},
       {"helper", "helpers"},         {"dashboard", "dashboards"}, {"template", "templates"},
       {"refactor", "refactoring"},   {"backup", "refactoring"}};
   for (const auto& [word, topic] : kWords)
@@ -33,7 +33,11 @@ boost::asio::awaitable<mcp::ToolResult> run_skill_guide(Args& args, ToolEnv& /*e
   const skills::GuideFile* file = skills::find_by_topic(topic);
   if (!file)
     throw ToolException(bad_argument("topic", "is not a topic of this guide", "Pass one of: " + topic_list() + "."));
-  co_return mcp::ToolResult::text(file->text);
+  // The markdown as the text block (what a model reads best) and as structuredContent.
+  mcp::ToolResult result = mcp::ToolResult::text(file->text);
+  result.structured_content =
+      json::object{{"topic", topic.empty() ? "index" : topic}, {"uri", file->uri}, {"text", file->text}};
+  co_return result;
 }
 
 std::string input_schema() {
@@ -52,6 +56,7 @@ ToolSpec make_skill_guide_spec() {
       "hamcp's guide to authoring in Home Assistant and safe changes; read before writing configs. No topic: the "
       "index.";
   s.input_schema = input_schema();
+  s.output_schema = R"({"type":"object"})";
   s.annotations = read_only();
   s.hidden_args = {"file"};  // ha-mcp 8.7.0's argument
   s.run = run_skill_guide;

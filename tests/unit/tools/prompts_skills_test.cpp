@@ -73,7 +73,8 @@ TEST_F(PromptsTest, ListsTheFourPromptsWithTheirArguments) {
 
 TEST_F(PromptsTest, TroubleshootAutomationShowsItsConfigStatesAndRuns) {
   start();
-  const std::string text = prompt_text("troubleshoot_automation", {{"automation_id", "automation.hallway_light_on_motion"}});
+  const std::string text =
+      prompt_text("troubleshoot_automation", {{"automation_id", "automation.hallway_light_on_motion"}});
   EXPECT_NE(text.find("automation.hallway_light_on_motion"), std::string::npos) << text;
   EXPECT_NE(text.find("Config:"), std::string::npos) << text;
   EXPECT_NE(text.find("Recent runs"), std::string::npos) << text;
@@ -174,7 +175,7 @@ TEST_F(PromptsTest, SkillResourcesFollowTheSkillsExtension) {
       skill_md = true;
       EXPECT_EQ(r.at("name"), "home-assistant-authoring");
       EXPECT_EQ(r.at("mimeType"), "text/markdown");
-      EXPECT_EQ(r.at("description"), skills::frontmatter().description);
+      EXPECT_EQ(r.at("description").as_string(), skills::frontmatter().description);
     }
   EXPECT_TRUE(skill_md) << json::serialize(listed);
 
@@ -195,7 +196,7 @@ TEST_F(PromptsTest, SkillResourcesFollowTheSkillsExtension) {
     const std::string uri(f.at("uri").as_string());
     json::object file = rpc("resources/read", {{"uri", uri}});
     const std::string text(file.at("result").at("contents").at(0).at("text").as_string());
-    EXPECT_EQ(f.at("digest"), skills::sha256_digest(text)) << uri;
+    EXPECT_EQ(f.at("digest").as_string(), skills::sha256_digest(text)) << uri;
     EXPECT_EQ(f.at("size").as_uint64(), text.size()) << uri;
   }
 
@@ -216,8 +217,7 @@ TEST(SkillGuide, FrontmatterIsPlainAndMatchesTheSkillName) {
   EXPECT_EQ(skills::parse_frontmatter("---\nname: x\n").size(), 0u);  // unterminated
   EXPECT_EQ(skills::topics(),
             (std::vector<std::string>{"automations", "dashboards", "helpers", "refactoring", "scripts", "templates"}));
-  EXPECT_EQ(skills::sha256_digest("abc"),
-            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(skills::sha256_digest("abc"), "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 TEST_F(PromptsTest, SkillGuideToolAnswersIndexTopicsAndHaMcpFiles) {
