@@ -17,8 +17,11 @@ asio::awaitable<mcp::Completion> complete(std::shared_ptr<ToolEnv> base, mcp::Co
     co_return out;
   }
   if (argument != "automation_id" && argument != "area") co_return out;
-  // Completion must not wait for a home that is not there: the current mirror or nothing.
+  // Right after start the mirror may still be syncing: wait for it as briefly as
+  // reads do (first_sync_wait), then answer from whatever the mirror holds.
   ToolEnv& env = base->for_session(ctx.session().read_only);
+  auto syncing = env.ha.wait_synced(env.options.first_sync_wait);
+  co_await std::move(syncing);
   ha::SnapshotPtr snap = env.ha.snapshot();
   const Candidates candidates = argument == "area" ? area_candidates(*snap) : automation_candidates(*snap);
   out.values = complete_from(candidates, request.argument_value);
