@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/iso_time.hpp"
+#include "ha/errors.hpp"
 #include "prompts/prompt_kit.hpp"
 #include "prompts/prompts.hpp"
 
@@ -76,6 +77,18 @@ double total_change(const json::value& rows) {
   return sum;
 }
 
+// HA answers not_found ("No prefs") until the Energy dashboard was first saved.
+asio::awaitable<json::value> read_prefs(ToolEnv& env) {
+  json::value prefs;
+  try {
+    auto reading = env.ha.command(json::object{{"type", "energy/get_prefs"}});
+    prefs = co_await std::move(reading);
+  } catch (const ha::HaException& e) {
+    if (e.error().ha_code != "not_found") throw;
+  }
+  co_return prefs;
+}
+
 asio::awaitable<json::object> read_statistics(ToolEnv& env, std::vector<Stat> stats, Period p) {
   json::array ids;
   for (const auto& s : stats) ids.emplace_back(s.id);
@@ -125,7 +138,7 @@ asio::awaitable<json::object> get(std::shared_ptr<ToolEnv> base, std::map<std::s
   std::vector<Stat> stats;
   json::object rows;
   try {
-    auto prefs_reading = env.ha.command(json::object{{"type", "energy/get_prefs"}});
+    auto prefs_reading = read_prefs(env);
     json::value prefs = co_await std::move(prefs_reading);
     if (prefs.is_object()) stats = stats_of(prefs.get_object());
     if (!stats.empty()) {

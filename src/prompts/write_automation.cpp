@@ -1,6 +1,9 @@
 // write_automation: the user's description plus the entities that fit it
 // (the area's, or the search index's best matches), and how to write, check
 // and confirm the automation with hamcp.
+#include <algorithm>
+#include <cctype>
+
 #include "prompts/prompt_kit.hpp"
 #include "prompts/prompts.hpp"
 
@@ -10,16 +13,46 @@ namespace {
 constexpr std::string_view kName = "write_automation";
 constexpr std::size_t kMaxEntities = 40;
 
+// Words of a description worth searching for on their own.
+std::vector<std::string> search_words(const std::string& description) {
+  static const std::vector<std::string> kSkip{"when",   "then", "turn", "turns", "the",  "and", "with", "after",
+                                              "before", "from", "into", "that",  "this", "me",  "for",  "off"};
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : description + " ") {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!word.empty()) {
+      if (word.size() >= 3 && std::find(kSkip.begin(), kSkip.end(), word) == kSkip.end()) words.push_back(word);
+      word.clear();
+    }
+  }
+  return words;
+}
+
+// The area's entities, or the best matches for the whole description and
+// then for each of its words (a sentence rarely matches one entity as a whole).
 std::vector<std::string> relevant_entities(ToolEnv& env, const std::string& description, const std::string& area) {
   search::Query q;
   q.limit = kMaxEntities;
+  std::vector<search::Hit> hits;
   if (!area.empty()) {
-    q.area = area;  // every entity of the area: the description names things there
+    q.area = area;
+    hits = env.index.query(q).hits;
   } else {
     q.text = description;
+    hits = env.index.query(q).hits;
+    q.limit = kMaxEntities / 4;
+    for (const auto& word : search_words(description)) {
+      q.text = word;
+      for (auto& hit : env.index.query(q).hits) hits.push_back(std::move(hit));
+    }
+    std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
   }
   std::vector<std::string> ids;
-  for (const auto& hit : env.index.query(q).hits) ids.push_back(hit.entity_id);
+  for (const auto& hit : hits)
+    if (ids.size() < kMaxEntities && std::find(ids.begin(), ids.end(), hit.entity_id) == ids.end())
+      ids.push_back(hit.entity_id);
   return ids;
 }
 
