@@ -85,6 +85,11 @@ const FAMILIES = [
     budget: 650,
     tools: ['ha_get_app', 'ha_manage_app'],
   },
+  {
+    name: 'skills guide',
+    budget: 220,
+    tools: ['ha_get_skill_guide'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

@@ -2,7 +2,9 @@
 
 #include "home/search_feed.hpp"
 #include "mcp/registry.hpp"
+#include "prompts/prompts.hpp"
 #include "resources/home_resources.hpp"
+#include "skills/skill_resources.hpp"
 #include "tools/addons/addons_tools.hpp"
 #include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
@@ -14,6 +16,7 @@
 #include "tools/integrations/integration_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/safety/safety_tools.hpp"
+#include "tools/skills/skill_tools.hpp"
 #include "tools/system/system_tools.hpp"
 #include "tools/updates/updates_tools.hpp"
 #include "tools/voice/voice_tools.hpp"
@@ -55,7 +58,10 @@ void Home::register_tools(mcp::Registry& registry) {
   family("energy", tools::register_energy_tools);
   family("voice", tools::register_voice_tools);
   family("addons", tools::register_addons_tools);
+  family("skills", tools::register_skill_tools);
   tools::apply_tool_filter(registry, families, filter_);
+  prompts::register_prompts(registry, tools_env_);
+  skills::register_skill_guide(registry);
 }
 
 void Home::register_resources(mcp::Server& server) {

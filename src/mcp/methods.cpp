@@ -287,6 +287,15 @@ asio::awaitable<json::value> get_prompt(const Registry& registry, json::object p
   co_return json::value(std::move(result));
 }
 
+asio::awaitable<json::value> call_extension(const Registry& registry, const std::string& method, json::object params,
+                                            RequestContext& ctx) {
+  const ExtensionMethod* handler = registry.find_extension_method(method);
+  if (!handler) throw McpError(error_code::method_not_found, "Method not found: " + echo_excerpt(method));
+  auto calling = (*handler)(std::move(params), ctx);
+  json::object result = co_await std::move(calling);
+  co_return json::value(std::move(result));
+}
+
 asio::awaitable<json::value> complete(const Registry& registry, json::object params, RequestContext& ctx) {
   CompletionRequest request;
   const json::value* ref = params.if_contains("ref");

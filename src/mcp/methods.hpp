@@ -25,6 +25,9 @@ asio::awaitable<json::value> call_tool(const Registry& registry, json::object pa
 asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::object params, RequestContext& ctx);
 asio::awaitable<json::value> read_resource(const Registry& registry, json::object params, RequestContext& ctx);
 asio::awaitable<json::value> get_prompt(const Registry& registry, json::object params, RequestContext& ctx);
+// A method an extension registered (Registry::add_extension_method).
+asio::awaitable<json::value> call_extension(const Registry& registry, const std::string& method, json::object params,
+                                            RequestContext& ctx);
 asio::awaitable<json::value> complete(const Registry& registry, json::object params, RequestContext& ctx);
 
 }  // namespace hamcp::mcp::methods

@@ -236,6 +236,22 @@ void Registry::add_prompt(Prompt prompt) {
   prompts_.push_back(std::move(entry));
 }
 
+void Registry::add_extension(std::string id, json::object settings) {
+  if (id.empty()) bad_definition("extension", id, "id is required");
+  extensions_[std::move(id)] = std::move(settings);
+}
+
+void Registry::add_extension_method(std::string method, ExtensionMethod handler) {
+  if (method.empty() || !handler) bad_definition("extension method", method, "name and handler are required");
+  if (extension_methods_.count(method)) bad_definition("extension method", method, "already registered");
+  extension_methods_.emplace(std::move(method), std::move(handler));
+}
+
+const ExtensionMethod* Registry::find_extension_method(std::string_view method) const {
+  auto it = extension_methods_.find(method);
+  return it == extension_methods_.end() ? nullptr : &it->second;
+}
+
 void Registry::set_completion(CompletionHandler handler) { completion_ = std::move(handler); }
 
 void Registry::set_completion_for(std::string ref_type, CompletionHandler handler) {

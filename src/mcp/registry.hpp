@@ -76,6 +76,11 @@ struct Completion {
 };
 using CompletionHandler = std::function<asio::awaitable<Completion>(CompletionRequest, RequestContext& ctx)>;
 
+// ---- extensions ------------------------------------------------------------------
+// A request method an extension adds (e.g. the skills extension's skills/list):
+// returns the result object; throws McpError for a JSON-RPC error.
+using ExtensionMethod = std::function<asio::awaitable<json::object>(json::object params, RequestContext& ctx)>;
+
 // A tool as the core keeps it: the definition, its compiled schemas and its
 // pre-built tools/list entry.
 struct RegisteredTool {
@@ -113,6 +118,13 @@ class Registry {
   void set_completion(CompletionHandler handler);
   void set_completion_for(std::string ref_type, CompletionHandler handler);
 
+  // An extension (SEP-2133): its settings go to capabilities.extensions[id];
+  // its methods are served like the core's. Throws for a method already taken.
+  void add_extension(std::string id, json::object settings);
+  void add_extension_method(std::string method, ExtensionMethod handler);
+  const ExtensionMethod* find_extension_method(std::string_view method) const;
+  const std::map<std::string, json::object, std::less<>>& extensions() const { return extensions_; }
+
   const std::vector<std::shared_ptr<const Resource>>& resources() const { return resources_; }
   const std::vector<std::shared_ptr<const RegisteredTemplate>>& resource_templates() const { return templates_; }
   const std::vector<std::shared_ptr<const Prompt>>& prompts() const { return prompts_; }
@@ -136,6 +148,8 @@ class Registry {
   std::unordered_map<std::string, std::shared_ptr<const Prompt>> prompt_index_;
   CompletionHandler completion_;
   std::map<std::string, CompletionHandler, std::less<>> completion_by_ref_;
+  std::map<std::string, json::object, std::less<>> extensions_;
+  std::map<std::string, ExtensionMethod, std::less<>> extension_methods_;
 };
 
 }  // namespace hamcp::mcp

@@ -26,6 +26,11 @@ json::object ServerCore::capabilities() const {
   }
   if (registry.has_prompts()) caps.emplace("prompts", list_changed);
   if (registry.has_completion()) caps.emplace("completions", json::object());
+  if (!registry.extensions().empty()) {
+    json::object extensions;
+    for (const auto& [id, settings] : registry.extensions()) extensions.emplace(id, settings);
+    caps.emplace("extensions", std::move(extensions));
+  }
   return caps;
 }
 

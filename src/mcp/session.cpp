@@ -259,7 +259,8 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
   bool async = (method == "tools/call" && registry.has_tools()) ||
                (method == "resources/read" && registry.has_resources()) ||
                (method == "prompts/get" && registry.has_prompts()) ||
-               (method == "completion/complete" && registry.has_completion());
+               (method == "completion/complete" && registry.has_completion()) ||
+               registry.find_extension_method(method) != nullptr;
   if (!async) return error(error_code::method_not_found, "Method not found: " + std::string(method));
   spawn_request(std::move(id), std::string(method), std::move(params), reply, batch);
   return true;

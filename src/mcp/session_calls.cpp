@@ -40,8 +40,10 @@ asio::awaitable<json::value> run_method(const Registry& registry, const std::str
     work = methods::read_resource(registry, std::move(params), ctx);
   else if (method == "prompts/get")
     work = methods::get_prompt(registry, std::move(params), ctx);
-  else
+  else if (method == "completion/complete")
     work = methods::complete(registry, std::move(params), ctx);
+  else
+    work = methods::call_extension(registry, method, std::move(params), ctx);
   json::value result = co_await std::move(work);
   co_return result;
 }

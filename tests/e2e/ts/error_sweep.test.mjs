@@ -73,11 +73,13 @@ const VALID = {
   ha_manage_pipeline: { action: 'list' },
   ha_get_app: { slug: 'core_mosquitto' },
   ha_manage_app: { action: 'restart', slug: 'core_mosquitto' },
+  ha_get_skill_guide: { topic: 'automations' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
-// (its sections say "unavailable" and why); the audit log is hamcp's own file.
-const WORKS_WITHOUT_HA = new Set(['ha_report_issue', 'ha_get_audit_log']);
+// (its sections say "unavailable" and why); the audit log is hamcp's own file; the skills guide
+// is compiled into hamcp.
+const WORKS_WITHOUT_HA = new Set(['ha_report_issue', 'ha_get_audit_log', 'ha_get_skill_guide']);
 
 // The tool's own failures against the demo home: [arguments, expected error code].
 const OWN_FAILURES = {
@@ -105,6 +107,7 @@ const OWN_FAILURES = {
   ],
   ha_get_logs: [[{ source: 'logbook', start: 'someday' }, 'invalid_argument']],
   ha_get_audit_log: [[{ outcome: 'maybe' }, 'invalid_argument']],
+  ha_get_skill_guide: [[{ file: 'references/appdaemon.md' }, 'invalid_argument']],
   ha_search: [[{ query: 'x', offset: 1e300 }, null]],  // schema refuses it: plain text error
   ha_get_overview: [[{ detail: 'huge' }, null]],
   ha_list_services: [[{ limit: 0 }, null]],

@@ -265,6 +265,8 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto"})"},  // the preview
       {"ha_get_logs", R"({"source":"supervisor","slug":"core_mosquitto"})"},
       {"ha_get_logs", R"({"source":"system_service","slug":"kernel"})"},
+      {"ha_get_skill_guide", R"({})"},
+      {"ha_get_skill_guide", R"({"topic":"automations"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());
