@@ -44,6 +44,9 @@ struct McpConfig {
   std::string data_dir;                       // HAMCP_DATA_DIR: session key, revocations, generated token
   std::string auth_token;                     // MCP_AUTH_TOKEN: bearer token clients must send (never logged)
   bool allow_unauthenticated_remote = false;  // explicit, loudly logged opt-out
+  std::string auth_mode = "bearer";           // HAMCP_AUTH: bearer | oauth (log in through Home Assistant)
+  std::string public_url;                     // HAMCP_PUBLIC_URL: https://hamcp.example as clients reach it
+  std::string ha_browser_url;                 // HAMCP_HA_BROWSER_URL: HA as the user's browser reaches it
   bool stateless = false;                     // --stateless: no session ids at all
   std::string tls_cert;                       // --tls-cert / --tls-key: serve HTTPS
   std::string tls_key;

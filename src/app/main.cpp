@@ -145,6 +145,15 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   app.add_option("--data-dir", mcp.data_dir, "Directory for the session key, revocations and generated token")
       ->envname("HAMCP_DATA_DIR");
   app.add_option("--auth-token", mcp.auth_token, "Bearer token MCP clients must present")->envname("MCP_AUTH_TOKEN");
+  app.add_option("--auth", mcp.auth_mode,
+                 "bearer (a token, default) or oauth (OAuth 2.1; users log in through Home Assistant)")
+      ->check(CLI::IsMember({"bearer", "oauth"}))
+      ->envname("HAMCP_AUTH");
+  app.add_option("--public-url", mcp.public_url, "hamcp's URL as clients reach it (OAuth issuer)")
+      ->envname("HAMCP_PUBLIC_URL");
+  app.add_option("--ha-browser-url", mcp.ha_browser_url,
+                 "Home Assistant's URL as users' browsers reach it (--auth oauth)")
+      ->envname("HAMCP_HA_BROWSER_URL");
   app.add_flag("--allow-unauthenticated-remote", mcp.allow_unauthenticated_remote,
                "Serve a non-loopback address without a bearer token (dangerous)");
   app.add_flag("--stateless", mcp.stateless, "Streamable HTTP without sessions");

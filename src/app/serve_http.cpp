@@ -10,11 +10,14 @@
 #include <stdexcept>
 
 #include "app/commands.hpp"
+#include "app/ha_login.hpp"
 #include "app/runtime.hpp"
+#include "ha/ha_client.hpp"
 #include "mcp/http/access_policy.hpp"
 #include "mcp/http/data_dir.hpp"
 #include "mcp/http/generated_token.hpp"
 #include "mcp/http/http_server.hpp"
+#include "mcp/http/oauth/oauth_server.hpp"
 
 namespace hamcp::app {
 namespace http = mcp::http;
@@ -80,6 +83,25 @@ void fill_options(const McpConfig& mcp, http::HttpServerOptions& options) {
       limits.max_request_mb);
 }
 
+// --auth oauth: hamcp is the authorization server; its login step is Home
+// Assistant's own (HaLogin). A configured bearer token is then not accepted.
+bool enable_oauth(const McpConfig& mcp, Runtime& runtime, http::HttpServerOptions& options) {
+  const ha::HaClient* client = runtime.ha();
+  if (client == nullptr || client->settings() == nullptr) {
+    spdlog::error("http: --auth oauth needs Home Assistant's URL (HOMEASSISTANT_URL) for the login");
+    return false;
+  }
+  if (mcp.public_url.empty() && !http::is_loopback_host(mcp.host))
+    spdlog::warn("http: --auth oauth without --public-url: the issuer is taken from each request's Host header");
+  auto login =
+      std::make_shared<HaLogin>(runtime.io().get_executor(), *client->settings(), mcp.ha_browser_url, options.data_dir);
+  options.oauth = std::make_shared<http::oauth::OAuthServer>(options.data_dir, std::move(login));
+  options.public_url = mcp.public_url;
+  options.auth_token.clear();
+  spdlog::info("http: OAuth mode: MCP clients log in through Home Assistant ({})", client->settings()->display_url);
+  return true;
+}
+
 }  // namespace
 
 int serve_http(const Config& config) {
@@ -90,7 +112,7 @@ int serve_http(const Config& config) {
   http::HttpServerOptions options;
   try {
     options.data_dir = http::resolve_data_dir(mcp.data_dir);
-    if (!resolve_auth_token(mcp, options.data_dir, options.auth_token)) return 1;
+    if (mcp.auth_mode != "oauth" && !resolve_auth_token(mcp, options.data_dir, options.auth_token)) return 1;
   } catch (const std::exception& e) {
     spdlog::error("http: {}", e.what());
     return 1;
@@ -105,6 +127,7 @@ int serve_http(const Config& config) {
     return 2;
   }
   Runtime& runtime = *runtime_holder;
+  if (mcp.auth_mode == "oauth" && !enable_oauth(mcp, runtime, options)) return 1;
   http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);
   try {
     server.start();

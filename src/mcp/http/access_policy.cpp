@@ -126,12 +126,19 @@ AuthRequirement auth_requirement(std::string_view bind_host, bool token_configur
   return AuthRequirement::kGenerateToken;
 }
 
-bool bearer_matches(std::optional<std::string_view> authorization, std::string_view expected) {
-  if (!authorization || expected.empty()) return false;
+std::optional<std::string_view> bearer_value(std::optional<std::string_view> authorization) {
+  if (!authorization) return std::nullopt;
   std::string_view value = trim(*authorization);
-  if (value.size() < 7 || ascii_lower(value.substr(0, 7)) != "bearer ") return false;
+  if (value.size() < 7 || ascii_lower(value.substr(0, 7)) != "bearer ") return std::nullopt;
   value = trim(value.substr(7));
-  return constant_time_equal(value, expected);
+  if (value.empty()) return std::nullopt;
+  return value;
+}
+
+bool bearer_matches(std::optional<std::string_view> authorization, std::string_view expected) {
+  const auto value = bearer_value(authorization);
+  if (!value || expected.empty()) return false;
+  return constant_time_equal(*value, expected);
 }
 
 OriginPolicy::OriginPolicy(std::string bind_host, std::vector<std::string> extra_hosts,

@@ -25,6 +25,8 @@ AuthRequirement auth_requirement(std::string_view bind_host, bool token_configur
 // True when `authorization` is "Bearer <expected>" (scheme case-insensitive),
 // compared in constant time.
 bool bearer_matches(std::optional<std::string_view> authorization, std::string_view expected);
+// The token of "Bearer <token>" (scheme case-insensitive); nullopt otherwise.
+std::optional<std::string_view> bearer_value(std::optional<std::string_view> authorization);
 
 // Host and Origin validation. Host names are compared without port and
 // case-insensitively.

@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 
 #include "common/ascii.hpp"
+#include "mcp/http/auth_discovery.hpp"
 #include "mcp/http/data_dir.hpp"
 #include "mcp/http/guarded_log.hpp"
 #include "mcp/http/legacy_sse.hpp"
@@ -33,6 +34,13 @@ struct HttpServer::Impl {
   asio::awaitable<void> handle_healthz(HttpRequest& req, ResponseWriter& w);
   // Access checks before anything else; the refusal to send, if any.
   std::optional<HttpResponse> check_access(const HttpRequest& req) const;
+  // Bearer token or OAuth access token; the 401 to send, if any.
+  std::optional<HttpResponse> check_credentials(const HttpRequest& req) const;
+  // OAuth discovery and the authorization server's own endpoints (no token needed).
+  asio::awaitable<bool> handle_oauth_routes(HttpRequest& req, ResponseWriter& w);
+  std::string base_url(const HttpRequest& req) const {
+    return public_base(req, opts.public_url, !opts.listener.tls_cert.empty());
+  }
   asio::awaitable<void> handle_mcp(HttpRequest& req, ResponseWriter& w, bool read_only);
   asio::awaitable<void> handle_legacy(HttpRequest& req, ResponseWriter& w);
 
@@ -90,12 +98,37 @@ std::optional<HttpResponse> HttpServer::Impl::check_access(const HttpRequest& re
                  printable(req.header("origin").value_or("")));
     return HttpResponse::rpc_error(403, -32000, "Forbidden: Origin is not allowed");
   }
-  if (!opts.auth_token.empty() && !bearer_matches(req.header("authorization"), opts.auth_token)) {
-    auto r = HttpResponse::rpc_error(401, -32000, "Unauthorized: send Authorization: Bearer <token>");
-    r.set("WWW-Authenticate", "Bearer realm=\"hamcp\"");
-    return r;
-  }
   return std::nullopt;
+}
+
+std::optional<HttpResponse> HttpServer::Impl::check_credentials(const HttpRequest& req) const {
+  const auto authorization = req.header("authorization");
+  if (opts.oauth) {
+    const auto token = bearer_value(authorization);
+    if (token && opts.oauth->authenticate(*token)) return std::nullopt;
+    return unauthorized(resource_metadata_url(base_url(req), opts.path), token.has_value(),
+                        "Unauthorized: sign in through OAuth (see WWW-Authenticate)");
+  }
+  if (opts.auth_token.empty() || bearer_matches(authorization, opts.auth_token)) return std::nullopt;
+  return unauthorized(resource_metadata_url(base_url(req), opts.path), authorization.has_value(),
+                      "Unauthorized: send Authorization: Bearer <token>");
+}
+
+asio::awaitable<bool> HttpServer::Impl::handle_oauth_routes(HttpRequest& req, ResponseWriter& w) {
+  const WellKnown kind = well_known_kind(req.path);
+  if (kind == WellKnown::kNone && !(opts.oauth && opts.oauth->owns(req.path))) co_return false;
+  const std::string base = base_url(req);
+  if (kind == WellKnown::kProtectedResource) {
+    const std::string issuer = opts.oauth ? base : std::string();
+    co_await w.send(protected_resource_metadata(base + opts.path, issuer));
+  } else if (kind == WellKnown::kAuthorizationServer) {
+    auto answer = opts.oauth ? HttpResponse::json(200, opts.oauth->metadata(base)) : no_authorization_server();
+    co_await w.send(std::move(answer));
+  } else {
+    auto answer = co_await opts.oauth->handle(req, base);
+    co_await w.send(std::move(answer));
+  }
+  co_return true;
 }
 
 asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter& w) {
@@ -104,6 +137,11 @@ asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter&
     co_return;
   }
   if (auto refused = check_access(req)) {
+    co_await w.send(std::move(*refused));
+    co_return;
+  }
+  if (co_await handle_oauth_routes(req, w)) co_return;
+  if (auto refused = check_credentials(req)) {
     co_await w.send(std::move(*refused));
     co_return;
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mcp/http/http_listener.hpp"
+#include "mcp/http/oauth_provider.hpp"
 #include "mcp/http/session_registry.hpp"
 #include "mcp/server.hpp"
 
@@ -27,10 +28,14 @@ struct HttpServerOptions {
   bool legacy_sse = true;
   std::string legacy_sse_path = "/sse";
   std::string legacy_messages_path = "/messages";
-  bool stateless = false;                    // no session ids; a fresh session per request
-  std::filesystem::path data_dir;            // resolved (see data_dir.hpp); holds session.key, revoked
-  std::string auth_token;                    // empty = no bearer token required (never logged)
-  std::vector<std::string> allowed_hosts;    // besides loopback names and the bound address
+  bool stateless = false;          // no session ids; a fresh session per request
+  std::filesystem::path data_dir;  // resolved (see data_dir.hpp); holds session.key, revoked
+  std::string auth_token;          // empty = no bearer token required (never logged)
+  // OAuth mode (--auth oauth): hamcp is the authorization server; access
+  // tokens it issued are required instead of `auth_token`.
+  std::shared_ptr<OAuthProvider> oauth;
+  std::string public_url;                  // "https://hamcp.example" as clients reach it; empty = from the Host header
+  std::vector<std::string> allowed_hosts;  // besides loopback names and the bound address
   std::vector<std::string> allowed_origins;  // besides origins whose host is allowed
   SessionRegistry::Options sessions;         // idle expiry, memory cap
   ReplayLimits replay;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/core/services.hpp"
+#include "sim/core/sim_auth.hpp"
 #include "sim/core/state_store.hpp"
 
 namespace hamcp::sim {
@@ -41,6 +42,8 @@ class SimCore {
 
   // Access token check (constant-time compare). A revoked token fails.
   bool token_ok(std::string_view token) const;
+  // HA's own OAuth2: users, login flows, codes and the tokens it issued (also accepted by token_ok).
+  SimAuth& auth() { return auth_; }
   void revoke_token() { revoked_ = true; }
   void restore_token() { revoked_ = false; }
   bool token_revoked() const { return revoked_; }
@@ -70,6 +73,7 @@ class SimCore {
   StateStore store_;
   Services services_;
   std::string token_;
+  SimAuth auth_;
   std::atomic<bool> revoked_{false};
   std::vector<SystemLogEntry> system_log_;
   std::map<std::string, std::map<std::string, bool>> exposure_;

@@ -65,6 +65,9 @@ RestResponse RestApi::handle(const RestRequest& req) {
       return message_response(400, "Fault command must be a JSON object, e.g. {\"action\":\"drop_websockets\"}");
     return control_(*body);
   }
+  if (path.starts_with("/auth/")) {  // HA's auth endpoints need no token
+    if (auto answer = auth_endpoint(req, path, core_)) return std::move(*answer);
+  }
   if (!core_.token_ok(token)) return text_response(401, "401: Unauthorized");
   core_.note_request(req.method, path);
 

@@ -59,6 +59,8 @@ std::vector<std::string> split_path(std::string_view path);
 RestResponse not_found();
 RestResponse method_not_allowed();
 RestResponse bad_request();
+// HA's /auth/* endpoints (rest_routes_auth.cpp); nullopt: not one of them.
+std::optional<RestResponse> auth_endpoint(const RestRequest& req, std::string_view path, SimCore& core);
 RestResponse server_error();
 
 // The request body as a JSON object: {} when empty; nullopt (and `invalid`
