@@ -85,6 +85,11 @@ const FAMILIES = [
     budget: 650,
     tools: ['ha_get_app', 'ha_manage_app'],
   },
+  {
+    name: 'radio family (Z-Wave, Zigbee, Thread, Matter)',
+    budget: 250,
+    tools: ['ha_manage_radio'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

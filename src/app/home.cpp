@@ -11,6 +11,7 @@
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/integrations/integration_tools.hpp"
+#include "tools/radio/radio_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/safety/safety_tools.hpp"
 #include "tools/system/system_tools.hpp"
@@ -54,6 +55,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("energy", tools::register_energy_tools);
   family("voice", tools::register_voice_tools);
   family("addons", tools::register_addons_tools);
+  family("radio", tools::register_radio_tools);
   tools::apply_tool_filter(registry, families, filter_);
 }
 

@@ -33,7 +33,9 @@ const std::vector<std::string> kTools = {
     // energy preferences, Assist pipelines
     "ha_manage_energy_prefs", "ha_manage_pipeline",
     // Supervisor add-ons
-    "ha_get_app", "ha_manage_app"};
+    "ha_get_app", "ha_manage_app",
+    // radio networks (Z-Wave, Zigbee, Thread, Matter)
+    "ha_manage_radio"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();
