@@ -66,6 +66,28 @@ void otbr_info(WsConnection& c, int64_t id, const json::object&) {
   c.send_result(id, out);
 }
 
+// thread/discover_routers: the result, then each border router the sim "finds" on mDNS.
+void discover_routers(WsConnection& c, int64_t id, const json::object&) {
+  c.add_subscription(id, [] {});
+  c.send_result(id, nullptr);
+  for (const auto& [address, router] : thread(c)["otbr"].as_object()) {
+    const json::object& r = router.as_object();
+    json::object data{{"instance_name", "OpenThread Border Router #" + std::string(address).substr(12)},
+                      {"addresses", json::array{"192.168.1.45"}},
+                      {"border_agent_id", r.at("border_agent_id")},
+                      {"brand", "homeassistant"},
+                      {"extended_address", r.at("extended_address")},
+                      {"extended_pan_id", r.at("extended_pan_id")},
+                      {"model_name", "OpenThread Border Router"},
+                      {"network_name", "MapleHouse"},
+                      {"server", "core-openthread-border-router.local."},
+                      {"thread_version", "1.3.0"},
+                      {"unconfigured", nullptr},
+                      {"vendor_name", "Home Assistant"}};
+    c.send_event(id, json::object{{"type", "router_discovered"}, {"key", address}, {"data", std::move(data)}});
+  }
+}
+
 }  // namespace
 
 void register_thread_commands(ws_util::Table& t) {
@@ -73,6 +95,7 @@ void register_thread_commands(ws_util::Table& t) {
   t["thread/get_dataset_tlv"] = when_loaded<kThread, get_dataset_tlv>;
   t["thread/set_preferred_dataset"] = when_loaded<kThread, set_preferred_dataset>;
   t["thread/delete_dataset"] = when_loaded<kThread, delete_dataset>;
+  t["thread/discover_routers"] = when_loaded<kThread, discover_routers>;
   t["otbr/info"] = when_loaded<kOtbr, otbr_info>;
 }
 

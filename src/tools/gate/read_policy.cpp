@@ -69,6 +69,7 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_subscribe, "subscribe_events"},
     ReadRule{K::ws_subscribe, "subscribe_entities"},
     ReadRule{K::ws_subscribe, "subscribe_trigger"},
+    ReadRule{K::ws_subscribe, "thread/discover_routers"},  // listens to mDNS for border routers
     ReadRule{K::ws_subscribe, "render_template"},
     ReadRule{K::ws_subscribe, "config_entries/subscribe"},
     ReadRule{K::ws_subscribe, "system_health/info"},  // streams its answer, changes nothing

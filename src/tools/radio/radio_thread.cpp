@@ -1,7 +1,13 @@
 // radio=thread: the Thread integration's datasets (thread/*, components/
 // thread/websocket_api.py) and OpenThread Border Routers (otbr/info).
-// Reads: network_status, list_datasets. Writes: set_preferred_dataset,
+// Reads: network_status, list_datasets, discover_routers (listens to
+// thread/discover_routers for params.seconds, 1-10, default 3). Writes: set_preferred_dataset,
 // delete_dataset (confirm; HA refuses to delete the preferred one).
+#include <algorithm>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -105,13 +111,40 @@ asio::awaitable<json::object> delete_dataset(Args& args, ToolEnv& env) {
   co_return details;
 }
 
+// Routers by key as thread/discover_routers reports them (discovered, then maybe removed).
+void on_router_event(json::object& routers, const json::value& event) {
+  const json::object* e = event.if_object();
+  const json::value* key = e ? e->if_contains("key") : nullptr;
+  if (!key || !key->is_string()) return;
+  const std::string k(key->get_string());
+  if (e->at("type") == "router_removed") routers.erase(k);
+  if (e->at("type") == "router_discovered" && e->contains("data")) routers[k] = e->at("data");
+}
+
+asio::awaitable<json::object> discover_routers(Args& args, ToolEnv& env) {
+  auto finding = entry_id(env, thread());
+  co_await std::move(finding);
+  const std::int64_t seconds = std::clamp<std::int64_t>(param(args, "seconds") ? param_int(args, "seconds") : 3, 1, 10);
+  auto routers = std::make_shared<json::object>();
+  auto subscribing = env.ha.subscribe(json::object{{"type", "thread/discover_routers"}},
+                                      [routers](json::value& event, bool) { on_router_event(*routers, event); });
+  const std::uint64_t subscription = co_await std::move(subscribing);
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  timer.expires_after(std::chrono::seconds(seconds));
+  co_await timer.async_wait(asio::use_awaitable);
+  auto ending = env.ha.unsubscribe(subscription);
+  co_await std::move(ending);
+  json::array found;
+  for (auto& [key, data] : *routers) found.push_back(json::object{{"key", key}, {"router", data}});
+  co_return json::object{{"radio", "thread"}, {"listened_seconds", seconds}, {"routers", std::move(found)}};
+}
+
 constexpr Action kActions[] = {
-    {"network_status", network_status},
-    {"list_datasets", list_datasets},
-    {"set_preferred_dataset", set_preferred},
+    {"network_status", network_status},       {"list_datasets", list_datasets},
+    {"discover_routers", discover_routers},   {"set_preferred_dataset", set_preferred},
     {"delete_dataset", delete_dataset, true},
 };
-constexpr const char* kNotYet[] = {"discover_routers", "create_network", "set_network", "set_channel", "add_dataset"};
+constexpr const char* kNotYet[] = {"create_network", "set_network", "set_channel", "add_dataset"};
 
 }  // namespace
 

@@ -87,13 +87,11 @@ ToolSpec make_manage_radio_spec() {
   s.name = "ha_manage_radio";
   s.title = "Radio networks";
   s.description =
-      "Z-Wave/Zigbee(ZHA)/Thread/Matter networks. Actions: all: network_status, diagnostics (device optional). "
-      "zwave: get_config_params, get_config_param, set_config_param, reinterview, rebuild_routes, remove_device. "
-      "zigbee: groups, permit_join, bind, unbind, group_add, group_remove, group_members_add/_remove, remove_device. "
-      "thread: list_datasets, set_preferred_dataset, delete_dataset. matter: ping, interview. "
-      "Removals need confirm=true (else preview). Action inputs go in params.";
+      "Z-Wave/Zigbee/Thread/Matter networks: status, diagnostics, devices, config parameters, groups, datasets. "
+      "Action inputs go in params; removals need confirm=true (else a preview).";
   s.input_schema = R"J({"type":"object","properties":{
-"radio":{"type":"string","enum":["zwave","zigbee","matter","thread"]},"action":{"type":"string"},
+"radio":{"type":"string","enum":["zwave","zigbee","matter","thread"]},
+"action":{"type":"string","description":"all: network_status, diagnostics. zwave: get_config_params, get_config_param, set_config_param, reinterview, rebuild_routes, remove_device. zigbee: groups, permit_join, bind, unbind, group_add, group_remove, group_members_add, group_members_remove, remove_device. thread: list_datasets, discover_routers, set_preferred_dataset, delete_dataset. matter: ping, interview"},
 "device_id":{"type":"string"},"entity_id":{"type":"string"},"params":{"type":"object"},"confirm":{"type":"boolean"}},
 "required":["radio","action"]})J";
   s.output_schema = R"J({"type":"object"})J";

@@ -178,6 +178,10 @@ TEST_F(RadioToolsTest, ThreadDatasetsAndBorderRouters) {
   ASSERT_EQ(status.structured.at("border_routers").as_array().size(), 1u);
   EXPECT_FALSE(status.structured.at("border_routers").at(0).as_object().contains("active_dataset_tlvs"));
   EXPECT_EQ(status.text.find("0e0800000000"), std::string::npos) << "credentials shown";
+  CallResult routers = radio(R"({"radio":"thread","action":"discover_routers","params":{"seconds":1}})");
+  ASSERT_FALSE(routers.is_error) << routers.text;
+  ASSERT_EQ(routers.structured.at("routers").as_array().size(), 1u) << routers.text;
+  EXPECT_EQ(routers.structured.at("routers").at(0).at("router").at("extended_address"), "e6a1c9b0f04d2a17");
   // The preferred dataset is not deleted; a second one is, after a preview.
   CallResult preferred = radio(
       R"({"radio":"thread","action":"delete_dataset","confirm":true,"params":{"dataset_id":"01JDEMODATASET000000000001"}})");

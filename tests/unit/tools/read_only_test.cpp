@@ -275,6 +275,7 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_manage_radio", R"({"radio":"zigbee","action":"diagnostics"})"},
       {"ha_manage_radio", R"({"radio":"zigbee","action":"groups"})"},
       {"ha_manage_radio", R"({"radio":"thread","action":"network_status"})"},
+      {"ha_manage_radio", R"({"radio":"thread","action":"discover_routers","params":{"seconds":1}})"},
       {"ha_manage_radio", R"({"radio":"matter","action":"network_status"})"},
       {"ha_get_system_health", R"({"include":"zha_network,zwave_network,thread_network,matter_network"})"},
   };
