@@ -4,6 +4,8 @@
 // dataset with its OpenThread Border Router, and a Matter node. The data is
 // kept in Home::radios in the shapes the integrations' WebSocket APIs answer
 // with (sim/ws/ws_{zha,zwave,thread,matter}_commands.cpp).
+#include <set>
+
 #include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
 
@@ -63,6 +65,30 @@ json::object zha_device(const std::string& ieee, const char* nwk, const std::str
                       {"endpoint_names", json::array{json::object{{"name", "ON_OFF_LIGHT"}}}}};
 }
 
+// "0123456789abcdef" -> "01:23:45:67:89:ab:cd:ef".
+std::string ieee_of(const std::string& hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size() && i < 16; i += 2) out += (out.empty() ? "" : ":") + hex.substr(i, 2);
+  return out;
+}
+
+// The demo's other Zigbee devices (lights, plugs, sensors from device_kinds) join the same
+// network: their registry identifier becomes their IEEE address.
+void add_other_zha_devices(Home& home, json::array& devices) {
+  std::set<std::string> known;
+  for (const auto& d : devices) known.insert(std::string(d.at("device_reg_id").as_string()));
+  for (auto& d : home.devices) {
+    if (d.identifiers.empty() || d.identifiers.front().first != "zha" || known.count(d.id)) continue;
+    const std::string ieee = ieee_of(d.identifiers.front().second);
+    d.identifiers = {{"zha", ieee}};
+    const bool mains = d.model.find("bulb") != std::string::npos || d.model.find("plug") != std::string::npos ||
+                       d.model.find("ZBMINI") != std::string::npos || d.model.find("Switch") != std::string::npos;
+    const std::string nwk = "0x" + ieee.substr(0, 2) + ieee.substr(3, 2);
+    devices.push_back(zha_device(ieee, nwk.c_str(), d.id, d, mains ? "Router" : "EndDevice",
+                                 mains ? "Mains" : "Battery or Unknown", mains ? 190 : 130));
+  }
+}
+
 void add_zha(HomeBuilder& b) {
   struct Spec {
     const char *name, *manufacturer, *model, *ieee, *nwk, *type, *power, *area;
@@ -85,6 +111,7 @@ void add_zha(HomeBuilder& b) {
     device_by_id(b.home(), id).orphaned = std::string(s.type) != "Coordinator";
     devices.push_back(zha_device(s.ieee, s.nwk, id, device_by_id(b.home(), id), s.type, s.power, s.lqi));
   }
+  add_other_zha_devices(b.home(), devices);
   json::object network_info{{"extended_pan_id", "6d:61:70:6c:65:68:6f:75"},
                             {"pan_id", "0x4C2A"},
                             {"nwk_update_id", 0},
@@ -245,8 +272,20 @@ void add_matter(HomeBuilder& b) {
                                                                        {"fabric_label", "Apple Home"},
                                                                        {"vendor_name", "Apple Home"}}}},
                            {"active_fabric_index", 1}};
-  b.home().radios["matter"] =
-      json::object{{"nodes", json::array{json::object{{"device_id", plug}, {"diagnostics", std::move(diagnostics)}}}}};
+  json::array nodes{json::object{{"device_id", plug}, {"diagnostics", diagnostics}}};
+  // The demo's other Matter devices (device_kinds) are Wi-Fi nodes of the same fabric.
+  std::int64_t node_id = 6;
+  for (const auto& d : b.home().devices) {
+    if (d.identifiers.empty() || d.identifiers.front().first != "matter" || d.id == plug) continue;
+    json::object wifi = diagnostics;
+    wifi["node_id"] = node_id++;
+    wifi["network_type"] = "wifi";
+    wifi["node_type"] = "sleepy_end_device";
+    wifi["network_name"] = "MapleHouse-WiFi";
+    wifi["ip_adresses"] = json::array{"192.168.1." + std::to_string(100 + node_id)};
+    nodes.push_back(json::object{{"device_id", d.id}, {"diagnostics", std::move(wifi)}});
+  }
+  b.home().radios["matter"] = json::object{{"nodes", std::move(nodes)}};
 }
 
 }  // namespace

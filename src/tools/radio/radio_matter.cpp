@@ -32,8 +32,17 @@ asio::awaitable<json::object> network_status(Args&, ToolEnv& env) {
   json::array nodes;
   for (const auto& d : devices) {
     if (nodes.size() >= kMaxNodesDiagnosed) break;
-    auto diagnosing = node_diagnostics(env, d);
-    nodes.push_back(co_await std::move(diagnosing));
+    // A device of the integration need not be a node of its own (a bridged device is an endpoint).
+    std::string refusal;
+    try {
+      auto diagnosing = node_diagnostics(env, d);
+      nodes.push_back(co_await std::move(diagnosing));
+      continue;
+    } catch (const ToolException& e) {
+      if (e.error().code != "radio_refused") throw;
+      refusal = e.error().message;
+    }
+    nodes.push_back(json::object{{"device_id", d.id}, {"name", d.name}, {"diagnostics_error", refusal}});
   }
   json::object out{
       {"radio", "matter"}, {"entry_id", entry}, {"node_count", devices.size()}, {"nodes", std::move(nodes)}};
