@@ -139,10 +139,11 @@ asio::awaitable<json::object> discover_routers(Args& args, ToolEnv& env) {
   co_return json::object{{"radio", "thread"}, {"listened_seconds", seconds}, {"routers", std::move(found)}};
 }
 
+// diagnostics: the other radios' read; Thread's is its network status.
 constexpr Action kActions[] = {
-    {"network_status", network_status},       {"list_datasets", list_datasets},
-    {"discover_routers", discover_routers},   {"set_preferred_dataset", set_preferred},
-    {"delete_dataset", delete_dataset, true},
+    {"network_status", network_status},       {"diagnostics", network_status},
+    {"list_datasets", list_datasets},         {"discover_routers", discover_routers},
+    {"set_preferred_dataset", set_preferred}, {"delete_dataset", delete_dataset, true},
 };
 constexpr const char* kNotYet[] = {"create_network", "set_network", "set_channel", "add_dataset"};
 
