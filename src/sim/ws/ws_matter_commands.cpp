@@ -1,5 +1,6 @@
 // The Matter integration's WebSocket API (homeassistant/components/matter/
-// api.py) over Home::radios["matter"]: node diagnostics, ping, interview.
+// api.py) over Home::radios["matter"]: node diagnostics, ping, interview,
+// fabric removal.
 // Nodes are found by their device-registry id. Unknown while there is no
 // "matter" config entry.
 #include "sim/ws/ws_radio_util.hpp"
@@ -41,12 +42,29 @@ void interview_node(WsConnection& c, int64_t id, const json::object& msg) {
   c.send_result(id, nullptr);
 }
 
+// matter/remove_matter_fabric {device_id, fabric_index}: the node leaves that fabric.
+void remove_matter_fabric(WsConnection& c, int64_t id, const json::object& msg) {
+  json::object* node = node_or_error(c, id, msg);
+  if (!node) return;
+  const std::int64_t index = radio_util::req_int(msg, "fabric_index");
+  json::array& fabrics = node->at("diagnostics").as_object()["active_fabrics"].as_array();
+  const auto before = fabrics.size();
+  fabrics.erase(
+      std::remove_if(fabrics.begin(), fabrics.end(),
+                     [&](const json::value& f) { return f.at("fabric_index").to_number<std::int64_t>() == index; }),
+      fabrics.end());
+  // The server's FailedCommand for an unknown fabric index.
+  if (fabrics.size() == before) return c.send_error(id, "0", "Fabric index " + std::to_string(index) + " not found");
+  c.send_result(id, nullptr);
+}
+
 }  // namespace
 
 void register_matter_commands(ws_util::Table& t) {
   t["matter/node_diagnostics"] = when_loaded<kMatter, node_diagnostics>;
   t["matter/ping_node"] = when_loaded<kMatter, ping_node>;
   t["matter/interview_node"] = when_loaded<kMatter, interview_node>;
+  t["matter/remove_matter_fabric"] = when_loaded<kMatter, remove_matter_fabric>;
 }
 
 }  // namespace hamcp::sim

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the radio command files (ws_{zha,zwave,thread,matter}_commands.cpp):
 // whether the integration is loaded, and its data in Home::radios.
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 

@@ -1,6 +1,7 @@
 // radio=matter: the Matter integration through matter/* (components/matter/
 // api.py). Reads: network_status (the Matter devices and their nodes'
-// diagnostics), diagnostics (one node). Writes: ping, interview.
+// diagnostics), diagnostics (one node). Writes: ping, interview,
+// remove_fabric (confirm).
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -82,13 +83,47 @@ asio::awaitable<json::object> interview(Args& args, ToolEnv& env) {
   co_return json::object{{"done", true}, {"device_id", device.id}, {"name", device.name}};
 }
 
+// remove_fabric {params.fabric_index}: the node leaves that fabric (another controller's, e.g. a
+// phone ecosystem's). Home Assistant's own fabric is refused: the device would be lost to it.
+asio::awaitable<json::object> remove_fabric(Args& args, ToolEnv& env) {
+  auto finding = device_arg(args, env, matter());
+  const Device device = co_await std::move(finding);
+  const std::int64_t index = param_int(args, "fabric_index");
+  auto diagnosing = node_diagnostics(env, device);
+  const json::object diag = co_await std::move(diagnosing);
+  const json::value* own = diag.if_contains("active_fabric_index");
+  if (own && own->is_number() && own->to_number<std::int64_t>() == index)
+    throw ToolException(bad_argument(
+        "params.fabric_index", "fabric " + std::to_string(index) + " is Home Assistant's own fabric on " + device.name,
+        "Remove the device from Home Assistant instead; other fabrics are listed in "
+        "active_fabrics (action=diagnostics)."));
+  json::value fabric = nullptr;
+  if (const json::value* all = diag.if_contains("active_fabrics"); all && all->is_array())
+    for (const auto& f : all->get_array())
+      if (f.is_object() && f.as_object().contains("fabric_index") &&
+          f.at("fabric_index").to_number<std::int64_t>() == index)
+        fabric = f;
+  if (fabric.is_null())
+    throw ToolException(bad_argument("params.fabric_index", device.name + " has no fabric " + std::to_string(index),
+                                     "action=diagnostics lists its active_fabrics."));
+  json::object details{{"device_id", device.id}, {"name", device.name}, {"fabric", fabric}};
+  if (!args.flag("confirm", false))
+    co_return preview("remove fabric " + std::to_string(index) + " from Matter device " + device.name,
+                      std::move(details));
+  auto removing =
+      command(env, matter(),
+              json::object{{"type", "matter/remove_matter_fabric"}, {"device_id", device.id}, {"fabric_index", index}});
+  co_await std::move(removing);
+  details["done"] = true;
+  details["removed"] = true;
+  co_return details;
+}
+
 constexpr Action kActions[] = {
-    {"network_status", network_status},
-    {"diagnostics", diagnostics},
-    {"ping", ping},
-    {"interview", interview},
+    {"network_status", network_status}, {"diagnostics", diagnostics},           {"ping", ping},
+    {"interview", interview},           {"remove_fabric", remove_fabric, true},
 };
-constexpr const char* kNotYet[] = {"commission", "commission_on_network", "share_out",      "remove_fabric",
+constexpr const char* kNotYet[] = {"commission", "commission_on_network", "share_out",
                                    "set_thread", "set_wifi_credentials",  "firmware_update"};
 
 }  // namespace

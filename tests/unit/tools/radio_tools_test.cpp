@@ -225,6 +225,18 @@ TEST_F(RadioToolsTest, MatterDiagnosticsPingAndInterview) {
   CallResult interview = radio(R"({"radio":"matter","action":"interview","device_id":")" + plug + "\"}");
   ASSERT_FALSE(interview.is_error) << interview.text;
   EXPECT_EQ(radio_data("matter", "nodes").at(0).at("interviews").as_int64(), 1);
+  const std::string fabric = R"({"radio":"matter","action":"remove_fabric","device_id":")" + plug + "\"";
+  CallResult own = radio(fabric + R"(,"confirm":true,"params":{"fabric_index":1}})");
+  EXPECT_NE(own.text.find("own fabric"), std::string::npos) << own.text;
+  CallResult fabric_preview = radio(fabric + R"(,"params":{"fabric_index":2}})");
+  EXPECT_TRUE(fabric_preview.structured.at("preview").as_bool()) << fabric_preview.text;
+  auto fabrics = [&] {
+    return radio_data("matter", "nodes").at(0).at("diagnostics").at("active_fabrics").as_array().size();
+  };
+  EXPECT_EQ(fabrics(), 2u);
+  CallResult removed = radio(fabric + R"(,"confirm":true,"params":{"fabric_index":2}})");
+  ASSERT_FALSE(removed.is_error) << removed.text;
+  EXPECT_EQ(fabrics(), 1u);
   CallResult no_device = radio(R"({"radio":"matter","action":"ping"})");
   EXPECT_NE(no_device.text.find("device_id"), std::string::npos) << no_device.text;
 }
