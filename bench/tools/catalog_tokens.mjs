@@ -90,6 +90,11 @@ const FAMILIES = [
     budget: 220,
     tools: ['ha_get_skill_guide'],
   },
+  {
+    name: 'radio family (Z-Wave, Zigbee, Thread, Matter)',
+    budget: 250,
+    tools: ['ha_manage_radio'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

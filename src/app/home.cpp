@@ -14,6 +14,7 @@
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/integrations/integration_tools.hpp"
+#include "tools/radio/radio_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/safety/safety_tools.hpp"
 #include "tools/skills/skill_tools.hpp"
@@ -59,6 +60,7 @@ void Home::register_tools(mcp::Registry& registry) {
   family("voice", tools::register_voice_tools);
   family("addons", tools::register_addons_tools);
   family("skills", tools::register_skill_tools);
+  family("radio", tools::register_radio_tools);
   tools::apply_tool_filter(registry, families, filter_);
   prompts::register_prompts(registry, tools_env_);
   skills::register_skill_guide(registry);

@@ -431,6 +431,7 @@ void add_calendar_and_todo(HomeBuilder& b);    // demo_everyday.cpp
 void add_demo_backups(Home& home);             // demo_backups.cpp
 void add_demo_updates(HomeBuilder& b);         // demo_updates.cpp
 void add_integration_entries(HomeBuilder& b);  // demo_integrations.cpp
+void add_demo_radios(HomeBuilder& b);          // demo_radios.cpp
 void add_energy_and_assist(HomeBuilder& b);    // demo_energy.cpp
 
 Home demo_home() {
@@ -451,6 +452,7 @@ Home demo_home() {
   add_calendar_and_todo(b);
   add_demo_backups(b.home());
   add_demo_updates(b);
+  add_demo_radios(b);
   add_integration_entries(b);
   add_energy_and_assist(b);
   b.home().supervisor = demo_supervisor();

@@ -271,6 +271,11 @@ struct Home {
   // HACS's repositories as hacs/repository/info shows them (sim/ws/ws_hacs_commands.cpp);
   // HACS answers only while a "hacs" config entry exists.
   std::vector<json::object> hacs_repositories;
+  // Radio networks (sim/ws/ws_{zha,zwave,thread,matter}_commands.cpp; the demo's in
+  // home/demo_radios.cpp): "zha", "zwave_js", "thread", "matter", each the
+  // integration's data in the shapes its WebSocket API answers with. A radio's
+  // commands are unknown while no config entry of its domain exists.
+  json::object radios;
   json::value energy_prefs;
   Voice voice;
   // The Supervisor (HA OS / Supervised); empty: HA Container/Core, no add-ons.

@@ -98,6 +98,10 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
     register_backup_commands(t);
     register_update_commands(t);
     register_hacs_commands(t);
+    register_zha_commands(t);
+    register_zwave_commands(t);
+    register_thread_commands(t);
+    register_matter_commands(t);
     register_energy_commands(t);
     register_assist_commands(t);
     register_supervisor_commands(t);

@@ -79,6 +79,10 @@ void register_todo_commands(std::map<std::string, WsConnection::Handler, std::le
 void register_backup_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_update_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_hacs_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_zha_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_zwave_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_thread_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_matter_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_energy_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_assist_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_supervisor_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);

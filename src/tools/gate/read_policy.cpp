@@ -54,10 +54,22 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "update/release_notes"},
     ReadRule{K::ws_command, "hacs/info"},
     ReadRule{K::ws_command, "hacs/repository/info"},  // also clears its "new" mark (HACS's UI does the same)
+    // Radio networks (ha_manage_radio): status and diagnostics only
+    ReadRule{K::ws_command, "zha/network/settings"},
+    ReadRule{K::ws_command, "zha/devices"},
+    ReadRule{K::ws_command, "zha/device"},
+    ReadRule{K::ws_command, "zha/groups"},
+    ReadRule{K::ws_command, "zwave_js/network_status"},
+    ReadRule{K::ws_command, "zwave_js/node_status"},
+    ReadRule{K::ws_command, "zwave_js/get_config_parameters"},
+    ReadRule{K::ws_command, "thread/list_datasets"},
+    ReadRule{K::ws_command, "otbr/info"},
+    ReadRule{K::ws_command, "matter/node_diagnostics"},
     // WebSocket subscriptions (they only listen)
     ReadRule{K::ws_subscribe, "subscribe_events"},
     ReadRule{K::ws_subscribe, "subscribe_entities"},
     ReadRule{K::ws_subscribe, "subscribe_trigger"},
+    ReadRule{K::ws_subscribe, "thread/discover_routers"},  // listens to mDNS for border routers
     ReadRule{K::ws_subscribe, "render_template"},
     ReadRule{K::ws_subscribe, "config_entries/subscribe"},
     ReadRule{K::ws_subscribe, "system_health/info"},  // streams its answer, changes nothing

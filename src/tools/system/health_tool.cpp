@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "common/ascii.hpp"
+#include "tools/radio/radio_tools.hpp"
 #include "tools/system/system_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -150,6 +151,24 @@ bool wants(const std::string& include, std::string_view part) {
   return include.find(part) != std::string::npos || include.find("all") != std::string::npos;
 }
 
+// ha-mcp's include values zha_network, zwave_network, thread_network and
+// matter_network: ha_manage_radio's network_status of that radio (a radio that
+// is not set up answers {"configured": false, ...}).
+asio::awaitable<json::object> radio_networks(ToolEnv& env, const std::string& include) {
+  static constexpr std::pair<const char*, const char*> kIncludes[] = {{"zha_network", "zigbee"},
+                                                                      {"zwave_network", "zwave"},
+                                                                      {"thread_network", "thread"},
+                                                                      {"matter_network", "matter"}};
+  json::object out;
+  for (const auto& [key, radio_name] : kIncludes) {
+    if (!wants(include, key)) continue;
+    auto reading = radio::network_status_or_absent(env, *radio::find_radio(radio_name));
+    json::object status = co_await std::move(reading);
+    out[key] = std::move(status);
+  }
+  co_return out;
+}
+
 asio::awaitable<mcp::ToolResult> run_system_health(Args& args, ToolEnv& env, mcp::RequestContext&) {
   std::string include = "health,repairs";
   if (args.has("include")) {
@@ -181,6 +200,9 @@ asio::awaitable<mcp::ToolResult> run_system_health(Args& args, ToolEnv& env, mcp
     json::object levels = co_await std::move(reading);
     body["log_levels"] = std::move(levels);
   }
+  auto radios = radio_networks(env, include);
+  json::object networks = co_await std::move(radios);
+  for (auto& [key, status] : networks) body[key] = std::move(status);
   co_return ok(std::move(body));
 }
 

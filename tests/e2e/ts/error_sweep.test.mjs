@@ -74,6 +74,7 @@ const VALID = {
   ha_get_app: { slug: 'core_mosquitto' },
   ha_manage_app: { action: 'restart', slug: 'core_mosquitto' },
   ha_get_skill_guide: { topic: 'automations' },
+  ha_manage_radio: { radio: 'zwave', action: 'network_status' },
 };
 
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
@@ -199,6 +200,12 @@ const OWN_FAILURES = {
     [{ action: 'configure', slug: '45df7312_zigbee2mqtt', options: { serial: { baudrate: 'fast' } } }, 'invalid_options'],
     [{ action: 'explode', slug: 'core_mosquitto' }, 'invalid_argument'],
     [{ action: 'remove_repository', repository: 'nope' }, 'repository_not_found'],
+  ],
+  ha_manage_radio: [
+    [{ radio: 'zigbee', action: 'network_backup' }, 'not_implemented'],
+    [{ radio: 'zwave', action: 'explode' }, 'invalid_argument'],
+    [{ radio: 'zwave', action: 'get_config_params', device_id: 'nope_nope' }, 'invalid_argument'],
+    [{ radio: 'thread', action: 'delete_dataset', params: { dataset_id: '01JDEMODATASET000000000001' }, confirm: true }, 'dataset_preferred'],
   ],
 };
 

@@ -35,7 +35,9 @@ const std::vector<std::string> kTools = {
     // Supervisor add-ons
     "ha_get_app", "ha_manage_app",
     // hamcp's skills guide
-    "ha_get_skill_guide"};
+    "ha_get_skill_guide",
+    // radio networks (Z-Wave, Zigbee, Thread, Matter)
+    "ha_manage_radio"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

@@ -46,6 +46,11 @@ const KnownWrite kKnownWrites[] = {
     {"ha_manage_app", R"({"action":"restart","slug":"core_mosquitto"})"},
     {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto","confirm":true})"},
     {"ha_manage_app", R"({"slug":"core_mosquitto","boot":"manual"})"},
+    {"ha_manage_radio", R"({"radio":"zwave","action":"rebuild_routes"})"},
+    {"ha_manage_radio", R"({"radio":"zigbee","action":"permit_join","params":{"duration":30}})"},
+    {"ha_manage_radio", R"({"radio":"zigbee","action":"group_add","params":{"name":"Sweep"}})"},
+    {"ha_manage_radio",
+     R"({"radio":"thread","action":"set_preferred_dataset","params":{"dataset_id":"01JDEMODATASET000000000001"}})"},
 };
 
 // A plausible value for a property, by its name first, then its type.
@@ -267,6 +272,14 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_logs", R"({"source":"system_service","slug":"kernel"})"},
       {"ha_get_skill_guide", R"({})"},
       {"ha_get_skill_guide", R"({"topic":"automations"})"},
+      {"ha_manage_radio", R"({"radio":"zwave","action":"network_status"})"},
+      {"ha_manage_radio", R"({"radio":"zwave","action":"diagnostics"})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"diagnostics"})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"groups"})"},
+      {"ha_manage_radio", R"({"radio":"thread","action":"network_status"})"},
+      {"ha_manage_radio", R"({"radio":"thread","action":"discover_routers","params":{"seconds":1}})"},
+      {"ha_manage_radio", R"({"radio":"matter","action":"network_status"})"},
+      {"ha_get_system_health", R"({"include":"zha_network,zwave_network,thread_network,matter_network"})"},
   };
   for (const auto& [tool, args] : reads) {
     const json::object r = call_raw(*session, tool, json::parse(args).as_object());

@@ -1,0 +1,143 @@
+// Z-Wave JS's WebSocket API (homeassistant/components/zwave_js/api.py) over
+// Home::radios["zwave_js"]: network status, node status, configuration
+// parameters (get, set), re-interview, route rebuilding, failed-node removal.
+// Nodes are found by their device-registry id as HA finds them. Unknown while
+// there is no "zwave_js" config entry.
+#include "sim/ws/ws_radio_util.hpp"
+
+namespace hamcp::sim {
+namespace {
+
+using namespace ws_util;
+using namespace radio_util;
+
+constexpr char kZwave[] = "zwave_js";
+
+json::object& zwave(WsConnection& c) { return data(c, "zwave_js"); }
+
+// What HA's node_status() shows: the node without the sim's own fields.
+json::object node_status(const json::object& node) {
+  json::object out = node;
+  out.erase("device_id");
+  out.erase("config");
+  return out;
+}
+
+json::object* node_of_device(WsConnection& c, const std::string& device_id) {
+  for (auto& n : list(zwave(c), "nodes"))
+    if (n.as_object().at("device_id") == device_id.c_str()) return &n.as_object();
+  return nullptr;
+}
+
+// HA's _async_get_node: a device that is no Z-Wave node is not_found.
+json::object* node_or_error(WsConnection& c, int64_t id, const json::object& msg) {
+  const std::string device_id = req_string(msg, "device_id");
+  json::object* node = node_of_device(c, device_id);
+  if (!node) c.send_error(id, "not_found", "Device " + device_id + " is not a valid Z-Wave device");
+  return node;
+}
+
+std::string entry_id_of(WsConnection& c) {
+  for (const auto& e : home(c).config_entries)
+    if (e.at("entry").at("domain") == kZwave) return std::string(e.at("entry").at("entry_id").as_string());
+  return {};
+}
+
+void network_status(WsConnection& c, int64_t id, const json::object& msg) {
+  if (msg.contains("entry_id") == msg.contains("device_id"))
+    return c.send_error(id, "invalid_format", "Must specify either device_id or entry_id");
+  if (msg.contains("entry_id") && req_string(msg, "entry_id") != entry_id_of(c))
+    return c.send_error(id, "not_found", "Config entry " + req_string(msg, "entry_id") + " not found");
+  if (msg.contains("device_id") && !node_or_error(c, id, msg)) return;
+  json::object controller = zwave(c)["controller"].as_object();
+  json::array nodes;
+  for (const auto& n : list(zwave(c), "nodes")) nodes.push_back(node_status(n.as_object()));
+  controller["nodes"] = std::move(nodes);
+  c.send_result(id, json::object{{"client", zwave(c)["client"]}, {"controller", std::move(controller)}});
+}
+
+void node_status_cmd(WsConnection& c, int64_t id, const json::object& msg) {
+  if (const json::object* node = node_or_error(c, id, msg)) c.send_result(id, node_status(*node));
+}
+
+void get_config_parameters(WsConnection& c, int64_t id, const json::object& msg) {
+  if (const json::object* node = node_or_error(c, id, msg)) c.send_result(id, node->at("config"));
+}
+
+// zwave_js/set_config_parameter {device_id, property, endpoint=0, property_key?, value}.
+void set_config_parameter(WsConnection& c, int64_t id, const json::object& msg) {
+  json::object* node = node_or_error(c, id, msg);
+  if (!node) return;
+  const std::int64_t property = req_int(msg, "property");
+  const std::int64_t endpoint = msg.contains("endpoint") ? req_int(msg, "endpoint") : 0;
+  const std::int64_t value = req_int(msg, "value");
+  for (auto& [value_id, param] : node->at("config").as_object()) {
+    json::object& p = param.as_object();
+    if (p.at("property").to_number<std::int64_t>() != property ||
+        p.at("endpoint").to_number<std::int64_t>() != endpoint)
+      continue;
+    const json::object& meta = p.at("metadata").as_object();
+    if (value < meta.at("min").to_number<std::int64_t>() || value > meta.at("max").to_number<std::int64_t>())
+      return c.send_error(id, "not_supported",
+                          "Value " + std::to_string(value) + " is not valid for parameter " + std::to_string(property));
+    p["value"] = value;
+    return c.send_result(id, json::object{{"value_id", value_id}, {"status", 1}});
+  }
+  c.send_error(id, "not_found",
+               "Configuration parameter " + std::to_string(property) + " on node " +
+                   std::to_string(node->at("node_id").to_number<std::int64_t>()) + " could not be found");
+}
+
+// zwave_js/refresh_node_info: answers at once, interview events follow.
+void refresh_node_info(WsConnection& c, int64_t id, const json::object& msg) {
+  json::object* node = node_or_error(c, id, msg);
+  if (!node) return;
+  (*node)["interview_count"] = (node->contains("interview_count") ? node->at("interview_count").as_int64() : 0) + 1;
+  // HA keeps the command open for interview events; the sim's interview ends at once, with none.
+  c.send_result(id, nullptr);
+}
+
+void rebuild_node_routes(WsConnection& c, int64_t id, const json::object& msg) {
+  if (json::object* node = node_or_error(c, id, msg)) c.send_result(id, node->at("status") != "dead");
+}
+
+void begin_rebuilding_routes(WsConnection& c, int64_t id, const json::object& msg) {
+  if (req_string(msg, "entry_id") != entry_id_of(c))
+    return c.send_error(id, "not_found", "Config entry " + req_string(msg, "entry_id") + " not found");
+  zwave(c)["controller"].as_object()["is_rebuilding_routes"] = true;
+  c.send_result(id, true);
+}
+
+// zwave_js/remove_failed_node: Z-Wave JS removes only a node the controller marked failed (dead).
+void remove_failed_node(WsConnection& c, int64_t id, const json::object& msg) {
+  json::object* node = node_or_error(c, id, msg);
+  if (!node) return;
+  if (node->at("status") != "dead")
+    return c.send_error(id, "zwave_error",
+                        "Z-Wave error 1000 - The node could not be removed because it has not failed");
+  const std::string device_id(node->at("device_id").as_string());
+  json::array& nodes = list(zwave(c), "nodes");
+  nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
+                             [&](const json::value& n) { return n.as_object().at("device_id") == device_id.c_str(); }),
+              nodes.end());
+  auto& devs = home(c).devices;
+  devs.erase(std::remove_if(devs.begin(), devs.end(), [&](const Device& d) { return d.id == device_id; }), devs.end());
+  fire(c, "device_registry_updated", {{"action", "remove"}, {"device_id", device_id}});
+  // HA also streams a "node removed" event on the command's id; the sim sends only the result.
+  c.send_result(id, nullptr);
+}
+
+}  // namespace
+
+void register_zwave_commands(ws_util::Table& t) {
+  t["zwave_js/network_status"] = when_loaded<kZwave, network_status>;
+  t["zwave_js/node_status"] = when_loaded<kZwave, node_status_cmd>;
+  t["zwave_js/get_config_parameters"] = when_loaded<kZwave, get_config_parameters>;
+  t["zwave_js/set_config_parameter"] = when_loaded<kZwave, set_config_parameter>;
+  t["zwave_js/refresh_node_info"] = when_loaded<kZwave, refresh_node_info>;
+  t["zwave_js/rebuild_node_routes"] = when_loaded<kZwave, rebuild_node_routes>;
+  t["zwave_js/begin_rebuilding_routes"] = when_loaded<kZwave, begin_rebuilding_routes>;
+  t["zwave_js/remove_failed_node"] = when_loaded<kZwave, remove_failed_node>;
+}
+
+}  // namespace hamcp::sim

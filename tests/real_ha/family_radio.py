@@ -1,0 +1,51 @@
+"""The radio family (ha_manage_radio) through hamcp's MCP stdio against this real Home Assistant,
+which has no Zigbee, Z-Wave, Thread or Matter radio set up: each radio's read and write actions
+answer radio_not_configured naming the missing config entry (nothing sent to a radio API), the
+health includes zha_network/zwave_network/thread_network/matter_network say "configured": false,
+and actions hamcp does not do yet answer not_implemented naming the ones that exist."""
+
+from __future__ import annotations
+
+import json
+
+from check_kit import Ctx, McpStdio, expect
+
+RADIOS = {"zigbee": "ZHA", "zwave": "Z-Wave JS", "thread": "Thread", "matter": "Matter"}
+
+
+def t_not_configured(c: Ctx):
+    m = McpStdio(c)
+    try:
+        names = {t["name"] for t in m.request("tools/list", {})["tools"]}
+        expect("ha_manage_radio" in names, f"tools/list: {sorted(names)}")
+        for radio, label in RADIOS.items():
+            for action in ("network_status", "diagnostics"):
+                err = m.tool("ha_manage_radio", {"radio": radio, "action": action}, ok=False)["error"]
+                expect(err["code"] == "radio_not_configured", f"{radio} {action}: {err}")
+                expect(err["message"].startswith(f"no {label} config entry"), f"{radio} message: {err['message']}")
+        write = m.tool("ha_manage_radio", {"radio": "zigbee", "action": "permit_join", "params": {"duration": 30}},
+                       ok=False)["error"]
+        expect(write["code"] == "radio_not_configured", f"permit_join: {write}")
+        h = m.tool("ha_get_system_health",
+                   {"include": "zha_network,zwave_network,thread_network,matter_network"})
+        for key in ("zha_network", "zwave_network", "thread_network", "matter_network"):
+            expect(h[key]["configured"] is False and "config entry" in h[key]["message"], f"{key}: {h.get(key)}")
+    finally:
+        m.close()
+
+
+def t_not_implemented_names_what_exists(c: Ctx):
+    m = McpStdio(c)
+    try:
+        err = m.tool("ha_manage_radio", {"radio": "matter", "action": "commission"}, ok=False)["error"]
+        expect(err["code"] == "not_implemented" and "ping" in err["available_actions"], f"commission: {err}")
+        bad = m.tool("ha_manage_radio", {"radio": "zwave", "action": "explode"}, ok=False)["error"]
+        expect(bad["code"] == "invalid_argument" and "action" in json.dumps(bad), f"unknown action: {bad}")
+    finally:
+        m.close()
+
+
+TESTS = [
+    ("hamcp.radio.not_configured", t_not_configured),
+    ("hamcp.radio.not_implemented", t_not_implemented_names_what_exists),
+]
