@@ -59,6 +59,7 @@ void ConfigCache::Impl::on_change(const ha::ChangeSet& changes, const ha::Snapsh
     });
     for (const auto& d : storage_helper_domains()) fetch.push_back(list_job(d));
     fetch.emplace_back(kEntriesJob);
+    fetch.emplace_back(kDashboardsJob);
   }
   for (const auto* list : {&changes.states_added, &changes.states_changed})
     for (const auto& id : *list)
@@ -80,7 +81,8 @@ void ConfigCache::Impl::enqueue(std::vector<std::string> fetch, std::vector<std:
       warm_start = std::chrono::steady_clock::now();
     }
     if (full && !subscribed) subscribe_now = subscribed = true;
-    if (full) entries.clear();  // a full pass reads every entry's options again
+    if (full) entries.clear();     // a full pass reads every entry's options again
+    if (full) dashboards.clear();  // and every dashboard's config
     for (auto& id : gone) drop_locked(id);
     for (auto& id : fetch)
       if (queued.insert(id).second) queue.push_back(std::move(id));
@@ -159,6 +161,12 @@ asio::awaitable<void> ConfigCache::Impl::run_job(const std::string& job) {
   } else if (job == kEntriesJob) {
     auto listing = fetch_entries();
     co_await std::move(listing);
+  } else if (job == kDashboardsJob) {
+    auto listing = fetch_dashboard_list();
+    co_await std::move(listing);
+  } else if (job.rfind(kDashboardJob, 0) == 0) {
+    auto reading = fetch_dashboard(job.substr(kDashboardJob.size()));
+    co_await std::move(reading);
   } else if (job.rfind(kEntryJob, 0) == 0) {
     auto reading = fetch_entry(job.substr(kEntryJob.size()));
     co_await std::move(reading);

@@ -6,7 +6,9 @@
 // config_sources.hpp), fetched with a bounded pool of parallel requests,
 // indexed by what is inside it (entity ids, also inside templates, services,
 // trigger types, alias, description, name, icon) in the one search engine
-// (search::EntityIndex, a second instance: one document per item).
+// (search::EntityIndex, a second instance: one document per item); and every
+// Lovelace dashboard (config_dashboards.hpp: title, views, cards, entities
+// shown; refetched on lovelace_updated, the list on panels_updated).
 //
 // Kept current from the mirror (an item whose entity is added, changed or
 // removed is fetched again or leaves; a full resync refetches everything) and
@@ -71,7 +73,8 @@ class ConfigCache {
   search::Result query(const search::Query& q) const;
   // The cached config of a document (an item's entity id).
   std::optional<boost::json::value> config_of(std::string_view doc_id) const;
-  // What a result says about a document: {"kind": "automation"|"script"|"scene"}, or
+  // What a result says about a document: {"kind": "automation"|"script"|"scene"},
+  // {"kind":"dashboard","url_path","title","cards"}, or
   // {"kind":"helper","helper_type", "helper_id" (storage) | "entry_id","title","entities" (config entry)}.
   std::optional<boost::json::object> meta_of(std::string_view doc_id) const;
   // Waits until ready, at most `timeout`; true when ready.

@@ -81,6 +81,8 @@ asio::awaitable<void> ConfigCache::Impl::subscribe_to_changes() {
   };
   auto subscribing = subscribe_quietly(std::move(entries_message), std::move(entries_handler));
   co_await std::move(subscribing);
+  auto dashboards_subscribing = subscribe_to_dashboards(weak);
+  co_await std::move(dashboards_subscribing);
 }
 
 asio::awaitable<void> ConfigCache::Impl::subscribe_quietly(json::object message, ha::WsClient::EventHandler handler) {

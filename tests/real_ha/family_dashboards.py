@@ -1,6 +1,6 @@
 """The dashboard family (ha_get_dashboard, ha_set_dashboard, ha_remove_dashboard,
 ha_manage_dashboard_resources, ha_manage_theme) against a real Home Assistant."""
-from check_kit import Ctx, McpStdio, expect
+from check_kit import Ctx, McpStdio, expect, wait_until
 
 URL = "hamcp-dash-test"
 
@@ -85,7 +85,33 @@ def t_hamcp_dashboard_resources_and_themes(c: Ctx):
         m.close()
 
 
+def t_hamcp_dashboard_search(c: Ctx):
+    """ha_search finds a dashboard by its title and by an entity a card shows (search_types
+    dashboard, ha-mcp's argument), from hamcp's cache: a save (lovelace_updated) is followed, a new
+    dashboard (panels_updated) is found, a deleted one leaves."""
+    url = "hamcp-search-test"
+    m = McpStdio(c)
+
+    def found(query: str) -> list[str]:
+        got = m.tool("ha_search", {"query": query, "search_types": ["dashboard"], "config_time_budget": 5})
+        return [r["url_path"] for r in got.get("config_results", []) if r.get("kind") == "dashboard"]
+    try:
+        made = m.tool("ha_set_dashboard", {"url_path": url, "title": "hamcp greenhouse", "config": {"views": [
+            {"title": "Plants", "cards": [{"type": "tile", "entity": "input_boolean.hamcp_search_pump"}]}]}})
+        wait_until("the new dashboard found by title", lambda: url in found("hamcp greenhouse"))
+        wait_until("found by the entity its card shows", lambda: url in found("input_boolean.hamcp_search_pump"))
+        m.tool("ha_set_dashboard", {"url_path": url, "config_hash": made["config_hash"], "config": {"views": [
+            {"title": "Plants", "cards": [{"type": "gauge", "entity": "sensor.hamcp_search_moisture"}]}]}})
+        wait_until("a saved card found", lambda: url in found("sensor.hamcp_search_moisture"))
+        m.tool("ha_remove_dashboard", {"url_path": url, "confirm": True})
+        wait_until("the deleted dashboard gone", lambda: url not in found("hamcp greenhouse"))
+    finally:
+        m.tool("ha_remove_dashboard", {"url_path": url, "confirm": True}, ok=None)
+        m.close()
+
+
 TESTS = [
+    ("hamcp.dashboard_search", t_hamcp_dashboard_search),
     ("hamcp.dashboard_tools", t_hamcp_dashboard_tools),
     ("hamcp.dashboard_resources_and_themes", t_hamcp_dashboard_resources_and_themes),
 ]

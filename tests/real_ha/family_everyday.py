@@ -1,9 +1,9 @@
 """hamcp's everyday tools (calendars, to-do lists, camera images) through MCP against real HA.
 
 The test config has `demo:`, which brings calendars (read-only), to-do lists and a camera serving
-JPEG files. local_calendar and local_todo need the `ical` package, which is not in the lock
-(tests/real_ha/lock) and cannot be installed at start without network: so the recurring-event
-writes run only where a calendar supports them, else the check shows HA's clear refusal."""
+JPEG files. The demo's calendars are read-only: a local_calendar is set up by its config flow (its
+`ical` requirement is in the lock, tests/real_ha/lock), so the recurring-event writes run against
+HA's own calendar store; a runtime without `ical` (the py311 lock) shows the read-only refusal."""
 
 from __future__ import annotations
 
@@ -19,6 +19,56 @@ TODO_CREATE = 1
 
 def _entities(c: Ctx, domain: str) -> list[dict]:
     return [s for s in c.get("/api/states") if s["entity_id"].startswith(domain + ".")]
+
+
+def _writable(c: Ctx, domain: str, feature: int) -> list[dict]:
+    return [s for s in _entities(c, domain) if s["attributes"].get("supported_features", 0) & feature]
+
+
+def _local_calendar(c: Ctx) -> list[dict]:
+    """A local calendar set up by its config flow (no-op when one is there); [] when it cannot be."""
+    if not _writable(c, "calendar", CREATE_EVENT):
+        flow = c.post("/api/config/config_entries/flow", {"handler": "local_calendar"})
+        if flow.get("type") == "form":
+            c.post(f"/api/config/config_entries/flow/{flow['flow_id']}", {"calendar_name": "hamcp test"})
+    try:
+        return wait_until("a writable calendar", lambda: _writable(c, "calendar", CREATE_EVENT), timeout=20)
+    except AssertionError:
+        return []
+
+
+def _restore(m: McpStdio, edit: dict) -> dict:
+    return m.tool("ha_manage_backup", {"scope": "edits", "action": "restore", "backup_id": edit["edit_id"]})
+
+
+def _calendar_restores(m: McpStdio, cal: str, now: dt.datetime):
+    """The journal puts an update back, a deleted event back (a new uid), and undoes that again.
+    Near dates: an event is looked up within a year of now."""
+    day = (now + dt.timedelta(days=20)).date()
+    at = lambda d, h: f"{d.isoformat()}T{h:02d}:00:00+00:00"
+    one = m.tool("ha_config_set_calendar_event", {"entity_id": cal, "summary": "hamcp dentist",
+                                                  "start": at(day, 9), "end": at(day, 10), "location": "Main St"})
+    moved = m.tool("ha_config_set_calendar_event", {"entity_id": cal, "uid": one["event"]["uid"],
+                                                    "summary": "hamcp dentist (moved)",
+                                                    "start": at(day, 11), "end": at(day, 12)})
+    expect(moved["action"] == "updated", f"update: {moved}")
+    window = {"entity_id": cal, "start": day.isoformat(), "end": (day + dt.timedelta(days=1)).isoformat()}
+
+    def dentist():
+        return [e for e in m.tool("ha_config_get_calendar_events", window)["events"]
+                if e["summary"].startswith("hamcp dentist")]
+    _restore(m, moved)
+    got = dentist()
+    expect(len(got) == 1 and got[0]["summary"] == "hamcp dentist" and dt.datetime.fromisoformat(got[0]["start"]) == dt.datetime.fromisoformat(at(day, 9))
+           and got[0].get("location") == "Main St", f"update restored: {got}")
+    gone = m.tool("ha_config_remove_calendar_event", {"entity_id": cal, "uid": got[0]["uid"], "confirm": True})
+    expect(dentist() == [], "deleted")
+    back = _restore(m, gone)
+    got = dentist()
+    expect(len(got) == 1 and got[0]["summary"] == "hamcp dentist" and back["event"].get("uid") == got[0]["uid"],
+           f"delete restored: {got} / {back}")
+    _restore(m, back)
+    expect(dentist() == [], "the restore undone")
 
 
 def t_calendar_tools(c: Ctx):
@@ -39,7 +89,7 @@ def t_calendar_tools(c: Ctx):
                                                            "start": (now - dt.timedelta(days=1)).isoformat(),
                                                            "end": (now + dt.timedelta(days=30)).isoformat()})
             expect(isinstance(got["events"], list), f"events: {got}")
-        writable = [s for s in calendars if s["attributes"].get("supported_features", 0) & CREATE_EVENT]
+        writable = _local_calendar(c)
         if not writable:
             cal = calendars[0]["entity_id"]
             refused = m.tool("ha_config_set_calendar_event", {"entity_id": cal, "summary": "hamcp",
@@ -47,7 +97,7 @@ def t_calendar_tools(c: Ctx):
                                                               "end": "2030-01-07T11:00:00+00:00"}, ok=False)
             expect(refused["error"]["written"] is False and "support" in refused["error"]["message"],
                    f"read-only calendar: {refused}")
-            raise Skip("no writable calendar (local_calendar needs `ical`, not in the lock): the "
+            raise Skip("no writable calendar (local_calendar could not be set up: `ical` missing?): the "
                        "recurring create/edit/delete ran only against the read-only refusal")
         cal = writable[0]["entity_id"]
         made = m.tool("ha_config_set_calendar_event", {"entity_id": cal, "summary": "hamcp piano",
@@ -70,6 +120,7 @@ def t_calendar_tools(c: Ctx):
         m.tool("ha_config_remove_calendar_event", {"entity_id": cal, "uid": uid, "recurrence_id": second,
                                                    "confirm": True})
         m.tool("ha_config_remove_calendar_event", {"entity_id": cal, "uid": uid, "confirm": True})
+        _calendar_restores(m, cal, now)
     finally:
         m.close()
 
@@ -103,6 +154,9 @@ def t_todo_tools(c: Ctx):
                                            "rename": "hamcp test item done"})
         expect(done["item"]["status"] == "completed" and done["item"]["summary"] == "hamcp test item done",
                f"update: {done}")
+        undone = _restore(m, done)
+        expect(undone["item"]["summary"] == "hamcp test item" and undone["item"]["status"] == "needs_action",
+               f"update restored from the journal: {undone}")
         if features & 8:
             m.tool("ha_set_todo_item", {"entity_id": todo, "item": uid, "previous_uid": ""})
             first = m.tool("ha_get_todo", {"entity_id": todo})["items"][0]
@@ -113,6 +167,9 @@ def t_todo_tools(c: Ctx):
         expect(preview["removed"] is False, f"preview: {preview}")
         gone = m.tool("ha_remove_todo_item", {"entity_id": todo, "item": uid, "confirm": True})
         expect(gone["removed"] is True and "edit_id" in gone, f"remove: {gone}")
+        back = _restore(m, gone)
+        expect(back["item"]["summary"] == "hamcp test item", f"removed item restored: {back}")
+        _restore(m, back)  # and removed again
         left = m.tool("ha_get_todo", {"entity_id": todo})
         expect(uid not in json.dumps(left), f"still there: {left}")
     finally:

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "home/config_cache.hpp"
+#include "home/config_dashboards.hpp"
 #include "home/config_sources.hpp"
 
 namespace hamcp::home {
@@ -27,6 +28,10 @@ inline constexpr std::string_view kEntriesJob = "@entries";
 inline constexpr std::string_view kEntryJob = "@entry:";
 // The group of entry documents the entries list replaces as a whole.
 inline constexpr std::string_view kEntriesGroup = "@entries";
+// Dashboards: the list (also the group of their documents), and one dashboard's config.
+inline constexpr std::string_view kDashboardsJob = "@dashboards";
+inline constexpr std::string_view kDashboardJob = "@dashboard:";
+inline constexpr std::string_view kDashboardsGroup = "@dashboards";
 
 inline std::string list_job(std::string_view domain) { return std::string(kListJob) + std::string(domain); }
 inline std::string_view domain_of(std::string_view entity_id) { return entity_id.substr(0, entity_id.find('.')); }
@@ -58,9 +63,10 @@ struct ConfigCache::Impl : std::enable_shared_from_this<ConfigCache::Impl> {
   std::size_t in_flight = 0;
   std::size_t workers = 0;
   std::size_t failed = 0;
-  std::map<std::string, Cached, std::less<>> items;         // document id -> config
-  std::map<std::string, std::set<std::string>> groups;      // a list's group -> its document ids
-  std::map<std::string, HelperEntry, std::less<>> entries;  // helper config entries by entry id
+  std::map<std::string, Cached, std::less<>> items;             // document id -> config
+  std::map<std::string, std::set<std::string>> groups;          // a list's group -> its document ids
+  std::map<std::string, HelperEntry, std::less<>> entries;      // helper config entries by entry id
+  std::map<std::string, DashboardRef, std::less<>> dashboards;  // by url_path ("lovelace": the default one)
 
   // config_cache.cpp
   void on_change(const ha::ChangeSet& changes, const ha::SnapshotPtr& snap);
@@ -85,6 +91,12 @@ struct ConfigCache::Impl : std::enable_shared_from_this<ConfigCache::Impl> {
   boost::asio::awaitable<void> fetch_list(std::string domain);
   boost::asio::awaitable<void> fetch_entries();
   boost::asio::awaitable<void> fetch_entry(std::string entry_id);
+
+  // config_cache_dashboards.cpp
+  boost::asio::awaitable<void> subscribe_to_dashboards(std::weak_ptr<Impl> weak);
+  void on_lovelace_updated(const boost::json::value& event);
+  boost::asio::awaitable<void> fetch_dashboard_list();
+  boost::asio::awaitable<void> fetch_dashboard(std::string url_path);
 };
 
 }  // namespace hamcp::home

@@ -35,6 +35,9 @@ void apply_fields(const StoredState& s, const json::object& d, TodoItem& item) {
     if (!d.contains(f.key)) continue;
     if ((features(s) & f.feature) == 0)
       throw validation(std::string("Entity does not support setting field: ") + f.key, "update_field_not_supported");
+    // HA: vol.Any(<type>, None); null clears the field.
+    if (const json::value& v = d.at(f.key); !v.is_string() && !v.is_null())
+      throw invalid(std::string("expected str for dictionary value @ data['") + f.key + "']");
     if (std::string_view(f.key) == "description")
       item.description = text(d, f.key);
     else
@@ -109,9 +112,9 @@ void add_camera_services(Services::Impl& impl) {
 
 void add_todo_services(Services::Impl& impl) {
   add_camera_services(impl);
-  const Field due_date = fstr("due_date", "The date the to-do item is expected to be completed.");
-  const Field due_datetime = fstr("due_datetime", "The date and time the to-do item is expected to be completed.");
-  const Field description = fstr("description", "A more complete description of the to-do item.");
+  const Field due_date = fany("due_date", "The date the to-do item is expected to be completed.");
+  const Field due_datetime = fany("due_datetime", "The date and time the to-do item is expected to be completed.");
+  const Field description = fany("description", "A more complete description of the to-do item.");
   impl.add(entity_spec(
       "todo", "add_item", "Adds a new to-do list item.",
       {fstr("item", "The name that represents the to-do item.", true), due_date, due_datetime, description},

@@ -164,8 +164,10 @@ void dashboards_delete(WsConnection& c, int64_t id, const json::object& msg) {
   auto it = lovelace(c).dashboards.find(key);
   if (it == lovelace(c).dashboards.end() || is_yaml(&it->second))
     return c.send_error(id, "not_found", "Unable to find dashboard_id " + key);
-  lovelace(c).configs.erase(std::string(it->second.at("url_path").as_string()));
+  const std::string url_path(it->second.at("url_path").as_string());
+  lovelace(c).configs.erase(url_path);
   lovelace(c).dashboards.erase(it);
+  fire(c, "lovelace_updated", {{"url_path", url_path}});  // HA: LovelaceStorage.async_delete
   fire(c, "panels_updated", {});
   c.send_result(id, nullptr);
 }

@@ -11,6 +11,7 @@
 #include "common/iso_time.hpp"
 #include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
+#include "tools/everyday/everyday_tools.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools::backup {
@@ -78,6 +79,11 @@ asio::awaitable<mcp::ToolResult> restore_edit(Args& args, ToolEnv& env, mcp::Req
   const home::EditRecord rec = find_edit(env, edit_id_of(args));
   if (is_registry_restorable(rec.kind)) {
     auto restoring = restore_registry_edit(env, rec, ctx);
+    mcp::ToolResult result = co_await std::move(restoring);
+    co_return result;
+  }
+  if (everyday::is_everyday_restorable(rec.kind)) {
+    auto restoring = everyday::restore_everyday_edit(env, rec);
     mcp::ToolResult result = co_await std::move(restoring);
     co_return result;
   }

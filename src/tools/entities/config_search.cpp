@@ -10,7 +10,7 @@ namespace hamcp::tools {
 
 namespace {
 
-constexpr const char* kConfigKinds[] = {"automation", "script", "scene", "helper"};
+constexpr const char* kConfigKinds[] = {"automation", "script", "scene", "helper", "dashboard"};
 constexpr std::chrono::milliseconds kMaxWait{5000};
 
 bool is_config_kind(std::string_view d) {
@@ -61,6 +61,15 @@ json::object hit_item(ToolEnv& env, const search::Hit& hit, bool with_config) {
   if (helper) {
     if (meta->contains("entry_id")) item.erase("entity_id");  // a config entry: its entities are listed
     add_meta(item, *meta);
+  }
+  if (item["kind"] == "dashboard") {  // named by url_path (what the dashboard tools take), not an entity
+    item.erase("entity_id");
+    add_meta(item, *meta);
+    if (with_config)
+      if (auto doc = env.configs.config_of(hit.entity_id)) item["views"] = doc->as_object().at("views");
+    item["score"] = static_cast<std::int64_t>(std::lround(hit.score));
+    if (hit.matched_field == "aliases" || hit.matched_field == "alias") item["match"] = hit.matched_text;
+    return item;
   }
   if (auto doc = env.configs.config_of(hit.entity_id); doc && doc->is_object()) {
     const json::object& cfg = doc->get_object();

@@ -23,7 +23,7 @@ std::vector<std::string> domains_for_types(const std::vector<std::string>& types
                             "input_button", "counter", "timer", "schedule"})
         out.emplace_back(d);
       out.emplace_back("helper");  // the config results' helpers, flow helpers (template, ...) too
-    } else if (t == "automation" || t == "script" || t == "scene") {
+    } else if (t == "automation" || t == "script" || t == "scene" || t == "dashboard") {
       out.push_back(t);
     }
   }

@@ -71,4 +71,33 @@ boost::asio::awaitable<json::value> find_event(ToolEnv& env, std::string entity_
   co_return nullptr;
 }
 
+boost::asio::awaitable<json::value> written_event(ToolEnv& env, std::string entity_id, json::object ha_event) {
+  const double start = time_arg(std::string(ha_event.at("dtstart").as_string()), "start");
+  auto reading = calendar_events(env, entity_id, start, start + 1);
+  json::array events = co_await std::move(reading);
+  for (auto& e : events)
+    if (e.as_object().at("summary") == ha_event.at("summary")) co_return e;
+  co_return nullptr;
+}
+
+json::object ha_event_of(const json::object& flat, bool with_rrule) {
+  json::object event{{"summary", flat.contains("summary") ? flat.at("summary") : json::value("")},
+                     {"dtstart", flat.contains("start") ? flat.at("start") : json::value(nullptr)},
+                     {"dtend", flat.contains("end") ? flat.at("end") : json::value(nullptr)}};
+  for (const char* key : {"description", "location", "rrule"}) {
+    if (std::string_view(key) == "rrule" && !with_rrule) continue;
+    if (const json::value* v = flat.if_contains(key); v && v->is_string() && !v->get_string().empty()) event[key] = *v;
+  }
+  return event;
+}
+
+json::object flat_of(const json::object& ha_event) {
+  json::object out{{"summary", ha_event.contains("summary") ? ha_event.at("summary") : json::value("")},
+                   {"start", ha_event.contains("dtstart") ? ha_event.at("dtstart") : json::value(nullptr)},
+                   {"end", ha_event.contains("dtend") ? ha_event.at("dtend") : json::value(nullptr)}};
+  for (const char* key : {"description", "location", "rrule"})
+    if (const json::value* v = ha_event.if_contains(key)) out[key] = *v;
+  return out;
+}
+
 }  // namespace hamcp::tools::everyday

@@ -21,6 +21,16 @@ boost::asio::awaitable<json::array> calendar_events(ToolEnv& env, std::string en
 boost::asio::awaitable<json::value> find_event(ToolEnv& env, std::string entity_id, std::string uid,
                                                std::string recurrence_id, double around);
 
+// The event that starts at `ha_event`'s dtstart with its summary (HA's
+// create answers no uid, so it is read back); null when none.
+boost::asio::awaitable<json::value> written_event(ToolEnv& env, std::string entity_id, json::object ha_event);
+
+// A flat event (as calendar_events shows it) as HA's event object {summary,
+// dtstart, dtend, description?, location?, rrule? (only with `with_rrule`)}.
+json::object ha_event_of(const json::object& flat, bool with_rrule);
+// HA's event object as a flat event (start/end for dtstart/dtend).
+json::object flat_of(const json::object& ha_event);
+
 // "2026-12-04" or "2026-12-04T09:00:00+01:00" -> epoch seconds, else a
 // bad_argument naming `field`.
 double time_arg(const std::string& text, std::string_view field);

@@ -85,16 +85,6 @@ void add_occurrence(Args& args, json::object& message) {
   }
 }
 
-// The created event's uid: HA does not return it, so it is read back.
-boost::asio::awaitable<json::value> created_event(ToolEnv& env, const std::string& entity_id, const json::object& ev) {
-  const double start = time_arg(std::string(ev.at("dtstart").as_string()), "start");
-  auto reading = calendar_events(env, entity_id, start, start + 1);
-  json::array events = co_await std::move(reading);
-  for (auto& e : events)
-    if (e.as_object().at("summary") == ev.at("summary")) co_return e;
-  co_return nullptr;
-}
-
 boost::asio::awaitable<mcp::ToolResult> run_set_event(Args& args, ToolEnv& env, mcp::RequestContext&) {
   auto checking = entity_arg(args, env, "calendar");
   const ha::EntityStatePtr cal = co_await std::move(checking);
@@ -116,12 +106,17 @@ boost::asio::awaitable<mcp::ToolResult> run_set_event(Args& args, ToolEnv& env, 
   co_await std::move(writing);
   json::object body{{"entity_id", cal->entity_id}, {"action", uid.empty() ? "created" : "updated"}};
   if (!uid.empty()) body["scope"] = scope_of(args);
-  auto reading = created_event(env, cal->entity_id, event);
+  auto reading = written_event(env, cal->entity_id, event);
   json::value after = co_await std::move(reading);
   body["event"] = after.is_null() ? json::value(event) : after;
-  const std::string key = cal->entity_id + "/" + (uid.empty() ? std::string("new") : uid);
+  // The journal keeps flat events (as the read shows them) and the edit's scope: what a restore needs.
+  json::object recorded = after.is_object() ? after.get_object() : flat_of(event);
+  recorded["scope"] = uid.empty() ? "event" : scope_of(args);
+  const json::value* new_uid = recorded.if_contains("uid");
+  const std::string key = cal->entity_id + "/" +
+                          (uid.empty() && new_uid && new_uid->is_string() ? std::string(new_uid->get_string()) : uid);
   helpers::journal(env, body, "calendar_event", key, cal->entity_id, uid.empty() ? "create" : "update",
-                   std::move(before), event);
+                   std::move(before), std::move(recorded));
   co_return ok(std::move(body));
 }
 
@@ -142,7 +137,10 @@ boost::asio::awaitable<mcp::ToolResult> run_remove_event(Args& args, ToolEnv& en
   auto writing = ws_write(env, std::move(message), "deleting event " + uid);
   co_await std::move(writing);
   body["deleted"] = true;
-  helpers::journal(env, body, "calendar_event", cal->entity_id + "/" + uid, cal->entity_id, "delete", event, nullptr);
+  json::value recorded = event;
+  if (recorded.is_object()) recorded.get_object()["scope"] = scope_of(args);
+  helpers::journal(env, body, "calendar_event", cal->entity_id + "/" + uid, cal->entity_id, "delete",
+                   std::move(recorded), nullptr);
   co_return ok(std::move(body));
 }
 

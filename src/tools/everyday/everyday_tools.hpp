@@ -39,6 +39,11 @@ boost::asio::awaitable<json::value> call_action(ToolEnv& env, std::string domain
 // A WebSocket write sent once, with call_action's failure rules.
 boost::asio::awaitable<json::value> ws_write(ToolEnv& env, json::object message, std::string what);
 
+// Edits of calendar events and to-do items put back from the edit journal
+// (everyday_restore.cpp; ha_manage_backup scope=edits action=restore).
+bool is_everyday_restorable(std::string_view kind);
+boost::asio::awaitable<mcp::ToolResult> restore_everyday_edit(ToolEnv& env, home::EditRecord rec);
+
 // Percent-encodes a query value ('+' of a time zone offset would read as a space).
 std::string query_value(std::string_view text);
 

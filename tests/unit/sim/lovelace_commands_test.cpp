@@ -64,6 +64,27 @@ TEST_F(LovelaceTest, DashboardsCreateUpdateDelete) {
   EXPECT_EQ(r.at("result").as_array().size(), 2u);  // energy (storage) and wall (yaml)
 }
 
+// HA's LovelaceStorage.async_delete fires lovelace_updated for a removed dashboard (the
+// frontend panel's removal fires panels_updated): hamcp's search cache follows both.
+TEST_F(LovelaceTest, DeletingADashboardFiresLovelaceUpdatedAndPanelsUpdated) {
+  ASSERT_TRUE(cmd({{"type", "subscribe_events"}, {"event_type", "lovelace_updated"}}).at("success").as_bool());
+  ASSERT_TRUE(cmd({{"type", "subscribe_events"}, {"event_type", "panels_updated"}}).at("success").as_bool());
+  ASSERT_TRUE(
+      cmd({{"type", "lovelace/dashboards/delete"}, {"dashboard_id", "dashboard_energy"}}).at("success").as_bool());
+  bool lovelace_updated = false, panels_updated = false;
+  for (const auto& frame : out) {
+    const json::object* o = frame.if_object();
+    const json::value* event = o && o->contains("event") ? &o->at("event") : nullptr;
+    if (!event || !event->is_object()) continue;
+    const json::object& e = event->get_object();
+    if (e.at("event_type") == "lovelace_updated" && e.at("data").at("url_path") == "dashboard-energy")
+      lovelace_updated = true;
+    if (e.at("event_type") == "panels_updated") panels_updated = true;
+  }
+  EXPECT_TRUE(lovelace_updated);
+  EXPECT_TRUE(panels_updated);
+}
+
 TEST_F(LovelaceTest, ResourcesAndThemes) {
   json::object r = cmd({{"type", "lovelace/resources/create"}, {"res_type", "module"}, {"url", "/local/x.js"}});
   ASSERT_TRUE(r.at("success").as_bool());

@@ -15,7 +15,8 @@ std::vector<std::string> config_hits(const CallResult& r) {
   if (const json::value* v = r.structured.if_contains("config_results"))
     for (const auto& item : v->as_array()) {
       const json::object& o = item.as_object();
-      ids.emplace_back(o.contains("entity_id") ? o.at("entity_id").as_string() : o.at("entry_id").as_string());
+      const char* key = o.contains("entity_id") ? "entity_id" : o.contains("entry_id") ? "entry_id" : "url_path";
+      ids.emplace_back(o.at(key).as_string());  // url_path: a dashboard
     }
   return ids;
 }
@@ -66,7 +67,8 @@ TEST_F(ConfigSearchTest, FindsItemsByWhatIsInsideThem) {
   CallResult scene = search("light.tv_backlight", R"(,"include_config":true)");
   ASSERT_TRUE(has(config_hits(scene), "scene.movie_night")) << scene.text;
   for (const auto& item : scene.structured.at("config_results").as_array())
-    if (item.at("entity_id") == "scene.movie_night") EXPECT_TRUE(item.as_object().contains("config"));
+    if (const json::value* id = item.as_object().if_contains("entity_id"); id && *id == "scene.movie_night")
+      EXPECT_TRUE(item.as_object().contains("config"));
 }
 
 TEST_F(ConfigSearchTest, EntityFiltersAndOtherDomainsSkipConfigs) {
