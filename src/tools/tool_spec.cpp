@@ -11,6 +11,7 @@
 #include "mcp/echo.hpp"
 #include "mcp/schema_validator.hpp"
 #include "tools/gate/audit_line.hpp"
+#include "tools/gate/entity_filter.hpp"
 #include "tools/gate/redactor.hpp"
 #include "tools/tool_error.hpp"
 
@@ -135,7 +136,10 @@ mcp::ToolResult scrubbed(mcp::ToolResult result, Scrub scrub) {
 // Egress: HA text reaches results by many paths (REST bodies, WebSocket
 // events, HA's own logs); none may carry the access token (ha/scrub.hpp), and
 // with redaction on, no password, API key or other secret (gate/redactor.hpp).
+// With entity visibility rules, no hidden entity (gate/entity_filter.hpp).
 mcp::ToolResult egress(mcp::ToolResult result, ToolEnv& env) {
+  if (const HiddenSetPtr hidden = env.ha.hidden_now(); !hidden->empty())
+    result = scrubbed(std::move(result), [&](json::value& v) { return hide_entities(v, *hidden); });
   if (const ha::ConnectionSettings* settings = env.ha.settings())
     result = scrubbed(std::move(result), [&](json::value& v) { return ha::scrub_json(v, settings->token); });
   if (env.options.redact_secrets)
@@ -236,6 +240,15 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     if (auto bad = normalise(arguments, *prepared, name)) co_return bad->result();
     if (refuse_mask && env->options.redact_secrets)
       if (auto masked = masked_secret_in(arguments)) co_return masked->result();
+    auto hiding = env->ha.hidden_entities();  // named: GCC 12 coroutine temporaries
+    const HiddenSetPtr hidden = co_await std::move(hiding);
+    if (!hidden->empty()) {
+      const json::value asked(arguments);
+      if (auto mention = hidden_named_in(asked, *hidden)) {
+        const ToolError refusal = entity_hidden_error(mention->path, "a hidden entity");
+        co_return refusal.result();
+      }
+    }
     const auto started = std::chrono::steady_clock::now();
     json::object target;
     if (!read_only_tool) target = audit_target(arguments);
@@ -254,7 +267,10 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     }
     if (!done) done = failure->result();
     mcp::ToolResult result = egress(std::move(*done), *env);
-    if (!read_only_tool) audit(*env, name, std::move(target), result, ctx, started);
+    if (!read_only_tool) {
+      audit(*env, name, std::move(target), result, ctx, started);
+      env->ha.exposure_may_have_changed();
+    }
     co_return result;
   };
   return t;
