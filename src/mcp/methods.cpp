@@ -179,9 +179,13 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
 
   json::object arguments;
   if (json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
-    if (!args->is_object())
-      co_return ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
-                                  std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))));
+    if (!args->is_object()) {
+      ToolResult refused =
+          ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
+                            std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))));
+      if (tool->tool.refusal_filter) tool->tool.refusal_filter(refused);
+      co_return refused;
+    }
     arguments = std::move(args->get_object());
   }
   for (const auto& [alias, fixed] : tool->tool.alias_args)
@@ -189,8 +193,11 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
       for (const auto& kv : fixed) arguments[kv.key()] = kv.value();
   json::value arguments_value(std::move(arguments));
   std::vector<std::string> problems = tool->input.validate(arguments_value, "arguments");
-  if (!problems.empty())
-    co_return ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; "));
+  if (!problems.empty()) {
+    ToolResult refused = ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; "));
+    if (tool->tool.refusal_filter) tool->tool.refusal_filter(refused);
+    co_return refused;
+  }
 
   std::optional<ToolResult> outcome;
   std::string failure;

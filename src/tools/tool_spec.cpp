@@ -233,6 +233,8 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   prepared->legacy = spec.legacy_args;
   prepared->hidden = spec.hidden_args;
 
+  // Invalid-argument answers echo values: they leave through the same egress.
+  t.refusal_filter = [env](mcp::ToolResult& result) { result = egress(std::move(result), *env); };
   const bool read_only_tool = t.annotations.read_only_hint.value_or(false);
   const bool refuse_mask = !read_only_tool && !spec.keeps_masked_secrets;
   t.handler = [env, prepared, read_only_tool, refuse_mask, name = spec.name, run = std::move(spec.run)](

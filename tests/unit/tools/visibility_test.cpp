@@ -153,7 +153,6 @@ TEST_F(VisibilityTest, ActingOnAHiddenEntityIsRefusedAndNothingIsSent) {
       {"ha_call_service", R"({"domain":"light","service":"turn_on","entity_id":"light.kitchen_ceiling_light"})"},
       {"ha_call_service", R"({"domain":"lock","service":"unlock","target":{"entity_id":["lock.front_door_lock"]}})"},
       {"ha_call_service", R"({"domain":"light","service":"turn_off","target":{"area_id":"kitchen"}})"},
-      {"ha_call_service", R"({"domain":"light","service":"turn_off","entity_id":"all"})"},
       {"ha_bulk_control", R"({"operations":[{"entity_id":"lock.front_door_lock","action":"unlock"}]})"},
       {"ha_eval_template", R"({"template":"{{ states('sensor.planted_secret_code') }}"})"},
       {"ha_config_set",
