@@ -63,6 +63,7 @@ struct SimConfig {
   std::string token = "sim-token";
   std::size_t entities = 0;  // 0 = the hand-made demo home; N = generated home of N entities
   uint64_t seed = 1;
+  uint64_t restart_gap_ms = 50;  // how long homeassistant.restart keeps the simulated HA down
 };
 
 // `hamcp setup <client>`: the configuration an MCP client needs to start or reach hamcp.

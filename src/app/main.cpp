@@ -195,6 +195,10 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
       "--entities", [&config](const std::string& text) { config.sim.entities = checked_whole(kSimEntitiesFlag, text); },
       "Generate a home of N entities, 0-1000000 (0 = demo home)");
   sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
+  sim->add_option_function<std::string>(
+      "--restart-gap-ms",
+      [&config](const std::string& text) { config.sim.restart_gap_ms = checked_whole(kSimRestartGapFlag, text); },
+      "How long a restart keeps the simulated HA down, 0-600000 ms (default 50)");
 
   CLI::App* doctor = app.add_subcommand("doctor", "Check the connection to Home Assistant, step by step");
   add_ha_options(*doctor, config.ha);

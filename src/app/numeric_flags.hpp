@@ -23,6 +23,8 @@ struct NumericFlag {
 inline constexpr NumericFlag kHaTimeoutFlag{"--ha-timeout", "HA_TIMEOUT", "a number of seconds", 0.1, 3600, "30"};
 inline constexpr NumericFlag kSessionIdleHoursFlag{
     "--session-idle-hours", "HAMCP_SESSION_IDLE_HOURS", "a number of hours", 0.01, 87600, "720"};
+inline constexpr NumericFlag kSimRestartGapFlag{
+    "--restart-gap-ms", "", "a whole number of milliseconds", 0, 600000, "3000"};
 inline constexpr NumericFlag kSimEntitiesFlag{"--entities", "", "a whole number of entities", 0, 1000000, "10000"};
 inline constexpr NumericFlag kPortFlag{"--port", "MCP_PORT", "a port number", 0, 65535, "8086"};
 inline constexpr NumericFlag kSimPortFlag{"--port", "", "a port number", 0, 65535, "8123"};

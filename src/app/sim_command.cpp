@@ -23,6 +23,7 @@ int run_sim(const SimConfig& config) {
   options.host = config.host;
   options.port = config.port;
   options.token = config.token;
+  options.restart_gap = std::chrono::milliseconds(config.restart_gap_ms);
   sim::SimServer server(std::move(home), options);
   // SIGINT/SIGTERM are blocked before the server thread starts (it inherits
   // the mask) and taken synchronously below, so a stop is always clean.

@@ -135,7 +135,7 @@ ToolSpec make_manage_app_spec() {
   s.output_schema = R"J({"type":"object","properties":{"done":{"type":"boolean"},"preview":{"type":"boolean"}}})J";
   s.annotations = writes(true, false);
   s.annotations.open_world_hint = true;
-  s.mixed = false;
+  s.mixed = true;                 // previews and proxy GETs read; the gate refuses the rest in read-only mode
   s.keeps_masked_secrets = true;  // options merged: the mask keeps the current secret
   s.aliases = {"ha_manage_addon"};
   s.hidden_args = {"path",

@@ -159,7 +159,7 @@ boost::asio::awaitable<std::string> HaGate::supervisor_log(std::string path, int
 
 boost::asio::awaitable<ha::Response> HaGate::addon_http(std::string slug, std::string host, std::uint16_t port,
                                                         std::string method, std::string path, boost::json::value body) {
-  check(RequestKind::supervisor, "PROXY " + slug + " " + method + " " + path);
+  check(RequestKind::supervisor, "PROXY " + method + " " + slug + " " + path);  // "PROXY GET …" reads
   check_visible(body);
   ha::SupervisorClient client(client_);
   if (client.route() != ha::SupervisorRoute::direct)

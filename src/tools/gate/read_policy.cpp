@@ -72,6 +72,8 @@ constexpr std::array kReadRules{
     ReadRule{K::service, "todo.get_items"},
     // The Supervisor (add-ons): its GETs read (lists, info, stats, logs)
     ReadRule{K::supervisor, "GET /*"},
+    // An add-on's own API (ha_manage_app proxy): a GET reads, as HTTP defines it
+    ReadRule{K::supervisor, "PROXY GET *"},
 };
 
 bool matches(std::string_view pattern, std::string_view text) {

@@ -44,6 +44,9 @@ const KnownWrite kKnownWrites[] = {
     {"ha_manage_backup", R"({"action":"create","name":"Sweep"})"},
     {"ha_manage_backup", R"({"action":"delete","backup_id":"5e4f3a2b","confirm":true})"},
     {"ha_manage_backup", R"({"action":"restore","backup_id":"9a8b7c6d","confirm":true})"},
+    {"ha_manage_app", R"({"action":"restart","slug":"core_mosquitto"})"},
+    {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto","confirm":true})"},
+    {"ha_manage_app", R"({"slug":"core_mosquitto","boot":"manual"})"},
 };
 
 std::vector<json::object> argument_sets(const json::object& schema) { return sweep_argument_sets(schema, kLight); }
@@ -206,6 +209,7 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_app", R"({"source":"available","repository":"core"})"},
       {"ha_get_app", R"({"slug":"core_mosquitto","include_stats":true})"},
       {"ha_get_addon", R"({"slug":"core_mosquitto"})"},
+      {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto"})"},  // the preview
       {"ha_get_logs", R"({"source":"supervisor","slug":"core_mosquitto"})"},
       {"ha_get_logs", R"({"source":"system_service","slug":"kernel"})"},
   };
@@ -256,6 +260,10 @@ TEST(ReadPolicy, DefaultDeny) {
   EXPECT_FALSE(is_known_read(RequestKind::rest_delete, "/api/config/automation/config/x"));
   EXPECT_FALSE(is_known_read(RequestKind::service, "light.turn_on"));
   EXPECT_TRUE(is_known_read(RequestKind::service, "weather.get_forecasts"));
+  // ha_manage_app's proxy into an add-on's own API: a GET reads, anything else writes
+  EXPECT_TRUE(is_known_read(RequestKind::supervisor, "PROXY GET core_mosquitto /status"));
+  EXPECT_FALSE(is_known_read(RequestKind::supervisor, "PROXY POST core_mosquitto /status"));
+  EXPECT_FALSE(is_known_read(RequestKind::supervisor, "PROXY GET core_mosquitto /../x"));
 }
 
 }  // namespace
