@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
 
 #include "mcp/echo.hpp"
+#include "mcp/echo_filter.hpp"
 #include "mcp/errors.hpp"
 
 namespace hamcp::mcp::methods {
@@ -170,6 +172,20 @@ json::object list_prompts(const Registry& registry, const json::object& params, 
   });
 }
 
+namespace {
+
+// An invalid-arguments answer: its text content through the echo filter.
+void filter_echo(ToolResult& result) {
+  for (auto& item : result.content)
+    if (json::object* o = item.if_object())
+      if (json::value* text = o->if_contains("text"); text && text->is_string()) {
+        std::string t(text->get_string());
+        apply_echo_filter(t);
+        *text = t;
+      }
+}
+}  // namespace
+
 asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::object params, RequestContext& ctx) {
   std::string name = required_string(params, "name");
   std::shared_ptr<const RegisteredTool> tool = registry.find_tool(name);
@@ -183,7 +199,7 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
       ToolResult refused =
           ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
                             std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))));
-      if (tool->tool.refusal_filter) tool->tool.refusal_filter(refused);
+      filter_echo(refused);
       co_return refused;
     }
     arguments = std::move(args->get_object());
@@ -195,7 +211,7 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
   std::vector<std::string> problems = tool->input.validate(arguments_value, "arguments");
   if (!problems.empty()) {
     ToolResult refused = ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; "));
-    if (tool->tool.refusal_filter) tool->tool.refusal_filter(refused);
+    filter_echo(refused);
     co_return refused;
   }
 
@@ -335,3 +351,25 @@ asio::awaitable<json::value> complete(const Registry& registry, json::object par
 }
 
 }  // namespace hamcp::mcp::methods
+
+namespace hamcp::mcp {
+namespace {
+std::mutex echo_filter_mutex;
+EchoFilter echo_filter;  // guarded by echo_filter_mutex
+}  // namespace
+
+void set_echo_filter(EchoFilter filter) {
+  const std::lock_guard lock(echo_filter_mutex);
+  echo_filter = std::move(filter);
+}
+
+void apply_echo_filter(std::string& text) {
+  EchoFilter filter;
+  {
+    const std::lock_guard lock(echo_filter_mutex);
+    filter = echo_filter;
+  }
+  if (filter) filter(text);
+}
+
+}  // namespace hamcp::mcp

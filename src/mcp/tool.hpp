@@ -111,10 +111,6 @@ struct Tool {
   // Listed to read-only sessions although it may write (a mixed tool with read
   // actions; its writes are refused below the tool). Read-only tools always are.
   bool kept_in_read_only = false;
-  // Applied to the results the MCP layer answers for this tool without running
-  // its handler (invalid arguments, which echo values): the tool's own egress
-  // filters (e.g. hidden entities) then cover them too. Unset: none.
-  std::function<void(ToolResult&)> refusal_filter;
 
   bool listed_in(bool read_only_session) const {
     if (hidden) return false;

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 
 #include "ha/scrub.hpp"
 #include "mcp/echo.hpp"
+#include "mcp/echo_filter.hpp"
 #include "mcp/schema_validator.hpp"
 #include "tools/gate/audit_line.hpp"
 #include "tools/gate/entity_filter.hpp"
@@ -185,6 +187,27 @@ json::object output_schema_with_error(const std::string& tool, std::string_view 
   return schema;
 }
 
+// Invalid-argument answers (made by the MCP layer, echoing values) get the
+// hidden entities of every live environment masked (mcp/echo_filter.hpp).
+void mask_hidden_in_echoes(const std::shared_ptr<ToolEnv>& env) {
+  static std::mutex mutex;
+  static std::vector<std::weak_ptr<ToolEnv>> envs;  // guarded by mutex
+  const std::lock_guard lock(mutex);
+  std::erase_if(envs, [](const std::weak_ptr<ToolEnv>& e) { return e.expired(); });
+  for (const auto& e : envs)
+    if (!e.owner_before(env) && !env.owner_before(e)) return;
+  envs.emplace_back(env);
+  mcp::set_echo_filter([](std::string& text) {
+    std::vector<std::shared_ptr<ToolEnv>> live;
+    {
+      const std::lock_guard inner(mutex);
+      for (const auto& e : envs)
+        if (auto alive = e.lock()) live.push_back(std::move(alive));
+    }
+    for (const auto& one : live) one->ha.hidden_now()->mask_in(text);
+  });
+}
+
 }  // namespace
 
 json::object widen_schema(const json::object& input_schema,
@@ -233,8 +256,7 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   prepared->legacy = spec.legacy_args;
   prepared->hidden = spec.hidden_args;
 
-  // Invalid-argument answers echo values: they leave through the same egress.
-  t.refusal_filter = [env](mcp::ToolResult& result) { result = egress(std::move(result), *env); };
+  mask_hidden_in_echoes(env);
   const bool read_only_tool = t.annotations.read_only_hint.value_or(false);
   const bool refuse_mask = !read_only_tool && !spec.keeps_masked_secrets;
   t.handler = [env, prepared, read_only_tool, refuse_mask, name = spec.name, run = std::move(spec.run)](
