@@ -87,6 +87,10 @@ struct GovConfig {
   bool redact_secrets = true;               // --no-redact-secrets, REDACT_SECRETS=false: results unmasked
   std::vector<std::string> disabled_tools;  // --disable-tools, DISABLED_TOOLS: tools, ha-mcp names, families
   std::vector<std::string> enabled_tools;   // --enable-tools, HAMCP_ENABLED_TOOLS: only these (empty: all)
+  // Entity visibility (tools/gate/visibility.hpp): globs, domains, area:<x>, label:<x>.
+  std::vector<std::string> entities_allow;  // --entities-allow, ENTITIES_ALLOW: only these are visible
+  std::vector<std::string> entities_deny;   // --entities-deny, ENTITIES_DENY: these are hidden
+  bool entities_exposed_only = false;       // --entities-exposed-only, ENTITIES_EXPOSED_ONLY: only Assist's
 };
 
 struct Config {

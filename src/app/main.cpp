@@ -113,6 +113,18 @@ void add_gov_options(CLI::App& app, GovConfig& gov) {
   app.add_option("--enable-tools", gov.enabled_tools, "Offer only these tools or families (comma list; default all)")
       ->envname("HAMCP_ENABLED_TOOLS")
       ->delimiter(',');
+  app.add_option("--entities-allow", gov.entities_allow,
+                 "Show and act on only these entities: entity-id globs (light.*), domains (lock), area:<id|name>, "
+                 "label:<id|name>; comma list")
+      ->envname("ENTITIES_ALLOW")
+      ->delimiter(',');
+  app.add_option("--entities-deny", gov.entities_deny,
+                 "Hide these entities from every tool (same rules as --entities-allow; deny wins)")
+      ->envname("ENTITIES_DENY")
+      ->delimiter(',');
+  app.add_flag("--entities-exposed-only", gov.entities_exposed_only,
+               "Hide every entity not exposed to Assist (Settings > Voice assistants > Expose)")
+      ->envname("ENTITIES_EXPOSED_ONLY");
 }
 
 // The examples --help ends with.

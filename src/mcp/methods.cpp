@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
 
 #include "mcp/echo.hpp"
+#include "mcp/echo_filter.hpp"
 #include "mcp/errors.hpp"
 
 namespace hamcp::mcp::methods {
@@ -170,6 +172,20 @@ json::object list_prompts(const Registry& registry, const json::object& params, 
   });
 }
 
+namespace {
+
+// An invalid-arguments answer: its text content through the echo filter.
+void filter_echo(ToolResult& result) {
+  for (auto& item : result.content)
+    if (json::object* o = item.if_object())
+      if (json::value* text = o->if_contains("text"); text && text->is_string()) {
+        std::string t(text->get_string());
+        apply_echo_filter(t);
+        *text = t;
+      }
+}
+}  // namespace
+
 asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::object params, RequestContext& ctx) {
   std::string name = required_string(params, "name");
   std::shared_ptr<const RegisteredTool> tool = registry.find_tool(name);
@@ -179,9 +195,13 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
 
   json::object arguments;
   if (json::value* args = params.if_contains("arguments"); args && !args->is_null()) {
-    if (!args->is_object())
-      co_return ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
-                                  std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))));
+    if (!args->is_object()) {
+      ToolResult refused =
+          ToolResult::error("Invalid arguments for tool " + name + ": arguments: expected object, got " +
+                            std::string(args->is_array() ? "an array" : echo_excerpt(json::serialize(*args))));
+      filter_echo(refused);
+      co_return refused;
+    }
     arguments = std::move(args->get_object());
   }
   for (const auto& [alias, fixed] : tool->tool.alias_args)
@@ -189,8 +209,11 @@ asio::awaitable<ToolResult> call_tool_result(const Registry& registry, json::obj
       for (const auto& kv : fixed) arguments[kv.key()] = kv.value();
   json::value arguments_value(std::move(arguments));
   std::vector<std::string> problems = tool->input.validate(arguments_value, "arguments");
-  if (!problems.empty())
-    co_return ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; "));
+  if (!problems.empty()) {
+    ToolResult refused = ToolResult::error("Invalid arguments for tool " + name + ": " + join(problems, "; "));
+    filter_echo(refused);
+    co_return refused;
+  }
 
   std::optional<ToolResult> outcome;
   std::string failure;
@@ -339,3 +362,25 @@ asio::awaitable<json::value> complete(const Registry& registry, json::object par
 }
 
 }  // namespace hamcp::mcp::methods
+
+namespace hamcp::mcp {
+namespace {
+std::mutex echo_filter_mutex;
+EchoFilter echo_filter;  // guarded by echo_filter_mutex
+}  // namespace
+
+void set_echo_filter(EchoFilter filter) {
+  const std::lock_guard lock(echo_filter_mutex);
+  echo_filter = std::move(filter);
+}
+
+void apply_echo_filter(std::string& text) {
+  EchoFilter filter;
+  {
+    const std::lock_guard lock(echo_filter_mutex);
+    filter = echo_filter;
+  }
+  if (filter) filter(text);
+}
+
+}  // namespace hamcp::mcp

@@ -5,11 +5,16 @@
 namespace hamcp::tools {
 
 ToolServices::ToolServices(ha::HaClient& ha_client, const EntityToolsOptions& opts)
-    : watch(ha_client), overview(ha_client), journal(opts.journal), configs(ha_client), audit(opts.audit) {}
+    : watch(ha_client),
+      overview(ha_client),
+      journal(opts.journal),
+      configs(ha_client),
+      audit(opts.audit),
+      visibility(opts.visibility.empty() ? nullptr : std::make_shared<Visibility>(opts.visibility)) {}
 
 ToolEnv::ToolEnv(ha::HaClient& ha_client, search::EntityIndex& idx, EntityToolsOptions opts)
     : services_(std::make_shared<ToolServices>(ha_client, opts)),
-      ha(ha_client, opts.read_only),
+      ha(ha_client, opts.read_only, services_->visibility),
       index(idx),
       options(opts),
       watch(services_->watch),

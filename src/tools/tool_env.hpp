@@ -18,6 +18,7 @@
 #include "search/entity_index.hpp"
 #include "tools/gate/ha_gate.hpp"
 #include "tools/gate/redactor.hpp"
+#include "tools/gate/visibility.hpp"
 #include "tools/response.hpp"
 
 namespace hamcp::tools {
@@ -36,6 +37,7 @@ struct EntityToolsOptions {
   AuditLogOptions audit;                            // one line per call of a tool that can write
   bool read_only = false;                           // every session read-only (--read-only)
   bool redact_secrets = true;                       // mask secrets in every result (gate/redactor.hpp)
+  VisibilityRules visibility;                       // entities hidden from the model (gate/visibility.hpp)
 };
 
 // The home services the tools share; one set per server, whatever the mode.
@@ -48,6 +50,7 @@ struct ToolServices {
   ConfigCache configs;
   Redactor redactor;
   AuditLog audit;
+  std::shared_ptr<Visibility> visibility;  // null: every entity visible
   std::atomic<bool> ever_synced{false};
 };
 

@@ -5,12 +5,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 
 #include "ha/scrub.hpp"
 #include "mcp/echo.hpp"
+#include "mcp/echo_filter.hpp"
 #include "mcp/schema_validator.hpp"
 #include "tools/gate/audit_line.hpp"
+#include "tools/gate/entity_filter.hpp"
 #include "tools/gate/redactor.hpp"
 #include "tools/tool_error.hpp"
 
@@ -135,7 +138,10 @@ mcp::ToolResult scrubbed(mcp::ToolResult result, Scrub scrub) {
 // Egress: HA text reaches results by many paths (REST bodies, WebSocket
 // events, HA's own logs); none may carry the access token (ha/scrub.hpp), and
 // with redaction on, no password, API key or other secret (gate/redactor.hpp).
+// With entity visibility rules, no hidden entity (gate/entity_filter.hpp).
 mcp::ToolResult egress(mcp::ToolResult result, ToolEnv& env) {
+  if (const HiddenSetPtr hidden = env.ha.hidden_now(); !hidden->empty())
+    result = scrubbed(std::move(result), [&](json::value& v) { return hide_entities(v, *hidden); });
   if (const ha::ConnectionSettings* settings = env.ha.settings())
     result = scrubbed(std::move(result), [&](json::value& v) { return ha::scrub_json(v, settings->token); });
   if (env.options.redact_secrets)
@@ -179,6 +185,27 @@ json::object output_schema_with_error(const std::string& tool, std::string_view 
                            ": its outputSchema refuses {\"error\":{...}}; error results would "
                            "fail clients that validate structuredContent (drop `required`)");
   return schema;
+}
+
+// Invalid-argument answers (made by the MCP layer, echoing values) get the
+// hidden entities of every live environment masked (mcp/echo_filter.hpp).
+void mask_hidden_in_echoes(const std::shared_ptr<ToolEnv>& env) {
+  static std::mutex mutex;
+  static std::vector<std::weak_ptr<ToolEnv>> envs;  // guarded by mutex
+  const std::lock_guard lock(mutex);
+  std::erase_if(envs, [](const std::weak_ptr<ToolEnv>& e) { return e.expired(); });
+  for (const auto& e : envs)
+    if (!e.owner_before(env) && !env.owner_before(e)) return;
+  envs.emplace_back(env);
+  mcp::set_echo_filter([](std::string& text) {
+    std::vector<std::shared_ptr<ToolEnv>> live;
+    {
+      const std::lock_guard inner(mutex);
+      for (const auto& e : envs)
+        if (auto alive = e.lock()) live.push_back(std::move(alive));
+    }
+    for (const auto& one : live) one->ha.hidden_now()->mask_in(text);
+  });
 }
 
 }  // namespace
@@ -229,6 +256,7 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   prepared->legacy = spec.legacy_args;
   prepared->hidden = spec.hidden_args;
 
+  mask_hidden_in_echoes(env);
   const bool read_only_tool = t.annotations.read_only_hint.value_or(false);
   const bool refuse_mask = !read_only_tool && !spec.keeps_masked_secrets;
   t.handler = [env, prepared, read_only_tool, refuse_mask, name = spec.name, run = std::move(spec.run)](
@@ -236,6 +264,15 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     if (auto bad = normalise(arguments, *prepared, name)) co_return bad->result();
     if (refuse_mask && env->options.redact_secrets)
       if (auto masked = masked_secret_in(arguments)) co_return masked->result();
+    auto hiding = env->ha.hidden_entities();  // named: GCC 12 coroutine temporaries
+    const HiddenSetPtr hidden = co_await std::move(hiding);
+    if (!hidden->empty()) {
+      const json::value asked(arguments);
+      if (auto mention = hidden_named_in(asked, *hidden)) {
+        const ToolError refusal = entity_hidden_error(mention->path, "a hidden entity");
+        co_return refusal.result();
+      }
+    }
     const auto started = std::chrono::steady_clock::now();
     json::object target;
     if (!read_only_tool) target = audit_target(arguments);
@@ -254,7 +291,10 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     }
     if (!done) done = failure->result();
     mcp::ToolResult result = egress(std::move(*done), *env);
-    if (!read_only_tool) audit(*env, name, std::move(target), result, ctx, started);
+    if (!read_only_tool) {
+      audit(*env, name, std::move(target), result, ctx, started);
+      env->ha.exposure_may_have_changed();
+    }
     co_return result;
   };
   return t;

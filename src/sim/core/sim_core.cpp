@@ -94,10 +94,10 @@ void SimCore::record_requests(bool on) {
   if (on) received_.clear();
 }
 
-void SimCore::note_request(std::string channel, std::string what) {
+void SimCore::note_request(std::string channel, std::string what, std::string message) {
   if (!recording_) return;
   std::lock_guard lock(received_mutex_);
-  received_.push_back({std::move(channel), std::move(what)});
+  received_.push_back({std::move(channel), std::move(what), std::move(message)});
 }
 
 std::vector<ReceivedRequest> SimCore::received_requests() const {

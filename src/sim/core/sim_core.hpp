@@ -21,6 +21,7 @@ namespace hamcp::sim {
 struct ReceivedRequest {
   std::string channel;
   std::string what;
+  std::string message;  // the whole request as received (WS message, REST target + body): what it named
 };
 
 struct SystemLogEntry {
@@ -66,7 +67,8 @@ class SimCore {
   // The record of received requests (tests prove what HA was asked, e.g. that
   // a read-only hamcp sent no write). Thread-safe; kept only while recording.
   void record_requests(bool on);
-  void note_request(std::string channel, std::string what);
+  bool recording() const { return recording_; }
+  void note_request(std::string channel, std::string what, std::string message = {});
   std::vector<ReceivedRequest> received_requests() const;
 
  private:

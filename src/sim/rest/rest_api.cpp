@@ -69,7 +69,7 @@ RestResponse RestApi::handle(const RestRequest& req) {
     if (auto answer = auth_endpoint(req, path, core_)) return std::move(*answer);
   }
   if (!core_.token_ok(token)) return text_response(401, "401: Unauthorized");
-  core_.note_request(req.method, path);
+  core_.note_request(req.method, path, core_.recording() ? req.target + " " + req.body : std::string());
 
   auto& store = core_.store();
   std::lock_guard lock(store.mutex());

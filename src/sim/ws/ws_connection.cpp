@@ -25,7 +25,7 @@ void note_command(SimCore& core, std::string_view type, const json::object& msg)
     for (char& ch : verb) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     what += " " + verb + " " + (endpoint && endpoint->is_string() ? std::string(endpoint->get_string()) : "");
   }
-  core.note_request("ws", std::move(what));
+  core.note_request("ws", std::move(what), core.recording() ? json::serialize(msg) : std::string());
 }
 
 }  // namespace

@@ -385,10 +385,12 @@ void backup_info(WsConnection& c, int64_t id, const json::object&) {
 
 void expose_list(WsConnection& c, int64_t id, const json::object&) {
   json::object out;
+  // HA lists only the assistants an entity is exposed to (should_expose true), always as true.
   for (const auto& [assistant, ents] : c.core().exposure())
     for (const auto& [eid, on] : ents) {
+      if (!on) continue;
       if (!out.contains(eid)) out[eid] = json::object{};
-      out[eid].as_object()[assistant] = on;
+      out[eid].as_object()[assistant] = true;
     }
   c.send_result(id, json::object{{"exposed_entities", out}});
 }

@@ -48,11 +48,12 @@ boost::asio::awaitable<std::optional<json::object>> exposure_of(ToolEnv& env, co
     json::object msg;
     msg.emplace("type", "homeassistant/expose_entity/list");
     json::value r = co_await env.ha.command(std::move(msg));
+    // HA lists only the assistants an entity is exposed to: the others are false.
+    out = json::object{{"conversation", false}, {"cloud.alexa", false}, {"cloud.google_assistant", false}};
     if (const json::object* ro = r.if_object())
       if (const json::value* all = ro->if_contains("exposed_entities"); all && all->is_object())
         if (const json::value* mine = all->get_object().if_contains(id); mine && mine->is_object())
-          out = mine->get_object();
-    if (!out) out = json::object();
+          for (const auto& kv : mine->get_object()) (*out)[kv.key()] = kv.value();
   } catch (const ha::HaException&) {
     // Older HA or a restricted token: exposure is optional information.
   }

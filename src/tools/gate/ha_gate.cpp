@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ha/supervisor_client.hpp"
+#include "tools/gate/entity_filter.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -32,15 +33,57 @@ void HaGate::check(RequestKind kind, std::string_view what) const {
   if (read_only_ && !is_known_read(kind, what)) throw ToolException(read_only_refusal(kind, what));
 }
 
+HiddenSetPtr HaGate::hidden_now() const {
+  static const HiddenSetPtr kNothingHidden = std::make_shared<const HiddenSet>();
+  if (!visibility_ || !visibility_->active()) return kNothingHidden;
+  return visibility_->hidden(client_.snapshot());
+}
+
+boost::asio::awaitable<HiddenSetPtr> HaGate::hidden_entities() {
+  if (visibility_ && visibility_->exposure_stale()) {
+    std::optional<std::unordered_set<std::string>> exposed;
+    try {
+      boost::json::object message{{"type", "homeassistant/expose_entity/list"}};
+      auto listing = client_.command(std::move(message));  // named: GCC 12 coroutine temporaries
+      const boost::json::value result = co_await std::move(listing);
+      exposed.emplace();
+      if (const auto* map = result.is_object() ? result.as_object().if_contains("exposed_entities") : nullptr;
+          map && map->is_object())
+        for (const auto& kv : map->as_object()) {
+          const auto* on = kv.value().is_object() ? kv.value().as_object().if_contains("conversation") : nullptr;
+          if (on && on->is_bool() && on->get_bool()) exposed->emplace(kv.key());
+        }
+    } catch (const ha::HaException&) {
+      exposed.reset();  // unknown exposure hides every entity (fail closed)
+    }
+    visibility_->set_exposure(std::move(exposed));
+  }
+  co_return hidden_now();
+}
+
+void HaGate::check_visible(const boost::json::value& request) const {
+  if (!visibility_ || !visibility_->active()) return;
+  const HiddenSetPtr hidden = hidden_now();
+  if (auto mention = hidden_named_in(request, *hidden))
+    throw ToolException(entity_hidden_error(mention->path, "a hidden entity"));
+}
+
 boost::asio::awaitable<boost::json::value> HaGate::command(boost::json::object message,
                                                            std::optional<std::chrono::milliseconds> timeout) {
   check(RequestKind::ws_command, type_of(message));
+  check_visible(message);
   auto sending = client_.command(std::move(message), timeout);  // named: GCC 12 coroutine temporaries
   co_return co_await std::move(sending);
 }
 
 boost::asio::awaitable<boost::json::value> HaGate::call_service(ha::ServiceCall call) {
   check(RequestKind::service, call.domain + "." + call.service);
+  if (visibility_ && visibility_->active()) {
+    const HiddenSetPtr hidden = hidden_now();
+    if (auto target = hidden_service_target(call, *hidden)) throw ToolException(entity_hidden_error("target", *target));
+    check_visible(call.data);
+    check_visible(call.target);
+  }
   auto calling = client_.call_service(std::move(call));
   co_return co_await std::move(calling);
 }
@@ -48,12 +91,14 @@ boost::asio::awaitable<boost::json::value> HaGate::call_service(ha::ServiceCall 
 boost::asio::awaitable<std::uint64_t> HaGate::subscribe(boost::json::object message,
                                                         ha::WsClient::EventHandler handler) {
   check(RequestKind::ws_subscribe, type_of(message));
+  check_visible(message);
   auto subscribing = client_.subscribe(std::move(message), std::move(handler));
   co_return co_await std::move(subscribing);
 }
 
 boost::asio::awaitable<ha::Response> HaGate::rest_get(std::string path, ha::RequestOptions options) {
   check(RequestKind::rest_get, path);
+  check_visible(boost::json::value(path));
   auto getting = client_.rest_get(std::move(path), options);
   co_return co_await std::move(getting);
 }
@@ -61,12 +106,15 @@ boost::asio::awaitable<ha::Response> HaGate::rest_get(std::string path, ha::Requ
 boost::asio::awaitable<ha::Response> HaGate::rest_post(std::string path, boost::json::value body,
                                                        ha::RequestOptions options) {
   check(RequestKind::rest_post, path);
+  check_visible(boost::json::value(path));
+  check_visible(body);
   auto posting = client_.rest_post(std::move(path), std::move(body), options);
   co_return co_await std::move(posting);
 }
 
 boost::asio::awaitable<ha::Response> HaGate::rest_delete(std::string path, ha::RequestOptions options) {
   check(RequestKind::rest_delete, path);
+  check_visible(boost::json::value(path));
   ha::RestClient* rest = client_.rest();
   if (!rest) {
     auto failure = client_.last_failure();
@@ -78,6 +126,7 @@ boost::asio::awaitable<ha::Response> HaGate::rest_delete(std::string path, ha::R
 
 boost::asio::awaitable<boost::json::value> HaGate::rest_get_json(std::string path, ha::RequestOptions options) {
   check(RequestKind::rest_get, path);
+  check_visible(boost::json::value(path));
   auto getting = client_.rest_get_json(std::move(path), options);
   co_return co_await std::move(getting);
 }
@@ -85,6 +134,8 @@ boost::asio::awaitable<boost::json::value> HaGate::rest_get_json(std::string pat
 boost::asio::awaitable<boost::json::value> HaGate::rest_post_json(std::string path, boost::json::value body,
                                                                   ha::RequestOptions options) {
   check(RequestKind::rest_post, path);
+  check_visible(boost::json::value(path));
+  check_visible(body);
   auto posting = client_.rest_post_json(std::move(path), std::move(body), options);
   co_return co_await std::move(posting);
 }
@@ -109,6 +160,7 @@ boost::asio::awaitable<std::string> HaGate::supervisor_log(std::string path, int
 boost::asio::awaitable<ha::Response> HaGate::addon_http(std::string slug, std::string host, std::uint16_t port,
                                                         std::string method, std::string path, boost::json::value body) {
   check(RequestKind::supervisor, "PROXY " + method + " " + slug + " " + path);  // "PROXY GET …" reads
+  check_visible(body);
   ha::SupervisorClient client(client_);
   if (client.route() != ha::SupervisorRoute::direct)
     throw ha::SupervisorException({ha::SupervisorFailure::Kind::unavailable, 0,

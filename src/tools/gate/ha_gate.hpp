@@ -3,29 +3,43 @@
 // read-only mode refuses, before anything is sent, every request the policy
 // (read_policy.hpp) does not know as a read: a ToolException with code
 // "read_only" naming what was refused. Tools get no raw REST or WebSocket
-// client, so no write can pass beside it.
+// client, so no write can pass beside it. With entity visibility rules
+// (visibility.hpp) it also refuses every request naming a hidden entity or
+// acting on a group holding one: code "entity_hidden".
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "ha/ha_client.hpp"
 #include "tools/gate/read_policy.hpp"
+#include "tools/gate/visibility.hpp"
 
 namespace hamcp::tools {
 
 class HaGate {
  public:
-  HaGate(ha::HaClient& client, bool read_only) : client_(client), read_only_(read_only) {}
+  HaGate(ha::HaClient& client, bool read_only, std::shared_ptr<Visibility> visibility = {})
+      : client_(client), read_only_(read_only), visibility_(std::move(visibility)) {}
 
   bool read_only() const noexcept { return read_only_; }
   // The same client behind a gate that refuses writes.
-  HaGate read_only_gate() const { return HaGate(client_, true); }
+  HaGate read_only_gate() const { return HaGate(client_, true, visibility_); }
   // Throws the read_only ToolException when this gate may not send the request.
   void check(RequestKind kind, std::string_view what) const;
+
+  // Entity visibility: the entities hidden now (an empty set without rules).
+  HiddenSetPtr hidden_now() const;
+  // The same, first reading exposure to Assist again when the rules need it and it is stale.
+  boost::asio::awaitable<HiddenSetPtr> hidden_entities();
+  // A write may have changed exposure to Assist.
+  void exposure_may_have_changed() const {
+    if (visibility_) visibility_->invalidate_exposure();
+  }
 
   // The mirror and the connection's state: reads of hamcp's own memory.
   bool configured() const noexcept { return client_.configured(); }
@@ -62,8 +76,12 @@ class HaGate {
                                                   std::string method, std::string path, boost::json::value body);
 
  private:
+  // Throws the entity_hidden ToolException when `request` names a hidden entity.
+  void check_visible(const boost::json::value& request) const;
+
   ha::HaClient& client_;
   bool read_only_;
+  std::shared_ptr<Visibility> visibility_;  // null: no rules
 };
 
 }  // namespace hamcp::tools

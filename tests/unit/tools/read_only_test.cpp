@@ -16,6 +16,7 @@
 #include "mcp/registry.hpp"
 #include "sim/core/sim_core.hpp"
 #include "tools/gate/read_policy.hpp"
+#include "unit/tools/tool_sweep.hpp"
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -53,61 +54,7 @@ const KnownWrite kKnownWrites[] = {
      R"({"radio":"thread","action":"set_preferred_dataset","params":{"dataset_id":"01JDEMODATASET000000000001"}})"},
 };
 
-// A plausible value for a property, by its name first, then its type.
-json::value value_for(std::string_view key, const json::object& prop) {
-  if (key == "entity_id") return json::value(kLight);
-  if (key == "domain") return json::value("light");
-  if (key == "service") return json::value("turn_on");
-  if (key == "event_type") return json::value("hamcp_sweep");
-  if (key == "helper_type") return json::value("input_boolean");
-  if (key == "confirm") return json::value(true);
-  if (key == "url") return json::value("http://127.0.0.1:9/sweep.yaml");  // loopback, nothing listens
-  if (key == "yaml") return json::value("blueprint:\n  name: Sweep\n  domain: automation\n");
-  if (key == "operations") return json::parse(R"([{"entity_id":"light.kitchen_ceiling_light","action":"turn_on"}])");
-  if (key == "config") return json::parse(R"({"alias":"Sweep","name":"Sweep","triggers":[],"actions":[]})");
-  const json::value* type = prop.if_contains("type");
-  const std::string_view t = type && type->is_string() ? std::string_view(type->get_string()) : "string";
-  if (t == "boolean") return json::value(true);
-  if (t == "integer" || t == "number") return json::value(1);
-  if (t == "object") return json::object();
-  if (t == "array") return json::array{kLight};
-  return json::value("sweep");
-}
-
-// Argument sets for one tool: the required properties (plus one set per value
-// of each enum property), and every property at once.
-std::vector<json::object> argument_sets(const json::object& schema) {
-  const json::value* props_value = schema.if_contains("properties");
-  if (!props_value || !props_value->is_object()) return {json::object()};
-  const json::object& props = props_value->as_object();
-  std::set<std::string> required;
-  if (const json::value* r = schema.if_contains("required"); r && r->is_array())
-    for (const auto& name : r->as_array()) required.emplace(name.as_string());
-  json::object base, full;
-  for (const auto& kv : props) {
-    const json::object empty;
-    const json::object& prop = kv.value().is_object() ? kv.value().as_object() : empty;
-    json::value v = value_for(kv.key(), prop);
-    if (const json::value* e = prop.if_contains("enum"); e && e->is_array() && !e->as_array().empty())
-      v = e->as_array().front();
-    if (required.count(std::string(kv.key()))) base[kv.key()] = v;
-    full[kv.key()] = v;
-  }
-  std::vector<json::object> sets{base, full};
-  for (const auto& kv : props) {
-    const json::value* e = kv.value().is_object() ? kv.value().as_object().if_contains("enum") : nullptr;
-    if (!e || !e->is_array()) continue;
-    for (const auto& option : e->as_array()) {
-      json::object with = base;
-      with[kv.key()] = option;
-      sets.push_back(with);
-      json::object all = full;
-      all[kv.key()] = option;
-      sets.push_back(std::move(all));
-    }
-  }
-  return sets;
-}
+std::vector<json::object> argument_sets(const json::object& schema) { return sweep_argument_sets(schema, kLight); }
 
 // What the sim received, judged as hamcp's read-only gate would have to.
 bool received_is_read(const sim::ReceivedRequest& r) {

@@ -1,0 +1,47 @@
+"""Entity visibility (issue 14 item 3) against real Home Assistant: hamcp started with
+ENTITIES_DENY naming one light hides it from ha_search, ha_get_state, ha_get_overview and a
+rendered template, refuses ha_call_service on it with the
+entity_hidden error while the light stays as it was, and still serves the other lights."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from check_kit import Ctx, McpStdio, expect
+
+
+def named(text: str, entity_id: str) -> bool:
+    return re.search(r"(?<![a-z0-9_])" + re.escape(entity_id) + r"(?![a-z0-9_])", text) is not None
+
+
+def t_hamcp_visibility_deny(c: Ctx):
+    lights = sorted(s["entity_id"] for s in c.get("/api/states") if s["entity_id"].startswith("light."))
+    expect(len(lights) >= 2, f"the demo should have two lights or more: {lights}")
+    hidden, visible = lights[0], lights[1]
+    m = McpStdio(c, {"ENTITIES_DENY": hidden})
+    try:
+        found = m.tool("ha_search", {"query": "light", "limit": 50})
+        text = json.dumps(found)
+        expect(not named(text, hidden) and named(text, visible), f"ha_search: {text[:600]}")
+        r = m.tool("ha_get_state", {"entity_id": hidden}, ok=False)
+        expect(r["error"]["code"] == "entity_hidden" and not named(json.dumps(r), hidden), f"ha_get_state: {r}")
+        expect(visible in json.dumps(m.tool("ha_get_state", {"entity_id": visible})), "visible light unreadable")
+        overview = json.dumps(m.tool("ha_get_overview", {}))
+        expect(not named(overview, hidden), f"overview names {hidden}")
+        tpl = json.dumps(m.tool("ha_eval_template",
+                                {"template": "{{ states.light | map(attribute='entity_id') | join(' ') }}"}))
+        expect(not named(tpl, hidden) and named(tpl, visible), f"template: {tpl}")
+
+        before = c.state(hidden)["state"]
+        service = "turn_off" if before == "on" else "turn_on"
+        r = m.tool("ha_call_service", {"domain": "light", "service": service, "entity_id": hidden}, ok=False)
+        expect(r["error"]["code"] == "entity_hidden" and r["error"]["sent"] is False, f"call_service: {r}")
+        time.sleep(1.0)  # a leaked call would have landed by now
+        expect(c.state(hidden)["state"] == before, f"{hidden} changed: {c.state(hidden)}")
+    finally:
+        m.close()
+
+
+TESTS = [("hamcp.visibility_deny", t_hamcp_visibility_deny)]
