@@ -63,9 +63,11 @@ class ResourcesTest : public tools::testing::ToolsTest {
 
 TEST_F(ResourcesTest, ListsTheHomeAndTheTemplates) {
   json::object list = rpc("resources/list", {});
-  const auto& resources = list.at("result").at("resources").as_array();
-  ASSERT_EQ(resources.size(), 1u);
-  EXPECT_EQ(resources[0].at("uri").as_string(), "ha://home");
+  // The home's one fixed resource (the skills guide lists its own skill:// ones).
+  std::vector<std::string> home_uris;
+  for (const auto& r : list.at("result").at("resources").as_array())
+    if (r.at("uri").as_string().starts_with("ha://")) home_uris.emplace_back(r.at("uri").as_string());
+  EXPECT_EQ(home_uris, std::vector<std::string>{"ha://home"});
   json::object templates = rpc("resources/templates/list", {});
   std::vector<std::string> uris;
   for (const auto& t : templates.at("result").at("resourceTemplates").as_array())
@@ -149,20 +151,36 @@ TEST_F(ResourcesTest, CompletesTemplateVariablesByPrefixThenFuzzily) {
 }
 
 TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
-  rpc("resources/subscribe", {{"uri", "ha://entity/light.kitchen_ceiling_light"}});
+  const std::string light = "ha://entity/light.kitchen_ceiling_light";
+  rpc("resources/subscribe", {{"uri", light}});
   rpc("resources/subscribe", {{"uri", "ha://area/kitchen"}});
   rpc("resources/subscribe", {{"uri", "ha://home"}});
-  const std::string before(read("ha://entity/light.kitchen_ceiling_light").at("state").as_string());
+  const std::string before(read(light).at("state").as_string());
   const std::string after = before == "on" ? "off" : "on";
+  // The mirror's own full resync right after start may notify every
+  // subscribed uri too; the updates are in mirror order, so once the light's
+  // new state is readable and announced, everything older has been sent.
+  auto announced = [&](const std::string& state, std::size_t seen) {
+    for (int tries = 0; tries < 5; ++tries) {
+      if (!eventually([&] { return updates_for(light) > seen; }, std::chrono::milliseconds(5000))) return false;
+      seen = updates_for(light);  // before the read, which runs the loop (and may send more)
+      if (read(light).at("state").as_string() == state) return true;
+    }
+    return false;
+  };
   set_state("light.kitchen_ceiling_light", after);
-  ASSERT_TRUE(eventually([&] { return updates_for("ha://entity/light.kitchen_ceiling_light") > 0; },
-                         std::chrono::milliseconds(5000)));
-  EXPECT_EQ(read("ha://entity/light.kitchen_ceiling_light").at("state").as_string(), after);
+  ASSERT_TRUE(announced(after, 0));
   ASSERT_TRUE(eventually([&] { return updates_for("ha://area/kitchen") > 0; }, std::chrono::milliseconds(2000)));
-  EXPECT_EQ(updates_for("ha://home"), 0u);  // on/off is not news for the summary
+
+  const std::size_t home_seen = updates_for("ha://home"), light_seen = updates_for(light);
+  const std::size_t area_seen = updates_for("ha://area/kitchen");
+  set_state("light.kitchen_ceiling_light", before);
+  ASSERT_TRUE(announced(before, light_seen));
+  ASSERT_TRUE(eventually([&] { return updates_for("ha://area/kitchen") > area_seen; }, std::chrono::milliseconds(2000)));
+  EXPECT_EQ(updates_for("ha://home"), home_seen);  // on/off is not news for the summary
 
   set_state("light.kitchen_ceiling_light", "unavailable");
-  ASSERT_TRUE(eventually([&] { return updates_for("ha://home") > 0; }, std::chrono::milliseconds(5000)));
+  ASSERT_TRUE(eventually([&] { return updates_for("ha://home") > home_seen; }, std::chrono::milliseconds(5000)));
   const auto ids = strings(read("ha://home").at("unavailable").at("entity_ids"));
   EXPECT_NE(std::find(ids.begin(), ids.end(), "light.kitchen_ceiling_light"), ids.end());
   // Another entity's change does not concern this subscriber.
