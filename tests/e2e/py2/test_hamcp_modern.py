@@ -16,6 +16,7 @@ import re
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 
 import mcp_types as types
@@ -94,6 +95,13 @@ def target(transport: str, http_url: str):
 
 def entity_state(text: str) -> str:
     return json.loads(text)["state"]
+
+
+async def wait_home_ready(client: Client) -> None:
+    """A tool call first: tools wait (bounded) for hamcp's first sync of the home, resources do not
+    fully (see test_resources_during_first_sync below), and these tests are about other things."""
+    got = await client.call_tool("ha_get_state", {"entity_id": LIGHT})
+    assert not got.is_error, got.content[0].text
 
 
 async def read_light_state(client: Client) -> str:
@@ -191,6 +199,7 @@ async def drain(sub, quiet: float = 0.5, bound: float = 3.0) -> int:
 async def listen_hears_toggle(server, mode: str, second_server=None) -> None:
     async with Client(server, mode=mode) as client:
         assert client.protocol_version == MODERN
+        await wait_home_ready(client)
         before = await read_light_state(client)
         async with client.listen(resource_subscriptions=[LIGHT_URI]) as sub:
             assert sub.honored.resource_subscriptions == [LIGHT_URI]
@@ -237,6 +246,7 @@ def test_hamcp_legacy_subscribe_hears_a_change(http_url, transport):
         with target(transport, http_url) as server:
             async with Client(server, mode="legacy", message_handler=on_message) as client:
                 assert client.protocol_version == "2025-11-25"
+                await wait_home_ready(client)
                 before = await read_light_state(client)
                 await client.session.subscribe_resource(LIGHT_URI)
                 await asyncio.sleep(0.5)  # let the mirror's first resync (if any) notify first
@@ -317,3 +327,61 @@ def test_seed_scenario_kill_and_restart_in_2026_era(capsys):
     assert counts["before_ok"] == calls_each_side and counts["before_failed"] == 0
     assert counts["after_failed"] == 0, after_errors
     assert counts["after_ok"] == calls_each_side
+
+
+META_2026 = {"io.modelcontextprotocol/protocolVersion": MODERN,
+             "io.modelcontextprotocol/clientInfo": {"name": "hamcp-e2e-first-sync", "version": "1.0.0"},
+             "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def burst_from_start(n: int = 100, gap: float = 0.002) -> tuple[int, list[dict]]:
+    """Spawns `hamcp --demo` on stdio and, from its first millisecond, pipelines n 2026-07-28
+    requests `gap` s apart (alternately resources/read of LIGHT_URI and completion/complete of
+    ha://entity/{entity_id} for "light.kitchen_c"), so some land while the mirror's first sync is
+    under way. Returns (answers received, the wrong ones: errors or empty completions)."""
+    with tempfile.TemporaryDirectory() as data:
+        proc = subprocess.Popen([HAMCP, "--demo", "--data-dir", data], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        answers: list[dict] = []
+
+        def read_answers() -> None:
+            for line in proc.stdout:
+                answers.append(json.loads(line))
+                if len(answers) == n:
+                    return
+
+        reader = threading.Thread(target=read_answers, daemon=True)
+        reader.start()
+        try:
+            for i in range(n):
+                if i % 2:
+                    params = {"uri": LIGHT_URI, "_meta": META_2026}
+                    req = {"jsonrpc": "2.0", "id": i, "method": "resources/read", "params": params}
+                else:
+                    params = {"ref": {"type": "ref/resource", "uri": "ha://entity/{entity_id}"},
+                              "argument": {"name": "entity_id", "value": "light.kitchen_c"}, "_meta": META_2026}
+                    req = {"jsonrpc": "2.0", "id": i, "method": "completion/complete", "params": params}
+                proc.stdin.write(json.dumps(req) + "\n")
+                proc.stdin.flush()
+                time.sleep(gap)
+            reader.join(WAIT)
+        finally:
+            proc.kill()
+            proc.wait()
+        wrong = [a for a in answers if "error" in a
+                 or ("completion" in a.get("result", {}) and LIGHT not in a["result"]["completion"]["values"])]
+        return len(answers), wrong
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "hamcp bug: during the mirror's first sync a resources/read of an existing entity answers "
+    "'Resource not found' and completion/complete answers no values: ResourceContext::snapshot() "
+    "(src/resources/resource_context.cpp) returns the first published snapshot (version > 0: config "
+    "and registries, fetch_and_publish_all) without waiting until the states are in (MirrorState::synced)"))
+def test_resources_during_first_sync():
+    """Resources and completions asked for while hamcp is still syncing the home wait for the sync
+    (as tools do) instead of answering that an existing entity does not exist."""
+    for _ in range(3):
+        got, wrong = burst_from_start()
+        assert got == 100
+        assert wrong == [], f"{len(wrong)} of {got} answers wrong during the first sync, e.g. {wrong[0]}"

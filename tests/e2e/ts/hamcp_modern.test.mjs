@@ -112,6 +112,10 @@ for (const kind of ['http', 'stdio']) {
         assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
         const updated = [];
         client.setNotificationHandler('notifications/resources/updated', (n) => { updated.push(n.params.uri); });
+        // A tool call first: tools wait (bounded) for hamcp's first sync of the home; resources do
+        // not fully yet (py2/test_hamcp_modern.py::test_resources_during_first_sync).
+        const ready = await client.callTool({ name: 'ha_get_state', arguments: { entity_id: ENTITY } });
+        assert.ok(!ready.isError, text(ready));
         const before = await readState(client);
         const sub = await client.listen({ resourceSubscriptions: [URI] });
         try {
