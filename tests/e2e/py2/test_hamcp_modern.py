@@ -22,7 +22,7 @@ import time
 import mcp_types as types
 import pytest
 from mcp import Client, StdioServerParameters
-from mcp.client.subscriptions import ResourceUpdated
+from mcp.client.subscriptions import ResourceUpdated, SubscriptionLost
 
 HAMCP = os.environ["HAMCP_BIN"]
 MODERN = "2026-07-28"
@@ -262,8 +262,9 @@ def test_hamcp_legacy_subscribe_hears_a_change(http_url, transport):
 
 
 def test_seed_scenario_kill_and_restart_in_2026_era(capsys):
-    """A pinned 2026-07-28 HTTP client makes calls; hamcp is killed with SIGKILL mid-run and started
-    again on the same port with the same data dir; every call after the restart succeeds."""
+    """A pinned 2026-07-28 HTTP client makes calls; hamcp is killed with SIGKILL mid-run (a listen
+    stream open) and started again on the same port with the same data dir; every call after the
+    restart succeeds, and the same client listens again and hears a change."""
     calls_each_side = 20
     data = tempfile.TemporaryDirectory()
     log = tempfile.TemporaryFile()
@@ -290,9 +291,17 @@ def test_seed_scenario_kill_and_restart_in_2026_era(capsys):
                         counts["before_ok"] += 1
                     except Exception:  # noqa: BLE001 - counted, asserted below
                         counts["before_failed"] += 1
-                # Mid-run: SIGKILL, no chance to clean up.
-                proc.send_signal(signal.SIGKILL)
-                proc.wait(10)
+                # Mid-run, with a listen stream open: SIGKILL, no chance to clean up. The stream
+                # ends without the server's graceful close: the SDK says SubscriptionLost.
+                lost = False
+                try:
+                    async with client.listen(resource_subscriptions=[LIGHT_URI]) as sub:
+                        proc.send_signal(signal.SIGKILL)
+                        proc.wait(10)
+                        await asyncio.wait_for(drain(sub, quiet=WAIT, bound=WAIT), WAIT + 1)
+                except SubscriptionLost:
+                    lost = True
+                counts["listen_lost_on_kill"] = lost
                 # No call while hamcp is down: mcp 2.3.0's HTTP transport ends the whole Client on a
                 # refused connection (httpx ConnectError escapes its task group), so the client under
                 # test would be gone; the seed scenario is about the calls after the restart.
@@ -316,6 +325,12 @@ def test_seed_scenario_kill_and_restart_in_2026_era(capsys):
                     except Exception as e:  # noqa: BLE001
                         counts["after_failed"] += 1
                         after_errors.append(repr(e))
+                # The same client listens again (no replay, no session: a new stream) and hears a
+                # change made after the restart.
+                async with client.listen(resource_subscriptions=[LIGHT_URI]) as sub:
+                    await drain(sub)
+                    await toggle_light(client)
+                    counts["relisten_update_s"] = round(await next_update(sub, LIGHT_URI, WAIT), 3)
 
         asyncio.run(asyncio.wait_for(run(), 120))
     finally:
@@ -327,6 +342,7 @@ def test_seed_scenario_kill_and_restart_in_2026_era(capsys):
     assert counts["before_ok"] == calls_each_side and counts["before_failed"] == 0
     assert counts["after_failed"] == 0, after_errors
     assert counts["after_ok"] == calls_each_side
+    assert counts["listen_lost_on_kill"]
 
 
 META_2026 = {"io.modelcontextprotocol/protocolVersion": MODERN,
