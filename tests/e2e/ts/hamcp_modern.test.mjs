@@ -44,8 +44,9 @@ async function connect(kind, mode) {
 }
 
 const text = (result) => result.content?.[0]?.text ?? result.contents?.[0]?.text;
-const readState = async (client) =>
-  JSON.parse(text(await client.readResource({ uri: URI }, { cacheMode: 'bypass' }))).state;
+// Through the SDK's default response cache: hamcp's caching hint for an entity (ttlMs) must never
+// let the client serve a stale state.
+const readState = async (client) => JSON.parse(text(await client.readResource({ uri: URI }))).state;
 
 async function toggle(client) {
   const r = await client.callTool({ name: 'ha_call_service',
