@@ -231,6 +231,65 @@ def test_hamcp_listen_hears_another_clients_change(http_url):
     asyncio.run(asyncio.wait_for(listen_hears_toggle(http_url, MODERN, second_server=http_url), 60))
 
 
+OTHER_LIGHT = "light.office_desk_lamp"
+OTHER_URI = f"ha://entity/{OTHER_LIGHT}"
+
+
+@pytest.mark.parametrize("transport", ["http", "stdio"])
+def test_hamcp_listen_notifies_only_the_changed_uri(http_url, transport):
+    """Listening to two lights, a toggle of one notifies that light only (none for the other within 1 s)."""
+    async def run():
+        with target(transport, http_url) as server:
+            async with Client(server, mode=MODERN) as client:
+                await wait_home_ready(client)
+                async with client.listen(resource_subscriptions=[LIGHT_URI, OTHER_URI]) as sub:
+                    assert sorted(sub.honored.resource_subscriptions) == sorted([LIGHT_URI, OTHER_URI])
+                    await drain(sub)
+                    await toggle_light(client)
+                    await next_update(sub, LIGHT_URI, WAIT)
+                    events = []
+                    end = time.monotonic() + 1.0
+                    while time.monotonic() < end:
+                        try:
+                            events.append(await asyncio.wait_for(sub.__anext__(), end - time.monotonic()))
+                        except asyncio.TimeoutError:
+                            break
+                    assert all(getattr(e, "uri", None) != OTHER_URI for e in events), events
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+FREE_TEXT = {"description": "turn on the hallway light when motion is detected after sunset"}
+
+
+@pytest.mark.parametrize("transport", ["http", "stdio"])
+def test_hamcp_every_prompt_completes_and_renders(http_url, transport):
+    """Every prompt: each argument completed (free text excepted), then prompts/get with the first
+    completed values renders a message that names them."""
+    async def run():
+        with target(transport, http_url) as server:
+            async with Client(server, mode=MODERN) as client:
+                await wait_home_ready(client)
+                prompts = (await client.list_prompts()).prompts
+                assert len(prompts) >= 4
+                for prompt in prompts:
+                    args: dict[str, str] = {}
+                    for arg in prompt.arguments or []:
+                        if arg.name in FREE_TEXT:
+                            args[arg.name] = FREE_TEXT[arg.name]
+                            continue
+                        done = await client.complete(types.PromptReference(type="ref/prompt", name=prompt.name),
+                                                     {"name": arg.name, "value": ""}, context_arguments=args or None)
+                        assert done.completion.values, f"{prompt.name}.{arg.name}: no completion values"
+                        args[arg.name] = done.completion.values[0]
+                    got = await client.get_prompt(prompt.name, args)
+                    assert got.messages, prompt.name
+                    body = got.messages[0].content.text
+                    for name, value in args.items():
+                        if name not in FREE_TEXT:
+                            assert value in body, f"{prompt.name}: {name}={value} not in {body[:300]!r}"
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
 @pytest.mark.parametrize("transport", ["http", "stdio"])
 def test_hamcp_legacy_subscribe_hears_a_change(http_url, transport):
     """The 2025-11-25 era: resources/subscribe, then notifications/resources/updated on the session."""

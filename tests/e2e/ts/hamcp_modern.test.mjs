@@ -3,7 +3,8 @@
 // stdio and Streamable HTTP: tools/list and a call, resources/read of an entity and of ha://home,
 // completion of the ha://entity/{entity_id} template and of prompt arguments, prompts/get, and a
 // subscriptions/listen stream that hears notifications/resources/updated when the home changes (a
-// light toggled through hamcp's own ha_call_service).
+// light toggled through hamcp's own ha_call_service). Also: a second client's toggle reaches the
+// first client's listen stream (HTTP), and the SDK's 'legacy' mode (2025-11-25) with resources/subscribe.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -136,4 +137,53 @@ for (const kind of ['http', 'stdio']) {
       }
     });
   }
+}
+
+test('hamcp, TS SDK 2.x pinned 2026-07-28 over http: a second client\'s toggle reaches the first client\'s listen stream', { skip: !HAMCP_BIN }, async () => {
+  const a = await connect('http', { pin: '2026-07-28' });
+  const b = await connect('http', { pin: '2026-07-28' });
+  try {
+    const updated = [];
+    a.client.setNotificationHandler('notifications/resources/updated', (n) => { updated.push(n.params.uri); });
+    const before = await readState(a.client);
+    const sub = await a.client.listen({ resourceSubscriptions: [URI] });
+    try {
+      await sleep(500);
+      const seen = updated.length;
+      const now = await toggle(b.client);
+      assert.notEqual(now, before);
+      for (let waited = 0; waited < WAIT_MS && !updated.slice(seen).includes(URI); waited += 20) await sleep(20);
+      assert.ok(updated.slice(seen).includes(URI), `no notifications/resources/updated for ${URI} within ${WAIT_MS} ms`);
+      assert.equal(await readState(a.client), now);
+    } finally {
+      await sub.close();
+    }
+  } finally {
+    await b.close();
+    await a.close();
+  }
+});
+
+for (const kind of ['http', 'stdio']) {
+  test(`hamcp, TS SDK 2.x legacy (2025-11-25) over ${kind}: resources/subscribe hears a light toggled through hamcp`, { skip: !HAMCP_BIN }, async () => {
+    const { client, close } = await connect(kind, 'legacy');
+    try {
+      assert.equal(client.getNegotiatedProtocolVersion(), '2025-11-25');
+      const updated = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => { updated.push(n.params.uri); });
+      const ready = await client.callTool({ name: 'ha_get_state', arguments: { entity_id: ENTITY } });
+      assert.ok(!ready.isError, text(ready));
+      const before = await readState(client);
+      await client.subscribeResource({ uri: URI });
+      await sleep(500);
+      const seen = updated.length;
+      const now = await toggle(client);
+      assert.notEqual(now, before);
+      for (let waited = 0; waited < WAIT_MS && !updated.slice(seen).includes(URI); waited += 20) await sleep(20);
+      assert.ok(updated.slice(seen).includes(URI), `no notifications/resources/updated for ${URI} within ${WAIT_MS} ms`);
+      assert.equal(await readState(client), now);
+    } finally {
+      await close();
+    }
+  });
 }
