@@ -13,10 +13,20 @@ constexpr std::chrono::milliseconds kFirstSyncWait{3000};
 
 boost::asio::awaitable<ha::SnapshotPtr> ResourceContext::snapshot() {
   ha::SnapshotPtr snap = ha_.snapshot();
-  if (snap->version > 0) co_return snap;
+  // As for the tools (ToolEnv::snapshot): once fully synced, the mirror's data
+  // is the answer even while it reconnects. Before that a published snapshot
+  // may hold config and registries but not yet the states, and reading it
+  // would call a real entity "not found": wait (bounded) for the first sync.
+  if (ever_synced_.load() && snap->version > 0) co_return snap;
+  const ha::MirrorState state = ha_.status().state;
+  if (state == ha::MirrorState::synced || (state == ha::MirrorState::degraded && snap->version > 0)) {
+    ever_synced_.store(true);
+    co_return snap;
+  }
   const bool synced = co_await ha_.wait_synced(kFirstSyncWait);
+  if (synced) ever_synced_.store(true);
   snap = ha_.snapshot();
-  if (synced || snap->version > 0) co_return snap;
+  if (snap->version > 0) co_return snap;
   const ha::MirrorStatus status = ha_.status();
   std::string why = status.detail.empty() ? std::string("no connection yet") : status.detail;
   throw mcp::McpError(mcp::error_code::internal_error,

@@ -6,6 +6,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,8 +27,8 @@ class ResourceContext {
  public:
   explicit ResourceContext(ha::HaClient& ha) : ha_(ha) {}
 
-  // A synced snapshot; waits for the first sync a few seconds, then throws
-  // McpError (internal error) with the mirror's diagnosis.
+  // A synced snapshot; waits for the first full sync a few seconds, then
+  // throws McpError (internal error) with the mirror's diagnosis.
   boost::asio::awaitable<ha::SnapshotPtr> snapshot();
   // The membership for `snap`'s registries (rebuilt only when they changed).
   std::shared_ptr<const Membership> membership(const ha::Snapshot& snap);
@@ -36,6 +37,7 @@ class ResourceContext {
   ha::HaClient& ha_;
   std::mutex mutex_;
   std::shared_ptr<const Membership> membership_;
+  std::atomic<bool> ever_synced_{false};
 };
 
 // resources/read contents: one application/json text entry.

@@ -450,12 +450,6 @@ def burst_from_start(n: int = 100, gap: float = 0.002) -> tuple[int, list[dict]]
         return len(answers), wrong
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "hamcp bug: during the mirror's first sync a resources/read of an existing entity answers "
-    "'Resource not found' and completion/complete answers no values: ResourceContext::snapshot() "
-    "(src/resources/resource_context.cpp) returns any published snapshot (version > 0, e.g. the one "
-    "with config and registries published before the initial states) instead of waiting, bounded, "
-    "for MirrorState::synced as tools do (tool_env.cpp wait_synced)"))
 def test_resources_during_first_sync():
     """Resources and completions asked for while hamcp is still syncing the home wait for the sync
     (as tools do) instead of answering that an existing entity does not exist."""
