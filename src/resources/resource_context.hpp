@@ -3,10 +3,10 @@
 // source: a read never downloads anything), the cached area/device membership,
 // and the JSON pieces every resource kind renders the same way.
 
+#include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
