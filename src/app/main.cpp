@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.hpp"
+#include "app/config_file.hpp"
 #include "app/numeric_flags.hpp"
 
 namespace hamcp::app {
@@ -135,7 +136,13 @@ constexpr const char* kExamples =
     "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
     "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
     "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone\n"
-    "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)";
+    "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)\n"
+    "\n"
+    "Settings: flag > environment variable > config file > default. The config file is <data dir>/hamcp.toml\n"
+    "when present (or --config FILE / HAMCP_CONFIG); its keys are the long flag names, e.g.\n"
+    "  ha-url = \"http://localhost:8123\"\n"
+    "  read-only = true\n"
+    "A token in it needs chmod 600. ha_get_settings shows each setting's value and source.";
 
 std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
   CLI::App app{
@@ -213,12 +220,14 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   add_ha_options(*doctor, config.ha);
   doctor->add_flag("--json", config.doctor_json, "Print the report as JSON");
   CLI::App* setup = add_setup_command(app, config);
+  const std::shared_ptr<ConfigFileState> file = add_config_file(app, default_config_path(argc, argv));
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);  // CLI11 prints help/version to stdout, errors to stderr
   }
+  config.settings = std::make_shared<const tools::EffectiveSettings>(effective_settings(app, *file));
 
   if (sim->parsed()) return Command::sim;
   if (doctor->parsed()) return Command::doctor;
