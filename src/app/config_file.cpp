@@ -40,7 +40,8 @@ class HamcpConfigReader : public CLI::ConfigTOML {
     std::vector<CLI::ConfigItem> kept;
     for (CLI::ConfigItem& item : CLI::ConfigTOML::from_config(input)) {
       if (item.name == "++" || item.name == "--" || !item.parents.empty())
-        throw CLI::ConfigError("unknown section '" + item.fullname() + "' in config file " + file +
+        throw CLI::ConfigError("unknown section '" + (item.parents.empty() ? item.name : item.parents.front()) +
+                               "' in config file " + file +
                                ": hamcp reads top-level keys only (e.g. ha-url = \"http://localhost:8123\")");
       const CLI::Option* opt = app_->get_option_no_throw("--" + item.name);
       if (opt == nullptr || !is_setting(*opt))
