@@ -19,8 +19,8 @@ namespace hamcp::app {
 
 // What the config file reader saw during one parse.
 struct ConfigFileState {
-  std::string default_path;       // <data dir>/hamcp.toml
-  std::string path_read;          // the file actually read (empty: none)
+  std::string default_path;         // <data dir>/hamcp.toml
+  std::string path_read;            // the file actually read (empty: none)
   std::set<std::string> from_file;  // option names whose value came from the file
 };
 

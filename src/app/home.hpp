@@ -21,7 +21,7 @@
 namespace hamcp::mcp {
 class Registry;
 class Server;
-}
+}  // namespace hamcp::mcp
 namespace hamcp::resources {
 class ResourceFeed;
 }

@@ -9,9 +9,9 @@
 namespace hamcp::tools {
 
 struct SettingRow {
-  std::string name;    // the flag's long name, also the config file key: "ha-url"
-  std::string value;   // effective value as text (secrets: never read from here for output)
-  std::string source;  // "flag", "env", "file" or "default"
+  std::string name;     // the flag's long name, also the config file key: "ha-url"
+  std::string value;    // effective value as text (secrets: never read from here for output)
+  std::string source;   // "flag", "env", "file" or "default"
   bool secret = false;  // shown as "***"
 };
 

@@ -48,6 +48,7 @@ const VALID = {
   ha_set_log_level: { integration: 'light', level: 'INFO' },
   ha_ignore_repair: { domain: 'homeassistant', issue_id: 'deprecated_yaml_sonos', ignore: false },
   ha_report_issue: { title: 'sweep' },
+  ha_get_settings: {},
   ha_get_audit_log: { limit: 5 },
   ha_get_registry: { kind: 'area' },
   ha_set_registry: { kind: 'label', id: 'Security', color: 'red' },

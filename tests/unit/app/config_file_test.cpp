@@ -36,8 +36,8 @@ class ConfigFileTest : public ::testing::Test {
     fs::remove_all(dir_);
   }
 
-  fs::path write(const std::string& name, const std::string& text, fs::perms mode = fs::perms::owner_read |
-                                                                                     fs::perms::owner_write) {
+  fs::path write(const std::string& name, const std::string& text,
+                 fs::perms mode = fs::perms::owner_read | fs::perms::owner_write) {
     const fs::path path = dir_ / name;
     std::ofstream(path) << text;
     fs::permissions(path, mode);
