@@ -35,11 +35,10 @@ json::object settings_view(const EffectiveSettings& settings) {
 ToolSpec make_get_settings_spec(std::shared_ptr<const EffectiveSettings> settings) {
   ToolSpec s;
   s.name = "ha_get_settings";
-  s.title = "hamcp settings";
-  s.description = "hamcp's effective settings: value and source (flag, env, file, default); secrets masked.";
+  s.title = "Settings";
+  s.description = "Setting values and sources (flag/env/file/default).";
   s.input_schema = R"J({"type":"object","properties":{}})J";
-  s.output_schema =
-      R"J({"type":"object","properties":{"config_file":{"type":"string"},"settings":{"type":"object"}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"settings":{"type":"object"}}})J";
   s.annotations = read_only();
   // Not a coroutine lambda: its captures would not outlive the call's frame.
   s.run = [settings = std::move(settings)](Args&, ToolEnv&, mcp::RequestContext&) { return answer(settings); };
