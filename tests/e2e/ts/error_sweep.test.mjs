@@ -81,7 +81,7 @@ const VALID = {
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
 // (its sections say "unavailable" and why); the audit log is hamcp's own file; the skills guide
 // is compiled into hamcp.
-const WORKS_WITHOUT_HA = new Set(['ha_report_issue', 'ha_get_audit_log', 'ha_get_skill_guide']);
+const WORKS_WITHOUT_HA = new Set(['ha_report_issue', 'ha_get_audit_log', 'ha_get_skill_guide', 'ha_get_settings']);
 
 // The tool's own failures against the demo home: [arguments, expected error code].
 const OWN_FAILURES = {
