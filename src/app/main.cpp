@@ -77,6 +77,28 @@ void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
 }
 
+CLI::App* add_sim_command(CLI::App& app, SimConfig& sim_config) {
+  CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
+  sim->add_option("--host", sim_config.host, "Address to bind (loopback only by default)");
+  sim->add_option_function<std::string>(
+      "--port",
+      [&sim_config](const std::string& text) {
+        sim_config.port = static_cast<std::uint16_t>(checked_whole(kSimPortFlag, text));
+      },
+      "Port to bind, 0-65535 (0 = pick one and print it)");
+  sim->add_option("--token", sim_config.token, "Access token clients must present");
+  sim->add_option_function<std::string>(
+      "--entities",
+      [&sim_config](const std::string& text) { sim_config.entities = checked_whole(kSimEntitiesFlag, text); },
+      "Generate a home of N entities, 0-1000000 (0 = demo home)");
+  sim->add_option("--seed", sim_config.seed, "Seed of the generated home");
+  sim->add_option_function<std::string>(
+      "--restart-gap-ms",
+      [&sim_config](const std::string& text) { sim_config.restart_gap_ms = checked_whole(kSimRestartGapFlag, text); },
+      "How long a restart keeps the simulated HA down, 0-600000 ms (default 50)");
+  return sim;
+}
+
 CLI::App* add_setup_command(CLI::App& app, Config& config) {
   SetupConfig& setup = config.setup;
   CLI::App* cmd = app.add_subcommand("setup", "Print (or --write) an MCP client's configuration for hamcp");
@@ -198,23 +220,7 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   add_gov_options(app, config.gov);
   add_http_limit_options(app, mcp.limits);
 
-  CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
-  sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");
-  sim->add_option_function<std::string>(
-      "--port",
-      [&config](const std::string& text) {
-        config.sim.port = static_cast<std::uint16_t>(checked_whole(kSimPortFlag, text));
-      },
-      "Port to bind, 0-65535 (0 = pick one and print it)");
-  sim->add_option("--token", config.sim.token, "Access token clients must present");
-  sim->add_option_function<std::string>(
-      "--entities", [&config](const std::string& text) { config.sim.entities = checked_whole(kSimEntitiesFlag, text); },
-      "Generate a home of N entities, 0-1000000 (0 = demo home)");
-  sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
-  sim->add_option_function<std::string>(
-      "--restart-gap-ms",
-      [&config](const std::string& text) { config.sim.restart_gap_ms = checked_whole(kSimRestartGapFlag, text); },
-      "How long a restart keeps the simulated HA down, 0-600000 ms (default 50)");
+  CLI::App* sim = add_sim_command(app, config.sim);
 
   CLI::App* doctor = app.add_subcommand("doctor", "Check the connection to Home Assistant, step by step");
   add_ha_options(*doctor, config.ha);
