@@ -47,7 +47,8 @@ class HamcpConfigReader : public CLI::ConfigTOML {
       if (opt == nullptr || !is_setting(*opt))
         throw CLI::ConfigError("unknown key '" + item.name + "' in config file " + file +
                                ": keys are the long flag names of `hamcp --help` without '--'");
-      if (is_secret(item.name)) check_secret_file_mode(file, item.name);
+      const bool has_value = std::any_of(item.inputs.begin(), item.inputs.end(), [](auto& in) { return !in.empty(); });
+      if (is_secret(item.name) && has_value) check_secret_file_mode(file, item.name);
       if (opt->count() > 0 || env_set(*opt)) continue;  // the command line or the environment wins
       state_->from_file.insert(item.name);
       kept.push_back(std::move(item));
@@ -88,7 +89,50 @@ std::string effective_value(CLI::Option& opt, const std::string& name) {
   return value.empty() ? builtin_default(name) : value;
 }
 
+bool is_number(const std::string& text) {
+  return !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos &&
+         std::count(text.begin(), text.end(), '.') <= 1;  // not an address like 127.0.0.1
+}
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// One value as TOML: flags and numbers bare, lists as arrays, the rest quoted.
+std::string toml_value(CLI::Option& opt, const std::string& value) {
+  if (opt.get_expected_min() == 0 || is_number(value)) return value;
+  if (opt.get_expected_max() > 1) {
+    std::string out = "[";
+    std::size_t start = 0;
+    while (!value.empty() && start <= value.size()) {
+      const std::size_t comma = std::min(value.find(',', start), value.size());
+      out += (out.size() > 1 ? ", " : "") + quoted(value.substr(start, comma - start));
+      start = comma + 1;
+    }
+    return out + "]";
+  }
+  return quoted(value);
+}
+
 }  // namespace
+
+std::string example_config(CLI::App& app) {
+  std::string out =
+      "# hamcp.toml: put it in the data dir (or name it with --config / HAMCP_CONFIG).\n"
+      "# Precedence: flag > environment variable > this file > default. Uncomment what you set.\n"
+      "# A token here needs chmod 600 on this file.\n\n";
+  for (CLI::Option* opt : app.get_options([](CLI::Option* o) { return is_setting(*o); })) {
+    const std::string& name = opt->get_lnames().front();
+    const std::string value = is_secret(name) ? "" : effective_value(*opt, name);  // never a secret
+    out += "# " + opt->get_description() + "\n# " + name + " = " + toml_value(*opt, value) + "\n\n";
+  }
+  return out;
+}
 
 std::string default_config_path(int argc, char** argv) {
   std::string dir;

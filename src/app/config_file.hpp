@@ -35,6 +35,10 @@ std::shared_ptr<ConfigFileState> add_config_file(CLI::App& app, std::string defa
 // After a successful parse: every top-level setting with its effective value and source.
 tools::EffectiveSettings effective_settings(CLI::App& app, const ConfigFileState& state);
 
+// `hamcp config`: every setting commented out with its description and current
+// value (env and file included; tokens always empty), ready to edit into hamcp.toml.
+std::string example_config(CLI::App& app);
+
 // Throws CLI::ConfigError (naming the file and the fix) when `path` is readable by group or others.
 void check_secret_file_mode(const std::string& path, const std::string& key);
 

@@ -1,6 +1,7 @@
 #include "app/main.hpp"
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "app/commands.hpp"
 #include "app/config_file.hpp"
@@ -226,12 +227,17 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   add_ha_options(*doctor, config.ha);
   doctor->add_flag("--json", config.doctor_json, "Print the report as JSON");
   CLI::App* setup = add_setup_command(app, config);
+  CLI::App* example = app.add_subcommand("config", "Print an example hamcp.toml: every setting, commented out");
   const std::shared_ptr<ConfigFileState> file = add_config_file(app, default_config_path(argc, argv));
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);  // CLI11 prints help/version to stdout, errors to stderr
+  }
+  if (example->parsed()) {
+    std::cout << example_config(app);
+    return 0;
   }
   config.settings = std::make_shared<const tools::EffectiveSettings>(effective_settings(app, *file));
 

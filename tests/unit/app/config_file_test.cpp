@@ -178,5 +178,34 @@ TEST_F(ConfigFileTest, DataDirFlagPicksTheDefaultFile) {
   EXPECT_EQ(config.mcp.path, "/elsewhere");
 }
 
+TEST_F(ConfigFileTest, ExampleListsEverySettingButNeverATokenAndReadsBack) {
+  ::setenv("HOMEASSISTANT_TOKEN", "s3cret-value", 1);
+  Config config;
+  std::vector<std::string> args = {"hamcp", "--host", "127.0.0.5", "config"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  ::testing::internal::CaptureStdout();
+  const auto outcome = parse_command_line(static_cast<int>(argv.size()), argv.data(), config);
+  const std::string example = ::testing::internal::GetCapturedStdout();
+  ::unsetenv("HOMEASSISTANT_TOKEN");
+  ASSERT_TRUE(std::holds_alternative<int>(outcome));
+  EXPECT_EQ(std::get<int>(outcome), 0);
+  EXPECT_EQ(example.find("s3cret-value"), std::string::npos) << "a token in the example";
+  EXPECT_NE(example.find("# ha-token = \"\""), std::string::npos) << example;
+  EXPECT_NE(example.find("# host = \"127.0.0.5\""), std::string::npos) << example;
+  EXPECT_NE(example.find("# read-only = false"), std::string::npos) << example;
+  // Uncommented, a line is a valid setting.
+  write("hamcp.toml", "host = \"127.0.0.5\"\nha-timeout = 30\nread-only = false\n");
+  Config back;
+  ASSERT_TRUE(std::holds_alternative<Command>(parse({"hamcp"}, back)));
+  EXPECT_EQ(back.mcp.host, "127.0.0.5");
+}
+
+TEST_F(ConfigFileTest, EmptyTokenInAReadableFileIsFine) {
+  write("hamcp.toml", "ha-token = \"\"\n", fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_read);
+  Config config;
+  EXPECT_TRUE(std::holds_alternative<Command>(parse({"hamcp"}, config)));
+}
+
 }  // namespace
 }  // namespace hamcp::app
