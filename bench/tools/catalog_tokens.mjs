@@ -95,6 +95,11 @@ const FAMILIES = [
     budget: 250,
     tools: ['ha_manage_radio'],
   },
+  {
+    name: 'settings (hamcp\'s effective configuration)',
+    budget: 90,
+    tools: ['ha_get_settings'],
+  },
 ];
 const bin = process.env.HAMCP_BIN;
 if (!bin) {

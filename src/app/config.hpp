@@ -1,14 +1,18 @@
 #pragma once
-// Everything hamcp can be told, from flags or the environment (flags win).
+// Everything hamcp can be told, from flags, the environment or the config file
+// (flag > env > file > default; see config_file.hpp).
 // Plain data: parsing lives in main.cpp (parse_command_line, with the range
 // checks of numeric_flags.cpp), use lives in the subcommands.
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "tools/settings/effective_settings.hpp"
 
 namespace hamcp::app {
 
@@ -101,6 +105,8 @@ struct Config {
   SetupConfig setup;
   bool demo = false;         // --demo: run against an in-process simulated home
   bool doctor_json = false;  // `hamcp doctor --json`
+  // Every setting with its value and source (flag, env, file, default), for ha_get_settings.
+  std::shared_ptr<const tools::EffectiveSettings> settings;
 };
 
 }  // namespace hamcp::app

@@ -17,6 +17,7 @@
 #include "tools/radio/radio_tools.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/safety/safety_tools.hpp"
+#include "tools/settings/settings_tools.hpp"
 #include "tools/skills/skill_tools.hpp"
 #include "tools/system/system_tools.hpp"
 #include "tools/updates/updates_tools.hpp"
@@ -29,7 +30,8 @@ Home::Home(boost::asio::any_io_executor executor, const ha::ConnectionInput& inp
       index_(std::make_unique<search::EntityIndex>()),
       search_feed_(std::make_unique<home::SearchFeed>(*ha_, *index_)),
       tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)),
-      filter_(std::move(options.filter)) {
+      filter_(std::move(options.filter)),
+      settings_(std::move(options.settings)) {
   tools_env_->configs.start(std::move(executor));  // fetches once the mirror has synced
 }
 
@@ -61,6 +63,9 @@ void Home::register_tools(mcp::Registry& registry) {
   family("addons", tools::register_addons_tools);
   family("skills", tools::register_skill_tools);
   family("radio", tools::register_radio_tools);
+  family("settings", [this](mcp::Registry& r, std::shared_ptr<tools::ToolEnv> env) {
+    tools::register_settings_tools(r, std::move(env), settings_);
+  });
   tools::apply_tool_filter(registry, families, filter_);
   prompts::register_prompts(registry, tools_env_);
   skills::register_skill_guide(registry);

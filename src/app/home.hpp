@@ -15,12 +15,13 @@
 #include "ha/ha_client.hpp"
 #include "search/entity_index.hpp"
 #include "tools/gate/tool_filter.hpp"
+#include "tools/settings/effective_settings.hpp"
 #include "tools/tool_env.hpp"
 
 namespace hamcp::mcp {
 class Registry;
 class Server;
-}
+}  // namespace hamcp::mcp
 namespace hamcp::resources {
 class ResourceFeed;
 }
@@ -34,6 +35,7 @@ struct HomeOptions {
   ha::HaClientOptions client;
   tools::EntityToolsOptions tools;
   tools::ToolFilter filter;  // tools and families switched off (--disable-tools, --enable-tools)
+  std::shared_ptr<const tools::EffectiveSettings> settings;  // for ha_get_settings (null: no rows)
 };
 
 class Home {
@@ -72,6 +74,7 @@ class Home {
   std::shared_ptr<tools::ToolEnv> tools_env_;
   std::unique_ptr<resources::ResourceFeed> resource_feed_;
   tools::ToolFilter filter_;
+  std::shared_ptr<const tools::EffectiveSettings> settings_;
   bool stopped_ = false;
 };
 

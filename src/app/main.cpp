@@ -1,8 +1,10 @@
 #include "app/main.hpp"
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "app/commands.hpp"
+#include "app/config_file.hpp"
 #include "app/numeric_flags.hpp"
 
 namespace hamcp::app {
@@ -76,6 +78,28 @@ void add_http_limit_options(CLI::App& app, HttpLimits& limits) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{65536}));
 }
 
+CLI::App* add_sim_command(CLI::App& app, SimConfig& sim_config) {
+  CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
+  sim->add_option("--host", sim_config.host, "Address to bind (loopback only by default)");
+  sim->add_option_function<std::string>(
+      "--port",
+      [&sim_config](const std::string& text) {
+        sim_config.port = static_cast<std::uint16_t>(checked_whole(kSimPortFlag, text));
+      },
+      "Port to bind, 0-65535 (0 = pick one and print it)");
+  sim->add_option("--token", sim_config.token, "Access token clients must present");
+  sim->add_option_function<std::string>(
+      "--entities",
+      [&sim_config](const std::string& text) { sim_config.entities = checked_whole(kSimEntitiesFlag, text); },
+      "Generate a home of N entities, 0-1000000 (0 = demo home)");
+  sim->add_option("--seed", sim_config.seed, "Seed of the generated home");
+  sim->add_option_function<std::string>(
+      "--restart-gap-ms",
+      [&sim_config](const std::string& text) { sim_config.restart_gap_ms = checked_whole(kSimRestartGapFlag, text); },
+      "How long a restart keeps the simulated HA down, 0-600000 ms (default 50)");
+  return sim;
+}
+
 CLI::App* add_setup_command(CLI::App& app, Config& config) {
   SetupConfig& setup = config.setup;
   CLI::App* cmd = app.add_subcommand("setup", "Print (or --write) an MCP client's configuration for hamcp");
@@ -135,7 +159,13 @@ constexpr const char* kExamples =
     "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
     "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
     "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone\n"
-    "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)";
+    "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)\n"
+    "\n"
+    "Settings: flag > environment variable > config file > default. The config file is <data dir>/hamcp.toml\n"
+    "when present (or --config FILE / HAMCP_CONFIG); its keys are the long flag names, e.g.\n"
+    "  ha-url = \"http://localhost:8123\"\n"
+    "  read-only = true\n"
+    "A token in it needs chmod 600. ha_get_settings shows each setting's value and source.";
 
 std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
   CLI::App app{
@@ -191,34 +221,25 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   add_gov_options(app, config.gov);
   add_http_limit_options(app, mcp.limits);
 
-  CLI::App* sim = app.add_subcommand("sim", "Run the simulated Home Assistant alone (tests, benchmarks)");
-  sim->add_option("--host", config.sim.host, "Address to bind (loopback only by default)");
-  sim->add_option_function<std::string>(
-      "--port",
-      [&config](const std::string& text) {
-        config.sim.port = static_cast<std::uint16_t>(checked_whole(kSimPortFlag, text));
-      },
-      "Port to bind, 0-65535 (0 = pick one and print it)");
-  sim->add_option("--token", config.sim.token, "Access token clients must present");
-  sim->add_option_function<std::string>(
-      "--entities", [&config](const std::string& text) { config.sim.entities = checked_whole(kSimEntitiesFlag, text); },
-      "Generate a home of N entities, 0-1000000 (0 = demo home)");
-  sim->add_option("--seed", config.sim.seed, "Seed of the generated home");
-  sim->add_option_function<std::string>(
-      "--restart-gap-ms",
-      [&config](const std::string& text) { config.sim.restart_gap_ms = checked_whole(kSimRestartGapFlag, text); },
-      "How long a restart keeps the simulated HA down, 0-600000 ms (default 50)");
+  CLI::App* sim = add_sim_command(app, config.sim);
 
   CLI::App* doctor = app.add_subcommand("doctor", "Check the connection to Home Assistant, step by step");
   add_ha_options(*doctor, config.ha);
   doctor->add_flag("--json", config.doctor_json, "Print the report as JSON");
   CLI::App* setup = add_setup_command(app, config);
+  CLI::App* example = app.add_subcommand("config", "Print an example hamcp.toml: every setting, commented out");
+  const std::shared_ptr<ConfigFileState> file = add_config_file(app, default_config_path(argc, argv));
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);  // CLI11 prints help/version to stdout, errors to stderr
   }
+  if (example->parsed()) {
+    std::cout << example_config(app);
+    return 0;
+  }
+  config.settings = std::make_shared<const tools::EffectiveSettings>(effective_settings(app, *file));
 
   if (sim->parsed()) return Command::sim;
   if (doctor->parsed()) return Command::doctor;

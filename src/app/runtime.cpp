@@ -127,6 +127,7 @@ void Runtime::connect_home() {
     options.tools.audit.file = journal.parent_path().parent_path() / "audit" / (journal.filename().string() + ".jsonl");
   options.filter.disabled = trimmed(config_.gov.disabled_tools);
   options.filter.enabled = trimmed(config_.gov.enabled_tools);
+  options.settings = config_.settings;
   home_ = std::make_unique<Home>(io_.get_executor(), input, options);
   home_->register_tools(server_.registry());
   home_->register_resources(server_);

@@ -54,6 +54,9 @@ def t_hamcp_read_only_tools(c: Ctx):
         tpl = m.tool("ha_eval_template", {"template": "{{ 20 + 22 }}"})
         expect("42" in json.dumps(tpl), f"template: {tpl}")
         m.tool("ha_get_history", {"entity_id": light})
+        settings = m.tool("ha_get_settings", {})["settings"]
+        expect(settings["read-only"] == {"value": "true", "source": "env"}, f"settings: {settings['read-only']}")
+        expect(settings["ha-token"]["value"] in ("***", ""), f"ha-token shown: {settings['ha-token']}")
         bp = m.tool("ha_manage_blueprints", {"action": "list"})
         expect("error" not in bp, f"blueprint list: {json.dumps(bp)[:300]}")
         backups = m.tool("ha_manage_backup", {"scope": "snapshot", "action": "list"})

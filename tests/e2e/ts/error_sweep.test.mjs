@@ -48,6 +48,7 @@ const VALID = {
   ha_set_log_level: { integration: 'light', level: 'INFO' },
   ha_ignore_repair: { domain: 'homeassistant', issue_id: 'deprecated_yaml_sonos', ignore: false },
   ha_report_issue: { title: 'sweep' },
+  ha_get_settings: {},
   ha_get_audit_log: { limit: 5 },
   ha_get_registry: { kind: 'area' },
   ha_set_registry: { kind: 'label', id: 'Security', color: 'red' },
@@ -80,7 +81,7 @@ const VALID = {
 // Tools that answer without Home Assistant: an issue report is most needed when HA is down
 // (its sections say "unavailable" and why); the audit log is hamcp's own file; the skills guide
 // is compiled into hamcp.
-const WORKS_WITHOUT_HA = new Set(['ha_report_issue', 'ha_get_audit_log', 'ha_get_skill_guide']);
+const WORKS_WITHOUT_HA = new Set(['ha_report_issue', 'ha_get_audit_log', 'ha_get_skill_guide', 'ha_get_settings']);
 
 // The tool's own failures against the demo home: [arguments, expected error code].
 const OWN_FAILURES = {

@@ -37,7 +37,9 @@ const std::vector<std::string> kTools = {
     // hamcp's skills guide
     "ha_get_skill_guide",
     // radio networks (Z-Wave, Zigbee, Thread, Matter)
-    "ha_manage_radio"};
+    "ha_manage_radio",
+    // hamcp's own settings
+    "ha_get_settings"};
 
 TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
   start();

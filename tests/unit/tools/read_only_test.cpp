@@ -218,6 +218,7 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_logs", R"({"source":"supervisor","slug":"core_mosquitto"})"},
       {"ha_get_logs", R"({"source":"system_service","slug":"kernel"})"},
       {"ha_get_skill_guide", R"({})"},
+      {"ha_get_settings", R"({})"},
       {"ha_get_skill_guide", R"({"topic":"automations"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"network_status"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"diagnostics"})"},
