@@ -102,8 +102,18 @@ def call_with_progress(m: McpStdio, name: str, args: dict) -> tuple[dict, list]:
             return msg["result"], progress
 
 
+# Domains the demo's platforms set up (states a test posted over REST do not
+# come back after a restart; these must).
+PLATFORM_DOMAINS = ("light.", "update.", "cover.", "lock.", "climate.", "fan.")
+
+
+def entity_ids(c: Ctx) -> set[str]:
+    return {s["entity_id"] for s in c.get("/api/states") if s["entity_id"].startswith(PLATFORM_DOMAINS)}
+
+
 def t_restart(c: Ctx):
     m = McpStdio(c)
+    before = entity_ids(c)
     try:
         preview = m.tool("ha_restart", {})
         expect(not preview["restarted"] and preview["config_check"]["result"] == "valid", f"preview: {preview}")
@@ -120,6 +130,19 @@ def t_restart(c: Ctx):
         state = wait_until("the flag through hamcp after the restart", lambda: (lambda s: s if "error" not in s else None)(
             m.tool("ha_get_state", {"entity_id": "input_boolean.hamcp_test_flag"}, ok=None)), timeout=60, interval=1)
         expect("hamcp_test_flag" in json.dumps(state), f"after restart: {json.dumps(state)[:300]}")
+        # Every entity is back (the demo platforms set up after HA accepts
+        # connections), so the checks that follow see the same home.
+        missing: set[str] = set()
+
+        def all_back() -> bool:
+            missing.clear()
+            missing.update(before - entity_ids(c))
+            return not missing
+
+        try:
+            wait_until("every entity back after the restart", all_back, timeout=90, interval=1)
+        finally:
+            print(f"    restart: {len(before)} entities before, missing after: {sorted(missing)[:10]}")
     finally:
         m.close()
 
