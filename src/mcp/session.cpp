@@ -86,6 +86,35 @@ void Session::shutdown() {
 }
 
 namespace {
+// resources/subscribe and resources/unsubscribe on a session's set; the
+// refusal to send back (invalid params), if any.
+std::optional<std::string> change_subscription(std::string_view method, const json::object& params,
+                                               std::unordered_set<std::string>& subscriptions, UpdateQueue& updates,
+                                               const ServerOptions& options) {
+  const json::value* uri = params.if_contains("uri");
+  if (!uri || !uri->is_string() || uri->get_string().empty())
+    return std::string("Invalid params: \"uri\" must be a non-empty string");
+  if (method == "resources/subscribe") {
+    // Owed updates are a subset of the subscriptions: capping these at the
+    // pending bound means an update is never dropped, only coalesced.
+    const std::size_t limit = std::min(options.max_subscriptions, options.max_pending_updates);
+    if (subscriptions.size() >= limit && !subscriptions.count(std::string(uri->get_string())))
+      return "Invalid params: this session already watches " + std::to_string(limit) +
+             " resources (the limit); unsubscribe from some first";
+    subscriptions.emplace(uri->get_string());
+  } else {
+    subscriptions.erase(std::string(uri->get_string()));
+    updates.forget(uri->get_string());
+  }
+  return std::nullopt;
+}
+
+std::optional<LogLevel> requested_log_level(const json::object& params) {
+  const json::value* level = params.if_contains("level");
+  if (level && level->is_string()) return parse_log_level(level->get_string());
+  return std::nullopt;
+}
+
 struct DiscardChannel final : Channel {
   void send(json::value) override {}
   bool is_open() const override { return false; }
@@ -210,9 +239,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
   const std::size_t page = core_->options.page_size;
   try {
     if (method == "logging/setLevel") {
-      const json::value* level = params.if_contains("level");
-      std::optional<LogLevel> parsed;
-      if (level && level->is_string()) parsed = parse_log_level(level->get_string());
+      const std::optional<LogLevel> parsed = requested_log_level(params);
       if (!parsed)
         return error(error_code::invalid_params,
                      "Invalid params: level must be one of debug, info, notice, warning, error, critical, "
@@ -230,22 +257,9 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
         return error(error_code::method_not_found, "Method not found: " + std::string(method));
       if (method == "resources/list") return result(methods::list_resources(registry, params, page));
       if (method == "resources/templates/list") return result(methods::list_resource_templates(registry, params, page));
-      const json::value* uri = params.if_contains("uri");
-      if (!uri || !uri->is_string() || uri->get_string().empty())
-        return error(error_code::invalid_params, "Invalid params: \"uri\" must be a non-empty string");
-      if (method == "resources/subscribe") {
-        // Owed updates are a subset of the subscriptions: capping these at the
-        // pending bound means an update is never dropped, only coalesced.
-        const std::size_t limit = std::min(core_->options.max_subscriptions, core_->options.max_pending_updates);
-        if (subscriptions_.size() >= limit && !subscriptions_.count(std::string(uri->get_string())))
-          return error(error_code::invalid_params, "Invalid params: this session already watches " +
-                                                       std::to_string(limit) +
-                                                       " resources (the limit); unsubscribe from some first");
-        subscriptions_.emplace(uri->get_string());
-      } else {
-        subscriptions_.erase(std::string(uri->get_string()));
-        updates_.forget(uri->get_string());
-      }
+      if (std::optional<std::string> refused =
+              change_subscription(method, params, subscriptions_, updates_, core_->options))
+        return error(error_code::invalid_params, *refused);
       return result(json::object());
     }
     if (method == "prompts/list") {

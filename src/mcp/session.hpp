@@ -165,7 +165,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // stdio) and the listen streams this session keeps open.
   std::vector<std::weak_ptr<Session>> modern_children_;
   std::vector<std::shared_ptr<Session>> listeners_;
-  UpdateQueue updates_;                            // resources/updated owed to the client
+  UpdateQueue updates_;  // resources/updated owed to the client
   std::chrono::steady_clock::time_point last_activity_;
 };
 

@@ -29,7 +29,7 @@ int dup_or_throw(int fd) {
 // interleave. Messages queued while a write is in flight are sent together.
 class OutputChannel final : public Channel, public std::enable_shared_from_this<OutputChannel> {
  public:
-  static constexpr std::size_t kCongestedBytes = 256 * 1024;
+  static constexpr std::size_t kCongestedBytes = std::size_t{256} * 1024;
   OutputChannel(asio::any_io_executor ex, int fd) : stream_(ex, dup_or_throw(fd)), drained_(ex) {
     drained_.expires_at(asio::steady_timer::time_point::max());
   }

@@ -48,7 +48,8 @@ std::string challenge_of(const std::string& verifier) {
   // base64url(SHA-256(verifier)), from the hex digest.
   unsigned char digest[32];
   const std::string hex = oauth::sha256_hex(verifier);
-  for (int i = 0; i < 32; ++i) digest[i] = static_cast<unsigned char>(std::stoi(hex.substr(i * 2, 2), nullptr, 16));
+  for (int i = 0; i < 32; ++i)
+    digest[i] = static_cast<unsigned char>(std::stoi(hex.substr(static_cast<std::size_t>(i) * 2, 2), nullptr, 16));
   return mcp::http::base64url_encode(digest, 32);
 }
 

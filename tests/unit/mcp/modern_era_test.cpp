@@ -20,15 +20,16 @@ std::string modern(std::string_view id, std::string_view method, std::string_vie
   if (!params.empty() && !meta.empty()) p += ",";
   p += meta;
   p += "}";
-  return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":")" + std::string(method) + R"(","params":)" +
-         p + "}";
+  return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":")" + std::string(method) + R"(","params":)" + p +
+         "}";
 }
 
 Harness& with_echo(Harness& h) {
-  h.server.registry().add_tool(simple_tool("echo", [](json::object args, RequestContext& ctx) -> asio::awaitable<ToolResult> {
-    ctx.log(LogLevel::info, "echo called");
-    co_return ToolResult::text("echo");
-  }));
+  h.server.registry().add_tool(
+      simple_tool("echo", [](json::object args, RequestContext& ctx) -> asio::awaitable<ToolResult> {
+        ctx.log(LogLevel::info, "echo called");
+        co_return ToolResult::text("echo");
+      }));
   return h;
 }
 
@@ -60,8 +61,8 @@ TEST(ModernEra, MissingMetaFieldsAreInvalidParams) {
   auto r = h.request(modern("1", "server/discover", "", ""));
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);
   EXPECT_EQ(r.at("id").as_int64(), 1);
-  r = h.request(modern("2", "server/discover", "",
-                       R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"})"));
+  r = h.request(
+      modern("2", "server/discover", "", R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"})"));
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);
   // clientInfo is optional
   r = h.request(modern("3", "server/discover"));
@@ -161,10 +162,9 @@ TEST(ModernEra, ListenAcknowledgesFiltersAndTags) {
 
 TEST(ModernEra, ListenDeliversResourceUpdatesForListedUris) {
   Harness h;
-  h.server.registry().add_resource(Resource{"test://a", "A", "", "", "text/plain", std::nullopt,
-                                            [](std::string, RequestContext&) -> asio::awaitable<json::array> {
-                                              co_return json::array{};
-                                            }});
+  h.server.registry().add_resource(
+      Resource{"test://a", "A", "", "", "text/plain", std::nullopt,
+               [](std::string, RequestContext&) -> asio::awaitable<json::array> { co_return json::array{}; }});
   auto stream = std::make_shared<MemoryChannel>();
   h.session->deliver(
       json::parse(modern("\"l\"", "subscriptions/listen", R"("notifications":{"resourceSubscriptions":["test://a"]})")),
@@ -189,11 +189,15 @@ TEST(ModernEra, ClientRequestsBecomeRoundTrips) {
   // Without the capability: -32021 naming it.
   auto refused = h.request(modern("1", "tools/call", R"("name":"ask","arguments":{})"));
   EXPECT_EQ(error_code_of(refused), error_code::missing_client_capability);
-  EXPECT_TRUE(refused.at("error").as_object().at("data").as_object().at("requiredCapabilities").as_object().contains(
-      "elicitation"));
-  constexpr std::string_view kElicitMeta =
-      R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
-      R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}})";
+  EXPECT_TRUE(refused.at("error")
+                  .as_object()
+                  .at("data")
+                  .as_object()
+                  .at("requiredCapabilities")
+                  .as_object()
+                  .contains("elicitation"));
+  constexpr std::string_view kElicitMeta = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+                                           R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}})";
   auto first = h.request(modern("2", "tools/call", R"("name":"ask","arguments":{})", kElicitMeta));
   const auto& interim = result_of(first);
   EXPECT_EQ(interim.at("resultType").as_string(), "input_required");
@@ -201,19 +205,18 @@ TEST(ModernEra, ClientRequestsBecomeRoundTrips) {
   ASSERT_EQ(requests.size(), 1u);
   const std::string key(requests.begin()->key());
   EXPECT_EQ(requests.begin()->value().as_object().at("method").as_string(), "elicitation/create");
-  auto second = h.request(modern(
-      "3", "tools/call", R"("name":"ask","arguments":{},"inputResponses":{")" + key + R"(":{"action":"accept"}})",
-      kElicitMeta));
+  auto second = h.request(
+      modern("3", "tools/call",
+             R"("name":"ask","arguments":{},"inputResponses":{")" + key + R"(":{"action":"accept"}})", kElicitMeta));
   EXPECT_EQ(result_of(second).at("resultType").as_string(), "complete");
   EXPECT_EQ(text_of(second), "accept");
 }
 
 TEST(ModernEra, ResourceNotFoundIsInvalidParams) {
   Harness h;
-  h.server.registry().add_resource(Resource{"test://a", "A", "", "", "text/plain", std::nullopt,
-                                            [](std::string, RequestContext&) -> asio::awaitable<json::array> {
-                                              co_return json::array{};
-                                            }});
+  h.server.registry().add_resource(
+      Resource{"test://a", "A", "", "", "text/plain", std::nullopt,
+               [](std::string, RequestContext&) -> asio::awaitable<json::array> { co_return json::array{}; }});
   auto r = h.request(modern("1", "resources/read", R"("uri":"test://missing")"));
   EXPECT_EQ(error_code_of(r), error_code::invalid_params);
 }

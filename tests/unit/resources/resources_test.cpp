@@ -124,7 +124,8 @@ TEST_F(ResourcesTest, AnUnknownIdIsResourceNotFoundNamingIt) {
     EXPECT_EQ(error_code_of(response), -32002) << uri;
     EXPECT_NE(json::serialize(response).find("nowhere"), std::string::npos) << json::serialize(response);
   }
-  EXPECT_EQ(read("ha://home").at("entity_count").to_number<std::uint64_t>(), ha->snapshot()->states.size());  // still serving
+  EXPECT_EQ(read("ha://home").at("entity_count").to_number<std::uint64_t>(),
+            ha->snapshot()->states.size());  // still serving
 }
 
 TEST_F(ResourcesTest, CompletesTemplateVariablesByPrefixThenFuzzily) {
@@ -176,7 +177,8 @@ TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
   const std::size_t area_seen = updates_for("ha://area/kitchen");
   set_state("light.kitchen_ceiling_light", before);
   ASSERT_TRUE(announced(before, light_seen));
-  ASSERT_TRUE(eventually([&] { return updates_for("ha://area/kitchen") > area_seen; }, std::chrono::milliseconds(2000)));
+  ASSERT_TRUE(
+      eventually([&] { return updates_for("ha://area/kitchen") > area_seen; }, std::chrono::milliseconds(2000)));
   EXPECT_EQ(updates_for("ha://home"), home_seen);  // on/off is not news for the summary
 
   set_state("light.kitchen_ceiling_light", "unavailable");
