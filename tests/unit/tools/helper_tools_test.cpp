@@ -2,8 +2,6 @@
 // remove, field errors from HA), config-flow helpers driven through menus and
 // forms (field errors with their step, aborted flows, options-flow updates,
 // entry removal), describe, and old-style groups; every write journaled.
-#include <thread>
-
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -14,12 +12,16 @@ std::string str(const json::object& o, std::string_view key) { return std::strin
 class HelperToolsTest : public ToolsTest {
  protected:
   // Flows left open by the tools. The config cache reads an entry's options
-  // through a short-lived options flow of its own: let it finish first (bounded).
+  // through a short-lived options flow of its own (at its first fill and again
+  // on HA's config entry events): run the loop, bounded, until it has closed
+  // it; a flow a tool leaked stays open and is counted.
   std::size_t flows_in_progress() {
-    for (int i = 0; i < 200 && !env->configs.status().ready; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    std::lock_guard lock(sim->store().mutex());
-    return sim->store().home().flows.size();
+    auto open_flows = [&] {
+      std::lock_guard lock(sim->store().mutex());
+      return sim->store().home().flows.size();
+    };
+    eventually([&] { return env->configs.status().ready && open_flows() == 0; }, std::chrono::milliseconds(10000));
+    return open_flows();
   }
   std::size_t entries_of(const std::string& domain) {
     std::lock_guard lock(sim->store().mutex());
