@@ -34,7 +34,8 @@ def read_until(proc: subprocess.Popen, log, pattern: str, what: str) -> str:
         if m:
             return m.group(1)
         time.sleep(0.05)
-    pytest.fail(f"{what} did not report its URL")
+    log.seek(0)
+    pytest.fail(f"{what} did not report its URL (exit {proc.poll()}):\n{log.read().decode(errors='replace')[-2000:]}")
 
 
 @contextlib.contextmanager
@@ -52,3 +53,26 @@ def hamcp_http_demo(*extra_args: str):
     finally:
         stop(proc)
         data.cleanup()
+
+
+# Fixtures the SDK tests share: asyncio under anyio, one `hamcp --http --demo` per module, and each
+# test run over stdio and over HTTP (a module may override `url`, e.g. for the fixture server).
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def demo_http_url():
+    with hamcp_http_demo() as url:
+        yield url
+
+
+@pytest.fixture(params=["stdio", "http"])
+def kind(request):
+    return request.param
+
+
+@pytest.fixture
+def url(kind, request):
+    return request.getfixturevalue("demo_http_url") if kind == "http" else None

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from test_tools import anyio_backend, demo_http_url, error_of, kind, open_session, url  # noqa: F401 (fixtures)
+from test_tools import error_of, open_session
 
 pytestmark = [pytest.mark.anyio]
 

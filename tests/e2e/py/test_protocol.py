@@ -31,11 +31,6 @@ EXPECTED_TOOL_COUNT = 14 + 13 + 2 + EXTRA_TOOLS  # + 13: the 2026-07-28 scenario
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 def start_http(args: list[str], timeout: float = 15.0) -> tuple[subprocess.Popen, str]:
     """Starts a server process; returns it and its URL once it printed http://127.0.0.1:PORT/mcp."""
     log = tempfile.TemporaryFile()
@@ -81,11 +76,6 @@ async def open_session(kind: str, url: str | None, recorder: Recorder | None = N
         async with streamable_http_client(url) as (read, write, _get_id):
             async with ClientSession(read, write, logging_callback=callback) as session:
                 yield session
-
-
-@pytest.fixture(params=["stdio", "http"])
-def kind(request):
-    return request.param
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from test_tools import anyio_backend, demo_http_url, error_of  # noqa: F401 (fixtures)
+from test_tools import error_of
 
 pytestmark = [pytest.mark.anyio]
 

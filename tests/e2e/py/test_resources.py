@@ -15,32 +15,11 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import AnyUrl
 
-from conftest import HAMCP_BIN, hamcp_http_demo  # noqa: E402 - pytest puts this folder on sys.path
+from conftest import HAMCP_BIN  # noqa: E402 - pytest puts this folder on sys.path
 pytestmark = [pytest.mark.anyio, pytest.mark.skipif(not HAMCP_BIN, reason="HAMCP_BIN not set")]
 
 ENTITY = "light.kitchen_ceiling_light"
 URI = f"ha://entity/{ENTITY}"
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-def demo_http_url():
-    with hamcp_http_demo() as url:
-        yield url
-
-
-@pytest.fixture(params=["stdio", "http"])
-def kind(request):
-    return request.param
-
-
-@pytest.fixture
-def url(kind, request):
-    return request.getfixturevalue("demo_http_url") if kind == "http" else None
 
 
 @contextlib.asynccontextmanager

@@ -16,7 +16,7 @@ import anyio
 import pytest
 
 from conftest import HAMCP_BIN, read_until, stop
-from test_tools import anyio_backend, error_of, open_session  # noqa: F401 (fixtures)
+from test_tools import error_of, open_session
 
 pytestmark = [pytest.mark.anyio]
 

@@ -22,11 +22,6 @@ pytestmark = [pytest.mark.anyio, pytest.mark.skipif(not HAMCP_BIN, reason="HAMCP
 CLIENTS = ["claude-desktop", "claude-code", "cursor", "vscode", "codex", "generic"]
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 def setup(*args: str) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HOMEASSISTANT_", "MCP_", "HAMCP_"))}
     out = subprocess.run([HAMCP_BIN, "setup", *args], capture_output=True, text=True, env=env, timeout=10)

@@ -13,19 +13,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from conftest import HAMCP_BIN, hamcp_http_demo  # noqa: E402 - pytest puts this folder on sys.path
+from conftest import HAMCP_BIN  # noqa: E402 - pytest puts this folder on sys.path
 pytestmark = [pytest.mark.anyio, pytest.mark.skipif(not HAMCP_BIN, reason="HAMCP_BIN not set")]
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-def demo_http_url():
-    with hamcp_http_demo() as url:
-        yield url
 
 
 @contextlib.asynccontextmanager
@@ -40,16 +29,6 @@ async def open_session(kind: str, url: str | None):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 yield session
-
-
-@pytest.fixture(params=["stdio", "http"])
-def kind(request):
-    return request.param
-
-
-@pytest.fixture
-def url(kind, request):
-    return request.getfixturevalue("demo_http_url") if kind == "http" else None
 
 
 def error_of(result) -> dict:

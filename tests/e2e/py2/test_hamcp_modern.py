@@ -15,6 +15,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -24,36 +25,14 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.subscriptions import ResourceUpdated, SubscriptionLost
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
+from conftest import read_until, stop  # noqa: E402 - the legacy suite's process helpers, stdlib only
+
 HAMCP = os.environ["HAMCP_BIN"]
 MODERN = "2026-07-28"
 LIGHT = "light.kitchen_ceiling_light"
 LIGHT_URI = f"ha://entity/{LIGHT}"
 WAIT = 10  # seconds: every wait for the server is bounded by this
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def read_until(proc: subprocess.Popen, log, pattern: str, what: str) -> str:
-    """The first group of `pattern` in a started process's log (a binary temp file), waited for up to 15 s."""
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and proc.poll() is None:
-        log.seek(0)
-        m = re.search(pattern, log.read().decode(errors="replace"))
-        if m:
-            return m.group(1)
-        time.sleep(0.05)
-    log.seek(0)
-    pytest.fail(f"{what} did not report its URL (exit {proc.poll()}):\n{log.read().decode(errors='replace')[-2000:]}")
-
-
 URL_RE = r"(http://127\.0\.0\.1:\d+/mcp)"
 
 
