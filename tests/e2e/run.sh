@@ -51,18 +51,20 @@ if [ "$only" != py ]; then
   rm -f "$log"
 fi
 
-if [ "$only" != ts ]; then
-  venv="${E2E_VENV:-$build/e2e-venv}"
-  req_sha="$(sha256sum "$here/py/requirements.txt" | cut -d' ' -f1)"
+# One Python SDK suite: LABEL, its folder under this directory, its venv (made from the folder's
+# requirements.txt, remade when that file changes), then pytest with the counts added up.
+run_py_suite() {
+  local label="$1" dir="$here/$2" venv="$3" req_sha log rc last p f e s
+  req_sha="$(sha256sum "$dir/requirements.txt" | cut -d' ' -f1)"
   if [ ! -f "$venv/.hamcp-req-sha" ] || [ "$(cat "$venv/.hamcp-req-sha")" != "$req_sha" ]; then
     rm -rf "$venv"
     /usr/bin/python3 -m venv "$venv" || exit 1
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/py/requirements.txt" || exit 1
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$dir/requirements.txt" || exit 1
     echo "$req_sha" > "$venv/.hamcp-req-sha"
   fi
-  echo "e2e[py]: pytest (Python SDK $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'))"
+  echo "e2e[$label]: pytest (Python SDK $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'))"
   log="$(mktemp)"
-  ( cd "$here/py" && "$venv/bin/python" -m pytest -rs -p no:cacheprovider . ) 2>&1 | tee "$log"
+  ( cd "$dir" && "$venv/bin/python" -m pytest -rs -p no:cacheprovider . ) 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   last="$(grep -E '^=+ .*(passed|failed|error|skipped).* in [0-9.]+s' "$log" | tail -1)"
   p=$(grep -oE '[0-9]+ passed' <<<"$last" | cut -d' ' -f1); f=$(grep -oE '[0-9]+ failed' <<<"$last" | cut -d' ' -f1)
@@ -72,31 +74,14 @@ if [ "$only" != ts ]; then
   [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
   [ "$rc" -ne 0 ] && status=1
-  echo "e2e[py]: $p passed, $f failed, $s skipped"
+  echo "e2e[$label]: $p passed, $f failed, $s skipped"
   rm -f "$log"
+}
 
+if [ "$only" != ts ]; then
+  run_py_suite py py "${E2E_VENV:-$build/e2e-venv}"
   # The Python SDK 2.x (MCP 2026-07-28 first, falling back to initialize): its own venv.
-  venv2="${E2E_VENV2:-$build/e2e-venv-py2}"
-  req2_sha="$(sha256sum "$here/py2/requirements.txt" | cut -d' ' -f1)"
-  if [ ! -f "$venv2/.hamcp-req-sha" ] || [ "$(cat "$venv2/.hamcp-req-sha")" != "$req2_sha" ]; then
-    rm -rf "$venv2"
-    /usr/bin/python3 -m venv "$venv2" || exit 1
-    "$venv2/bin/pip" install -q --disable-pip-version-check -r "$here/py2/requirements.txt" || exit 1
-    echo "$req2_sha" > "$venv2/.hamcp-req-sha"
-  fi
-  echo "e2e[py2]: pytest (Python SDK $("$venv2/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'))"
-  log="$(mktemp)"
-  ( cd "$here/py2" && "$venv2/bin/python" -m pytest -rs -p no:cacheprovider . ) 2>&1 | tee "$log"
-  rc=${PIPESTATUS[0]}
-  last="$(grep -E '^=+ .*(passed|failed|error|skipped).* in [0-9.]+s' "$log" | tail -1)"
-  p=$(grep -oE '[0-9]+ passed' <<<"$last" | cut -d' ' -f1); f=$(grep -oE '[0-9]+ failed' <<<"$last" | cut -d' ' -f1)
-  e=$(grep -oE '[0-9]+ errors?' <<<"$last" | cut -d' ' -f1); s=$(grep -oE '[0-9]+ skipped' <<<"$last" | cut -d' ' -f1)
-  p=${p:-0}; f=$(( ${f:-0} + ${e:-0} )); s=${s:-0}
-  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
-  [ "$rc" -ne 0 ] && status=1
-  echo "e2e[py2]: $p passed, $f failed, $s skipped"
-  rm -f "$log"
+  run_py_suite py2 py2 "${E2E_VENV2:-$build/e2e-venv-py2}"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
