@@ -129,7 +129,13 @@ void add_zha(HomeBuilder& b) {
                          {"model", specs[0].model},
                          {"manufacturer", specs[0].manufacturer},
                          {"version", "20240710"}};
+  // zigpy keeps its automatic backups; the demo has the night's one (zha/network/backups/list).
+  json::object nightly{{"version", 1},
+                       {"backup_time", "2026-01-01T03:00:00+00:00"},
+                       {"network_info", network_info},
+                       {"node_info", node_info}};
   b.home().radios["zha"] = json::object{
+      {"backups", json::array{std::move(nightly)}},
       {"network", json::object{{"radio_type", "znp"},
                                {"device", json::object{{"path", "/dev/serial/by-id/usb-Nabu_Casa_ZBT-1-if00-port0"},
                                                        {"baudrate", 115200},

@@ -69,6 +69,12 @@ struct RadioActions {
   std::span<const Action> implemented;
   std::span<const char* const> not_implemented;  // ha-mcp's actions hamcp does not do yet
 };
+// radio_zigbee_network.cpp and radio_zigbee_clusters.cpp (in zigbee_actions()).
+boost::asio::awaitable<json::object> zigbee_network_backup(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_network_restore(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_change_channel(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_cluster_read(Args& args, ToolEnv& env);
+
 RadioActions zwave_actions();
 RadioActions zigbee_actions();
 RadioActions thread_actions();
