@@ -119,12 +119,14 @@ asio::awaitable<json::object> remove_fabric(Args& args, ToolEnv& env) {
   co_return details;
 }
 
+asio::awaitable<json::object> firmware(Args& args, ToolEnv& env) { return firmware_update(args, env, matter()); }
+
 constexpr Action kActions[] = {
     {"network_status", network_status}, {"diagnostics", diagnostics},           {"ping", ping},
-    {"interview", interview},           {"remove_fabric", remove_fabric, true},
+    {"interview", interview},           {"remove_fabric", remove_fabric, true}, {"firmware_update", firmware},
 };
-constexpr const char* kNotYet[] = {"commission", "commission_on_network", "share_out",
-                                   "set_thread", "set_wifi_credentials",  "firmware_update"};
+constexpr const char* kNotYet[] = {"commission", "commission_on_network", "share_out", "set_thread",
+                                   "set_wifi_credentials"};
 
 }  // namespace
 

@@ -75,6 +75,14 @@ boost::asio::awaitable<json::object> zigbee_network_restore(Args& args, ToolEnv&
 boost::asio::awaitable<json::object> zigbee_change_channel(Args& args, ToolEnv& env);
 boost::asio::awaitable<json::object> zigbee_cluster_read(Args& args, ToolEnv& env);
 
+// radio_zwave_network.cpp (in zwave_actions()).
+boost::asio::awaitable<json::object> zwave_ping(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zwave_add(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zwave_hard_reset(Args& args, ToolEnv& env);
+
+// radio_firmware.cpp: a device's firmware through its update entity (update.install).
+boost::asio::awaitable<json::object> firmware_update(Args& args, ToolEnv& env, const Radio& radio);
+
 RadioActions zwave_actions();
 RadioActions zigbee_actions();
 RadioActions thread_actions();

@@ -247,6 +247,8 @@ asio::awaitable<json::object> group_members(Args& args, ToolEnv& env, bool add) 
 asio::awaitable<json::object> members_add(Args& args, ToolEnv& env) { return group_members(args, env, true); }
 asio::awaitable<json::object> members_remove(Args& args, ToolEnv& env) { return group_members(args, env, false); }
 
+asio::awaitable<json::object> firmware(Args& args, ToolEnv& env) { return firmware_update(args, env, zigbee()); }
+
 constexpr Action kActions[] = {
     {"network_status", network_status},
     {"diagnostics", diagnostics},
@@ -263,8 +265,9 @@ constexpr Action kActions[] = {
     {"network_restore", zigbee_network_restore, true},
     {"change_channel", zigbee_change_channel, true},
     {"cluster_read", zigbee_cluster_read},
+    {"firmware_update", firmware},
 };
-constexpr const char* kNotYet[] = {"reconfigure", "cluster_write", "cluster_command", "firmware_update"};
+constexpr const char* kNotYet[] = {"reconfigure", "cluster_write", "cluster_command"};
 
 }  // namespace
 

@@ -71,6 +71,8 @@ TEST_F(WsRadioTest, ZwaveFindsNodesByDeviceAndChecksParameters) {
       "not_found");
   EXPECT_EQ(code(cmd({{"type", "zwave_js/node_status"}, {"device_id", "nope"}})), "not_found");
   EXPECT_EQ(code(cmd({{"type", "zwave_js/remove_failed_node"}, {"device_id", dimmer}})), "zwave_error");
+  EXPECT_EQ(code(cmd({{"type", "zwave_js/stop_inclusion"}, {"entry_id", "nope"}})), "not_found");
+  EXPECT_EQ(code(cmd({{"type", "zwave_js/add_node"}, {"entry_id", "x"}, {"inclusion_strategy", 1}})), "invalid_format");
 }
 
 TEST_F(WsRadioTest, ThreadKeepsThePreferredDataset) {

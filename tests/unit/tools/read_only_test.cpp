@@ -228,6 +228,7 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_skill_guide", R"({"topic":"automations"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"network_status"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"diagnostics"})"},
+      {"ha_manage_radio", R"({"radio":"zwave","action":"hard_reset"})"},  // the preview
       {"ha_manage_radio", R"({"radio":"zigbee","action":"diagnostics"})"},
       {"ha_manage_radio", R"({"radio":"zigbee","action":"groups"})"},
       {"ha_manage_radio", R"({"radio":"zigbee","action":"network_backup","params":{"list":true}})"},
