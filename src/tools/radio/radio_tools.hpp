@@ -80,6 +80,12 @@ boost::asio::awaitable<json::object> zwave_ping(Args& args, ToolEnv& env);
 boost::asio::awaitable<json::object> zwave_add(Args& args, ToolEnv& env);
 boost::asio::awaitable<json::object> zwave_hard_reset(Args& args, ToolEnv& env);
 
+// radio_thread_network.cpp (in thread_actions()).
+boost::asio::awaitable<json::object> thread_create_network(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> thread_set_network(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> thread_set_channel(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> thread_add_dataset(Args& args, ToolEnv& env);
+
 // radio_firmware.cpp: a device's firmware through its update entity (update.install).
 boost::asio::awaitable<json::object> firmware_update(Args& args, ToolEnv& env, const Radio& radio);
 
