@@ -86,6 +86,13 @@ boost::asio::awaitable<json::object> thread_set_network(Args& args, ToolEnv& env
 boost::asio::awaitable<json::object> thread_set_channel(Args& args, ToolEnv& env);
 boost::asio::awaitable<json::object> thread_add_dataset(Args& args, ToolEnv& env);
 
+// radio_matter_commissioning.cpp (in matter_actions()).
+boost::asio::awaitable<json::object> matter_commission(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_commission_on_network(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_share_out(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_set_thread(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_set_wifi_credentials(Args& args, ToolEnv& env);
+
 // radio_firmware.cpp: a device's firmware through its update entity (update.install).
 boost::asio::awaitable<json::object> firmware_update(Args& args, ToolEnv& env, const Radio& radio);
 
