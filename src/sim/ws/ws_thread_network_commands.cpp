@@ -42,7 +42,7 @@ Dataset parse_tlvs(const std::string& hex) {
   }
   Dataset d;
   for (std::size_t i = 0; i + 1 < bytes.size();) {
-    const unsigned type = bytes[i], len = bytes[i + 1];
+    const std::size_t type = bytes[i], len = bytes[i + 1];
     if (i + 2 + len > bytes.size())
       throw BadMessage{"expected " + std::to_string(len) + " bytes for TLV " + std::to_string(type)};
     const std::string value_hex = hex.substr((i + 2) * 2, len * 2);
