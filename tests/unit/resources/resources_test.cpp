@@ -201,9 +201,11 @@ TEST_F(ResourcesTest, AResyncAnnouncesOnlyWhatChanged) {
   rpc("resources/subscribe", {{"uri", quiet}});
   rpc("resources/subscribe", {{"uri", moved}});
   rpc("resources/subscribe", {{"uri", "ha://home"}});
-  std::atomic<int> resyncs{0};
-  const std::size_t listener = ha->add_change_listener([&](const ha::ChangeSet& c, const ha::SnapshotPtr&) {
-    if (c.full_resync) ++resyncs;
+  // Shared, not a reference to this frame: the listener may outlive a failed assertion.
+  auto resync_count = std::make_shared<std::atomic<int>>(0);
+  std::atomic<int>& resyncs = *resync_count;
+  const std::size_t listener = ha->add_change_listener([resync_count](const ha::ChangeSet& c, const ha::SnapshotPtr&) {
+    if (c.full_resync) ++*resync_count;
   });
   // Let the start-up's own resync (which may announce everything) pass first.
   h.run_for(std::chrono::milliseconds(300));
