@@ -61,8 +61,8 @@ const FAMILIES = [
     tools: ['ha_get_audit_log'],
   },
   {
-    name: 'backup family (backups, edit journal)',
-    budget: 650,
+    name: 'backup family (backups, edit journal, Supervisor backups)',
+    budget: 770,
     tools: ['ha_manage_backup'],
   },
   {
