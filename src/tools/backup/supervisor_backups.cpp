@@ -50,8 +50,13 @@ json::object summary(const json::object& b) {
                    {"type", text(b, "type")}};
   if (const json::value* size = b.if_contains("size"); size && size->is_number())
     out["size"] = one_decimal(size->to_number<double>()) + " MB";
-  for (const char* k : {"protected", "content", "addons", "folders", "homeassistant"})
+  for (const char* k : {"protected", "content", "addons", "folders"})
     if (const json::value* v = b.if_contains(k)) out[k] = *v;
+  // /backups/{slug}/info: homeassistant is the version backed up, null when not included.
+  if (const json::value* v = b.if_contains("homeassistant"); v && !v->is_bool()) {
+    out["homeassistant"] = v->is_string();
+    if (v->is_string()) out["homeassistant_version"] = *v;
+  }
   return out;
 }
 

@@ -88,10 +88,11 @@ TEST_F(SupervisorBackupTest, CreatePartialBacksUpOnlyWhatIsNamed) {
   CallResult r = call("ha_manage_backup", R"({"action":"create","addons":["core_mosquitto"],"folders":["share"]})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(str(r.structured, "via"), "supervisor");
-  EXPECT_EQ(str(r.structured, "type"), "partial");
+  EXPECT_EQ(str(r.structured, "type"), "partial") << r.text;
+  ASSERT_TRUE(r.structured.contains("backup")) << r.text;
   const json::object& content = r.structured.at("backup").as_object();
   EXPECT_EQ(content.at("addons").as_array().size(), 1u) << r.text;
-  EXPECT_EQ(content.at("homeassistant"), nullptr);
+  EXPECT_EQ(content.at("homeassistant"), false);
 
   CallResult bad = call("ha_manage_backup", R"({"action":"create","folders":["etc"]})");
   EXPECT_EQ(bad.code(), "supervisor_refused") << bad.text;
