@@ -82,15 +82,14 @@ ToolSpec make_manage_backup_spec() {
   s.description =
       "scope=snapshot: Home Assistant backups: list, create (waits, progress), restore/delete (confirm=true; delete "
       "needs older_than_days, default 1). scope=edits: hamcp's journal of config writes: list, view, diff, restore "
-      "(backup_id = edit id), delete (confirm), create (restore point of entity_id). via=supervisor (HA OS; addons/"
-      "folders: partial).";
+      "(backup_id = edit id), delete (confirm), create (restore point of entity_id).";
   s.input_schema = R"J({"type":"object","properties":{
 "scope":{"type":"string","enum":["snapshot","edits"]},
 "action":{"type":"string","enum":["create","restore","list","view","diff","delete"]},
 "name":{"type":"string"},"backup_id":{"type":"string"},"restore_database":{"type":"boolean"},
 "confirm":{"type":"boolean"},"domain":{"type":"string","description":"edits: kind, e.g. automation"},
 "entity_id":{"type":"string"},"backup_name":{"type":"string"},"older_than_days":{"type":"number"},
-"limit":{"type":"integer"},"via":{"enum":["integration","supervisor"]},
+"limit":{"type":"integer"},"via":{"enum":["integration","supervisor"],"description":"supervisor: HA OS's own; addons/folders = partial"},
 "addons":{"type":"array","items":{"type":"string"}},"folders":{"type":"array","items":{"type":"string"}}},
 "required":["action"]})J";
   s.output_schema = R"J({"type":"object"})J";
