@@ -62,7 +62,7 @@ const FAMILIES = [
   },
   {
     name: 'backup family (backups, edit journal, Supervisor backups)',
-    budget: 770,
+    budget: 650,
     tools: ['ha_manage_backup'],
   },
   {
