@@ -33,6 +33,10 @@ class ResourceFeed {
   // feed's memory of which entities were unavailable, kept current here.
   static std::vector<std::string> updated_uris(const ha::ChangeSet& changes, const ha::Snapshot& snap,
                                                const Membership& members, std::unordered_set<std::string>& unavailable);
+  // What updated_uris does to `unavailable`, without the uris: while no
+  // session watches any resource (mcp::Server::resources_watched).
+  static void track_unavailable(const ha::ChangeSet& changes, const ha::Snapshot& snap,
+                                std::unordered_set<std::string>& unavailable);
 
  private:
   struct Shared {
