@@ -84,6 +84,33 @@ void ResourceFeed::track_unavailable(const ha::ChangeSet& changes, const ha::Sna
     for (const std::string& id : *list) note_availability(id, snap, unavailable);
 }
 
+std::vector<std::string> ResourceFeed::uris_for(Shared& shared, ResourceContext& ctx, const ha::ChangeSet& changes,
+                                                const ha::SnapshotPtr& snapshot, bool watched) {
+  if (!watched) {
+    // Nobody subscribes: the uris would reach no session. Only what the next
+    // announcement compares with is kept (the unavailable entities, the
+    // snapshot), so updates stay exact once someone does; the area/device
+    // membership (~600 B per entity) is not built for nothing.
+    std::lock_guard lock(shared.mutex);
+    track_unavailable(changes, *snapshot, shared.unavailable);
+    shared.previous = snapshot;
+    shared.previous_members = nullptr;
+    return {};
+  }
+  const auto members = ctx.membership(*snapshot);
+  std::lock_guard lock(shared.mutex);
+  std::vector<std::string> uris;
+  if (changes.full_resync && shared.previous) {
+    if (!shared.previous_members) shared.previous_members = Membership::build(*shared.previous);
+    uris = resync_uris(*shared.previous, *shared.previous_members, *snapshot, *members, shared.unavailable);
+  } else {
+    uris = updated_uris(changes, *snapshot, *members, shared.unavailable);
+  }
+  shared.previous = snapshot;
+  shared.previous_members = members;
+  return uris;
+}
+
 ResourceFeed::ResourceFeed(ha::HaClient& ha, mcp::Server& server, std::shared_ptr<ResourceContext> ctx) : ha_(ha) {
   shared_->server = &server;
   auto executor = server.executor();
@@ -91,21 +118,7 @@ ResourceFeed::ResourceFeed(ha::HaClient& ha, mcp::Server& server, std::shared_pt
       ha_.add_change_listener([shared = shared_, ctx = std::move(ctx), executor, watched = server.resources_watched()](
                                   const ha::ChangeSet& changes, const ha::SnapshotPtr& snapshot) {
         if (!snapshot || changes.empty()) return;
-        if (!watched->load()) {
-          // Nobody subscribes: the uris would reach no session. Only the memory
-          // of unavailable entities is kept, so ha://home's updates stay exact
-          // once someone does; the area/device membership (~100 B per entity)
-          // is not built for nothing.
-          std::lock_guard lock(shared->mutex);
-          track_unavailable(changes, *snapshot, shared->unavailable);
-          return;
-        }
-        std::vector<std::string> uris;
-        {
-          const auto members = ctx->membership(*snapshot);
-          std::lock_guard lock(shared->mutex);
-          uris = updated_uris(changes, *snapshot, *members, shared->unavailable);
-        }
+        std::vector<std::string> uris = uris_for(*shared, *ctx, changes, snapshot, watched->load());
         if (uris.empty()) return;
         // The MCP core lives on its executor: hand the uris over there.
         boost::asio::post(executor, [shared, uris = std::move(uris)] {
