@@ -4,8 +4,10 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/url/encode.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 #include <boost/url/url.hpp>
@@ -89,6 +91,7 @@ void HaLogin::forget(const std::string& user) {
     grants_.erase(it);
     save();
   }
+  grant_ended(user);  // the user's HA connection closes now
   // Revoke at HA too (fire and forget: the local grant is gone either way).
   auto ha = ha_;
   boost::asio::co_spawn(
@@ -105,29 +108,80 @@ void HaLogin::forget(const std::string& user) {
 }
 
 boost::asio::awaitable<std::optional<std::string>> HaLogin::access_token(std::string user) {
-  HaGrant grant;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = grants_.find(user);
-    if (it == grants_.end()) co_return std::nullopt;
-    grant = it->second;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    HaGrant grant;
+    std::shared_ptr<RefreshDone> other, mine;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = grants_.find(user);
+      if (it == grants_.end()) co_return std::nullopt;
+      if (it->second.expires_at - 60 > now_seconds()) co_return it->second.access_token;
+      grant = it->second;
+      auto& inflight = refreshing_[user];
+      if (inflight)
+        other = inflight;
+      else
+        mine = inflight = std::make_shared<RefreshDone>(executor_);
+    }
+    if (other) {  // another call refreshes this grant: wait for it, then read the grant again
+      auto waiting = other->async_receive(boost::asio::as_tuple(boost::asio::use_awaitable));
+      co_await std::move(waiting);
+      continue;
+    }
+    std::optional<std::string> token;
+    try {
+      auto refreshing = refresh(user, std::move(grant));  // named: GCC 12 coroutine temporaries
+      token = co_await std::move(refreshing);
+    } catch (const std::exception& e) {
+      spdlog::warn("oauth: refreshing a Home Assistant sign-in failed: {}", e.what());
+    }
+    {
+      std::lock_guard lock(mutex_);
+      refreshing_.erase(user);
+    }
+    mine->close();  // wakes the waiters
+    co_return token;
   }
-  if (grant.expires_at - 60 > now_seconds()) co_return grant.access_token;
+  co_return std::nullopt;
+}
+
+boost::asio::awaitable<std::optional<std::string>> HaLogin::refresh(std::string user, HaGrant grant) {
   std::string form = form_encode(
       {{"grant_type", "refresh_token"}, {"refresh_token", grant.refresh_token}, {"client_id", grant.client_id}});
   auto ha = ha_;
   ha::Response r = co_await ha::post_form(*ha, "/auth/token", std::move(form));
+  if (r.status >= 400 && r.status < 500) {  // HA refused the grant (revoked, user removed): it ends
+    spdlog::warn("oauth: Home Assistant refused to refresh a sign-in (HTTP {}); that user must sign in again",
+                 r.status);
+    grant_ended(user);
+    co_return std::nullopt;
+  }
   if (!r.ok()) co_return std::nullopt;
   auto doc = r.json();
   const auto* obj = doc.if_object();
   if (!obj || !obj->contains("access_token")) co_return std::nullopt;
   std::lock_guard lock(mutex_);
   auto it = grants_.find(user);
-  if (it == grants_.end()) co_return std::nullopt;
+  if (it == grants_.end()) co_return std::nullopt;  // revoked meanwhile
   it->second.access_token = std::string(obj->at("access_token").as_string());
   it->second.expires_at = now_seconds() + obj->at("expires_in").to_number<std::int64_t>();
   save();
   co_return it->second.access_token;
+}
+
+void HaLogin::on_grant_ended(std::function<void(const std::string& user)> callback) {
+  std::lock_guard lock(mutex_);
+  on_grant_ended_ = std::move(callback);
+}
+
+void HaLogin::grant_ended(const std::string& user) {
+  std::function<void(const std::string&)> callback;
+  {
+    std::lock_guard lock(mutex_);
+    if (grants_.erase(user) > 0) save();
+    callback = on_grant_ended_;
+  }
+  if (callback) callback(user);
 }
 
 void HaLogin::save() const {

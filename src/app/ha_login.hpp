@@ -6,8 +6,13 @@
 // at HA's /auth/token. Each hamcp login holds its own HA refresh token, never
 // a long-lived token; the tokens are kept in <data dir>/ha-grants.json (0600)
 // and never logged. Revoking the hamcp grant revokes the HA refresh token too.
+// access_token() gives a user's HA access token for their tool calls
+// (home/user_connections): refreshed near expiry, one refresh in flight per
+// grant; a refresh HA refuses ends the grant.
 
+#include <boost/asio/experimental/concurrent_channel.hpp>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,23 +33,33 @@ class HaLogin : public mcp::http::oauth::UpstreamLogin {
   boost::asio::awaitable<std::optional<std::string>> complete(std::string issuer, std::string code) override;
   void forget(const std::string& user) override;
 
-  // A valid HA access token of `user` (refreshed at HA when near expiry).
+  // A valid HA access token of `user` (refreshed at HA when near expiry; one
+  // refresh in flight per user, the other callers wait for it). nullopt: no
+  // grant, or HA refused the refresh (the grant then ends) or was unreachable.
   boost::asio::awaitable<std::optional<std::string>> access_token(std::string user);
+  // Called (any thread) when a user's HA grant ends: revoked or refused by HA.
+  void on_grant_ended(std::function<void(const std::string& user)> callback);
 
  private:
   struct HaGrant {
     std::string client_id, refresh_token, access_token;
     std::int64_t expires_at = 0;  // unix seconds
   };
+  using RefreshDone = boost::asio::experimental::concurrent_channel<void(boost::system::error_code)>;
   void save() const;  // under mutex_
   void load();
+  // One refresh at HA; updates or (refused) ends the grant.
+  boost::asio::awaitable<std::optional<std::string>> refresh(std::string user, HaGrant grant);
+  void grant_ended(const std::string& user);
 
   boost::asio::any_io_executor executor_;
   std::shared_ptr<const ha::ConnectionSettings> ha_;
   std::string browser_url_;
   std::filesystem::path file_;
   mutable std::mutex mutex_;
-  std::map<std::string, HaGrant, std::less<>> grants_;  // by hamcp user id
+  std::map<std::string, HaGrant, std::less<>> grants_;                           // by hamcp user id
+  std::map<std::string, std::shared_ptr<RefreshDone>, std::less<>> refreshing_;  // closed when done
+  std::function<void(const std::string&)> on_grant_ended_;
 };
 
 }  // namespace hamcp::app

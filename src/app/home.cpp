@@ -31,7 +31,9 @@ Home::Home(boost::asio::any_io_executor executor, const ha::ConnectionInput& inp
       search_feed_(std::make_unique<home::SearchFeed>(*ha_, *index_)),
       tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)),
       filter_(std::move(options.filter)),
-      settings_(std::move(options.settings)) {
+      settings_(std::move(options.settings)),
+      executor_(executor),
+      client_options_(options.client) {
   tools_env_->configs.start(std::move(executor));  // fetches once the mirror has synced
 }
 
@@ -77,6 +79,14 @@ void Home::register_resources(mcp::Server& server) {
 
 void Home::start() { ha_->start(); }
 
+std::shared_ptr<home::UserConnections> Home::act_as_users(home::UserConnections::TokenSource tokens) {
+  if (ha_->settings() == nullptr) return nullptr;
+  users_ = std::make_shared<home::UserConnections>(executor_, *ha_->settings(), client_options_);
+  users_->set_token_source(std::move(tokens));
+  tools_env_->set_user_connections(users_);
+  return users_;
+}
+
 void Home::stop() {
   if (stopped_) return;
   stopped_ = true;
@@ -85,6 +95,8 @@ void Home::stop() {
   tools_env_->detach();
   if (resource_feed_) resource_feed_->detach();
   search_feed_.reset();
+  tools_env_->set_user_connections(nullptr);
+  users_.reset();  // closes the signed-in users' connections
   ha_->stop();
 }
 

@@ -13,6 +13,7 @@
 
 #include "ha/connection_config.hpp"
 #include "ha/ha_client.hpp"
+#include "home/user_connections.hpp"
 #include "search/entity_index.hpp"
 #include "tools/gate/tool_filter.hpp"
 #include "tools/settings/effective_settings.hpp"
@@ -64,6 +65,10 @@ class Home {
   ha::HaClient& ha() { return *ha_; }
   search::EntityIndex& index() { return *index_; }
   tools::ToolEnv& tools_env() { return *tools_env_; }
+  // hamcp --auth oauth: tool calls of signed-in users (SessionInfo::principal)
+  // go through their own HA connections, with tokens from `tokens`. Null when
+  // HA is not configured.
+  std::shared_ptr<home::UserConnections> act_as_users(home::UserConnections::TokenSource tokens);
 
  private:
   // Declaration order is construction order; destruction runs in reverse
@@ -73,6 +78,9 @@ class Home {
   std::unique_ptr<home::SearchFeed> search_feed_;
   std::shared_ptr<tools::ToolEnv> tools_env_;
   std::unique_ptr<resources::ResourceFeed> resource_feed_;
+  boost::asio::any_io_executor executor_;
+  ha::HaClientOptions client_options_;
+  std::shared_ptr<home::UserConnections> users_;
   tools::ToolFilter filter_;
   std::shared_ptr<const tools::EffectiveSettings> settings_;
   bool stopped_ = false;

@@ -45,6 +45,7 @@ class Runtime {
   mcp::Server& server() { return server_; }
   const Config& config() const { return config_; }
   ha::HaClient* ha();
+  Home* home() { return home_.get(); }
 
  private:
   // Home Assistant connection + search index + the entity tools (owner: tools).

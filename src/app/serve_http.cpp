@@ -11,6 +11,7 @@
 
 #include "app/commands.hpp"
 #include "app/ha_login.hpp"
+#include "app/home.hpp"
 #include "app/runtime.hpp"
 #include "ha/ha_client.hpp"
 #include "mcp/http/access_policy.hpp"
@@ -95,6 +96,18 @@ bool enable_oauth(const McpConfig& mcp, Runtime& runtime, http::HttpServerOption
     spdlog::warn("http: --auth oauth without --public-url: the issuer is taken from each request's Host header");
   auto login =
       std::make_shared<HaLogin>(runtime.io().get_executor(), *client->settings(), mcp.ha_browser_url, options.data_dir);
+  // Tool calls act as the signed-in user: their own HA token, their own rights.
+  std::weak_ptr<HaLogin> weak_login = login;
+  auto tokens = [weak_login](std::string user) -> boost::asio::awaitable<std::optional<std::string>> {
+    auto held = weak_login.lock();
+    if (!held) co_return std::nullopt;
+    auto getting = held->access_token(std::move(user));  // named: GCC 12 coroutine temporaries
+    co_return co_await std::move(getting);
+  };
+  std::shared_ptr<home::UserConnections> users = runtime.home()->act_as_users(std::move(tokens));
+  login->on_grant_ended([weak_users = std::weak_ptr<home::UserConnections>(users)](const std::string& user) {
+    if (auto held = weak_users.lock()) held->close(user);
+  });
   options.oauth = std::make_shared<http::oauth::OAuthServer>(options.data_dir, std::move(login));
   options.public_url = mcp.public_url;
   options.auth_token.clear();

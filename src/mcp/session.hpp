@@ -41,6 +41,11 @@ struct SessionInfo {
   // Writes refused for the whole session (ServerOptions::read_only or a
   // transport's read-only endpoint); once set, never cleared.
   bool read_only = false;
+  // The OAuth user whose requests this session serves (HTTP --auth oauth):
+  // tool calls reach Home Assistant with that user's own HA grant. Empty:
+  // hamcp's configured token (bearer mode, stdio). Not persisted: a rebuilt
+  // session takes it from the authenticated request again.
+  std::string principal;
 
   bool client_supports(std::string_view capability) const {  // "sampling", "elicitation", "roots"
     return client_capabilities.contains(capability);
@@ -92,6 +97,10 @@ class Session : public std::enable_shared_from_this<Session> {
   // From now on the session is read-only (tools/list without write tools;
   // tools see SessionInfo::read_only). There is no way back.
   void make_read_only() { info_.read_only = true; }
+  // The transport binds a session to one OAuth user (SessionInfo::principal).
+  void set_principal(const std::string& principal) {
+    if (info_.principal != principal) info_.principal = principal;
+  }
   // notifications/message on the standalone channel, if `level` passes setLevel.
   void log(LogLevel level, json::value data, std::string_view logger = {});
   // resources/updated notifications owed but not yet sent (update_queue.hpp).

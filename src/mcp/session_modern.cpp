@@ -45,6 +45,7 @@ std::shared_ptr<Session> Session::modern_child(const modern::RequestMeta& meta) 
   child->info_.client_info = meta.client_info;
   child->info_.client_capabilities = meta.client_capabilities;
   child->info_.read_only = info_.read_only;
+  child->info_.principal = info_.principal;
   child->silent_logs_ = !meta.log_level.has_value();
   if (meta.log_level) child->log_level_ = *meta.log_level;
   std::erase_if(modern_children_, [](const std::weak_ptr<Session>& w) { return w.expired(); });

@@ -1,5 +1,6 @@
 #include "tools/tool_env.hpp"
 
+#include "mcp/session.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -40,6 +41,39 @@ ToolEnv::ToolEnv(ToolEnv& base, ReadOnlyView)
       redactor(services_->redactor),
       audit(services_->audit) {
   options.read_only = true;
+}
+
+ToolEnv::ToolEnv(ToolEnv& base, HaGate user_gate)
+    : services_(base.services_),
+      ha(std::move(user_gate)),
+      index(base.index),
+      options(base.options),
+      watch(services_->watch),
+      ops(services_->ops),
+      overview(services_->overview),
+      journal(services_->journal),
+      configs(services_->configs),
+      redactor(services_->redactor),
+      audit(services_->audit) {
+  options.read_only = ha.read_only();
+}
+
+void ToolEnv::set_user_connections(std::shared_ptr<home::UserConnections> users) {
+  std::lock_guard lock(user_views_mutex_);
+  users_ = std::move(users);
+  user_views_.clear();
+}
+
+ToolEnv& ToolEnv::for_session(const mcp::SessionInfo& session) {
+  if (session.principal.empty()) return for_session(session.read_only);
+  const bool read_only = session.read_only || ha.read_only();
+  std::lock_guard lock(user_views_mutex_);
+  auto& view = user_views_[{session.principal, read_only}];
+  if (!view) {
+    const HaGate& base_gate = read_only && read_only_view_ ? read_only_view_->ha : ha;
+    view.reset(new ToolEnv(*this, base_gate.as_user(users_, session.principal)));
+  }
+  return *view;
 }
 
 boost::asio::awaitable<ha::SnapshotPtr> ToolEnv::snapshot() {

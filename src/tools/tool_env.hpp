@@ -6,7 +6,11 @@
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
 
 #include "ha/ha_client.hpp"
 #include "home/audit_log.hpp"
@@ -20,6 +24,10 @@
 #include "tools/gate/redactor.hpp"
 #include "tools/gate/visibility.hpp"
 #include "tools/response.hpp"
+
+namespace hamcp::mcp {
+struct SessionInfo;
+}
 
 namespace hamcp::tools {
 
@@ -66,6 +74,7 @@ class ToolEnv {
  private:
   struct ReadOnlyView {};
   ToolEnv(ToolEnv& base, ReadOnlyView);
+  ToolEnv(ToolEnv& base, HaGate user_gate);  // a signed-in user's view
   std::shared_ptr<ToolServices> services_;
 
  public:
@@ -84,6 +93,12 @@ class ToolEnv {
   // The environment a call of a session runs with: this one, or (read-only
   // session) the view whose gate refuses writes.
   ToolEnv& for_session(bool read_only) { return read_only && read_only_view_ ? *read_only_view_ : *this; }
+  // The same, for a session with an OAuth user (SessionInfo::principal): a view
+  // whose gate sends every HA request as that user (HaGate::as_user). Views
+  // are kept per user (a gate and references: small) for the calls in flight.
+  ToolEnv& for_session(const mcp::SessionInfo& session);
+  // hamcp --auth oauth: the users' own HA connections.
+  void set_user_connections(std::shared_ptr<home::UserConnections> users);
 
   // A synced snapshot for reads. If the mirror has never synced it waits up to
   // first_sync_wait, then throws ToolException with HA's diagnosis
@@ -100,6 +115,9 @@ class ToolEnv {
 
  private:
   std::unique_ptr<ToolEnv> read_only_view_;  // null in a read-only environment
+  std::shared_ptr<home::UserConnections> users_;
+  std::mutex user_views_mutex_;
+  std::map<std::pair<std::string, bool>, std::unique_ptr<ToolEnv>> user_views_;  // (user, read-only)
 };
 
 }  // namespace hamcp::tools

@@ -37,6 +37,15 @@ ToolError from_ha_error(const ha::HaError& error) {
       !error.detail.empty())
     e.message += " Home Assistant said: " + error.detail;
   e.suggestion = error.fix();
+  if (error.cause == ha::ErrorCause::command_failed && error.ha_code == "unauthorized") {
+    // HA's own permission check: the (signed-in) user lacks the rights, e.g. an admin-only command.
+    e.code = "ha_not_permitted";
+    e.message =
+        "Home Assistant refused this for your Home Assistant user (it needs more rights, e.g. an "
+        "administrator). Home Assistant said: " +
+        error.detail;
+    e.suggestion = "Ask a Home Assistant administrator to do it, or sign in as a user with those rights.";
+  }
   if (!error.ha_code.empty()) e.extra.emplace("ha_code", error.ha_code);
   if (error.retryable()) e.extra.emplace("retryable", true);
   return e;

@@ -35,7 +35,7 @@ struct HttpServer::Impl {
   // Access checks before anything else; the refusal to send, if any.
   std::optional<HttpResponse> check_access(const HttpRequest& req) const;
   // Bearer token or OAuth access token; the 401 to send, if any.
-  std::optional<HttpResponse> check_credentials(const HttpRequest& req) const;
+  std::optional<HttpResponse> check_credentials(HttpRequest& req) const;
   // OAuth discovery and the authorization server's own endpoints (no token needed).
   asio::awaitable<bool> handle_oauth_routes(HttpRequest& req, ResponseWriter& w);
   std::string base_url(const HttpRequest& req) const {
@@ -101,11 +101,14 @@ std::optional<HttpResponse> HttpServer::Impl::check_access(const HttpRequest& re
   return std::nullopt;
 }
 
-std::optional<HttpResponse> HttpServer::Impl::check_credentials(const HttpRequest& req) const {
+std::optional<HttpResponse> HttpServer::Impl::check_credentials(HttpRequest& req) const {
   const auto authorization = req.header("authorization");
   if (opts.oauth) {
     const auto token = bearer_value(authorization);
-    if (token && opts.oauth->authenticate(*token)) return std::nullopt;
+    if (auto user = token ? opts.oauth->authenticate(*token) : std::nullopt) {
+      req.principal = std::move(*user);  // its calls reach HA as this user
+      return std::nullopt;
+    }
     return unauthorized(resource_metadata_url(base_url(req), opts.path), token.has_value(),
                         "Unauthorized: sign in through OAuth (see WWW-Authenticate)");
   }

@@ -28,6 +28,8 @@ struct HttpRequest {
   Headers headers;     // names lower-cased, in arrival order
   std::string body;
   bool keep_alive = true;
+  // The OAuth user who sent it (set once the access token is checked); empty: none.
+  std::string principal;
 
   // First value of a header (name lower-case), nullopt if absent.
   std::optional<std::string_view> header(std::string_view lower_name) const;

@@ -41,13 +41,13 @@ std::string random_session_key() {
 
 }  // namespace
 
-asio::awaitable<void> LegacySse::handle_get(HttpRequest&, ResponseWriter& w) {
+asio::awaitable<void> LegacySse::handle_get(HttpRequest& req, ResponseWriter& w) {
   if (!host_->session_room()) {
     co_await w.send(host_->sessions_full());
     co_return;
   }
   const std::string key = random_session_key();
-  auto hs = co_await host_->create_session(key, "2024-11-05");
+  auto hs = co_await host_->create_session(key, "2024-11-05", false, req.principal);
   host_->add_legacy(key, hs);
   co_await pump(w, hs, key);
   host_->remove_legacy(key);
@@ -98,6 +98,10 @@ asio::awaitable<void> LegacySse::handle_post(HttpRequest& req, ResponseWriter& w
         HttpResponse::text(404, "Session not found: open a new stream with GET " + opts_.legacy_sse_path + "\n"));
     co_return;
   }
+  if (!hs->bind_principal(req.principal)) {
+    co_await w.send(SessionHost::other_users_session());
+    co_return;
+  }
   const auto content_type = req.header("content-type");
   if (!content_type || media_type(*content_type) != "application/json") {
     co_await w.send(HttpResponse::text(415, "Unsupported Media Type: Content-Type must be application/json\n"));
@@ -117,7 +121,7 @@ asio::awaitable<void> LegacySse::handle_post(HttpRequest& req, ResponseWriter& w
   }
   hs->touch();
   auto reply = std::make_shared<LegacyReplyChannel>(hs->standalone, host_->give_back(hs, calls_here));
-  host_->deliver(hs, std::move(message), std::move(reply));
+  host_->deliver(hs, std::move(message), std::move(reply), req.principal);
   co_await w.send(HttpResponse::text(202, "Accepted"));
 }
 

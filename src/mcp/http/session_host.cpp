@@ -57,13 +57,15 @@ std::shared_ptr<HttpSession> SessionHost::new_http_session(std::string key, std:
 
 asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::create_session(std::string key,
                                                                           std::string_view protocol_version,
-                                                                          bool read_only) {
+                                                                          bool read_only, std::string principal) {
   auto hs = new_http_session(key, std::string(protocol_version));
+  hs->bind_principal(principal);
   Server* srv = &server_;
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, hs, key, read_only] {
+  auto on_server = [srv, hs, key, read_only, principal] {
     auto s = srv->create_session(key);
     if (read_only) s->make_read_only();
+    s->set_principal(principal);
     s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
     return s;
   };
@@ -98,30 +100,40 @@ asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::materialize(const Ses
 }
 
 asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::stateless_session(std::string version, bool initialize,
-                                                                             bool read_only) {
+                                                                             bool read_only, std::string principal) {
   auto hs = new_http_session(std::string(), version);
+  hs->bind_principal(principal);
   Server* srv = &server_;
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, initialize, version, read_only] {
+  auto on_server = [srv, initialize, version, read_only, principal] {
     if (initialize) {
       auto s = srv->create_session();
       if (read_only) s->make_read_only();
+      s->set_principal(principal);
       return s;
     }
     SessionInfo info;
     info.protocol_version = version;
     info.read_only = read_only;
+    info.principal = principal;
     return srv->restore_session({}, std::move(info));
   };
   hs->session = co_await run_on(server_ex_, std::move(on_server));
   co_return hs;
 }
 
-void SessionHost::deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply) {
+HttpResponse SessionHost::other_users_session() {
+  return HttpResponse::rpc_error(403, -32000, "Forbidden: this session belongs to another signed-in user");
+}
+
+void SessionHost::deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply,
+                          std::string principal) {
   // Dispatched: when this thread already runs the server's executor (one
   // io_context thread, the usual case) the session takes the message now,
   // without a round trip through the queue.
-  asio::dispatch(server_ex_, [session = hs->session, message = std::move(message), reply = std::move(reply)]() mutable {
+  asio::dispatch(server_ex_, [session = hs->session, message = std::move(message), reply = std::move(reply),
+                              principal = std::move(principal)]() mutable {
+    if (!principal.empty()) session->set_principal(principal);
     session->deliver(std::move(message), std::move(reply));
   });
 }

@@ -111,15 +111,21 @@ class SessionHost : public std::enable_shared_from_this<SessionHost> {
   // A fresh, uninitialized session (initialize, legacy GET). Not registered yet.
   // `read_only`: made on the read-only endpoint (Session::make_read_only).
   asio::awaitable<std::shared_ptr<HttpSession>> create_session(
-      std::string key, std::string_view protocol_version = kLatestProtocolVersion, bool read_only = false);
+      std::string key, std::string_view protocol_version = kLatestProtocolVersion, bool read_only = false,
+      std::string principal = {});
   // In-memory state of a valid token, rebuilt if needed; nullptr when the
   // live-session cap refuses the rebuild (send sessions_full()).
   asio::awaitable<std::shared_ptr<HttpSession>> materialize(const SessionTokenPayload& payload,
                                                             std::shared_ptr<HttpSession> live);
   // A session for one stateless POST (no id), initialized from the request.
   asio::awaitable<std::shared_ptr<HttpSession>> stateless_session(std::string protocol_version, bool initialize,
-                                                                  bool read_only = false);
-  void deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply);
+                                                                  bool read_only = false, std::string principal = {});
+  // `principal`: the OAuth user of the request (SessionInfo::principal), set on
+  // the session before it reads the message; the caller checked bind_principal.
+  void deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply,
+               std::string principal = {});
+  // 403 for a request using a session another OAuth user owns.
+  static HttpResponse other_users_session();
   void shutdown_session(std::shared_ptr<HttpSession> hs);
 
   // nullopt when `calls` more calls may start on `hs`; else the refusal to send

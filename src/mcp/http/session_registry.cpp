@@ -123,6 +123,13 @@ void HttpSession::finish_all() {
   standalone->finish();
 }
 
+bool HttpSession::bind_principal(const std::string& principal) {
+  if (principal.empty()) return true;
+  std::lock_guard lock(mutex_);
+  if (principal_.empty()) principal_ = principal;
+  return principal_ == principal;
+}
+
 void HttpSession::touch() {
   std::lock_guard lock(mutex_);
   last_used_ = std::chrono::steady_clock::now();

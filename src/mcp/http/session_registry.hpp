@@ -72,11 +72,15 @@ struct HttpSession {
   void touch();
   std::chrono::steady_clock::time_point last_used();
   bool busy();  // requests in flight or a GET stream attached
+  // Binds the session to the OAuth user of its first request naming one
+  // (empty: no user, always true). False: another user's request, refused.
+  bool bind_principal(const std::string& principal);
 
  private:
   std::mutex mutex_;
   std::deque<std::shared_ptr<EventStream>> recent_;
   std::uint64_t next_stream_ = 1;
+  std::string principal_;
   std::chrono::steady_clock::time_point last_used_;
   friend class SessionRegistry;
 };

@@ -129,7 +129,7 @@ asio::awaitable<void> StreamableHttp::post_initialize(HttpRequest& req, Response
   }
   const std::uint8_t flags = post.read_only ? kSessionReadOnly : 0;
   SessionTokenPayload payload = make_session_payload(std::string(kLatestProtocolVersion), flags);
-  auto hs = co_await host_->create_session(payload.nonce_hex(), kLatestProtocolVersion, post.read_only);
+  auto hs = co_await host_->create_session(payload.nonce_hex(), kLatestProtocolVersion, post.read_only, req.principal);
   if (auto refused = host_->take_calls(*hs, 1)) {
     host_->shutdown_session(hs);
     co_await w.send(std::move(*refused));
@@ -166,8 +166,12 @@ asio::awaitable<void> StreamableHttp::post_to_session(HttpRequest& req, Response
     co_await w.send(host_->sessions_full());
     co_return;
   }
+  if (!hs->bind_principal(req.principal)) {
+    co_await w.send(SessionHost::other_users_session());
+    co_return;
+  }
   if (!post.has_requests) {
-    host_->deliver(hs, std::move(post.message), std::make_shared<NullChannel>());
+    host_->deliver(hs, std::move(post.message), std::make_shared<NullChannel>(), req.principal);
     HttpResponse accepted;
     accepted.status = 202;
     co_await w.send(std::move(accepted));
@@ -180,7 +184,7 @@ asio::awaitable<void> StreamableHttp::post_to_session(HttpRequest& req, Response
     co_return;
   }
   auto stream = hs->new_stream();
-  host_->deliver(hs, std::move(post.message), host_->reply_channel(hs, stream, calls_here));
+  host_->deliver(hs, std::move(post.message), host_->reply_channel(hs, stream, calls_here), req.principal);
   co_await respond(w, hs, stream, post.accepts);
 }
 
@@ -218,7 +222,7 @@ asio::awaitable<void> StreamableHttp::post_stateless(HttpRequest& req, ResponseW
   // No session ids: every POST gets a session of its own, initialized from what
   // the request says (protocol version header), and dropped afterwards.
   std::string version(req.header("mcp-protocol-version").value_or(kAssumedProtocolVersion));
-  auto hs = co_await host_->stateless_session(std::move(version), post.initialize, post.read_only);
+  auto hs = co_await host_->stateless_session(std::move(version), post.initialize, post.read_only, req.principal);
   if (!post.has_requests) {
     host_->deliver(hs, std::move(post.message), std::make_shared<NullChannel>());
     HttpResponse accepted;

@@ -257,6 +257,10 @@ asio::awaitable<void> StreamableHttp::handle_get(HttpRequest& req, ResponseWrite
     co_await w.send(host_->sessions_full());
     co_return;
   }
+  if (!hs->bind_principal(req.principal)) {  // another user's notifications are not yours
+    co_await w.send(SessionHost::other_users_session());
+    co_return;
+  }
 
   // Resumption: Last-Event-ID names the stream and the last event received.
   std::shared_ptr<EventStream> stream = hs->standalone;

@@ -67,7 +67,7 @@ asio::awaitable<void> StreamableHttp::post_modern(HttpRequest& req, ResponseWrit
     co_await w.send(std::move(*malformed));
     co_return;
   }
-  auto hs = co_await host_->stateless_session(std::string(modern::kVersion), false, post.read_only);
+  auto hs = co_await host_->stateless_session(std::string(modern::kVersion), false, post.read_only, req.principal);
   if (auto refused = host_->take_calls(*hs, 1)) {
     host_->shutdown_session(hs);
     co_await w.send(std::move(*refused));

@@ -4,6 +4,7 @@
 
 #include "sim/core/json_writer.hpp"
 #include "sim/core/time_util.hpp"
+#include "sim/ws/ws_admin_only.hpp"
 
 namespace hamcp::sim {
 namespace {
@@ -198,6 +199,19 @@ void WsConnection::on_message(std::string_view text) {
   }
 }
 
+namespace {
+
+bool refused_to_non_admin(std::string_view type, const json::object& msg) {
+  if (ws_command_requires_admin(type)) return true;
+  if (type != "call_service") return false;
+  const json::value* domain = msg.if_contains("domain");
+  const json::value* service = msg.if_contains("service");
+  return domain && service && domain->is_string() && service->is_string() &&
+         service_requires_admin(domain->get_string(), service->get_string());
+}
+
+}  // namespace
+
 void WsConnection::handle_auth(const json::value& msg) {
   const json::object* o = msg.if_object();
   const json::value* type = o ? o->if_contains("type") : nullptr;
@@ -219,6 +233,10 @@ void WsConnection::handle_auth(const json::value& msg) {
     return;
   }
   authenticated_ = true;
+  if (auto user = core_.auth().user_of(token->get_string())) {  // a user's own token (HA's OAuth2)
+    admin_ = user->is_admin;
+    user_name_ = user->name;
+  }
   sink_(to_json(json::object{{"type", "auth_ok"}, {"ha_version", core_.ha_version()}}));
 }
 
@@ -275,6 +293,10 @@ void WsConnection::handle_command(const json::value& msg) {
     return;
   }
   note_command(core_, t, *o);
+  if (!admin_ && refused_to_non_admin(t, *o)) {
+    send_error(id, "unauthorized", "Unauthorized");  // HA: websocket_api.require_admin / admin services
+    return;
+  }
   auto& table = commands();
   auto it = table.find(t);
   if (it == table.end()) {

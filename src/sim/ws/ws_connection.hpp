@@ -30,6 +30,9 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   void shutdown();
 
   bool authenticated() const { return authenticated_; }
+  // The HA user this connection authenticated as (the configured token: the owner).
+  const std::string& user_name() const { return user_name_; }
+  bool admin() const { return admin_; }
   bool coalesce() const { return coalesce_; }
 
   // --- used by command handlers
@@ -55,6 +58,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   Sink sink_;
   Closer closer_;
   bool authenticated_ = false;
+  bool admin_ = true;
+  std::string user_name_ = "Owner";
   bool coalesce_ = false;
   bool closed_ = false;
   int64_t last_id_ = 0;

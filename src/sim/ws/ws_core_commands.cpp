@@ -49,9 +49,9 @@ void get_panels(WsConnection& c, int64_t id, const json::object&) {
 void current_user(WsConnection& c, int64_t id, const json::object&) {
   c.send_result(
       id, json::object{{"id", c.core().store().user_id()},
-                       {"name", "Owner"},
-                       {"is_owner", true},
-                       {"is_admin", true},
+                       {"name", c.user_name()},
+                       {"is_owner", c.admin() && c.user_name() == "Owner"},
+                       {"is_admin", c.admin()},
                        {"credentials", json::array{json::object{{"auth_provider_type", "homeassistant"},
                                                                 {"auth_provider_id", nullptr}}}},
                        {"mfa_modules",

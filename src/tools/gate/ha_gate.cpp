@@ -68,11 +68,31 @@ void HaGate::check_visible(const boost::json::value& request) const {
     throw ToolException(entity_hidden_error(mention->path, "a hidden entity"));
 }
 
+boost::asio::awaitable<std::shared_ptr<ha::HaClient>> HaGate::acting_client() {
+  if (principal_.empty()) co_return std::shared_ptr<ha::HaClient>(std::shared_ptr<void>(), &client_);
+  std::shared_ptr<ha::HaClient> client;
+  if (users_) {  // a signed-in user's call never falls back to hamcp's own token
+    try {
+      auto opening = users_->client_for(principal_);  // named: GCC 12 coroutine temporaries
+      client = co_await std::move(opening);
+    } catch (const ha::HaException&) {
+      client.reset();
+    }
+  }
+  if (!client)
+    throw ToolException("signed_out",
+                        "Your Home Assistant sign-in has ended (revoked, or Home Assistant refused to renew it). "
+                        "Nothing was sent to Home Assistant.",
+                        "Sign in again through your MCP client (it starts the OAuth login).");
+  co_return client;
+}
+
 boost::asio::awaitable<boost::json::value> HaGate::command(boost::json::object message,
                                                            std::optional<std::chrono::milliseconds> timeout) {
   check(RequestKind::ws_command, type_of(message));
   check_visible(message);
-  auto sending = client_.command(std::move(message), timeout);  // named: GCC 12 coroutine temporaries
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  auto sending = client->command(std::move(message), timeout);  // named: GCC 12 coroutine temporaries
   co_return co_await std::move(sending);
 }
 
@@ -84,7 +104,8 @@ boost::asio::awaitable<boost::json::value> HaGate::call_service(ha::ServiceCall 
     check_visible(call.data);
     check_visible(call.target);
   }
-  auto calling = client_.call_service(std::move(call));
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  auto calling = client->call_service(std::move(call));
   co_return co_await std::move(calling);
 }
 
@@ -92,14 +113,29 @@ boost::asio::awaitable<std::uint64_t> HaGate::subscribe(boost::json::object mess
                                                         ha::WsClient::EventHandler handler) {
   check(RequestKind::ws_subscribe, type_of(message));
   check_visible(message);
-  auto subscribing = client_.subscribe(std::move(message), std::move(handler));
-  co_return co_await std::move(subscribing);
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  auto subscribing = client->subscribe(std::move(message), std::move(handler));
+  const std::uint64_t handle = co_await std::move(subscribing);
+  // A user's subscription is unsubscribed on the same connection (its own ids).
+  if (principal_.empty() || !users_) co_return handle;
+  co_return users_->remember_subscription(client, handle);
+}
+
+boost::asio::awaitable<void> HaGate::unsubscribe(std::uint64_t handle) {
+  if (principal_.empty() || !users_) {
+    auto unsubscribing = client_.unsubscribe(handle);  // named: GCC 12 coroutine temporaries
+    co_await std::move(unsubscribing);
+  } else {
+    auto unsubscribing = users_->unsubscribe(handle);
+    co_await std::move(unsubscribing);
+  }
 }
 
 boost::asio::awaitable<ha::Response> HaGate::rest_get(std::string path, ha::RequestOptions options) {
   check(RequestKind::rest_get, path);
   check_visible(boost::json::value(path));
-  auto getting = client_.rest_get(std::move(path), options);
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  auto getting = client->rest_get(std::move(path), options);
   co_return co_await std::move(getting);
 }
 
@@ -108,16 +144,18 @@ boost::asio::awaitable<ha::Response> HaGate::rest_post(std::string path, boost::
   check(RequestKind::rest_post, path);
   check_visible(boost::json::value(path));
   check_visible(body);
-  auto posting = client_.rest_post(std::move(path), std::move(body), options);
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  auto posting = client->rest_post(std::move(path), std::move(body), options);
   co_return co_await std::move(posting);
 }
 
 boost::asio::awaitable<ha::Response> HaGate::rest_delete(std::string path, ha::RequestOptions options) {
   check(RequestKind::rest_delete, path);
   check_visible(boost::json::value(path));
-  ha::RestClient* rest = client_.rest();
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  ha::RestClient* rest = client->rest();
   if (!rest) {
-    auto failure = client_.last_failure();
+    auto failure = client->last_failure();
     throw ha::HaException(failure ? *failure : ha::make_error(ha::ErrorCause::not_connected, ""));
   }
   auto deleting = rest->del(std::move(path), options);
@@ -127,7 +165,8 @@ boost::asio::awaitable<ha::Response> HaGate::rest_delete(std::string path, ha::R
 boost::asio::awaitable<boost::json::value> HaGate::rest_get_json(std::string path, ha::RequestOptions options) {
   check(RequestKind::rest_get, path);
   check_visible(boost::json::value(path));
-  auto getting = client_.rest_get_json(std::move(path), options);
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  auto getting = client->rest_get_json(std::move(path), options);
   co_return co_await std::move(getting);
 }
 
@@ -136,7 +175,8 @@ boost::asio::awaitable<boost::json::value> HaGate::rest_post_json(std::string pa
   check(RequestKind::rest_post, path);
   check_visible(boost::json::value(path));
   check_visible(body);
-  auto posting = client_.rest_post_json(std::move(path), std::move(body), options);
+  const std::shared_ptr<ha::HaClient> client = co_await acting_client();
+  auto posting = client->rest_post_json(std::move(path), std::move(body), options);
   co_return co_await std::move(posting);
 }
 
@@ -145,14 +185,16 @@ boost::asio::awaitable<boost::json::value> HaGate::supervisor(std::string method
   std::string verb = method;
   std::transform(verb.begin(), verb.end(), verb.begin(), [](unsigned char c) { return std::toupper(c); });
   check(RequestKind::supervisor, verb + " " + path);
-  ha::SupervisorClient client(client_);
+  const std::shared_ptr<ha::HaClient> acting = co_await acting_client();
+  ha::SupervisorClient client(*acting);
   auto calling = client.call(std::move(method), std::move(path), std::move(body), std::move(params));
   co_return co_await std::move(calling);
 }
 
 boost::asio::awaitable<std::string> HaGate::supervisor_log(std::string path, int lines) {
   check(RequestKind::supervisor, "GET " + path);
-  ha::SupervisorClient client(client_);
+  const std::shared_ptr<ha::HaClient> acting = co_await acting_client();
+  ha::SupervisorClient client(*acting);
   auto reading = client.log_text(std::move(path), lines);
   co_return co_await std::move(reading);
 }

@@ -6,6 +6,10 @@
 // client, so no write can pass beside it. With entity visibility rules
 // (visibility.hpp) it also refuses every request naming a hidden entity or
 // acting on a group holding one: code "entity_hidden".
+// A user's gate (as_user, hamcp --auth oauth) sends every WebSocket command,
+// service call, subscription and REST call as that signed-in user, through
+// their own HA connection (home/user_connections.hpp), so HA's permission
+// checks apply; reads of the shared mirror stay shared.
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
@@ -16,6 +20,7 @@
 #include <string>
 
 #include "ha/ha_client.hpp"
+#include "home/user_connections.hpp"
 #include "tools/gate/read_policy.hpp"
 #include "tools/gate/visibility.hpp"
 
@@ -28,7 +33,21 @@ class HaGate {
 
   bool read_only() const noexcept { return read_only_; }
   // The same client behind a gate that refuses writes.
-  HaGate read_only_gate() const { return HaGate(client_, true, visibility_); }
+  HaGate read_only_gate() const {
+    HaGate gate(client_, true, visibility_);
+    gate.users_ = users_;
+    gate.principal_ = principal_;
+    return gate;
+  }
+  // This gate acting as the OAuth user `principal` (their own HA connection).
+  HaGate as_user(std::shared_ptr<home::UserConnections> users, std::string principal) const {
+    HaGate gate(client_, read_only_, visibility_);
+    gate.users_ = std::move(users);
+    gate.principal_ = std::move(principal);
+    return gate;
+  }
+  // The OAuth user this gate acts as; empty: hamcp's configured token.
+  const std::string& principal() const noexcept { return principal_; }
   // Throws the read_only ToolException when this gate may not send the request.
   void check(RequestKind kind, std::string_view what) const;
 
@@ -55,7 +74,7 @@ class HaGate {
                                                      std::optional<std::chrono::milliseconds> timeout = {});
   boost::asio::awaitable<boost::json::value> call_service(ha::ServiceCall call);
   boost::asio::awaitable<std::uint64_t> subscribe(boost::json::object message, ha::WsClient::EventHandler handler);
-  boost::asio::awaitable<void> unsubscribe(std::uint64_t handle) { return client_.unsubscribe(handle); }
+  boost::asio::awaitable<void> unsubscribe(std::uint64_t handle);
 
   boost::asio::awaitable<ha::Response> rest_get(std::string path, ha::RequestOptions options = {});
   boost::asio::awaitable<ha::Response> rest_post(std::string path, boost::json::value body,
@@ -79,9 +98,15 @@ class HaGate {
   // Throws the entity_hidden ToolException when `request` names a hidden entity.
   void check_visible(const boost::json::value& request) const;
 
+  // The client requests go through: the user's own (as_user) or the shared one.
+  // Throws ha::HaException (unauthorized) when the user's grant has ended.
+  boost::asio::awaitable<std::shared_ptr<ha::HaClient>> acting_client();
+
   ha::HaClient& client_;
   bool read_only_;
-  std::shared_ptr<Visibility> visibility_;  // null: no rules
+  std::shared_ptr<Visibility> visibility_;        // null: no rules
+  std::shared_ptr<home::UserConnections> users_;  // set with principal_
+  std::string principal_;
 };
 
 }  // namespace hamcp::tools

@@ -142,3 +142,24 @@ def mcp_call(mcp_url: str, token: str, session: str, method: str, params: dict) 
         return status, json.loads(text)
     data = [line[5:].strip() for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
     return status, json.loads(data[-1]) if data else None
+
+
+def tool_call(mcp_url: str, token: str, session: str, name: str, arguments: dict) -> tuple[int, dict | None]:
+    """tools/call; the result's structuredContent (with isError), or None when the HTTP status is not 200."""
+    status, answer = mcp_call(mcp_url, token, session, "tools/call", {"name": name, "arguments": arguments})
+    if status != 200 or answer is None:
+        return status, None
+    result = answer.get("result") or {}
+    out = dict(result.get("structuredContent") or {})
+    out["isError"] = bool(result.get("isError"))
+    return status, out
+
+
+def signed_in(flow: "OAuthLogin", mcp_url: str, username: str, password: str) -> tuple[str, str]:
+    """Logs `username` in through the OAuth flow; (access token, MCP session id)."""
+    got = flow.authorize(username, password)
+    status, tokens = flow.token(got["code"])
+    assert status == 200, tokens
+    status, session = mcp_initialize(mcp_url, tokens["access_token"])
+    assert status == 200 and session, status
+    return tokens["access_token"], session

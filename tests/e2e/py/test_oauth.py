@@ -7,7 +7,7 @@ from __future__ import annotations
 import urllib.parse
 
 from conftest import hamcp_http_demo
-from oauth_driver import OAuthLogin, get_json, mcp_call, mcp_initialize, post_json
+from oauth_driver import OAuthLogin, get_json, mcp_call, mcp_initialize, post_json, signed_in, tool_call
 
 
 def test_bearer_mode_discovery_answers_without_token():
@@ -56,3 +56,35 @@ def test_oauth_login_through_home_assistant_refresh_and_revoke():
         assert status == 401, "revoked"
         status, bad = flow.refresh(fresh["refresh_token"])
         assert status == 400 and bad["error"] == "invalid_grant"
+
+
+def test_oauth_tool_calls_act_as_the_signed_in_home_assistant_user():
+    """The demo sim's guest is no admin: Home Assistant itself refuses it an entity-registry write, while a
+    service call works; the owner (admin) may write; a session is bound to the user who opened it."""
+    rename = {"entity_id": "light.kitchen_ceiling_light", "icon": "mdi:lamp"}
+    toggle = {"domain": "light", "service": "toggle", "entity_id": "light.kitchen_ceiling_light"}
+    with hamcp_http_demo("--auth", "oauth") as url:
+        flow = OAuthLogin(url)
+        flow.discover()
+        flow.register()
+        guest, guest_session = signed_in(flow, url, "guest", "guest-password")
+        status, refused = tool_call(url, guest, guest_session, "ha_set_entity", rename)
+        assert status == 200 and refused["isError"] and refused["error"]["code"] == "ha_not_permitted", refused
+        assert refused["error"].get("ha_code") == "unauthorized", refused
+        status, toggled = tool_call(url, guest, guest_session, "ha_call_service", toggle)
+        assert status == 200 and not toggled["isError"], toggled
+
+        owner, owner_session = signed_in(flow, url, "owner", "owner-password")
+        status, done = tool_call(url, owner, owner_session, "ha_set_entity", rename)
+        assert status == 200 and not done["isError"], done
+        status, _ = tool_call(url, guest, owner_session, "ha_set_entity", rename)
+        assert status == 403, "another user's session id must not carry the guest's calls"
+
+        got = flow.authorize("guest", "guest-password")
+        status, fresh = flow.token(got["code"])
+        assert status == 200
+        _, fresh_session = mcp_initialize(url, fresh["access_token"])
+        status, _ = flow.revoke(fresh["refresh_token"])
+        assert status == 200
+        status, _ = tool_call(url, fresh["access_token"], fresh_session, "ha_call_service", toggle)
+        assert status == 401, "a revoked grant's calls are refused"
