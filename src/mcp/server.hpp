@@ -7,6 +7,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -52,6 +53,8 @@ struct ServerCore {
   Registry registry;
   std::shared_ptr<CallScheduler> scheduler;  // fair turns for tool work (call_scheduler.hpp)
   std::vector<std::weak_ptr<Session>> sessions;
+  // Called after a session's persistent_state() changed (setLevel, subscribe).
+  std::function<void(const Session&)> state_observer;
   json::object capabilities() const;
   template <class F>
   void for_each_session(F&& f);
@@ -75,6 +78,10 @@ class Server {
   // A session rebuilt from persisted SessionInfo: already initialized, so the
   // client can carry on after a server restart (or stateless HTTP, per request).
   std::shared_ptr<Session> restore_session(std::string id, SessionInfo info);
+  // Called on the server's executor whenever a session with an id (not stdio,
+  // not a stateless or 2026-era request) changes its persistent_state(), so a
+  // transport can keep it for a rebuild. One observer; nullptr removes it.
+  void set_session_state_observer(std::function<void(const Session&)> observer);
 
   // What InitializeResult.capabilities declares (only what is registered).
   json::object capabilities() const { return core_->capabilities(); }
