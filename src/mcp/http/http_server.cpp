@@ -148,7 +148,8 @@ asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter&
   if (const auto origin = req.header("origin")) {
     const std::string allowed(*origin);
     if (is_cors_preflight(req)) {
-      co_await w.send(cors_preflight_answer(req, allowed));
+      HttpResponse answer = cors_preflight_answer(req, allowed);  // named: GCC 12 coroutine temporaries
+      co_await w.send(std::move(answer));
       co_return;
     }
     CorsWriter cors(w, allowed);

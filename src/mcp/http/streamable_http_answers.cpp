@@ -108,6 +108,15 @@ asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std:
   co_await w.end_stream();
 }
 
+namespace {
+// 202 without a body: nothing to answer (a cancelled request).
+HttpResponse accepted_response() {
+  HttpResponse r;
+  r.status = 202;
+  return r;
+}
+}  // namespace
+
 asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
                                               const std::shared_ptr<EventStream>& stream, Accepts accepts,
                                               bool modern) {
@@ -131,9 +140,7 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
     }
     if (batch.finished) {  // cancelled: nothing to answer
       stream->set_waiter(nullptr);
-      HttpResponse accepted;
-      accepted.status = 202;
-      co_await w.send(std::move(accepted));
+      co_await w.send(accepted_response());
       co_return;
     }
     const auto now = std::chrono::steady_clock::now();
@@ -162,9 +169,7 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
       }
       if (batch.finished) {
         stream->set_waiter(nullptr);
-        HttpResponse accepted;
-        accepted.status = 202;
-        co_await w.send(std::move(accepted));
+        co_await w.send(accepted_response());
         co_return;
       }
       co_await waiter->wait(std::chrono::seconds(60));
@@ -252,7 +257,8 @@ asio::awaitable<void> StreamableHttp::release_sse(ResponseWriter& w, EventStream
   // Last-Event-ID) after `retry` and gets what came since.
   stream.clear_release();
   stream.set_waiter(nullptr);
-  if (co_await w.write(sse_retry(opts_.sse_retry))) co_await w.end_stream();
+  const std::string retry = sse_retry(opts_.sse_retry);  // named: GCC 12 coroutine temporaries
+  if (co_await w.write(retry)) co_await w.end_stream();
 }
 
 asio::awaitable<void> StreamableHttp::handle_get(HttpRequest& req, ResponseWriter& w) {
