@@ -61,7 +61,7 @@ const FAMILIES = [
     tools: ['ha_get_audit_log'],
   },
   {
-    name: 'backup family (backups, edit journal)',
+    name: 'backup family (backups, edit journal, Supervisor backups)',
     budget: 650,
     tools: ['ha_manage_backup'],
   },
@@ -92,7 +92,7 @@ const FAMILIES = [
   },
   {
     name: 'radio family (Z-Wave, Zigbee, Thread, Matter)',
-    budget: 250,
+    budget: 310,  // +60 for issue 12 item 5's second round of actions (radio2)
     tools: ['ha_manage_radio'],
   },
   {

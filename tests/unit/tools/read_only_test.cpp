@@ -47,6 +47,10 @@ const KnownWrite kKnownWrites[] = {
     {"ha_manage_app", R"({"action":"restart","slug":"core_mosquitto"})"},
     {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto","confirm":true})"},
     {"ha_manage_app", R"({"slug":"core_mosquitto","boot":"manual"})"},
+    {"ha_manage_app", R"({"action":"install","slug":"core_ssh"})"},
+    {"ha_manage_backup", R"({"action":"create","via":"supervisor"})"},
+    {"ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20","confirm":true})"},
+    {"ha_manage_backup", R"({"action":"restore","folders":["share"],"backup_id":"9f3c1a20","confirm":true})"},
     {"ha_manage_radio", R"({"radio":"zwave","action":"rebuild_routes"})"},
     {"ha_manage_radio", R"({"radio":"zigbee","action":"permit_join","params":{"duration":30}})"},
     {"ha_manage_radio", R"({"radio":"zigbee","action":"group_add","params":{"name":"Sweep"}})"},
@@ -184,6 +188,12 @@ TEST_F(ReadOnlyTest, ReadsWorkAndMixedToolsReadButRefuseWrites) {
 TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
   start();
   auto session = read_only_session();
+  const std::string zigbee_plug = [&] {
+    std::lock_guard lock(sim->store().mutex());
+    for (const auto& d : sim->store().home().devices)
+      if (d.name == "Desk Lamp Plug") return d.id;
+    return std::string();
+  }();
   const std::vector<std::pair<std::string, std::string>> reads = {
       {"ha_get_dashboard", R"({})"},
       {"ha_get_dashboard", R"({"url_path":"lovelace"})"},
@@ -199,6 +209,10 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_manage_backup", R"({"action":"list"})"},
       {"ha_manage_backup", R"({"action":"view","backup_id":"9a8b7c6d"})"},
       {"ha_manage_backup", R"({"scope":"edits","action":"list"})"},
+      {"ha_manage_backup", R"({"action":"list","via":"supervisor"})"},
+      {"ha_manage_backup", R"({"action":"view","via":"supervisor","backup_id":"9f3c1a20"})"},
+      {"ha_manage_backup", R"({"action":"restore","via":"supervisor","backup_id":"9f3c1a20"})"},  // the preview
+      {"ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20"})"},   // the preview
       {"ha_manage_updates", R"({"action":"list","include_release_notes":true})"},
       {"ha_manage_updates", R"({"action":"get","entity_ids":["update.mosquitto_broker_update"]})"},
       {"ha_manage_hacs", R"({"action":"search","query":"card"})"},
@@ -222,8 +236,15 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_skill_guide", R"({"topic":"automations"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"network_status"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"diagnostics"})"},
+      {"ha_manage_radio", R"({"radio":"zwave","action":"hard_reset"})"},  // the preview
       {"ha_manage_radio", R"({"radio":"zigbee","action":"diagnostics"})"},
       {"ha_manage_radio", R"({"radio":"zigbee","action":"groups"})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"network_backup","params":{"list":true}})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"change_channel","params":{"channel":20}})"},  // preview
+      {"ha_manage_radio",
+       R"({"radio":"zigbee","action":"network_restore","params":{"backup_time":"2026-01-01T03:00:00+00:00"}})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"cluster_read","device_id":")" + zigbee_plug +
+                              R"(","params":{"cluster_id":"0x0000","attribute":["manufacturer",5]}})"},
       {"ha_manage_radio", R"({"radio":"thread","action":"network_status"})"},
       {"ha_manage_radio", R"({"radio":"thread","action":"discover_routers","params":{"seconds":1}})"},
       {"ha_manage_radio", R"({"radio":"matter","action":"network_status"})"},
