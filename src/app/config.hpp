@@ -57,6 +57,9 @@ struct McpConfig {
   // HAMCP_SESSION_IDLE_HOURS, kept in seconds so fractional hours count; long by
   // default: sessions must not get lost.
   std::chrono::seconds session_idle_expiry{std::chrono::hours(24 * 30)};
+  // --sse-poll-after: a 2025-11-25 POST's SSE stream open this long is ended
+  // with `retry:` and resumed by the client (SSE polling); 0 = never by time.
+  std::chrono::seconds sse_poll_after{std::chrono::minutes(5)};
   std::vector<std::string> allowed_hosts;    // MCP_ALLOWED_HOSTS: Host names besides loopback/bound
   std::vector<std::string> allowed_origins;  // MCP_ALLOWED_ORIGINS: browser origins besides loopback
   std::string log_level = "info";            // LOG_LEVEL (stderr only)

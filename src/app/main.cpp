@@ -208,6 +208,12 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
          },
          "Hours an idle session stays valid, 0.01-87600, fractions allowed (default 720)")
       ->envname("HAMCP_SESSION_IDLE_HOURS");
+  app.add_option_function<int>(
+         "--sse-poll-after", [&mcp](int seconds) { mcp.sse_poll_after = std::chrono::seconds(seconds); },
+         "Seconds a long call's SSE stream stays open before hamcp ends it with retry: and the client "
+         "resumes it (MCP 2025-11-25 SSE polling; 0 = never, default 300)")
+      ->check(CLI::Range(0, 86400))
+      ->envname("HAMCP_SSE_POLL_AFTER");
   app.add_option("--allowed-host", mcp.allowed_hosts,
                  "Extra Host name clients may use with --http (repeatable; '*' = any)")
       ->envname("MCP_ALLOWED_HOSTS")

@@ -66,6 +66,7 @@ void fill_options(const McpConfig& mcp, http::HttpServerOptions& options) {
   options.stateless = mcp.stateless;
   options.allowed_hosts = mcp.allowed_hosts;
   options.allowed_origins = mcp.allowed_origins;
+  options.sse_poll_after = mcp.sse_poll_after;
   options.sessions.idle_expiry = std::chrono::duration_cast<std::chrono::seconds>(mcp.session_idle_expiry);
   const HttpLimits& limits = mcp.limits;
   if (limits.max_connections != 0) options.listener.max_connections = limits.max_connections;

@@ -34,6 +34,12 @@ class Channel {
   // stalled client): unsolicited traffic that can wait (resources/updated)
   // waits in the session, coalesced and bounded, instead of piling up here.
   virtual bool congested() const { return false; }
+  // 2025-11-25 SSE polling (SEP-1699): end the connection carrying this
+  // channel (an HTTP SSE stream whose event ids the client holds) with a
+  // `retry` hint, while the exchange goes on; the client reconnects with
+  // Last-Event-ID and gets the rest. False (nothing done) where a transport
+  // cannot resume: stdio, JSON bodies, older protocol versions.
+  virtual bool release_connection() { return false; }
 };
 
 }  // namespace hamcp::mcp

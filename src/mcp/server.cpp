@@ -70,6 +70,10 @@ std::shared_ptr<Session> Server::restore_session(std::string id, SessionInfo inf
   return session;
 }
 
+void Server::set_session_state_observer(std::function<void(const Session&)> observer) {
+  core_->state_observer = std::move(observer);
+}
+
 void Server::notify_tools_changed() {
   core_->for_each_session([](Session& s) {
     if (s.initialized() && !s.is_shut_down()) s.notify("notifications/tools/list_changed");

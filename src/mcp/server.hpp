@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -56,6 +57,8 @@ struct ServerCore {
   // Set once any session subscribes to a resource (never cleared): until then
   // resources/updated reaches nobody, so feeds may skip working out its uris.
   std::shared_ptr<std::atomic<bool>> resources_watched = std::make_shared<std::atomic<bool>>(false);
+  // Called after a session's persistent_state() changed (setLevel, subscribe).
+  std::function<void(const Session&)> state_observer;
   json::object capabilities() const;
   template <class F>
   void for_each_session(F&& f);
@@ -79,6 +82,10 @@ class Server {
   // A session rebuilt from persisted SessionInfo: already initialized, so the
   // client can carry on after a server restart (or stateless HTTP, per request).
   std::shared_ptr<Session> restore_session(std::string id, SessionInfo info);
+  // Called on the server's executor whenever a session with an id (not stdio,
+  // not a stateless or 2026-era request) changes its persistent_state(), so a
+  // transport can keep it for a rebuild. One observer; nullptr removes it.
+  void set_session_state_observer(std::function<void(const Session&)> observer);
 
   // What InitializeResult.capabilities declares (only what is registered).
   json::object capabilities() const { return core_->capabilities(); }

@@ -197,6 +197,10 @@ bool Session::handle_one(json::value message, const std::shared_ptr<Channel>& re
     }
   }
   std::string_view method = method_value->get_string();
+  // 2025-03-26 (the revision with batches): initialize MUST NOT be batched.
+  // This member gets the error; the others get their own answers.
+  if (batch && id && method == "initialize")
+    return invalid("Invalid Request: initialize must not be part of a JSON-RPC batch; send it as a message of its own");
   if (id && modern::is_modern_request(method, params))
     return handle_modern(std::move(reply_id), method, std::move(params), reply, batch);
   if (!id) {
@@ -244,7 +248,9 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
         return error(error_code::invalid_params,
                      "Invalid params: level must be one of debug, info, notice, warning, error, critical, "
                      "alert, emergency");
+      const bool changed = log_level_ != *parsed;
       log_level_ = *parsed;
+      if (changed) note_state_changed();
       return result(json::object());
     }
     if (method == "tools/list") {
@@ -257,10 +263,12 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
         return error(error_code::method_not_found, "Method not found: " + std::string(method));
       if (method == "resources/list") return result(methods::list_resources(registry, params, page));
       if (method == "resources/templates/list") return result(methods::list_resource_templates(registry, params, page));
+      const std::size_t before = subscriptions_.size();
       if (std::optional<std::string> refused =
               change_subscription(method, params, subscriptions_, updates_, core_->options))
         return error(error_code::invalid_params, *refused);
       if (!subscriptions_.empty()) core_->resources_watched->store(true);
+      if (subscriptions_.size() != before) note_state_changed();
       return result(json::object());
     }
     if (method == "prompts/list") {

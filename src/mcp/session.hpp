@@ -105,6 +105,15 @@ class Session : public std::enable_shared_from_this<Session> {
   void log(LogLevel level, json::value data, std::string_view logger = {});
   // resources/updated notifications owed but not yet sent (update_queue.hpp).
   const UpdateQueue& pending_updates() const { return updates_; }
+  const std::unordered_set<std::string>& subscriptions() const { return subscriptions_; }
+
+  // What the client chose after initialize and a transport keeps so a session
+  // rebuilt after a restart or an eviction keeps it (session_state.cpp):
+  //   {"logLevel": "debug", "subscriptions": ["ha://entity/light.x", ...]}
+  json::object persistent_state() const;
+  // Applies a persistent_state() record; tolerant of missing or bad fields
+  // (skipped), and bounded by ServerOptions::max_subscriptions.
+  void restore_state(const json::object& state);
 
  private:
   friend class Server;
@@ -135,6 +144,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void queue_resource_update(std::string_view uri);
   void schedule_update_flush(std::chrono::milliseconds delay);
   void flush_updates();
+  // Tells the server's state observer (Server::set_session_state_observer)
+  // that persistent_state() changed.
+  void note_state_changed();
 
   // The 2026-07-28 era (session_modern.cpp). A modern request is served by a
   // child Session built from its own _meta, so nothing of this session's

@@ -143,6 +143,7 @@ class SessionRequestContext final : public RequestContext {
   const SessionInfo& session() const override { return session_->info_; }
   std::string_view session_id() const override { return session_->id_; }
   const json::value& request_id() const override { return id_; }
+  bool release_connection() override { return !finished_ && reply_->release_connection(); }
 
   void finish() { finished_ = true; }
 

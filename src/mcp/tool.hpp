@@ -93,6 +93,10 @@ class RequestContext {
   // (errors.hpp) to ask; request() does that by itself in the 2026 era.
   virtual const json::object* input_responses() const { return nullptr; }
   virtual std::string_view request_state() const { return {}; }
+  // Lets the transport close this request's connection while the work goes
+  // on (Channel::release_connection): for long calls behind proxies that cut
+  // long connections. False when the transport cannot resume it.
+  virtual bool release_connection() { return false; }
 };
 
 // Arguments arrive validated against input_schema; they are moved in.

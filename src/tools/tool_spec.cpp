@@ -159,6 +159,19 @@ void audit(ToolEnv& env, std::string_view tool, json::object target, const mcp::
   env.audit.record(std::move(line.as_object()));
 }
 
+// A debug-level notifications/message per call (sent only to a client that
+// chose logging/setLevel debug): which tool answered, how fast, and whether
+// with an error. No arguments or results: those may hold secrets.
+void log_call(mcp::RequestContext& ctx, std::string_view tool, const mcp::ToolResult& result,
+              std::chrono::steady_clock::time_point started) {
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+  json::object data;
+  data.emplace("tool", tool);
+  data.emplace("ms", std::round(took.count() * 10) / 10);
+  data.emplace("isError", result.is_error);
+  ctx.log(mcp::LogLevel::debug, json::value(std::move(data)), "hamcp.tools");
+}
+
 // Ingress: a write carrying the placeholder of a masked secret would store
 // "**REDACTED**" in place of the real value.
 std::optional<ToolError> masked_secret_in(const json::object& arguments) {
@@ -291,6 +304,7 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     }
     if (!done) done = failure->result();
     mcp::ToolResult result = egress(std::move(*done), *env);
+    log_call(ctx, name, result, started);
     if (!read_only_tool) {
       audit(*env, name, std::move(target), result, ctx, started);
       env->ha.exposure_may_have_changed();

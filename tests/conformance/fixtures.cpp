@@ -207,8 +207,11 @@ asio::awaitable<ToolResult> json_schema_tool(json::object arguments, RequestCont
 
 // The suite's pending server-sse-polling scenario calls this and expects the result either on
 // the POST stream or, after the server closed that stream, on a GET with Last-Event-ID.
-asio::awaitable<ToolResult> reconnection(json::object, RequestContext&) {
-  co_await sleep_for(100ms);
+// SSE polling (SEP-1699): the server ends this call's stream with `retry`
+// mid-call; the answer comes on the client's GET with Last-Event-ID.
+asio::awaitable<ToolResult> reconnection(json::object, RequestContext& ctx) {
+  ctx.release_connection();
+  co_await sleep_for(300ms);
   co_return ToolResult::text("Reconnection test completed successfully");
 }
 
@@ -362,8 +365,9 @@ void register_conformance_fixtures(mcp::Registry& registry) {
     "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
     "additionalProperties": false
   })")));
-  registry.add_tool(
-      simple_tool("test_reconnection", "Takes a moment, for the SSE polling / reconnection scenario", reconnection));
+  registry.add_tool(simple_tool("test_reconnection",
+                                "Closes its SSE stream mid-call (SSE polling); the answer follows on reconnection",
+                                reconnection));
 
   registry.add_resource(mcp::Resource{"test://static-text", "Static Text Resource", "",
                                       "A static text resource for testing", "text/plain", std::nullopt,

@@ -155,6 +155,20 @@ void EventStream::finish() {
   if (w) w->notify();
 }
 
+bool EventStream::request_release() {
+  std::shared_ptr<Waiter> w;
+  {
+    std::lock_guard lock(mutex_);
+    if (!resumable_.load(std::memory_order_relaxed) || finished_.load(std::memory_order_relaxed)) return false;
+    release_.store(true, std::memory_order_release);
+    w = waiter_;
+  }
+  if (w) w->notify();
+  return true;
+}
+
+std::string sse_retry(std::chrono::milliseconds delay) { return "retry: " + std::to_string(delay.count()) + "\n\n"; }
+
 EventStream::Batch EventStream::read_after(std::uint64_t after) {
   std::lock_guard lock(mutex_);
   Batch b;

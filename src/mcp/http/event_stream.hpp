@@ -104,6 +104,17 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
 
   std::chrono::steady_clock::time_point finished_at();
 
+  // SSE polling (2025-11-25, SEP-1699; Channel::release_connection). A
+  // resumable stream is one a client can come back to with Last-Event-ID; on
+  // request its reader sends `retry` and ends the connection, the stream goes
+  // on collecting events for the client's reconnection.
+  void set_resumable() { resumable_.store(true, std::memory_order_release); }
+  bool resumable() const { return resumable_.load(std::memory_order_acquire); }
+  // False (nothing done) when the stream is not resumable or already finished.
+  bool request_release();
+  bool release_requested() const { return release_.load(std::memory_order_acquire); }
+  void clear_release() { release_.store(false, std::memory_order_release); }
+
   // Frees the buffered events of a finished stream nobody is reading (memory
   // budget); the stream then counts as forgotten. False if not evictable.
   bool evict();
@@ -126,6 +137,7 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
   std::uint64_t delivered_ = 0;
   std::atomic<bool> finished_{false};  // written under mutex_, read without it by finished()
   bool attached_ = false;
+  std::atomic<bool> resumable_{false}, release_{false};
   std::chrono::steady_clock::time_point finished_at_{};
   std::shared_ptr<Waiter> waiter_;
 };
@@ -133,6 +145,8 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
 // "id: <id>\nevent: <event>\ndata: <data>\n\n"; id/event omitted when empty.
 // Multi-line data is split into several data: lines.
 std::string sse_event(std::string_view id, std::string_view event, std::string_view data);
+// "retry: <ms>\n\n": the reconnection delay a client must use (SSE polling).
+std::string sse_retry(std::chrono::milliseconds delay);
 
 // Event ids: "<instance>.<stream>.<seq>", unique per session across streams.
 std::string make_event_id(std::string_view instance, std::uint64_t stream, std::uint64_t seq);

@@ -8,6 +8,7 @@
 
 #include "common/ascii.hpp"
 #include "mcp/http/auth_discovery.hpp"
+#include "mcp/http/cors.hpp"
 #include "mcp/http/data_dir.hpp"
 #include "mcp/http/guarded_log.hpp"
 #include "mcp/http/legacy_sse.hpp"
@@ -31,6 +32,8 @@ struct HttpServer::Impl {
         legacy(host, opts) {}
 
   asio::awaitable<void> handle(HttpRequest& req, ResponseWriter& w);
+  // After the Host/Origin checks: OAuth routes, credentials, the MCP endpoints.
+  asio::awaitable<void> route(HttpRequest& req, ResponseWriter& w);
   asio::awaitable<void> handle_healthz(HttpRequest& req, ResponseWriter& w);
   // Access checks before anything else; the refusal to send, if any.
   std::optional<HttpResponse> check_access(const HttpRequest& req) const;
@@ -143,6 +146,23 @@ asio::awaitable<void> HttpServer::Impl::handle(HttpRequest& req, ResponseWriter&
     co_await w.send(std::move(*refused));
     co_return;
   }
+  // A browser client on an origin check_access allowed: CORS (cors.hpp). The
+  // preflight carries no credentials, so it is answered before they are checked.
+  if (const auto origin = req.header("origin")) {
+    const std::string allowed(*origin);
+    if (is_cors_preflight(req)) {
+      HttpResponse answer = cors_preflight_answer(req, allowed);  // named: GCC 12 coroutine temporaries
+      co_await w.send(std::move(answer));
+      co_return;
+    }
+    CorsWriter cors(w, allowed);
+    co_await route(req, cors);
+    co_return;
+  }
+  co_await route(req, w);
+}
+
+asio::awaitable<void> HttpServer::Impl::route(HttpRequest& req, ResponseWriter& w) {
   if (co_await handle_oauth_routes(req, w)) co_return;
   if (auto refused = check_credentials(req)) {
     co_await w.send(std::move(*refused));

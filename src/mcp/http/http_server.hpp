@@ -51,7 +51,12 @@ struct HttpServerOptions {
   std::size_t max_buffered_bytes = 128u << 20;
   std::chrono::milliseconds sse_keepalive{15000};     // comment line on idle streams
   std::chrono::milliseconds sse_switch_after{10000};  // silent request: switch to SSE to keep alive
-  std::chrono::seconds sweep_interval{60};            // idle in-memory state eviction
+  // SSE polling (2025-11-25): a POST's SSE stream still open after this long
+  // is ended with `retry: sse_retry` and resumed by the client with
+  // Last-Event-ID (0 = never by time; a tool may still ask for it).
+  std::chrono::milliseconds sse_poll_after{std::chrono::minutes(5)};
+  std::chrono::milliseconds sse_retry{1000};
+  std::chrono::seconds sweep_interval{60};  // idle in-memory state eviction
 };
 
 // The read-only endpoint beside `path` (/mcp -> /mcp/readonly): a session

@@ -48,6 +48,17 @@ SessionHost::SessionHost(Server& server, asio::any_io_executor io, const HttpSer
 void SessionHost::open_registry() {
   registry_ = std::make_unique<SessionRegistry>(load_session_key(opts_.data_dir), opts_.data_dir / "revoked-sessions",
                                                 opts_.sessions);
+  SessionStateStore::Limits limits;
+  limits.max_age = opts_.sessions.idle_expiry;
+  auto states = std::make_shared<SessionStateStore>(opts_.data_dir / "session-state", limits);
+  registry_->attach_state_store(states);
+  // Runs on the server's executor after a setLevel or a (un)subscribe. Legacy
+  // SSE sessions are not rebuilt from an id: nothing to keep for them.
+  server_.set_session_state_observer([states, weak = weak_from_this()](const Session& session) {
+    auto self = weak.lock();
+    if (!self || self->find_legacy(session.id())) return;
+    states->save(session.id(), session.persistent_state());
+  });
 }
 
 std::shared_ptr<HttpSession> SessionHost::new_http_session(std::string key, std::string protocol_version) {
@@ -83,9 +94,13 @@ asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::materialize(const Ses
   auto hs = new_http_session(key, payload.protocol_version);
   Server* srv = &server_;
   SessionInfo info = session_info_from(payload);
+  // What the client chose after initialize (setLevel, subscriptions), kept on disk.
+  std::optional<json::object> state;
+  if (const auto& states = registry_->state_store()) state = states->load(key);
   // GCC 12: a capturing lambda inside a co_await expression is destroyed twice; name it.
-  auto on_server = [srv, hs, key, info = std::move(info)]() mutable {
+  auto on_server = [srv, hs, key, info = std::move(info), state = std::move(state)]() mutable {
     auto s = srv->restore_session(key, std::move(info));
+    if (state) s->restore_state(*state);
     s->set_standalone_channel(std::make_shared<PersistentChannel>(hs->standalone));
     return s;
   };

@@ -59,6 +59,7 @@ class StreamChannel final : public Channel {
     stream_->finish();
     release();
   }
+  bool release_connection() override { return stream_->request_release(); }
 
  private:
   void release() {

@@ -180,12 +180,15 @@ SessionRegistry::Lookup SessionRegistry::lookup(std::string_view token) {
   const std::string& key = verified->key;
   if (revocations_.is_revoked(key)) {
     out.status = Status::revoked;
+    if (states_) states_->remove(key);
     return out;
   }
   const std::int64_t now = now_unix();
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   if (expired_locked(*out.payload, now)) {
     out.status = Status::expired;
+    lock.unlock();
+    if (states_) states_->remove(key);
     return out;
   }
   out.status = Status::ok;
@@ -221,6 +224,7 @@ std::shared_ptr<HttpSession> SessionRegistry::insert(std::shared_ptr<HttpSession
 std::shared_ptr<HttpSession> SessionRegistry::revoke(const SessionTokenPayload& payload) {
   const std::string key = payload.nonce_hex();
   revocations_.revoke(key);
+  if (states_) states_->remove(key);
   std::lock_guard lock(mutex_);
   last_seen_.erase(key);
   auto it = live_.find(key);

@@ -30,6 +30,7 @@
 
 #include "mcp/http/event_stream.hpp"
 #include "mcp/http/revocation_list.hpp"
+#include "mcp/http/session_state_store.hpp"
 #include "mcp/http/session_token.hpp"
 #include "mcp/session.hpp"
 
@@ -118,6 +119,10 @@ class SessionRegistry {
   // In-memory state idle for longer than memory_idle; also prunes last-seen.
   std::vector<std::shared_ptr<HttpSession>> evict_idle();
   std::vector<std::shared_ptr<HttpSession>> take_all();
+  // Where sessions' persistent state lives (session_state_store.hpp); a
+  // revoked or expired session's record is removed. nullptr: none kept.
+  void attach_state_store(std::shared_ptr<SessionStateStore> store) { states_ = std::move(store); }
+  const std::shared_ptr<SessionStateStore>& state_store() const { return states_; }
 
   std::size_t size();
   // False when max_in_memory sessions are live and none is idle (evictable):
@@ -148,6 +153,7 @@ class SessionRegistry {
   SessionTokenCodec codec_;
   RevocationList revocations_;
   Options options_;
+  std::shared_ptr<SessionStateStore> states_;
   std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<HttpSession>> live_;
   std::unordered_map<std::string, std::int64_t> last_seen_;  // key -> unix seconds

@@ -82,7 +82,9 @@ std::variant<StreamableHttp::Post, HttpResponse> StreamableHttp::check_post(cons
     for (const auto& m : message.as_array()) {
       post.has_requests = post.has_requests || is_request(m);
       if (is_initialize(m))
-        return HttpResponse::rpc_error(400, -32600, "Invalid Request: initialize must not be batched");
+        return HttpResponse::rpc_error(
+            400, -32600,
+            "Invalid Request: initialize must not be part of a JSON-RPC batch; send it as a message of its own");
     }
   }
   if (!post.initialize && !post.modern) {
@@ -184,6 +186,9 @@ asio::awaitable<void> StreamableHttp::post_to_session(HttpRequest& req, Response
     co_return;
   }
   auto stream = hs->new_stream();
+  // A session's POST stream can be resumed with Last-Event-ID (GET) when the
+  // client knows SSE polling: it may then end on a release (SSE polling).
+  if (wants_priming(*hs)) stream->set_resumable();
   host_->deliver(hs, std::move(post.message), host_->reply_channel(hs, stream, calls_here), req.principal);
   co_await respond(w, hs, stream, post.accepts);
 }

@@ -52,12 +52,15 @@ class StreamableHttp {
   asio::awaitable<void> respond_initialize(ResponseWriter& w, std::shared_ptr<HttpSession> hs,
                                            const std::shared_ptr<EventStream>& stream, Accepts accepts,
                                            const json::object& params, SessionTokenPayload payload);
+  // SSE polling: `retry`, then the end of this connection (not of the stream).
+  asio::awaitable<void> release_sse(ResponseWriter& w, EventStream& stream);
   // Streams `stream` from `cursor` as SSE until it finishes, the peer leaves or
   // the server stops. `gone` set by the peer watch (GET streams only).
+  // `event_ids` false: no `id:` lines (2026-07-28 has no resumption).
   asio::awaitable<void> pump_sse(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
                                  const std::shared_ptr<EventStream>& stream, std::uint64_t cursor,
                                  std::shared_ptr<Waiter> waiter, std::shared_ptr<std::atomic<bool>> gone,
-                                 bool mark_delivered);
+                                 bool mark_delivered, bool event_ids = true);
   static bool wants_priming(const HttpSession& hs);
   static HttpResponse session_not_found();
   // GET and DELETE need a live session: 400 without the header, 404 for an id

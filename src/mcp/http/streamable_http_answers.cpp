@@ -108,6 +108,15 @@ asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std:
   co_await w.end_stream();
 }
 
+namespace {
+// 202 without a body: nothing to answer (a cancelled request).
+HttpResponse accepted_response() {
+  HttpResponse r;
+  r.status = 202;
+  return r;
+}
+}  // namespace
+
 asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
                                               const std::shared_ptr<EventStream>& stream, Accepts accepts,
                                               bool modern) {
@@ -131,13 +140,12 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
     }
     if (batch.finished) {  // cancelled: nothing to answer
       stream->set_waiter(nullptr);
-      HttpResponse accepted;
-      accepted.status = 202;
-      co_await w.send(std::move(accepted));
+      co_await w.send(accepted_response());
       co_return;
     }
     const auto now = std::chrono::steady_clock::now();
-    if (accepts.sse && now >= switch_at) {
+    // A release (SSE polling) needs an event id at the client first: go SSE now.
+    if (accepts.sse && (now >= switch_at || stream->release_requested())) {
       use_sse = true;
       break;
     }
@@ -161,9 +169,7 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
       }
       if (batch.finished) {
         stream->set_waiter(nullptr);
-        HttpResponse accepted;
-        accepted.status = 202;
-        co_await w.send(std::move(accepted));
+        co_await w.send(accepted_response());
         co_return;
       }
       co_await waiter->wait(std::chrono::seconds(60));
@@ -179,7 +185,8 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
       gone->store(true);
       waiter->notify();
     });
-    co_await pump_sse(w, hs, stream, 0, waiter, gone, false);
+    // 2026-07-28 has no Last-Event-ID resumption: its streams carry no ids.
+    co_await pump_sse(w, hs, stream, 0, waiter, gone, false, false);
     co_return;
   }
   if (wants_priming(*hs)) {
@@ -195,12 +202,17 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
 asio::awaitable<void> StreamableHttp::pump_sse(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
                                                const std::shared_ptr<EventStream>& stream, std::uint64_t cursor,
                                                std::shared_ptr<Waiter> waiter, std::shared_ptr<std::atomic<bool>> gone,
-                                               bool mark_delivered) {
+                                               bool mark_delivered, bool event_ids) {
   stream->set_waiter(waiter);
+  // SSE polling: a resumable stream (the client holds its event ids) ends its
+  // connection on a release request or after sse_poll_after.
+  const bool resumable = stream->resumable();
+  const auto poll_at = std::chrono::steady_clock::now() + opts_.sse_poll_after;
+  const bool poll_by_time = resumable && opts_.sse_poll_after.count() > 0;
   for (;;) {
     auto batch = stream->read_after(cursor);
     for (auto& ev : batch.events) {
-      const std::string id = make_event_id(hs->instance, stream->number(), ev.seq);
+      const std::string id = event_ids ? make_event_id(hs->instance, stream->number(), ev.seq) : std::string();
       const std::string frame = sse_event(id, "", ev.data);
       if (!co_await w.write(frame)) {
         // The peer left: the stream keeps collecting (a dropped connection is
@@ -221,7 +233,16 @@ asio::awaitable<void> StreamableHttp::pump_sse(ResponseWriter& w, const std::sha
       co_await w.end_stream();
       co_return;
     }
-    co_await waiter->wait(opts_.sse_keepalive);
+    const auto now = std::chrono::steady_clock::now();
+    if (resumable && (stream->release_requested() || (poll_by_time && now >= poll_at))) {
+      co_await release_sse(w, *stream);
+      co_return;
+    }
+    auto wait_for = std::chrono::duration_cast<std::chrono::milliseconds>(opts_.sse_keepalive);
+    if (poll_by_time)
+      wait_for = std::min(wait_for, std::chrono::duration_cast<std::chrono::milliseconds>(poll_at - now) +
+                                        std::chrono::milliseconds(1));
+    co_await waiter->wait(wait_for);
     if (stream->last_seq() == cursor && !stream->finished() && !(gone && gone->load()) && !w.stopping()) {
       if (!co_await w.write(": keepalive\n\n")) {
         stream->set_waiter(nullptr);
@@ -229,6 +250,15 @@ asio::awaitable<void> StreamableHttp::pump_sse(ResponseWriter& w, const std::sha
       }
     }
   }
+}
+
+asio::awaitable<void> StreamableHttp::release_sse(ResponseWriter& w, EventStream& stream) {
+  // The stream goes on collecting; the client reconnects (GET with
+  // Last-Event-ID) after `retry` and gets what came since.
+  stream.clear_release();
+  stream.set_waiter(nullptr);
+  const std::string retry = sse_retry(opts_.sse_retry);  // named: GCC 12 coroutine temporaries
+  if (co_await w.write(retry)) co_await w.end_stream();
 }
 
 asio::awaitable<void> StreamableHttp::handle_get(HttpRequest& req, ResponseWriter& w) {

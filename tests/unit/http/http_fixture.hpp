@@ -114,12 +114,15 @@ class TestHttpServer {
  public:
   using Customize = std::function<void(mcp::http::HttpServerOptions&)>;
 
-  explicit TestHttpServer(const std::filesystem::path& data_dir, const Customize& customize = {}) {
+  // `setup`: more registrations on the mcp::Server before it serves (resources...).
+  explicit TestHttpServer(const std::filesystem::path& data_dir, const Customize& customize = {},
+                          const std::function<void(mcp::Server&)>& setup = {}) {
     if (std::getenv("HTTP_TEST_DEBUG")) spdlog::set_level(spdlog::level::debug);
     mcp::ServerOptions so;
     so.version = "test";
     server_ = std::make_unique<mcp::Server>(io_->get_executor(), so);
     register_test_tools(*server_);
+    if (setup) setup(*server_);
     mcp::http::HttpServerOptions options;
     options.listener.host = "127.0.0.1";
     options.listener.port = 0;

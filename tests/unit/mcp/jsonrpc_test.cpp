@@ -177,6 +177,24 @@ TEST(Batch, EmptyArrayIsInvalidRequest) {
   EXPECT_TRUE(ch->sent[0].as_object().at("id").is_null());
 }
 
+TEST(Batch, InitializeInsideABatchIsRefusedAndTheOthersAreAnswered) {
+  Harness h;
+  auto ch = h.send(R"([
+    {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"x","version":"1"}}},
+    {"jsonrpc":"2.0","id":2,"method":"ping"}
+  ])");
+  h.run_until([&] { return ch->closed == 1; });
+  ASSERT_EQ(ch->sent.size(), 1u);
+  ASSERT_TRUE(ch->sent[0].is_array());
+  std::map<std::int64_t, json::object> by_id;
+  for (const auto& r : ch->sent[0].as_array()) by_id[r.as_object().at("id").as_int64()] = r.as_object();
+  ASSERT_EQ(by_id.size(), 2u);
+  EXPECT_EQ(error_code_of(by_id[1]), error_code::invalid_request);
+  EXPECT_NE(std::string(by_id[1].at("error").at("message").as_string()).find("batch"), std::string::npos);
+  EXPECT_TRUE(by_id[2].contains("result"));
+  EXPECT_FALSE(h.session->initialized());  // the batched initialize did nothing
+}
+
 TEST(Batch, OnlyNotificationsProduceNoOutput) {
   Harness h;
   h.initialize();
