@@ -121,6 +121,7 @@ void Runtime::connect_home() {
   options.tools.journal.dir = journal_dir(config_, input.url);
   options.tools.read_only = config_.gov.read_only;
   options.tools.redact_secrets = config_.gov.redact_secrets;
+  options.tools.elicit_confirm = config_.gov.elicit_confirm;
   options.tools.visibility = {trimmed(config_.gov.entities_allow), trimmed(config_.gov.entities_deny),
                               config_.gov.entities_exposed_only};
   if (const std::filesystem::path journal = options.tools.journal.dir; !journal.empty())

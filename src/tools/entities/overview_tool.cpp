@@ -93,14 +93,17 @@ OverviewRequest read_request(Args& args, const ToolEnv& env, const ha::Snapshot&
   return req;
 }
 
-json::object home_section(const ha::Snapshot& snap, const ToolEnv& env) {
+json::object home_section(const ha::Snapshot& snap, const ToolEnv& env, const overview::Query& query) {
   json::object home;
   if (snap.config) {
     home.emplace("name", str_of(snap.config.get(), "location_name"));
     home.emplace("time_zone", str_of(snap.config.get(), "time_zone"));
   }
   home.emplace("version", snap.ha_version);
-  home.emplace("entities", snap.states.size());
+  std::size_t hidden = 0;  // a visibility filter's hidden entities are not counted either
+  if (query.excluded)
+    snap.states.for_each([&](const ha::EntityStatePtr& st) { hidden += query.excluded(st->entity_id) ? 1 : 0; });
+  home.emplace("entities", snap.states.size() - hidden);
   home.emplace("mirror", ha::to_string(env.ha.status().state));
   return home;
 }
@@ -213,7 +216,7 @@ Listing fill_entities(json::object& out_domains, const ha::Snapshot& snap, const
 json::object render_overview(const ha::Snapshot& snap, const ToolEnv& env, const OverviewRequest& req,
                              const overview::Summary& sum) {
   json::object body;
-  body.emplace("home", home_section(snap, env));
+  body.emplace("home", home_section(snap, env, req.query));
   add_areas(body, snap, req, sum);
   json::object out_domains;
   const std::size_t skeleton_bytes = domain_skeletons(out_domains, body, req, sum);
@@ -234,9 +237,18 @@ json::object render_overview(const ha::Snapshot& snap, const ToolEnv& env, const
 
 boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr latest = co_await env.snapshot();
-  const OverviewRequest req = read_request(args, env, *latest);
-  // Aggregates kept current from the mirror: O(domains + areas) per call.
-  overview::Summary sum = env.overview.summarize(latest, req.query);
+  OverviewRequest req = read_request(args, env, *latest);
+  auto hiding = env.ha.hidden_entities();
+  const HiddenSetPtr hidden = co_await std::move(hiding);
+  overview::Summary sum;
+  if (hidden->empty()) {
+    // Aggregates kept current from the mirror: O(domains + areas) per call.
+    sum = env.overview.summarize(latest, req.query);
+  } else {
+    // Hidden entities must not show in any count: one walk without them.
+    req.query.excluded = [hidden](std::string_view id) { return hidden->contains(id); };
+    sum = overview::summarize_from_scratch(latest, req.query);
+  }
   const ha::SnapshotPtr snap = sum.snapshot ? sum.snapshot : latest;
   co_return ok(render_overview(*snap, env, req, sum));
 }
