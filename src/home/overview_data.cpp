@@ -136,7 +136,6 @@ Summary summarize_from_scratch(const ha::SnapshotPtr& snap, const Query& query) 
   const std::shared_ptr<const AreaMap> areas = AreaMap::build(*snap);
   Walk walk{query, {}};
   snap->states.for_each([&](const ha::EntityStatePtr& st) {
-    if (query.excluded && query.excluded(st->entity_id)) return;
     const std::string_view area = areas->area(st->entity_id);
     if (!query.area_id.empty() && area != query.area_id) return;
     if (!area.empty()) ++out.area_counts[std::string(area)];

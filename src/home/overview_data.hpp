@@ -8,7 +8,6 @@
 //    big the home is. Tests prove both give equal Summaries.
 
 #include <cstddef>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,9 +27,6 @@ struct Query {
   bool list_entities = false;        // standard/full
   std::size_t per_domain = 10;       // first ids (by entity_id) per domain
   std::size_t max_listed = 0;        // cap on ids over all domains, in domain order (0: none)
-  // Entities left out of every number (hidden by a visibility filter); only
-  // summarize_from_scratch honours it: callers that set it walk from scratch.
-  std::function<bool(std::string_view entity_id)> excluded;
 };
 
 struct DomainSummary {

@@ -1,5 +1,6 @@
 #include "tools/confirmation.hpp"
 
+#include <atomic>
 #include <boost/json.hpp>
 #include <cctype>
 #include <utility>
@@ -10,6 +11,8 @@
 namespace hamcp::tools {
 
 namespace {
+
+std::atomic<bool> g_elicit_confirm{true};
 
 constexpr std::size_t kMaxQuestionChars = 1500;  // a dialog, not a document: the preview has the rest
 
@@ -52,6 +55,9 @@ std::string answer_word(const json::value& answer) {
 
 }  // namespace
 
+void set_elicit_confirm(bool on) { g_elicit_confirm.store(on); }
+bool elicit_confirm() { return g_elicit_confirm.load(); }
+
 json::object preview_body(Preview preview) {
   json::object body{{"result", "preview"},
                     {"confirm_required", true},
@@ -93,7 +99,7 @@ json::object confirmation_request(const json::object& preview) {
 boost::asio::awaitable<std::optional<json::object>> ask_user(ToolEnv& env, mcp::RequestContext& ctx,
                                                              json::object preview) {
   // Read-only: the write would be refused anyway, so nobody is asked.
-  if (env.read_only() || !env.options.elicit_confirm || !client_can_be_asked(ctx.session())) co_return preview;
+  if (env.read_only() || !elicit_confirm() || !client_can_be_asked(ctx.session())) co_return preview;
   json::value answer;
   try {
     json::object question = confirmation_request(preview);

@@ -30,6 +30,11 @@ struct Preview {
 
 inline constexpr std::string_view kPreviewNext = "call again with confirm=true";
 
+// Asking through elicitation is on unless --no-elicit-confirm / ELICIT_CONFIRM=false
+// turned it off: one setting for the whole process (app/runtime.cpp sets it).
+void set_elicit_confirm(bool on);
+bool elicit_confirm();
+
 // The one preview shape (above). `fields` never overwrite the shape's members.
 json::object preview_body(Preview preview);
 mcp::ToolResult preview_result(Preview preview);

@@ -37,9 +37,7 @@ struct EntityToolsOptions {
   AuditLogOptions audit;                            // one line per call of a tool that can write
   bool read_only = false;                           // every session read-only (--read-only)
   bool redact_secrets = true;                       // mask secrets in every result (gate/redactor.hpp)
-  bool elicit_confirm =
-      true;  // ask the user (elicitation) before a destructive call without confirm (confirmation.hpp)
-  VisibilityRules visibility;  // entities hidden from the model (gate/visibility.hpp)
+  VisibilityRules visibility;                       // entities hidden from the model (gate/visibility.hpp)
 };
 
 // The home services the tools share; one set per server, whatever the mode.

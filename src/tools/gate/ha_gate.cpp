@@ -28,6 +28,26 @@ ToolError read_only_refusal(RequestKind kind, std::string_view what) {
                    {{"refused", std::move(refused)}, {"written", false}}};
 }
 
+// A rendered template (POST /api/template, render_template) under a visibility
+// filter: entities by literal ids only (template_guard.hpp), since what Jinja
+// renders from an id built at run time cannot be masked afterwards.
+void check_template(const boost::json::value& request, const HiddenSet& hidden) {
+  const boost::json::object* o = request.if_object();
+  const boost::json::value* text = o ? o->if_contains("template") : nullptr;
+  if (!text || !text->is_string()) return;
+  if (hidden.empty()) return;
+  const auto found = unnamed_entity_access(text->get_string());
+  if (!found) return;
+  throw ToolException(ToolError{
+      "template_not_allowed",
+      "An entity visibility filter is active, and this template reads entities other than by a literal id (at \"" +
+          *found + "\"): what it renders could show hidden entities. Nothing was sent to Home Assistant.",
+      "Name each entity literally: states('light.kitchen'), is_state('light.kitchen', 'on'), "
+      "state_attr('light.kitchen', 'brightness'), states.light.kitchen. No ids built with ~ or +, no states.<domain> "
+      "loops, expand() or area_entities().",
+      {{"written", false}}});
+}
+
 }  // namespace
 
 void HaGate::check(RequestKind kind, std::string_view what) const {
@@ -67,28 +87,7 @@ void HaGate::check_visible(const boost::json::value& request) const {
   const HiddenSetPtr hidden = hidden_now();
   if (auto mention = hidden_named_in(request, *hidden))
     throw ToolException(entity_hidden_error(mention->path, "a hidden entity"));
-  check_template(request);
-}
-
-// A rendered template (POST /api/template, render_template) under a visibility
-// filter: entities by literal ids only (template_guard.hpp), since what Jinja
-// renders from an id built at run time cannot be masked afterwards.
-void HaGate::check_template(const boost::json::value& request) const {
-  const boost::json::object* o = request.if_object();
-  const boost::json::value* text = o ? o->if_contains("template") : nullptr;
-  if (!text || !text->is_string()) return;
-  const HiddenSetPtr hidden = hidden_now();
-  if (hidden->empty()) return;
-  const auto found = unnamed_entity_access(text->get_string());
-  if (!found) return;
-  throw ToolException(ToolError{
-      "template_not_allowed",
-      "An entity visibility filter is active, and this template reads entities other than by a literal id (at \"" +
-          *found + "\"): what it renders could show hidden entities. Nothing was sent to Home Assistant.",
-      "Name each entity literally: states('light.kitchen'), is_state('light.kitchen', 'on'), "
-      "state_attr('light.kitchen', 'brightness'), states.light.kitchen. No ids built with ~ or +, no states.<domain> "
-      "loops, expand() or area_entities().",
-      {{"written", false}}});
+  check_template(request, *hidden);
 }
 
 boost::asio::awaitable<boost::json::value> HaGate::command(boost::json::object message,

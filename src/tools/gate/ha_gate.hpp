@@ -78,7 +78,6 @@ class HaGate {
  private:
   // Throws the entity_hidden ToolException when `request` names a hidden entity.
   void check_visible(const boost::json::value& request) const;
-  void check_template(const boost::json::value& request) const;
 
   ha::HaClient& client_;
   bool read_only_;

@@ -296,9 +296,10 @@ TEST_F(ConfirmationTest, NobodyIsAskedWithoutTheCapabilityWithConfirmOrWhenSwitc
   EXPECT_TRUE(done.question.empty());
   EXPECT_FALSE(has_item("Milk"));
   // Switched off (--no-elicit-confirm): previews only.
-  env->options.elicit_confirm = false;
+  set_elicit_confirm(false);
   Asked off = call_answering(*session, "ha_remove_registry", R"({"kind":"label","id":"Holiday mode"})",
                              json::parse(R"({"action":"accept"})"));
+  set_elicit_confirm(true);
   EXPECT_TRUE(off.question.empty());
   expect_one_shape(structured_of(off.response), json::serialize(off.response));
 }
