@@ -81,28 +81,8 @@ asio::awaitable<void> ConfigCache::Impl::fetch_dashboard_list() {
 }
 
 asio::awaitable<void> ConfigCache::Impl::fetch_dashboard(std::string url_path) {
-  std::optional<DashboardRef> ref;
-  {
-    std::lock_guard lock(mutex);
-    if (auto it = dashboards.find(url_path); it != dashboards.end()) ref = it->second;
-  }
-  if (!ref) co_return;  // removed meanwhile
-  std::optional<ConfigItem> item;
-  try {
-    auto reading = fetch_dashboard_item(ha, *ref);
-    item = co_await std::move(reading);
-  } catch (const std::exception&) {
-    item.reset();
-  }
-  std::lock_guard lock(mutex);
-  if (stopped) co_return;
-  if (!item) {
-    ++failed;
-    co_return;
-  }
-  if (!dashboards.count(url_path)) co_return;  // removed while its config was read
-  groups[std::string(kDashboardsGroup)].insert(item->doc.entity_id);
-  upsert_locked(std::move(*item));
+  auto reading = fetch_listed(dashboards, std::move(url_path), kDashboardsGroup, &fetch_dashboard_item);
+  co_await std::move(reading);
 }
 
 }  // namespace hamcp::home

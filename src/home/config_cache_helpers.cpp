@@ -184,28 +184,8 @@ asio::awaitable<void> ConfigCache::Impl::fetch_entries() {
 }
 
 asio::awaitable<void> ConfigCache::Impl::fetch_entry(std::string entry_id) {
-  std::optional<HelperEntry> entry;
-  {
-    std::lock_guard lock(mutex);
-    if (auto it = entries.find(entry_id); it != entries.end()) entry = it->second;
-  }
-  if (!entry) co_return;  // removed meanwhile
-  std::optional<ConfigItem> item;
-  try {
-    auto reading = fetch_entry_item(ha, *entry);
-    item = co_await std::move(reading);
-  } catch (const std::exception&) {
-    item.reset();
-  }
-  std::lock_guard lock(mutex);
-  if (stopped) co_return;
-  if (!item) {
-    ++failed;
-    co_return;
-  }
-  if (!entries.count(entry_id)) co_return;  // removed while its options were read
-  groups[std::string(kEntriesGroup)].insert(item->doc.entity_id);
-  upsert_locked(std::move(*item));
+  auto reading = fetch_listed(entries, std::move(entry_id), kEntriesGroup, &fetch_entry_item);
+  co_await std::move(reading);
 }
 
 }  // namespace hamcp::home

@@ -78,7 +78,12 @@ ResourceFeed::ResourceFeed(ha::HaClient& ha, mcp::Server& server, std::shared_pt
     {
       const auto members = ctx->membership(*snapshot);
       std::lock_guard lock(shared->mutex);
-      uris = updated_uris(changes, *snapshot, *members, shared->unavailable);
+      if (changes.full_resync && shared->previous)
+        uris = resync_uris(*shared->previous, *shared->previous_members, *snapshot, *members, shared->unavailable);
+      else
+        uris = updated_uris(changes, *snapshot, *members, shared->unavailable);
+      shared->previous = snapshot;
+      shared->previous_members = members;
     }
     if (uris.empty()) return;
     // The MCP core lives on its executor: hand the uris over there.

@@ -2,7 +2,8 @@
 // Turns the mirror's change sets into resources/updated: a changed entity
 // updates ha://entity/<id>, its area and its device; registry changes update
 // the areas, floors and devices they may touch; entities appearing,
-// disappearing or becoming (un)available update ha://home. One mirror
+// disappearing or becoming (un)available update ha://home; a full resync
+// (reconnect, REST poll) updates only what differs from before. One mirror
 // listener (the mirror's own subscription; nothing more is asked of HA). The
 // MCP core coalesces and bounds what each session is owed (mcp/update_queue.hpp).
 
@@ -33,12 +34,21 @@ class ResourceFeed {
   // feed's memory of which entities were unavailable, kept current here.
   static std::vector<std::string> updated_uris(const ha::ChangeSet& changes, const ha::Snapshot& snap,
                                                const Membership& members, std::unordered_set<std::string>& unavailable);
+  // A full resync's uris against the snapshot before it: only what differs
+  // (resync_uris.cpp).
+  static std::vector<std::string> resync_uris(const ha::Snapshot& before, const Membership& before_members,
+                                              const ha::Snapshot& now, const Membership& members,
+                                              std::unordered_set<std::string>& unavailable);
 
  private:
   struct Shared {
     std::mutex mutex;                             // the listener's state (HA client's thread)
     std::unordered_set<std::string> unavailable;  // entity ids whose state is "unavailable"
-    mcp::Server* server = nullptr;                // null once detached; used on the server's executor only
+    // The last snapshot announced and its membership: what a full resync is
+    // compared with (the mirror's current one, so holding it costs nothing extra).
+    ha::SnapshotPtr previous;
+    std::shared_ptr<const Membership> previous_members;
+    mcp::Server* server = nullptr;  // null once detached; used on the server's executor only
   };
   ha::HaClient& ha_;
   std::size_t listener_ = 0;

@@ -105,4 +105,50 @@ def t_read_only(c: Ctx):
         m.close()
 
 
-TESTS = [("hamcp.integrations_tools", t_integrations), ("hamcp.integrations_tools.read_only", t_read_only)]
+def t_subentries(c: Ctx):
+    """kitchen_sink's "entity" subentries: the form read, one added through its subentry flow,
+    reconfigured (journaled), its restore answered (kitchen_sink suggests no values, so the restore
+    names the field it lacks and writes nothing), removed with confirm."""
+    m = McpStdio(c)
+    try:
+        sink = m.tool("ha_get_integration", {"domain": "kitchen_sink"})["entries"]
+        expect(sink, "kitchen_sink's entry (configuration.yaml sets it up)")
+        entry_id = sink[0]["entry_id"]
+        forms = m.tool("ha_get_integration", {"entry_id": entry_id, "include_options": False,
+                                              "include_subentry_schema": True})
+        fields = [f["name"] for f in forms["subentry_forms"]["entity"]["data_schema"]]
+        expect(fields == ["name", "state"], f"subentry form: {json.dumps(forms)[:600]}")
+
+        def titles():
+            one = m.tool("ha_get_integration", {"entry_id": entry_id, "include_options": False,
+                                                "include_subentries": True})
+            return {s["title"]: s["subentry_id"] for s in one.get("subentries", [])}
+
+        before = titles()
+        made = m.tool("ha_config_set_helper", {"helper_type": "config_subentry", "entry_id": entry_id,
+                                               "subentry_type": "entity", "name": "hamcp sub", "config": {"state": 5}})
+        expect(made["result"] == "created" and made["subentry"]["title"] == "hamcp sub", f"created: {made}")
+        sub_id = made["subentry_id"]
+        expect(titles().get("hamcp sub") == sub_id and len(titles()) == len(before) + 1, f"listed: {titles()}")
+        missing = m.tool("ha_config_set_helper", {"helper_type": "config_subentry", "entry_id": entry_id,
+                                                  "subentry_type": "entity", "name": "no state"}, ok=False)
+        expect(missing["error"]["written"] is False and "state" in json.dumps(missing), f"missing field: {missing}")
+
+        changed = m.tool("ha_config_set_helper", {"helper_type": "config_subentry", "entry_id": entry_id,
+                                                  "subentry_id": sub_id, "name": "hamcp sub 2", "config": {"state": 7}})
+        expect(changed["result"] == "updated" and changed["edit_id"], f"reconfigured: {changed}")
+        expect(titles().get("hamcp sub 2") == sub_id, f"renamed: {titles()}")
+        undo = m.tool("ha_config_set", {"restore": changed["edit_id"]}, ok=False)
+        expect("error" in undo and "state" in json.dumps(undo), f"restore without the values before: {undo}")
+        expect(titles().get("hamcp sub 2") == sub_id, "a refused restore wrote nothing")
+
+        gone = m.tool("ha_remove_helpers_integrations", {"target": entry_id, "helper_type": "config_subentry",
+                                                         "subentry_id": sub_id, "confirm": True})
+        expect(gone["result"] == "subentry_removed", f"removed: {gone}")
+        expect(sub_id not in titles().values(), f"still listed: {titles()}")
+    finally:
+        m.close()
+
+
+TESTS = [("hamcp.integrations_tools", t_integrations), ("hamcp.integrations_tools.read_only", t_read_only),
+         ("hamcp.integrations_tools.subentries", t_subentries)]

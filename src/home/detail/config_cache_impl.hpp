@@ -8,11 +8,13 @@
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
 #include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "home/config_cache.hpp"
@@ -97,6 +99,43 @@ struct ConfigCache::Impl : std::enable_shared_from_this<ConfigCache::Impl> {
   void on_lovelace_updated(const boost::json::value& event);
   boost::asio::awaitable<void> fetch_dashboard_list();
   boost::asio::awaitable<void> fetch_dashboard(std::string url_path);
+
+  // One item of a listed group (a helper entry's options, a dashboard's
+  // config): its reference is read under the lock, fetched outside it, and
+  // inserted only if the listing still has it (it may be removed meanwhile).
+  template <class Ref>
+  boost::asio::awaitable<void> fetch_listed(std::map<std::string, Ref, std::less<>>& refs, std::string key,
+                                            std::string_view group,
+                                            boost::asio::awaitable<ConfigItem> (*fetch)(ha::HaClient&, Ref));
 };
+
+template <class Ref>
+boost::asio::awaitable<void> ConfigCache::Impl::fetch_listed(std::map<std::string, Ref, std::less<>>& refs,
+                                                             std::string key, std::string_view group,
+                                                             boost::asio::awaitable<ConfigItem> (*fetch)(ha::HaClient&,
+                                                                                                         Ref)) {
+  std::optional<Ref> ref;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = refs.find(key); it != refs.end()) ref = it->second;
+  }
+  if (!ref) co_return;  // removed meanwhile
+  std::optional<ConfigItem> item;
+  try {
+    auto reading = fetch(ha, std::move(*ref));
+    item = co_await std::move(reading);
+  } catch (const std::exception&) {
+    item.reset();
+  }
+  std::lock_guard lock(mutex);
+  if (stopped) co_return;
+  if (!item) {
+    ++failed;
+    co_return;
+  }
+  if (!refs.count(key)) co_return;  // removed while it was read
+  groups[std::string(group)].insert(item->doc.entity_id);
+  upsert_locked(std::move(*item));
+}
 
 }  // namespace hamcp::home

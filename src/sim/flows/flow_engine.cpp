@@ -10,14 +10,20 @@
 
 namespace hamcp::sim::flows {
 
-namespace {
-
 std::string new_flow_id() {
   static std::mt19937_64 random{std::random_device{}()};
   static const char* const kHex = "0123456789abcdef";
   std::string id;
   for (int i = 0; i < 32; ++i) id += kHex[random() % 16];
   return id;
+}
+
+namespace {
+
+// Config and options flows share the store's flow table with subentry flows
+// (subentry_flows.cpp); each API finds only its own kind.
+bool is_flow_of(const json::object& flow, bool options_flow) {
+  return !flow.contains("subentry") && flow.at("options").as_bool() == options_flow;
 }
 
 Answer message(int status, std::string text) { return {status, json::object{{"message", std::move(text)}}}; }
@@ -230,8 +236,7 @@ Answer start_flow(StateStore& store, const json::object& request, bool options_f
 Answer show_flow(StateStore& store, const std::string& flow_id, bool options_flow) {
   auto& flows = store.home().flows;
   auto it = flows.find(flow_id);
-  if (it == flows.end() || it->second.at("options").as_bool() != options_flow)
-    return message(404, "Invalid flow specified");
+  if (it == flows.end() || !is_flow_of(it->second, options_flow)) return message(404, "Invalid flow specified");
   const Handler* h = handler_of(it->second.at("handler").as_string());
   return {200, step_body(it->second, *h, flow_id, nullptr, store)};
 }
@@ -239,8 +244,7 @@ Answer show_flow(StateStore& store, const std::string& flow_id, bool options_flo
 Answer answer_flow(StateStore& store, const std::string& flow_id, const json::object& answer, bool options_flow) {
   auto& flows = store.home().flows;
   auto it = flows.find(flow_id);
-  if (it == flows.end() || it->second.at("options").as_bool() != options_flow)
-    return message(404, "Invalid flow specified");
+  if (it == flows.end() || !is_flow_of(it->second, options_flow)) return message(404, "Invalid flow specified");
   json::object& flow = it->second;
   const Handler& h = *handler_of(flow.at("handler").as_string());
   const Step& step = step_of(h, flow);
@@ -289,8 +293,7 @@ Answer answer_flow(StateStore& store, const std::string& flow_id, const json::ob
 Answer abort_flow(StateStore& store, const std::string& flow_id, bool options_flow) {
   auto& flows = store.home().flows;
   auto it = flows.find(flow_id);
-  if (it == flows.end() || it->second.at("options").as_bool() != options_flow)
-    return message(404, "Invalid flow specified");
+  if (it == flows.end() || !is_flow_of(it->second, options_flow)) return message(404, "Invalid flow specified");
   flows.erase(it);
   return message(200, "Flow aborted");
 }

@@ -72,6 +72,9 @@ struct Handler {
   std::function<json::object(const json::object& stored)> diagnostics;
   // supported_subentry_types of its entries ({type: {supports_reconfigure}}).
   json::object subentry_types;
+  // Each subentry type's form (its "user" step; "reconfigure" shows it again
+  // with the subentry's values suggested). Its "name" answer is the title.
+  std::map<std::string, json::array, std::less<>> subentry_forms;
 };
 
 using HandlerTable = std::map<std::string, Handler, std::less<>>;
@@ -89,6 +92,16 @@ Answer start_flow(StateStore& store, const json::object& request, bool options_f
 Answer show_flow(StateStore& store, const std::string& flow_id, bool options_flow);
 Answer answer_flow(StateStore& store, const std::string& flow_id, const json::object& answer, bool options_flow);
 Answer abort_flow(StateStore& store, const std::string& flow_id, bool options_flow);
+
+// Subentry flows (/api/config/config_entries/subentries/flow, subentry_flows.cpp):
+// handler [entry_id, subentry_type]; with subentry_id a reconfigure flow.
+Answer start_subentry_flow(StateStore& store, const json::object& request);
+Answer show_subentry_flow(StateStore& store, const std::string& flow_id);
+Answer answer_subentry_flow(StateStore& store, const std::string& flow_id, const json::object& answer);
+Answer abort_subentry_flow(StateStore& store, const std::string& flow_id);
+
+// A new 32-hex flow id (also the source of new entry and subentry ids).
+std::string new_flow_id();
 
 json::array list_entries(StateStore& store, std::string_view domain);
 // Does an entry of `domain` pass config_entries/get's type_filter ([] = all)?

@@ -105,7 +105,11 @@ Handler sim_bridge_handler() {
   h.steps["cloud"].submit = [](FlowState&, const json::object&) { return StepResult::abort("cloud_not_supported"); };
   h.options_step = "settings";
   h.reconfigure_step = "manual";
-  h.subentry_types = json::object{{"room", json::object{{"supports_reconfigure", false}}}};
+  h.subentry_types = json::object{{"room", json::object{{"supports_reconfigure", true}}}};
+  h.subentry_forms["room"] = json::parse(R"([
+{"name":"name","required":true,"type":"string"},
+{"name":"sensors","required":true,"default":1,"selector":{"number":{"min":0,"max":16,"mode":"box"}}}])")
+                                 .as_array();
   h.setup = [](FlowState& flow, const std::string& title, const json::object& options) {
     add_bridge_device(flow, title, text_of(options, "host", "bridge"));
   };

@@ -78,16 +78,18 @@ void add_integration_entries(HomeBuilder& b) {
   json::object entry = flows::entry_json("sim_bridge", "Hallway Bridge", entry_id, kHomeEpoch);
   entry["supports_reconfigure"] = true;
   entry["supports_remove_device"] = true;
-  entry["supported_subentry_types"] = json::object{{"room", json::object{{"supports_reconfigure", false}}}};
+  entry["supported_subentry_types"] = json::object{{"room", json::object{{"supports_reconfigure", true}}}};
   entry["num_subentries"] = 2;
   json::array subentries{json::object{{"subentry_id", "01JDEMOBRIDGEROOMKITCHEN01"},
                                       {"subentry_type", "room"},
                                       {"title", "Kitchen"},
-                                      {"unique_id", "room-kitchen"}},
+                                      {"unique_id", "room-kitchen"},
+                                      {"data", json::object{{"sensors", 2}}}},
                          json::object{{"subentry_id", "01JDEMOBRIDGEROOMHALLWAY01"},
                                       {"subentry_type", "room"},
                                       {"title", "Hallway"},
-                                      {"unique_id", "room-hallway"}}};
+                                      {"unique_id", "room-hallway"},
+                                      {"data", json::object{{"sensors", 1}}}}};
   b.home().config_entries.push_back(json::object{
       {"entry", std::move(entry)},
       {"options", json::object{{"host", host}, {"port", 80}, {"name", "Hallway Bridge"}, {"poll_interval", 30}}},

@@ -33,6 +33,21 @@ void add_flow_routes_for(RestRouter& r, const std::string& base, bool options_fl
         [options_flow](RestCall& c) { return answer(flows::abort_flow(c.store, c.path[0], options_flow)); });
 }
 
+// HA's SubentryManagerFlowIndexView / ResourceView: handler [entry_id, subentry_type].
+void add_subentry_flow_routes(RestRouter& r) {
+  const std::string base = "/api/config/config_entries/subentries/flow";
+  r.add("POST", base, [](RestCall& c) {
+    return with_body(c, [&](const json::object& b) { return answer(flows::start_subentry_flow(c.store, b)); });
+  });
+  r.add("GET", base + "/{flow_id}", [](RestCall& c) { return answer(flows::show_subentry_flow(c.store, c.path[0])); });
+  r.add("POST", base + "/{flow_id}", [](RestCall& c) {
+    return with_body(c,
+                     [&](const json::object& b) { return answer(flows::answer_subentry_flow(c.store, c.path[0], b)); });
+  });
+  r.add("DELETE", base + "/{flow_id}",
+        [](RestCall& c) { return answer(flows::abort_subentry_flow(c.store, c.path[0])); });
+}
+
 }  // namespace
 
 void add_flow_routes(RestRouter& r) {
@@ -99,6 +114,7 @@ void add_flow_routes(RestRouter& r) {
   });
   add_flow_routes_for(r, "/api/config/config_entries/flow", false);
   add_flow_routes_for(r, "/api/config/config_entries/options/flow", true);
+  add_subentry_flow_routes(r);
 }
 
 }  // namespace hamcp::sim

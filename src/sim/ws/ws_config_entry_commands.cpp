@@ -48,7 +48,16 @@ json::array& subentries_of(json::object& stored) {
 }
 
 void subentries_list(WsConnection& c, int64_t id, const json::object& msg) {
-  if (json::object* stored = entry_of(c, id, msg)) c.send_result(id, subentries_of(*stored));
+  json::object* stored = entry_of(c, id, msg);
+  if (!stored) return;
+  json::array listed;  // HA lists these four keys; a subentry's data stays inside
+  for (const auto& s : subentries_of(*stored)) {
+    json::object item;
+    for (const char* k : {"subentry_id", "subentry_type", "title", "unique_id"})
+      item[k] = s.as_object().contains(k) ? s.as_object().at(k) : json::value(nullptr);
+    listed.push_back(std::move(item));
+  }
+  c.send_result(id, listed);
 }
 
 void subentries_delete(WsConnection& c, int64_t id, const json::object& msg) {

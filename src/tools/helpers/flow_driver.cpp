@@ -15,6 +15,20 @@ std::string base_of(bool options_flow) {
   return options_flow ? "/api/config/config_entries/options/flow" : "/api/config/config_entries/flow";
 }
 
+std::string base_of(const FlowRun& run) {
+  return run.subentry_type.empty() ? base_of(run.options_flow) : "/api/config/config_entries/subentries/flow";
+}
+
+// Flows that change what exists (options, reconfigure): HA suggests the current values.
+bool edits_existing(const FlowRun& run) {
+  return run.options_flow || !run.reconfigure_entry_id.empty() || !run.subentry_id.empty();
+}
+
+std::string name_of(const FlowRun& run) {
+  if (!run.subentry_type.empty()) return "the " + run.subentry_type + " subentry flow of " + run.handler;
+  return (run.options_flow ? "the options flow of " : "the config flow of ") + run.handler;
+}
+
 std::string str_of(const json::value& v, std::string_view key) {
   const json::object* o = v.if_object();
   const json::value* x = o ? o->if_contains(key) : nullptr;
@@ -148,6 +162,9 @@ ToolError aborted(const std::string& what, const json::value& step) {
 boost::asio::awaitable<RestAnswer> start_flow(ToolEnv& env, const FlowRun& run, const std::string& base) {
   json::object start{{"handler", run.handler}, {"show_advanced_options", run.show_advanced_options}};
   if (!run.reconfigure_entry_id.empty()) start["entry_id"] = run.reconfigure_entry_id;
+  if (!run.subentry_type.empty())
+    start["handler"] = json::array{json::value(run.handler), json::value(run.subentry_type)};
+  if (!run.subentry_id.empty()) start["subentry_id"] = run.subentry_id;
   auto starting = rest_call(env, "POST", base, json::value(std::move(start)), false);
   RestAnswer step = co_await std::move(starting);
   if (step.status == 404 && run.options_flow)
@@ -155,6 +172,14 @@ boost::asio::awaitable<RestAnswer> start_flow(ToolEnv& env, const FlowRun& run, 
                                   "Home Assistant has no config entry '" + run.handler + "'. Nothing was written.",
                                   "Pass the entry_id that ha_config_list_helpers lists as helper_id.",
                                   {{"written", false}}});
+  if (step.status == 404 && !run.subentry_type.empty())
+    throw ToolException(ToolError{
+        "subentry_not_found",
+        "Config entry '" + run.handler + "' has no subentry type '" + run.subentry_type + "'" +
+            (run.subentry_id.empty() ? "" : " or no subentry '" + run.subentry_id + "'") + ". Nothing was written.",
+        "ha_get_integration entry_id=" + run.handler +
+            " include_subentries=true lists its subentries and supported_subentry_types.",
+        {{"written", false}}});
   if (step.status == 404) throw ToolException(unknown_handler(run.handler));
   if (step.status >= 400) throw_http_failure(step.status, json::serialize(step.body));
   co_return step;
@@ -169,8 +194,8 @@ void note_unused(const FlowRun& run, const std::set<std::string>& used, FlowOutc
 }  // namespace
 
 boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
-  const std::string base = base_of(run.options_flow);
-  const std::string what = (run.options_flow ? "the options flow of " : "the config flow of ") + run.handler;
+  const std::string base = base_of(run);
+  const std::string what = name_of(run);
   auto starting = start_flow(env, run, base);
   RestAnswer step = co_await std::move(starting);
   const std::string flow_id = str_of(step.body, "flow_id");
@@ -183,7 +208,7 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
       note_unused(run, used, out);
       co_return out;
     }
-    if (type == "abort" && !run.reconfigure_entry_id.empty() &&
+    if (type == "abort" && (!run.reconfigure_entry_id.empty() || !run.subentry_id.empty()) &&
         str_of(step.body, "reason") == "reconfigure_successful") {
       out.result = step.body.as_object();
       note_unused(run, used, out);
@@ -192,8 +217,7 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run) {
     if (type == "abort") throw ToolException(aborted(what, step.body));
     out.steps.emplace_back(step_id);
     StepAnswer next_answer =
-        answer_step(run, step.body, what, used,
-                    (run.options_flow || !run.reconfigure_entry_id.empty()) && i == 0 ? &out.previous : nullptr);
+        answer_step(run, step.body, what, used, edits_existing(run) && i == 0 ? &out.previous : nullptr);
     std::optional<ToolError> stop = std::move(next_answer.stop);
     if (!stop) {
       auto answering = rest_call(env, "POST", base + "/" + flow_id, json::value(std::move(next_answer.answer)), true);
@@ -244,6 +268,26 @@ boost::asio::awaitable<json::object> peek_flow(ToolEnv& env, std::string handler
     }
     step = std::move(chosen);
   }
+  if (!flow_id.empty() && str_of(step.body, "type") != "abort") {
+    auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
+    co_await std::move(aborting);
+  }
+  json::object out;
+  for (const char* k : {"type", "step_id", "data_schema", "menu_options", "reason"})
+    if (const json::value* v = step.body.as_object().if_contains(k)) out[k] = *v;
+  co_return out;
+}
+
+boost::asio::awaitable<json::object> peek_subentry_flow(ToolEnv& env, std::string entry_id, std::string type,
+                                                        std::string subentry_id) {
+  FlowRun run;
+  run.handler = std::move(entry_id);
+  run.subentry_type = std::move(type);
+  run.subentry_id = std::move(subentry_id);
+  const std::string base = base_of(run);
+  auto starting = start_flow(env, run, base);
+  const RestAnswer step = co_await std::move(starting);
+  const std::string flow_id = str_of(step.body, "flow_id");
   if (!flow_id.empty() && str_of(step.body, "type") != "abort") {
     auto aborting = abort_quietly(env, base, flow_id);  // named: GCC 12 coroutine temporaries
     co_await std::move(aborting);

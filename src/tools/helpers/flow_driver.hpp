@@ -25,6 +25,10 @@ struct FlowRun {
   // A reconfigure flow of this entry (handler = its domain): HA ends it with
   // abort "reconfigure_successful", which is the success here.
   std::string reconfigure_entry_id;
+  // A config subentry flow of entry `handler`: creates a subentry of this type,
+  // or with subentry_id reconfigures that one (ends in "reconfigure_successful").
+  std::string subentry_type;
+  std::string subentry_id;
 };
 
 struct FlowOutcome {
@@ -40,6 +44,11 @@ boost::asio::awaitable<FlowOutcome> drive_flow(ToolEnv& env, FlowRun run);
 // again): for `describe`. With `menu_choice`, the step that menu option leads to.
 boost::asio::awaitable<json::object> peek_flow(ToolEnv& env, std::string handler,
                                                std::optional<std::string> menu_choice);
+
+// The first form of a config entry's subentry flow of `type` (with subentry_id:
+// its reconfigure form, current values suggested), aborted again.
+boost::asio::awaitable<json::object> peek_subentry_flow(ToolEnv& env, std::string entry_id, std::string type,
+                                                        std::string subentry_id);
 
 // The current options of a config entry, as its options flow suggests them ({} when it has none).
 boost::asio::awaitable<json::object> current_options(ToolEnv& env, std::string entry_id);

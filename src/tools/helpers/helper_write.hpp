@@ -24,10 +24,13 @@ struct HelperCall {
   bool show_advanced_options = false;
   bool replace = false;        // storage update: send config as the whole item (a restore), not merged
   std::string journal_action;  // "" = action; "restore" for ha_config_set restore=<edit id>
+  // helper_type=config_subentry (id: the entry): the type to create, or the subentry to reconfigure.
+  std::string subentry_type, subentry_id;
 };
 
 boost::asio::awaitable<json::object> write_storage_helper(ToolEnv& env, const HelperCall& call);
 boost::asio::awaitable<json::object> write_flow_helper(ToolEnv& env, const HelperCall& call);
+boost::asio::awaitable<json::object> write_subentry(ToolEnv& env, const HelperCall& call);
 
 // ha_config_set restore=<edit id> of a helper or group edit (helper_restore.cpp).
 boost::asio::awaitable<json::object> restore_helper_edit(ToolEnv& env, const home::EditRecord& rec);

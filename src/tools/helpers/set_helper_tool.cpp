@@ -11,16 +11,38 @@ namespace {
 
 using namespace helpers;
 
+// helper_type=config_subentry: entry_id plus subentry_type (create) or subentry_id (update).
+HelperCall subentry_call_of(Args& args, HelperCall call) {
+  if (call.id.empty())
+    throw ToolException(bad_argument("entry_id", "required with helper_type=config_subentry",
+                                     "Pass the config entry's entry_id (ha_get_integration)."));
+  call.subentry_type = args.str("subentry_type");
+  call.subentry_id = args.str("subentry_id");
+  call.action = args.str("action", call.subentry_id.empty() ? "create" : "update");
+  if (call.action == "remove")
+    throw ToolException(bad_argument("action", "remove of a subentry is ha_remove_helpers_integrations' job",
+                                     "Call ha_remove_helpers_integrations target=<entry_id> subentry_id=<id>."));
+  if (call.action == "create" && call.subentry_type.empty())
+    throw ToolException(bad_argument("subentry_type", "required to create a subentry",
+                                     "Pass one of the entry's supported_subentry_types (ha_get_integration)."));
+  if (call.action == "update" && call.subentry_id.empty())
+    throw ToolException(bad_argument("subentry_id", "required to update a subentry",
+                                     "Pass the subentry_id (ha_get_integration include_subentries=true)."));
+  call.name = args.opt_str("name");
+  call.menu_choice = args.opt_str("menu_choice");
+  if (const json::object* config = args.object("config")) call.config = *config;
+  call.show_advanced_options = args.flag("show_advanced_options", false);
+  return call;
+}
+
 HelperCall call_of(Args& args) {
   HelperCall call;
   call.type = args.str("helper_type");
   if (call.type.empty() || call.type == "all")
     throw ToolException(bad_argument("helper_type", "names no helper type",
                                      "Pass e.g. input_boolean, counter, template or utility_meter."));
-  if (call.type == "config_subentry")
-    throw ToolException(
-        bad_argument("helper_type", "config subentries are not supported yet", "Create it in Home Assistant's UI."));
   call.id = args.str("helper_id", args.str("entry_id"));
+  if (call.type == "config_subentry") return subentry_call_of(args, std::move(call));
   call.action = args.str("action", call.id.empty() ? "create" : "update");
   if (call.action != "create" && call.id.empty())
     throw ToolException(bad_argument("helper_id", "required to " + call.action + " a helper",
@@ -81,6 +103,11 @@ boost::asio::awaitable<void> apply_registry(ToolEnv& env, Args& args, json::obje
 boost::asio::awaitable<mcp::ToolResult> run_set_helper(Args& args, ToolEnv& env, mcp::RequestContext&) {
   const HelperCall call = call_of(args);
   json::object body;
+  if (call.type == "config_subentry") {
+    auto writing = write_subentry(env, call);
+    body = co_await std::move(writing);
+    co_return ok(std::move(body));
+  }
   if (is_storage_type(call.type)) {
     auto writing = write_storage_helper(env, call);
     body = co_await std::move(writing);
@@ -104,7 +131,7 @@ ToolSpec make_set_helper_spec() {
   s.description =
       "Create/update/remove a helper. Storage types: fields in config. Flow helpers (template, group, utility_meter, "
       "...): config answers the flow's forms, menu_choice picks a menu option; update runs the options flow. "
-      "helper_id: storage id or entry_id.";
+      "helper_id: storage id or entry_id. config_subentry: entry_id + subentry_type (create) or subentry_id (update).";
   s.input_schema = R"J({"type":"object","properties":{"helper_type":{"type":"string"},
 "action":{"type":"string","enum":["create","update","remove"]},"helper_id":{"type":"string"},
 "name":{"type":"string"},"icon":{"type":"string"},"config":{"type":"object"},"menu_choice":{"type":"string"},

@@ -6,6 +6,7 @@
 
 #include "common/ascii.hpp"
 #include "home/entity_docs.hpp"
+#include "tools/helpers/flow_driver.hpp"
 #include "tools/helpers/helper_ha.hpp"
 #include "tools/integrations/integration_tools.hpp"
 
@@ -122,6 +123,25 @@ DiagnosticsView diagnostics_view(Args& args) {
   return v;
 }
 
+// ha-mcp's include_subentry_schema: each subentry type's form ({type: form}),
+// or with subentry_id that subentry's reconfigure form. Reading a form starts
+// (and aborts) a flow, which a read-only session does not send.
+boost::asio::awaitable<json::value> subentry_forms(Args& args, ToolEnv& env, const json::object& entry) {
+  if (env.read_only())
+    co_return json::value("reading a subentry form starts a flow, which a read-only session does not send");
+  const std::string only = args.str("subentry_type"), subentry_id = args.str("subentry_id");
+  std::vector<std::string> types;
+  if (const json::value* t = entry.if_contains("supported_subentry_types"); t && t->is_object())
+    for (const auto& kv : t->as_object())
+      if (only.empty() || kv.key() == only) types.emplace_back(kv.key());
+  json::object forms;
+  for (const auto& type : types) {
+    auto peeking = helpers::peek_subentry_flow(env, str_of(&entry, "entry_id"), type, subentry_id);
+    forms[type] = co_await std::move(peeking);
+  }
+  co_return json::value(std::move(forms));
+}
+
 boost::asio::awaitable<mcp::ToolResult> one_entry(Args& args, ToolEnv& env, const json::object& entry) {
   const std::string entry_id = str_of(&entry, "entry_id");
   json::object body = entry_view(entry);
@@ -154,6 +174,10 @@ boost::asio::awaitable<mcp::ToolResult> one_entry(Args& args, ToolEnv& env, cons
       for (auto& s : *a)
         if (type.empty() || str_of(s.if_object(), "subentry_type") == type) kept.push_back(std::move(s));
     body["subentries"] = std::move(kept);
+  }
+  if (args.flag("include_subentry_schema", false)) {
+    auto reading = subentry_forms(args, env, entry);
+    body["subentry_forms"] = co_await std::move(reading);
   }
   if (args.flag("include_diagnostics", false)) {
     auto reading = read_diagnostics(env, entry_id, diagnostics_view(args));

@@ -3,6 +3,8 @@
 // of the template variables, and resources/updated after a state change.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::resources::testing {
@@ -187,6 +189,38 @@ TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
   EXPECT_NE(std::find(ids.begin(), ids.end(), "light.kitchen_ceiling_light"), ids.end());
   // Another entity's change does not concern this subscriber.
   EXPECT_EQ(updates_for("ha://entity/light.tv_backlight"), 0u);
+}
+
+// A reconnect re-downloads the whole home (a full resync); only what changed
+// meanwhile is announced, not every subscribed uri.
+TEST_F(ResourcesTest, AResyncAnnouncesOnlyWhatChanged) {
+  const std::string quiet = "ha://entity/light.tv_backlight", moved = "ha://entity/sensor.resync_probe";
+  set_state("sensor.resync_probe", "1");
+  ASSERT_TRUE(eventually([&] { return ha->snapshot()->states.find("sensor.resync_probe") != nullptr; },
+                         std::chrono::milliseconds(5000)));
+  rpc("resources/subscribe", {{"uri", quiet}});
+  rpc("resources/subscribe", {{"uri", moved}});
+  rpc("resources/subscribe", {{"uri", "ha://home"}});
+  // Shared, not a reference to this frame: the listener may outlive a failed assertion.
+  auto resync_count = std::make_shared<std::atomic<int>>(0);
+  std::atomic<int>& resyncs = *resync_count;
+  const std::size_t listener = ha->add_change_listener([resync_count](const ha::ChangeSet& c, const ha::SnapshotPtr&) {
+    if (c.full_resync) ++*resync_count;
+  });
+  // Let the start-up's own resync (which may announce everything) pass first.
+  h.run_for(std::chrono::milliseconds(300));
+  const std::size_t quiet_seen = updates_for(quiet), home_seen = updates_for("ha://home");
+  const std::size_t moved_seen = updates_for(moved);
+  const int resyncs_before = resyncs.load();
+  sim->drop_websockets();
+  set_state("sensor.resync_probe", "2");  // while hamcp is reconnecting: only the resync brings it
+  ASSERT_TRUE(eventually([&] { return resyncs.load() > resyncs_before; }, std::chrono::milliseconds(10000)));
+  ASSERT_TRUE(eventually([&] { return updates_for(moved) > moved_seen; }, std::chrono::milliseconds(5000)));
+  h.run_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(read(moved).at("state").as_string(), "2");
+  EXPECT_EQ(updates_for(quiet), quiet_seen) << "an unchanged entity was announced after the resync";
+  EXPECT_EQ(updates_for("ha://home"), home_seen) << "a state change is not news for the summary";
+  ha->remove_change_listener(listener);
 }
 
 TEST_F(ResourcesTest, ABurstOfChangesOfOneEntityIsCoalesced) {

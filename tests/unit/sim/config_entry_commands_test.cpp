@@ -1,8 +1,9 @@
 // The simulator's config entry administration in HA 2026.2's shapes:
 // config_entries/get with type_filter, get_single, disable (not_loaded while
 // disabled), subentries/list and delete with their not_found texts, the
-// diagnostics download, and sim_bridge's reconfigure flow (POST .../flow with
-// entry_id, the entry's values suggested, abort reconfigure_successful).
+// diagnostics download, sim_bridge's reconfigure flow (POST .../flow with
+// entry_id, the entry's values suggested, abort reconfigure_successful) and its
+// "room" subentry flows.
 #include <gtest/gtest.h>
 
 #include "sim/rest/rest_api.hpp"
@@ -99,6 +100,65 @@ TEST_F(ConfigEntryCommands, DiagnosticsAndReconfigure) {
   EXPECT_EQ(json::parse(done.body).at("reason"), "reconfigure_successful");
   d = rest("GET", "/api/diagnostics/config_entry/" + id);
   EXPECT_EQ(json::parse(d.body).at("data").at("entry").at("data").at("host"), "10.1.1.1");
+}
+
+// Subentry flows (HA's ConfigSubentryFlowManager): handler [entry_id, type],
+// create_entry with the new subentry's unique_id, a duplicate aborted
+// already_configured, reconfigure with the subentry's values suggested, and
+// the refusals (unknown type 404, a type without reconfigure 400). The list
+// shows HA's four keys; the subentry's data stays inside.
+TEST_F(ConfigEntryCommands, SubentryFlowsCreateAndReconfigureInHaShapes) {
+  const std::string id = bridge();
+  const std::string base = "/api/config/config_entries/subentries/flow";
+  auto start = rest("POST", base, R"({"handler":[")" + id + R"(","room"]})");
+  ASSERT_EQ(start.status, 200) << start.body;
+  json::object form = json::parse(start.body).as_object();
+  EXPECT_EQ(form.at("type"), "form");
+  EXPECT_EQ(form.at("step_id"), "user");
+  EXPECT_EQ(form.at("handler").at(1), "room");
+  const std::string flow_id(form.at("flow_id").as_string());
+  auto refused = rest("POST", base + "/" + flow_id, R"({"sensors":2})");
+  EXPECT_EQ(refused.status, 400) << "name is required";
+  auto made = rest("POST", base + "/" + flow_id, R"({"name":"Office","sensors":3})");
+  ASSERT_EQ(made.status, 200) << made.body;
+  json::object created = json::parse(made.body).as_object();
+  EXPECT_EQ(created.at("type"), "create_entry");
+  EXPECT_EQ(created.at("title"), "Office");
+  EXPECT_EQ(created.at("unique_id"), "room-office");
+  EXPECT_FALSE(created.contains("data"));
+
+  auto listed = cmd({{"type", "config_entries/subentries/list"}, {"entry_id", id}});
+  ASSERT_EQ(listed.at("result").as_array().size(), 3u) << json::serialize(listed);
+  std::string office;
+  for (const auto& s : listed.at("result").as_array()) {
+    EXPECT_EQ(s.as_object().size(), 4u) << json::serialize(s);
+    if (s.at("title") == "Office") office = std::string(s.at("subentry_id").as_string());
+  }
+  ASSERT_FALSE(office.empty());
+  auto entry = cmd({{"type", "config_entries/get_single"}, {"entry_id", id}});
+  EXPECT_EQ(entry.at("result").at("config_entry").at("num_subentries"), 3);
+
+  auto again = rest("POST", base, R"({"handler":[")" + id + R"(","room"]})");
+  const std::string again_id(json::parse(again.body).at("flow_id").as_string());
+  auto duplicate = rest("POST", base + "/" + again_id, R"({"name":"Kitchen","sensors":1})");
+  EXPECT_EQ(json::parse(duplicate.body).at("reason"), "already_configured") << duplicate.body;
+
+  auto reconf = rest("POST", base, R"({"handler":[")" + id + R"(","room"],"subentry_id":")" + office + R"("})");
+  ASSERT_EQ(reconf.status, 200) << reconf.body;
+  json::object step = json::parse(reconf.body).as_object();
+  EXPECT_EQ(step.at("step_id"), "reconfigure");
+  EXPECT_EQ(step.at("data_schema").at(1).at("description").at("suggested_value"), 3) << reconf.body;
+  auto done = rest("POST", base + "/" + std::string(step.at("flow_id").as_string()), R"({"name":"Study","sensors":4})");
+  EXPECT_EQ(json::parse(done.body).at("reason"), "reconfigure_successful") << done.body;
+  listed = cmd({{"type", "config_entries/subentries/list"}, {"entry_id", id}});
+  bool renamed = false;
+  for (const auto& s : listed.at("result").as_array()) renamed |= s.at("title") == "Study";
+  EXPECT_TRUE(renamed);
+
+  EXPECT_EQ(rest("POST", base, R"({"handler":[")" + id + R"(","garage"]})").status, 404);
+  EXPECT_EQ(rest("POST", base, R"({"handler":")" + id + R"("})").status, 400);
+  EXPECT_EQ(rest("GET", "/api/config/config_entries/flow/" + again_id).status, 404)
+      << "a subentry flow is not a config flow";
 }
 
 }  // namespace

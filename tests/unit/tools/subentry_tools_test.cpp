@@ -1,0 +1,118 @@
+// ha_config_set_helper helper_type=config_subentry (ha-mcp's way to add and
+// reconfigure a config entry's subentries) against the demo's sim_bridge hub
+// and its "room" subentries: create, a duplicate refused by HA's abort, the
+// arguments each action needs, reconfigure journaled and restored.
+#include "unit/tools/tools_fixture.hpp"
+
+namespace hamcp::tools::testing {
+namespace {
+
+class SubentryToolsTest : public ToolsTest {
+ protected:
+  std::string bridge() {
+    CallResult r = call("ha_get_integration", R"({"domain":"sim_bridge"})");
+    EXPECT_FALSE(r.is_error) << r.text;
+    for (const auto& e : r.structured.at("entries").as_array())
+      if (e.at("domain") == "sim_bridge") return std::string(e.at("entry_id").as_string());
+    return {};
+  }
+  json::array subentries(const std::string& id) {
+    CallResult r =
+        call("ha_get_integration", R"({"entry_id":")" + id + R"(","include_subentries":true,"include_options":false})");
+    EXPECT_FALSE(r.is_error) << r.text;
+    return r.structured.at("subentries").as_array();
+  }
+};
+
+TEST_F(SubentryToolsTest, CreatesASubentryThroughItsFlow) {
+  start();
+  const std::string id = bridge();
+  CallResult r =
+      call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
+                                       R"(","subentry_type":"room","name":"Office","config":{"sensors":3}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("result"), "created");
+  EXPECT_EQ(r.structured.at("subentry").at("title"), "Office");
+  EXPECT_EQ(r.structured.at("subentry").at("unique_id"), "room-office");
+  EXPECT_FALSE(r.structured.at("subentry_id").as_string().empty());
+  EXPECT_TRUE(r.structured.contains("edit_id"));
+  EXPECT_EQ(subentries(id).size(), 3u);
+
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"config_subentry","entry_id":")" + id + R"(","subentry_type":"room","name":"Kitchen"})");
+  ASSERT_TRUE(r.is_error);
+  EXPECT_EQ(r.error().at("code"), "flow_aborted");
+  EXPECT_EQ(r.error().at("reason"), "already_configured");
+  EXPECT_EQ(r.error().at("written"), false);
+  EXPECT_EQ(subentries(id).size(), 3u) << "nothing added";
+}
+
+TEST_F(SubentryToolsTest, NamesWhatEachActionNeeds) {
+  start();
+  const std::string id = bridge();
+  CallResult r = call("ha_config_set_helper", R"({"helper_type":"config_subentry","name":"X"})");
+  ASSERT_TRUE(r.is_error);
+  EXPECT_NE(r.text.find("entry_id"), std::string::npos) << r.text;
+  r = call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id + R"(","name":"X"})");
+  ASSERT_TRUE(r.is_error);
+  EXPECT_NE(r.text.find("subentry_type"), std::string::npos) << r.text;
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"config_subentry","entry_id":")" + id + R"(","subentry_type":"garage","name":"X"})");
+  ASSERT_TRUE(r.is_error);
+  EXPECT_EQ(r.error().at("supported_subentry_types").at(0), "room") << r.text;
+  r = call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
+                                       R"(","subentry_type":"room","config":{"sensors":2}})");
+  ASSERT_TRUE(r.is_error) << "the form requires a name";
+  EXPECT_EQ(r.error().at("written"), false);
+  EXPECT_NE(r.text.find("name"), std::string::npos) << r.text;
+  r = call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
+                                       R"(","subentry_id":"nope","config":{"sensors":2}})");
+  ASSERT_TRUE(r.is_error);
+  EXPECT_EQ(r.error().at("code"), "subentry_not_found");
+  EXPECT_EQ(subentries(id).size(), 2u);
+}
+
+TEST_F(SubentryToolsTest, ReconfigureIsJournaledAndRestored) {
+  start();
+  const std::string id = bridge();
+  CallResult r = call("ha_config_set_helper",
+                      R"({"helper_type":"config_subentry","entry_id":")" + id +
+                          R"(","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01","name":"Galley","config":{"sensors":5}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("result"), "updated");
+  EXPECT_EQ(r.structured.at("subentry").at("title"), "Galley");
+  const std::string edit(r.structured.at("edit_id").as_string());
+  r = call("ha_config_set", R"({"restore":")" + edit + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("result"), "restored");
+  bool back = false;
+  for (const auto& s : subentries(id)) back |= s.at("title") == "Kitchen";
+  EXPECT_TRUE(back) << "the title before the edit is back";
+  r = call("ha_get_integration", R"({"entry_id":")" + id + R"(","include_diagnostics":true,
+"diagnostics_data_path":"subentries"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_NE(json::serialize(r.structured).find(R"("sensors":2)"), std::string::npos) << "the data before is back";
+}
+
+TEST_F(SubentryToolsTest, ShowsEachSubentryTypesForm) {
+  start();
+  const std::string id = bridge();
+  CallResult r = call("ha_get_integration",
+                      R"({"entry_id":")" + id + R"(","include_options":false,"include_subentry_schema":true})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const json::value& form = r.structured.at("subentry_forms").at("room");
+  EXPECT_EQ(form.at("step_id"), "user");
+  EXPECT_EQ(form.at("data_schema").at(0).at("name"), "name");
+  r = call(
+      "ha_get_integration",
+      R"({"entry_id":")" + id +
+          R"(","include_options":false,"include_subentry_schema":true,"subentry_id":"01JDEMOBRIDGEROOMKITCHEN01"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(
+      r.structured.at("subentry_forms").at("room").at("data_schema").at(1).at("description").at("suggested_value"), 2)
+      << r.text;
+  EXPECT_EQ(subentries(id).size(), 2u) << "reading forms changed nothing";
+}
+
+}  // namespace
+}  // namespace hamcp::tools::testing
