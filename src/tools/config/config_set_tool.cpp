@@ -148,7 +148,8 @@ void check_hash(const Args& args, ToolEnv& env, const Plan& plan) {
 // Under a visibility filter, reads show configs with hidden entities taken out
 // (gate/entity_filter.hpp). Writing such a config back would drop them from
 // Home Assistant, so a write that loses a hidden entity the stored config
-// names is refused (a patch, applied to the stored config, keeps them).
+// names is refused. (One that keeps them, e.g. a patch, names a hidden entity
+// to Home Assistant and the gate refuses it: such a config is not changed here.)
 void check_hidden_kept(ToolEnv& env, const Plan& plan) {
   if (!plan.current || !plan.next) return;
   const HiddenSetPtr hidden = env.ha.hidden_now();
@@ -164,8 +165,7 @@ void check_hidden_kept(ToolEnv& env, const Plan& plan) {
           std::string(name_of(plan.kind)) + " " + plan.key +
               " uses entities hidden from this session; the config you read had them taken out, so writing it "
               "would remove them from Home Assistant. Nothing was written.",
-          "Change it with `patch` (applied to the stored config, hidden parts kept) instead of a full `config`, or "
-          "edit it in Home Assistant.",
+          "Edit it in Home Assistant, or run hamcp with visibility rules that show those entities.",
           {{"written", false}}});
     for (std::size_t at = before.find(*id); at != std::string::npos; at = before.find(*id, at))
       before.erase(at, id->size());
