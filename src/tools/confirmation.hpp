@@ -10,6 +10,15 @@
 // the same question as an InputRequiredResult (RequestContext::request does
 // the round trip). Read-only sessions never get here: the write is refused
 // before the tool asks anything.
+//
+// Use in a destructive action (after its reads, before its write):
+//   auto asking = confirm_or_preview(args, env, ctx,
+//                                    Preview{"remove", json::string(id), json::object{{"removes", item}}, {},
+//                                            {{"removed", false}}});
+//   std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+//   if (preview) co_return std::move(*preview);
+// Code without a RequestContext answers preview_result(Preview{...}) (nobody asked);
+// an action table can re-run the action with confirm=true when ask_user() says yes.
 
 #include <boost/asio/awaitable.hpp>
 #include <optional>
