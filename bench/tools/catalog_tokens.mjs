@@ -61,7 +61,7 @@ const FAMILIES = [
     tools: ['ha_get_audit_log'],
   },
   {
-    name: 'backup family (backups, edit journal)',
+    name: 'backup family (backups, edit journal, Supervisor backups)',
     budget: 650,
     tools: ['ha_manage_backup'],
   },

@@ -41,6 +41,30 @@ def t_no_supervisor(c: Ctx):
         m.close()
 
 
+def t_supervisor_backups_and_jobs(c: Ctx):
+    """Supervisor backups (via="supervisor", partial contents), add-on install with its job and
+    an add-on config restore need a Supervisor: here each answers "not available" at once, while
+    the default backup path (HA's backup integration) keeps working and says so."""
+    m = McpStdio(c)
+    try:
+        started = time.monotonic()
+        _no_supervisor(m.tool("ha_manage_backup", {"action": "list", "via": "supervisor"}, ok=False),
+                       "Supervisor backup list")
+        _no_supervisor(m.tool("ha_manage_backup", {"action": "create", "addons": ["core_mosquitto"]}, ok=False),
+                       "partial backup")
+        _no_supervisor(m.tool("ha_manage_backup", {"action": "restore", "via": "supervisor",
+                                                   "backup_id": "abc123", "confirm": True}, ok=False),
+                       "Supervisor restore")
+        _no_supervisor(m.tool("ha_manage_app", {"action": "install", "slug": "core_ssh"}, ok=False),
+                       "add-on install")
+        expect(time.monotonic() - started < 20, "the no-Supervisor answers took too long (retried?)")
+        listed = m.tool("ha_manage_backup", {"action": "list"})
+        expect(listed.get("via") == "integration" and "backups" in listed, f"integration list: {listed}")
+    finally:
+        m.close()
+
+
 TESTS = [
     ("hamcp.addons.no_supervisor", t_no_supervisor),
+    ("hamcp.addons.supervisor_backups_and_jobs", t_supervisor_backups_and_jobs),
 ]

@@ -136,6 +136,22 @@ SupervisorData demo_supervisor() {
       "Dec 04 03:20:11 homeassistant NetworkManager[512]: <warn> dhcp4 (eth0): request timed out"};
   d.host_logs["kernel"] = {"Dec 04 03:00:00 homeassistant kernel: Linux version 6.12.23-haos",
                            "Dec 04 03:00:02 homeassistant kernel: usb 1-1.3: cp210x converter now attached to ttyUSB0"};
+  SimBackup full;
+  full.slug = "9f3c1a20";
+  full.name = "Full backup 2026-11-20";
+  full.date = "2026-11-20T03:00:00.000000+00:00";
+  full.size_mb = 182.4;
+  full.addons = {"core_mosquitto", "45df7312_zigbee2mqtt", "core_configurator"};
+  full.folders = {"addons/local", "media", "share", "ssl"};
+  SimBackup partial;
+  partial.slug = "b71e44d5";
+  partial.name = "Before Zigbee2MQTT update";
+  partial.date = "2026-12-02T18:41:07.000000+00:00";
+  partial.type = "partial";
+  partial.size_mb = 21.7;
+  partial.homeassistant = false;
+  partial.addons = {"45df7312_zigbee2mqtt"};
+  d.backups = {full, partial};
   d.host_logs["systemd"] = {"Dec 04 03:00:03 homeassistant systemd[1]: Started Docker Application Container Engine."};
   return d;
 }

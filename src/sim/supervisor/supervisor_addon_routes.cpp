@@ -155,16 +155,23 @@ RestResponse addon_action(RestCall& c, SupervisorData& d, const std::string& act
   bool invalid = false;
   auto body = body_object(c.request, invalid);
   if (!body) return error(400, "Invalid JSON body");
+  // store.py: install/update with background=true answer {"job_id"} at once.
+  const json::value* background = body->if_contains("background");
+  const bool in_background = background && background->is_bool() && background->get_bool();
   if (action == "install") {
     if (a->installed()) return error(400, "Add-on " + a->slug + " is already installed");
     a->version = a->version_latest;
     a->state = "stopped";
+    if (in_background) return job_answer(start_job(d, "addon_manager_install", a->slug, 25));
     return ok();
   }
   if (!a->installed()) return error(400, "Add-on is not installed");
   if (action == "options") return set_options(*a, *body);
   if (action == "options/validate") return validate_options(*a, *body);
-  return lifecycle(d, *a, action, *body);
+  RestResponse done = lifecycle(d, *a, action, *body);
+  if (action == "update" && in_background && done.status == 200)
+    return job_answer(start_job(d, "addon_manager_update", a->slug, 25));
+  return done;
 }
 
 RestResponse installed_addon_get(RestCall& c, SupervisorData& d, std::string_view what) {

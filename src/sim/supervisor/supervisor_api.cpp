@@ -64,6 +64,7 @@ const RestRouter& supervisor_router() {
     RestRouter r;
     add_addon_routes(r);
     add_store_routes(r);
+    add_backup_routes(r);
     return r;
   }();
   return router;
@@ -74,6 +75,7 @@ const RestRouter& supervisor_router() {
 void add_supervisor_routes(RestRouter& router) {
   add_addon_routes(router);
   add_store_routes(router);
+  add_backup_routes(router);
   add_core_log_proxy(router);
 }
 

@@ -36,12 +36,33 @@ struct SimRepository {
   std::string slug, name, source, url, maintainer;
 };
 
+// A Supervisor backup (supervisor/backups/backup.py's listed fields).
+struct SimBackup {
+  std::string slug, name, date, type = "full";  // type: full | partial
+  double size_mb = 0;
+  bool is_protected = false, homeassistant = true;
+  std::vector<std::string> addons, folders;
+};
+
+// A Supervisor job (supervisor/jobs/__init__.py SupervisorJob.as_dict). The
+// simulated work is done at once; each GET /jobs/{uuid} advances `progress`
+// by `step` until done, so a client polling it sees the job move.
+struct SimJob {
+  std::string uuid, name, reference, stage, created;
+  double progress = 0, step = 50;
+  bool done = false;
+  json::array errors;
+};
+
 struct SupervisorData {
   std::string version = "2026.02.3";
   std::vector<SimAddon> addons;  // installed and store-only
   std::vector<SimRepository> repositories;
   std::vector<std::string> log;                               // the Supervisor's own journal
   std::map<std::string, std::vector<std::string>> host_logs;  // syslog identifier -> lines
+  std::vector<SimBackup> backups;
+  std::map<std::string, SimJob> jobs;  // uuid -> job
+  int next_id = 1;                     // for job uuids and backup slugs
 };
 
 // Mosquitto, Zigbee2MQTT and File editor installed; Node-RED, Samba, SSH in the store.

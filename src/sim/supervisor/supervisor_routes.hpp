@@ -24,5 +24,11 @@ json::object store_item(const SimAddon& a);  // the store's view of an add-on
 
 void add_addon_routes(RestRouter& router);
 void add_store_routes(RestRouter& router);
+void add_backup_routes(RestRouter& router);  // /backups/... and /jobs/{uuid}
+
+// A new job (already done when step >= 100): its uuid.
+std::string start_job(SupervisorData& d, std::string name, std::string reference, double step = 50);
+// The answer of a call with `background`: {"job_id"} while the job runs.
+RestResponse job_answer(const std::string& uuid, json::object extra = {});
 
 }  // namespace hamcp::sim::supervisor_detail

@@ -45,6 +45,9 @@ inline constexpr std::string_view kMask = kRedacted;  // the mask every tool res
 // `text` with every secret value found in `options` replaced by kMask.
 std::string scrub_secrets(std::string text, const json::value& options);
 
+// Puts back the configuration an addon_config edit replaced (addon_restore.cpp).
+boost::asio::awaitable<mcp::ToolResult> restore_addon_edit(ToolEnv& env, const home::EditRecord& rec);
+
 // "core_ssh": letters, digits, "_" and "-" only (it becomes a URL path segment).
 std::string checked_slug(const Args& args, std::string_view field = "slug");
 

@@ -7,6 +7,7 @@
 #include "tools/addons/addon_config.hpp"
 #include "tools/addons/addons_tools.hpp"
 #include "tools/addons/manage_app_parts.hpp"
+#include "tools/addons/supervisor_job.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/response.hpp"
 #include "tools/tool_error.hpp"
@@ -67,6 +68,38 @@ boost::asio::awaitable<std::optional<mcp::ToolResult>> ask_first(Args& args, Too
   co_return preview;
 }
 
+// install/update through the store with background=true (store.py): the job
+// is followed with progress notifications for at most wait_timeout seconds
+// (default 600); the answer tells the job's and the add-on's final state.
+boost::asio::awaitable<mcp::ToolResult> install_or_update(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                          const std::string& action, const std::string& slug,
+                                                          json::object request) {
+  request["background"] = true;
+  ctx.progress(0, 100.0, action + " " + slug + ": starting");
+  auto doing = supervisor(env, "post", "/store/addons/" + slug + "/" + action, std::move(request));
+  const json::value started = co_await std::move(doing);
+  const std::string job_id = addons::job_id_of(started);
+  json::object body{{"action", action}, {"slug", slug}, {"done", true}};
+  if (!job_id.empty()) {
+    const double seconds = std::max(0.0, args.number("wait_timeout", 600));
+    auto waiting = addons::wait_for_job(env, ctx, job_id, seconds, action + " " + slug);
+    const addons::JobOutcome outcome = co_await std::move(waiting);
+    if (outcome.failed)
+      throw ToolException(ToolError{"addon_job_failed",
+                                    "The Supervisor could not " + action + " " + slug + ": " + outcome.error,
+                                    "ha_get_logs source=supervisor shows why.",
+                                    {{"job", addons::job_summary(outcome, job_id)}}});
+    body["done"] = outcome.done;
+    body["job"] = addons::job_summary(outcome, job_id);
+    if (!outcome.done)
+      body["next"] = "Still running: ha_get_app slug=\"" + slug + "\" shows the add-on's state when it is done.";
+  }
+  auto reading = addon_brief(env, slug);
+  json::object addon = co_await std::move(reading);
+  body.emplace("addon", std::move(addon));
+  co_return ok(std::move(body));
+}
+
 boost::asio::awaitable<mcp::ToolResult> lifecycle(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
                                                   const std::string& action) {
   const std::string slug = addons::checked_slug(args);
@@ -80,6 +113,10 @@ boost::asio::awaitable<mcp::ToolResult> lifecycle(Args& args, ToolEnv& env, mcp:
     if (preview) co_return std::move(*preview);
   }
   if (action == "update" && args.has("backup")) request.emplace("backup", args.flag("backup", false));
+  if (action == "install" || action == "update") {
+    auto following = install_or_update(args, env, ctx, action, slug, std::move(request));
+    co_return co_await std::move(following);
+  }
   auto doing = supervisor(env, "post", "/addons/" + slug + "/" + action, std::move(request));
   co_await std::move(doing);
   json::object body{{"action", action}, {"slug", slug}, {"done", true}};
@@ -158,7 +195,8 @@ ToolSpec make_manage_app_spec() {
                    "summarize",
                    "python_transform",
                    "array_patch",
-                   "request_headers"};
+                   "request_headers",
+                   "wait_timeout"};
   s.run = run_manage_app;
   return s;
 }

@@ -4,8 +4,9 @@
 // backups through its backup integration (list, create and wait with
 // progress, restore and delete behind confirm=true); scope=edits: hamcp's
 // edit journal (list, view, diff, restore through the restore of the edit's
-// family, delete old edits, retention). Supervisor backups (HA OS without
-// the backup integration's WebSocket API) are not covered.
+// family, delete old edits, retention). Supervisor backups (HA OS) through
+// the Supervisor's own API when asked (via="supervisor", partial contents)
+// or when the backup integration is absent (supervisor_backups.cpp).
 
 #include <boost/asio/awaitable.hpp>
 #include <memory>
@@ -30,6 +31,12 @@ boost::asio::awaitable<mcp::ToolResult> create_backup(Args& args, ToolEnv& env, 
 // scope=edits: list, view, diff, restore, delete.
 boost::asio::awaitable<mcp::ToolResult> run_edits(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
                                                   std::string action);
+
+// Supervisor backups (supervisor_backups.cpp): asked for by via="supervisor"
+// or by addons/folders/homeassistant (partial contents).
+bool wants_supervisor(const Args& args);
+boost::asio::awaitable<mcp::ToolResult> run_supervisor_snapshot(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                                std::string action);
 
 // A WebSocket command of the backup integration; an unknown command (the
 // integration not loaded) becomes the clear "backup_unavailable" error.

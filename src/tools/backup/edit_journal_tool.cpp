@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/iso_time.hpp"
+#include "tools/addons/addons_tools.hpp"
 #include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/confirmation.hpp"
@@ -80,6 +81,11 @@ asio::awaitable<mcp::ToolResult> restore_edit(Args& args, ToolEnv& env, mcp::Req
   const home::EditRecord rec = find_edit(env, edit_id_of(args));
   if (is_registry_restorable(rec.kind)) {
     auto restoring = restore_registry_edit(env, rec, ctx);
+    mcp::ToolResult result = co_await std::move(restoring);
+    co_return result;
+  }
+  if (rec.kind == "addon_config") {
+    auto restoring = addons::restore_addon_edit(env, rec);
     mcp::ToolResult result = co_await std::move(restoring);
     co_return result;
   }

@@ -54,8 +54,8 @@ std::string one_decimal(double v) {
 
 ToolError unavailable() {
   return ToolError{"backup_unavailable",
-                   "Home Assistant's backup integration is not loaded, so there are no backups to manage here. "
-                   "Supervisor backups (HA OS) are not covered by hamcp yet.",
+                   "Home Assistant's backup integration is not loaded, and there is no Supervisor (HA OS) whose "
+                   "backups hamcp could use instead.",
                    "Add `backup:` (or `default_config:`) to configuration.yaml and restart Home Assistant.",
                    {}};
 }

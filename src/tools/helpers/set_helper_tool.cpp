@@ -130,7 +130,7 @@ ToolSpec make_set_helper_spec() {
   s.title = "Set helper";
   s.description =
       "Create/update/remove a helper. Storage types: fields in config. Flow helpers (template, group, utility_meter, "
-      "...): config answers the flow's forms, menu_choice picks a menu option; update runs the options flow. "
+      "...): config answers the flow's forms, menu_choice picks a menu option; update: options flow. "
       "helper_id: storage id or entry_id. config_subentry: entry_id + subentry_type (create) or subentry_id (update).";
   s.input_schema = R"J({"type":"object","properties":{"helper_type":{"type":"string"},
 "action":{"type":"string","enum":["create","update","remove"]},"helper_id":{"type":"string"},

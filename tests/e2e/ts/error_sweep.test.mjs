@@ -167,6 +167,8 @@ const OWN_FAILURES = {
   ha_manage_backup: [
     [{ action: 'delete', backup_id: 'nope', confirm: true }, 'invalid_argument'],
     [{ scope: 'edits', action: 'view', backup_id: 'e99999999' }, 'edit_not_found'],
+    [{ action: 'create', folders: ['etc'] }, 'supervisor_refused'],
+    [{ action: 'delete', via: 'supervisor', backup_id: 'b71e44d5', older_than_days: 30, confirm: true }, 'backup_too_new'],
   ],
   ha_manage_updates: [
     [{ action: 'get', entity_ids: ['light.kitchen_ceiling_light'] }, 'invalid_argument'],
@@ -201,6 +203,7 @@ const OWN_FAILURES = {
     [{ action: 'configure', slug: '45df7312_zigbee2mqtt', options: { serial: { baudrate: 'fast' } } }, 'invalid_options'],
     [{ action: 'explode', slug: 'core_mosquitto' }, 'invalid_argument'],
     [{ action: 'remove_repository', repository: 'nope' }, 'repository_not_found'],
+    [{ action: 'install', slug: 'core_mosquitto' }, 'supervisor_refused'],
   ],
   ha_manage_radio: [
     [{ radio: 'zigbee', action: 'network_backup' }, 'not_implemented'],

@@ -103,6 +103,48 @@ TEST_F(SupervisorRoutes, HomeAssistantsWebSocketProxy) {
   EXPECT_EQ(message(bad), "Addon nope does not exist");
 }
 
+TEST_F(SupervisorRoutes, BackupsInTheSupervisorsShapes) {
+  json::object list = envelope(request("GET", "/backups"));
+  ASSERT_EQ(list.at("data").at("backups").as_array().size(), 2u);
+  const json::object& first = list.at("data").at("backups").at(0).as_object();
+  EXPECT_EQ(first.at("slug"), "9f3c1a20");
+  EXPECT_EQ(first.at("content").at("addons").as_array().size(), 3u);
+  json::object info = envelope(request("GET", "/backups/b71e44d5/info"));
+  EXPECT_EQ(info.at("data").at("type"), "partial");
+  EXPECT_EQ(info.at("data").at("homeassistant"), nullptr);
+  EXPECT_EQ(request("GET", "/backups/nope/info").status, 404);
+
+  RestResponse bad = request("POST", "/backups/new/partial", R"({"folders":["etc"]})");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(envelope(bad).at("message").as_string().find("data['folders']"), std::string::npos);
+
+  json::object made = envelope(request("POST", "/backups/new/full", R"({"name":"n"})"));
+  EXPECT_FALSE(made.at("data").at("slug").as_string().empty()) << "without background: the slug at once";
+  EXPECT_EQ(envelope(request("DELETE", "/backups/9f3c1a20")).at("result"), "ok");
+  EXPECT_EQ(envelope(request("GET", "/backups")).at("data").at("backups").as_array().size(), 2u);
+}
+
+TEST_F(SupervisorRoutes, BackgroundCallsAnswerAJobThatAdvancesWhenRead) {
+  json::object started = envelope(request("POST", "/backups/new/partial", R"({"addons":["core_mosquitto"],
+      "background":true})"));
+  const std::string job = std::string(started.at("data").at("job_id").as_string());
+  EXPECT_FALSE(started.at("data").as_object().contains("slug"));
+  json::object half = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
+  EXPECT_EQ(half.at("done"), false);
+  EXPECT_EQ(half.at("progress").to_number<double>(), 50.0);
+  EXPECT_TRUE(half.at("child_jobs").is_array());
+  json::object done = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
+  EXPECT_EQ(done.at("done"), true);
+  EXPECT_EQ(done.at("name"), "backup_manager_partial_backup");
+  EXPECT_EQ(request("GET", "/jobs/nope").status, 404);
+
+  json::object install = envelope(request("POST", "/store/addons/core_ssh/install", R"({"background":true})"));
+  EXPECT_TRUE(install.at("data").as_object().contains("job_id"));
+  EXPECT_EQ(addon("core_ssh").version, "9.19.0");
+  RestResponse restore = request("POST", "/backups/b71e44d5/restore/partial", R"({"folders":["share"]})");
+  EXPECT_EQ(restore.status, 200);
+}
+
 TEST_F(SupervisorRoutes, NoSupervisorOnHaContainer) {
   core.store().home().supervisor.reset();
   EXPECT_EQ(request("GET", "/addons").status, 404);

@@ -162,6 +162,10 @@ TEST_F(BackupToolsTest, DeleteOlderThanDaysPreviewsThenDeletesThoseOnly) {
 TEST_F(BackupToolsTest, NoBackupIntegrationIsAClearAnswer) {
   start();
   with_backups([](sim::BackupManager& m) { return m.loaded = false; });
+  {
+    std::lock_guard lock(sim->store().mutex());
+    sim->store().home().supervisor.reset();  // with a Supervisor, its backups answer instead
+  }
   CallResult r = call("ha_manage_backup", R"({"action":"list"})");
   EXPECT_EQ(r.code(), "backup_unavailable") << r.text;
   EXPECT_NE(r.text.find("Supervisor"), std::string::npos);

@@ -104,6 +104,8 @@ class ConfirmationTest : public ToolsTest {
         {"ha_manage_backup", R"({"action":"delete","backup_id":"5e4f3a2b"})"},
         {"ha_manage_backup", R"({"action":"restore","backup_id":"9a8b7c6d"})"},
         {"ha_manage_backup", R"({"action":"delete","older_than_days":0})"},
+        {"ha_manage_backup", R"({"action":"restore","via":"supervisor","backup_id":"b71e44d5"})"},
+        {"ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20"})"},
         {"ha_manage_backup", R"({"scope":"edits","action":"delete","backup_id":")" + edit_id + R"("})"},
         {"ha_manage_blueprints", R"({"action":"delete","path":"me/notify.yaml","domain":"automation"})"},
         {"ha_manage_radio",

@@ -47,6 +47,10 @@ const KnownWrite kKnownWrites[] = {
     {"ha_manage_app", R"({"action":"restart","slug":"core_mosquitto"})"},
     {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto","confirm":true})"},
     {"ha_manage_app", R"({"slug":"core_mosquitto","boot":"manual"})"},
+    {"ha_manage_app", R"({"action":"install","slug":"core_ssh"})"},
+    {"ha_manage_backup", R"({"action":"create","via":"supervisor"})"},
+    {"ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20","confirm":true})"},
+    {"ha_manage_backup", R"({"action":"restore","folders":["share"],"backup_id":"9f3c1a20","confirm":true})"},
     {"ha_manage_radio", R"({"radio":"zwave","action":"rebuild_routes"})"},
     {"ha_manage_radio", R"({"radio":"zigbee","action":"permit_join","params":{"duration":30}})"},
     {"ha_manage_radio", R"({"radio":"zigbee","action":"group_add","params":{"name":"Sweep"}})"},
@@ -199,6 +203,10 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_manage_backup", R"({"action":"list"})"},
       {"ha_manage_backup", R"({"action":"view","backup_id":"9a8b7c6d"})"},
       {"ha_manage_backup", R"({"scope":"edits","action":"list"})"},
+      {"ha_manage_backup", R"({"action":"list","via":"supervisor"})"},
+      {"ha_manage_backup", R"({"action":"view","via":"supervisor","backup_id":"9f3c1a20"})"},
+      {"ha_manage_backup", R"({"action":"restore","via":"supervisor","backup_id":"9f3c1a20"})"},  // the preview
+      {"ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20"})"},   // the preview
       {"ha_manage_updates", R"({"action":"list","include_release_notes":true})"},
       {"ha_manage_updates", R"({"action":"get","entity_ids":["update.mosquitto_broker_update"]})"},
       {"ha_manage_hacs", R"({"action":"search","query":"card"})"},

@@ -1,0 +1,204 @@
+// /backups/... and /jobs/{uuid} of the simulated Supervisor
+// (supervisor/api/backups.py, supervisor/api/jobs.py): list, info, create
+// full/partial, restore full/partial, delete; `background: true` answers
+// {"job_id"} and the job is read at /jobs/{uuid} (as_dict + child_jobs).
+#include <algorithm>
+#include <set>
+
+#include "common/iso_time.hpp"
+#include "sim/supervisor/supervisor_api.hpp"
+#include "sim/supervisor/supervisor_routes.hpp"
+
+namespace hamcp::sim::supervisor_detail {
+namespace {
+
+const std::set<std::string>& all_folders() {
+  static const std::set<std::string> kFolders = {"ssl", "share", "addons/local", "media"};
+  return kFolders;
+}
+
+json::array strings(const std::vector<std::string>& v) {
+  json::array out;
+  for (const auto& s : v) out.emplace_back(s);
+  return out;
+}
+
+json::object list_item(const SimBackup& b) {
+  return {{"slug", b.slug},
+          {"name", b.name},
+          {"date", b.date},
+          {"type", b.type},
+          {"size", b.size_mb},
+          {"size_bytes", static_cast<std::int64_t>(b.size_mb * 1e6)},
+          {"location", nullptr},
+          {"locations", json::array{nullptr}},
+          {"protected", b.is_protected},
+          {"location_attributes",
+           json::object{{".local", json::object{{"protected", b.is_protected}, {"size_bytes", b.size_mb * 1e6}}}}},
+          {"compressed", true},
+          {"content",
+           json::object{
+               {"homeassistant", b.homeassistant}, {"addons", strings(b.addons)}, {"folders", strings(b.folders)}}}};
+}
+
+json::object info_of(const SupervisorData& d, const SimBackup& b) {
+  json::array addons;
+  for (const auto& slug : b.addons)
+    for (const auto& a : d.addons)
+      if (a.slug == slug)
+        addons.push_back(json::object{{"slug", a.slug}, {"name", a.name}, {"version", a.version}, {"size", 12.4}});
+  json::object o = list_item(b);
+  o.erase("content");
+  o["supervisor_version"] = d.version;
+  o["homeassistant"] = b.homeassistant ? json::value("2026.2.3") : json::value(nullptr);
+  o["addons"] = std::move(addons);
+  o["repositories"] = json::array{"core", "local"};
+  o["folders"] = strings(b.folders);
+  o["homeassistant_exclude_database"] = false;
+  o["extra"] = json::object{};
+  return o;
+}
+
+SimBackup* find_backup(SupervisorData& d, std::string_view slug) {
+  auto it = std::find_if(d.backups.begin(), d.backups.end(), [&](const SimBackup& b) { return b.slug == slug; });
+  return it == d.backups.end() ? nullptr : &*it;
+}
+
+std::optional<std::string> bad_folder(const json::object& body) {
+  if (const json::value* f = body.if_contains("folders"); f && f->is_array())
+    for (const auto& v : f->get_array())
+      if (!v.is_string() || !all_folders().count(std::string(v.get_string())))
+        return "value must be one of ['addons/local', 'media', 'share', 'ssl'] @ data['folders'][0]. Got " +
+               json::serialize(v);
+  return std::nullopt;
+}
+
+std::vector<std::string> string_list(const json::object& body, const char* key) {
+  std::vector<std::string> out;
+  if (const json::value* v = body.if_contains(key); v && v->is_array())
+    for (const auto& s : v->get_array())
+      if (s.is_string()) out.emplace_back(s.get_string());
+  return out;
+}
+
+bool flag(const json::object& body, const char* key, bool fallback) {
+  const json::value* v = body.if_contains(key);
+  return v && v->is_bool() ? v->get_bool() : fallback;
+}
+
+// Partial: only the installed add-ons named (the Supervisor skips the others with a warning).
+RestResponse create(RestCall& c, SupervisorData& d, bool partial) {
+  bool invalid = false;
+  auto body = body_object(c.request, invalid);
+  if (!body) return error(400, "Invalid JSON body");
+  if (auto bad = bad_folder(*body)) return error(400, *bad);
+  SimBackup b;
+  b.slug = "5a" + std::to_string(100000 + d.next_id++) + "c";
+  b.date = common::format_iso_time(common::now_epoch_seconds());
+  b.name = body->contains("name") && body->at("name").is_string() ? std::string(body->at("name").get_string())
+                                                                  : "Automatic backup " + b.date.substr(0, 10);
+  b.type = partial ? "partial" : "full";
+  b.is_protected = body->contains("password") && body->at("password").is_string();
+  b.homeassistant = partial ? flag(*body, "homeassistant", false) : true;
+  const std::vector<std::string> wanted = string_list(*body, "addons");
+  for (const auto& a : d.addons)
+    if (a.installed() && (!partial || std::count(wanted.begin(), wanted.end(), a.slug))) b.addons.push_back(a.slug);
+  b.folders =
+      partial ? string_list(*body, "folders") : std::vector<std::string>(all_folders().begin(), all_folders().end());
+  b.size_mb = 1.5 + 20.0 * static_cast<double>(b.addons.size()) + (b.homeassistant ? 40.0 : 0.0);
+  d.backups.push_back(b);
+  d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] Creating new " + b.type + " backup with slug " +
+                  b.slug);
+  const std::string job =
+      start_job(d, partial ? "backup_manager_partial_backup" : "backup_manager_full_backup", b.slug);
+  if (flag(*body, "background", false)) return job_answer(job);
+  d.jobs[job].done = true;
+  d.jobs[job].progress = 100;
+  return ok(json::object{{"job_id", job}, {"slug", b.slug}});
+}
+
+RestResponse restore(RestCall& c, SupervisorData& d, bool partial) {
+  SimBackup* b = find_backup(d, c.path[0]);
+  if (!b) return error(404, "Backup does not exist");
+  bool invalid = false;
+  auto body = body_object(c.request, invalid);
+  if (!body) return error(400, "Invalid JSON body");
+  if (auto bad = bad_folder(*body)) return error(400, *bad);
+  if (b->is_protected && !(body->contains("password") && body->at("password").is_string()))
+    return error(400, "Invalid password for backup " + b->slug);
+  const std::string job =
+      start_job(d, partial ? "backup_manager_partial_restore" : "backup_manager_full_restore", b->slug);
+  d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] " + std::string(partial ? "Partial" : "Full") +
+                  "-Restore " + b->slug + " start");
+  return job_answer(job);
+}
+
+RestResponse job_info(RestCall& c, SupervisorData& d) {
+  auto it = d.jobs.find(c.path[0]);
+  if (it == d.jobs.end()) return error(404, "Job does not exist");
+  SimJob& j = it->second;
+  if (!j.done) {
+    j.progress = std::min(100.0, j.progress + j.step);
+    j.stage = j.progress < 100 ? "home_assistant" : "finishing_file";
+    j.done = j.progress >= 100;
+  }
+  return ok(json::object{{"name", j.name},
+                         {"reference", j.reference},
+                         {"uuid", j.uuid},
+                         {"progress", j.progress},
+                         {"stage", j.stage.empty() ? json::value(nullptr) : json::value(j.stage)},
+                         {"done", j.done},
+                         {"errors", j.errors},
+                         {"created", j.created},
+                         {"extra", nullptr},
+                         {"child_jobs", json::array{}}});
+}
+
+}  // namespace
+
+std::string start_job(SupervisorData& d, std::string name, std::string reference, double step) {
+  SimJob j;
+  j.uuid = "9c1e" + std::to_string(1000000 + d.next_id++) + "0f2b4a6d8e0a1c3e5f7a9b";
+  j.name = std::move(name);
+  j.reference = std::move(reference);
+  j.created = common::format_iso_time(common::now_epoch_seconds());
+  j.step = step;
+  j.done = step >= 100;
+  j.progress = j.done ? 100 : 0;
+  const std::string uuid = j.uuid;
+  d.jobs[uuid] = std::move(j);
+  return uuid;
+}
+
+RestResponse job_answer(const std::string& uuid, json::object extra) {
+  extra["job_id"] = uuid;
+  return ok(std::move(extra));
+}
+
+void add_backup_routes(RestRouter& r) {
+  r.add("GET", "/backups", guarded([](RestCall&, SupervisorData& d) {
+          json::array list;
+          for (const auto& b : d.backups) list.push_back(list_item(b));
+          return ok(json::object{{"backups", std::move(list)}});
+        }));
+  r.add("GET", "/backups/{slug}/info", guarded([](RestCall& c, SupervisorData& d) {
+          SimBackup* b = find_backup(d, c.path[0]);
+          return b ? ok(info_of(d, *b)) : error(404, "Backup does not exist");
+        }));
+  r.add("POST", "/backups/new/full", guarded([](RestCall& c, SupervisorData& d) { return create(c, d, false); }));
+  r.add("POST", "/backups/new/partial", guarded([](RestCall& c, SupervisorData& d) { return create(c, d, true); }));
+  r.add("POST", "/backups/{slug}/restore/full",
+        guarded([](RestCall& c, SupervisorData& d) { return restore(c, d, false); }));
+  r.add("POST", "/backups/{slug}/restore/partial",
+        guarded([](RestCall& c, SupervisorData& d) { return restore(c, d, true); }));
+  r.add("DELETE", "/backups/{slug}", guarded([](RestCall& c, SupervisorData& d) {
+          auto it =
+              std::find_if(d.backups.begin(), d.backups.end(), [&](const SimBackup& b) { return b.slug == c.path[0]; });
+          if (it == d.backups.end()) return error(404, "Backup does not exist");
+          d.backups.erase(it);
+          return ok();
+        }));
+  r.add("GET", "/jobs/{uuid}", guarded(job_info));
+}
+
+}  // namespace hamcp::sim::supervisor_detail

@@ -1,0 +1,89 @@
+// Polls GET /jobs/{uuid} (supervisor/api/jobs.py job_info: progress 0-100,
+// stage, done, errors, child_jobs) every kPollMs until done, the deadline or
+// the client's cancel. Reads only: the job itself was started by the caller.
+#include "tools/addons/supervisor_job.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+
+#include "tools/addons/addons_tools.hpp"
+
+namespace hamcp::tools::addons {
+namespace {
+
+namespace asio = boost::asio;
+
+constexpr int kPollMs = 250;
+
+std::string text_of(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+double progress_of(const json::object& job) {
+  const json::value* p = job.if_contains("progress");
+  return p && p->is_number() ? p->to_number<double>() : 0;
+}
+
+void read_outcome(JobOutcome& out) {
+  const json::value* done = out.job.if_contains("done");
+  out.done = done && done->is_bool() && done->get_bool();
+  const json::value* errors = out.job.if_contains("errors");
+  out.failed = errors && errors->is_array() && !errors->get_array().empty();
+  if (out.failed && errors->get_array().front().is_object())
+    out.error = text_of(errors->get_array().front().get_object(), "message");
+}
+
+}  // namespace
+
+std::string job_id_of(const json::value& answer) {
+  const json::object* o = answer.if_object();
+  return o ? text_of(*o, "job_id") : std::string();
+}
+
+json::object job_summary(const JobOutcome& outcome, const std::string& uuid) {
+  json::object out{{"job_id", uuid}, {"done", outcome.done}};
+  for (const char* k : {"name", "progress", "stage", "errors"})
+    if (const json::value* v = outcome.job.if_contains(k)) out[k] = *v;
+  return out;
+}
+
+asio::awaitable<JobOutcome> wait_for_job(ToolEnv& env, mcp::RequestContext& ctx, std::string uuid, double seconds,
+                                         std::string label) {
+  auto executor = co_await asio::this_coro::executor;
+  asio::steady_timer timer(executor);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+  JobOutcome out;
+  if (uuid.empty()) {  // the Supervisor finished before answering: nothing to follow
+    out.done = true;
+    co_return out;
+  }
+  std::string last_reported;
+  while (!ctx.cancelled()) {
+    try {
+      auto reading = supervisor(env, "get", "/jobs/" + uuid);
+      json::value job = co_await std::move(reading);
+      if (job.is_object()) out.job = job.get_object();
+    } catch (const ha::HaException& e) {
+      if (e.error().cause != ha::ErrorCause::connection_lost) throw;
+      out.connection_lost = true;
+      co_return out;
+    }
+    read_outcome(out);
+    const double progress = progress_of(out.job);
+    const std::string stage = text_of(out.job, "stage");
+    const std::string report = std::to_string(progress) + stage;
+    if (report != last_reported) {
+      last_reported = report;
+      ctx.progress(progress, 100.0, label + (stage.empty() ? std::string() : ": " + stage));
+    }
+    if (out.done || std::chrono::steady_clock::now() >= deadline) break;
+    timer.expires_after(std::chrono::milliseconds(kPollMs));
+    co_await timer.async_wait(asio::use_awaitable);
+  }
+  co_return out;
+}
+
+}  // namespace hamcp::tools::addons

@@ -1,0 +1,209 @@
+// Issue 13 items 3 and 6 on HA OS, against the demo sim's Supervisor:
+// ha_manage_backup via="supervisor" (list, create full/partial following the
+// job with progress notifications, restore and delete behind confirm, the
+// minimum age, a refused folder, the fallback when HA's backup integration
+// is absent); ha_manage_app install/update as background jobs with progress;
+// an add-on configuration edit restored from the journal (masked secrets,
+// refused when the add-on changed after the edit).
+#include "unit/tools/tools_fixture.hpp"
+
+namespace hamcp::tools::testing {
+namespace {
+
+std::string str(const json::value& v, std::string_view key) { return std::string(v.at(key).as_string()); }
+
+class SupervisorBackupTest : public ToolsTest {
+ protected:
+  template <class F>
+  auto with_supervisor(F fn) {
+    std::lock_guard lock(sim->store().mutex());
+    return fn(*sim->store().home().supervisor);
+  }
+  std::size_t backup_count() {
+    return with_supervisor([](sim::SupervisorData& d) { return d.backups.size(); });
+  }
+  std::size_t job_count() {
+    return with_supervisor([](sim::SupervisorData& d) { return d.jobs.size(); });
+  }
+  // A tools/call with a progress token: the response and the progress notifications.
+  std::pair<CallResult, std::vector<json::object>> call_with_progress(const std::string& tool,
+                                                                      const std::string& args_json) {
+    json::object req{{"jsonrpc", "2.0"},
+                     {"id", ++next_id},
+                     {"method", "tools/call"},
+                     {"params", json::object{{"name", tool},
+                                             {"arguments", json::parse(args_json)},
+                                             {"_meta", json::object{{"progressToken", "sup-1"}}}}}};
+    auto channel = std::make_shared<mcp::testing::MemoryChannel>();
+    h.session->deliver(json::value(std::move(req)), channel);
+    EXPECT_TRUE(h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(20000)));
+    auto responses = channel->responses();
+    EXPECT_EQ(responses.size(), 1u);
+    std::vector<json::object> progress;
+    for (auto& p : channel->with_method("notifications/progress")) progress.push_back(p);
+    CallResult r;
+    if (!responses.empty()) {
+      r.response = responses.front();
+      r.result = r.response.at("result").as_object();
+      r.is_error = r.result.contains("isError") && r.result.at("isError").as_bool();
+      if (const json::value* s = r.result.if_contains("structuredContent")) r.structured = s->as_object();
+      r.text = json::serialize(r.result);
+    }
+    return {r, progress};
+  }
+};
+
+TEST_F(SupervisorBackupTest, ListsTheSupervisorsBackupsNewestFirst) {
+  start();
+  CallResult r = call("ha_manage_backup", R"({"action":"list","via":"supervisor"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "via"), "supervisor");
+  const json::array& backups = r.structured.at("backups").as_array();
+  ASSERT_EQ(backups.size(), 2u);
+  EXPECT_EQ(str(backups[0], "backup_id"), "b71e44d5");
+  EXPECT_EQ(str(backups[0], "type"), "partial");
+  EXPECT_EQ(str(backups[1], "size"), "182.4 MB");
+
+  CallResult view = call("ha_manage_backup", R"({"action":"view","via":"supervisor","backup_id":"9f3c1a20"})");
+  ASSERT_FALSE(view.is_error) << view.text;
+  EXPECT_EQ(view.structured.at("details").at("addons").as_array().size(), 3u);
+}
+
+TEST_F(SupervisorBackupTest, CreateFullFollowsTheJobWithProgress) {
+  start();
+  auto [r, progress] = call_with_progress("ha_manage_backup", R"({"action":"create","via":"supervisor","name":"x"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("created").as_bool(), true);
+  EXPECT_EQ(str(r.structured, "type"), "full");
+  EXPECT_EQ(str(r.structured.at("backup"), "name"), "x");
+  EXPECT_TRUE(r.structured.at("job").at("done").as_bool());
+  EXPECT_EQ(backup_count(), 3u);
+  ASSERT_GE(progress.size(), 3u) << "start, half way, done";
+  EXPECT_EQ(str(progress.back().at("params"), "progressToken"), "sup-1");
+  EXPECT_EQ(progress.back().at("params").at("progress").to_number<double>(), 100.0);
+}
+
+TEST_F(SupervisorBackupTest, CreatePartialBacksUpOnlyWhatIsNamed) {
+  start();
+  CallResult r = call("ha_manage_backup", R"({"action":"create","addons":["core_mosquitto"],"folders":["share"]})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "via"), "supervisor");
+  EXPECT_EQ(str(r.structured, "type"), "partial") << r.text;
+  ASSERT_TRUE(r.structured.contains("backup")) << r.text;
+  const json::object& content = r.structured.at("backup").as_object();
+  EXPECT_EQ(content.at("addons").as_array().size(), 1u) << r.text;
+  EXPECT_EQ(content.at("homeassistant"), false);
+
+  CallResult bad = call("ha_manage_backup", R"({"action":"create","folders":["etc"]})");
+  EXPECT_EQ(bad.code(), "supervisor_refused") << bad.text;
+  EXPECT_NE(bad.text.find("folders"), std::string::npos);
+  EXPECT_EQ(backup_count(), 3u);
+}
+
+TEST_F(SupervisorBackupTest, RestoreNeedsConfirmThenFollowsItsJob) {
+  start();
+  CallResult preview = call("ha_manage_backup", R"({"action":"restore","via":"supervisor","backup_id":"b71e44d5"})");
+  ASSERT_FALSE(preview.is_error) << preview.text;
+  EXPECT_EQ(preview.structured.at("restored").as_bool(), false);
+  EXPECT_EQ(job_count(), 0u) << "a preview starts nothing";
+
+  CallResult done =
+      call("ha_manage_backup",
+           R"({"action":"restore","backup_id":"b71e44d5","addons":["45df7312_zigbee2mqtt"],"confirm":true})");
+  ASSERT_FALSE(done.is_error) << done.text;
+  EXPECT_EQ(done.structured.at("restored").as_bool(), true);
+  EXPECT_EQ(str(done.structured.at("job"), "name"), "backup_manager_partial_restore");
+
+  CallResult missing = call("ha_manage_backup", R"({"action":"restore","via":"supervisor","backup_id":"nope"})");
+  EXPECT_EQ(missing.code(), "supervisor_refused") << missing.text;
+}
+
+TEST_F(SupervisorBackupTest, DeleteNeedsConfirmAndAMinimumAge) {
+  start();
+  CallResult made = call("ha_manage_backup", R"({"action":"create","via":"supervisor"})");
+  ASSERT_FALSE(made.is_error) << made.text;
+  const std::string fresh = str(made.structured.at("backup"), "backup_id");
+  CallResult young =
+      call("ha_manage_backup", R"({"action":"delete","via":"supervisor","confirm":true,"backup_id":")" + fresh + "\"}");
+  EXPECT_EQ(young.code(), "backup_too_new") << young.text;
+  EXPECT_EQ(backup_count(), 3u);
+
+  CallResult preview = call("ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20"})");
+  ASSERT_FALSE(preview.is_error) << preview.text;
+  EXPECT_EQ(preview.structured.at("deleted").as_bool(), false);
+  EXPECT_EQ(backup_count(), 3u);
+  CallResult gone =
+      call("ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20","confirm":true})");
+  ASSERT_FALSE(gone.is_error) << gone.text;
+  EXPECT_EQ(backup_count(), 2u);
+}
+
+TEST_F(SupervisorBackupTest, WithoutTheBackupIntegrationTheSupervisorAnswers) {
+  start();
+  {
+    std::lock_guard lock(sim->store().mutex());
+    sim->store().home().backup.loaded = false;
+  }
+  CallResult r = call("ha_manage_backup", R"({"action":"list"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "via"), "supervisor");
+
+  CallResult forced = call("ha_manage_backup", R"({"action":"list","via":"integration"})");
+  EXPECT_EQ(forced.code(), "backup_unavailable") << forced.text;
+  CallResult bad = call("ha_manage_backup", R"({"action":"list","via":"cloud"})");
+  EXPECT_NE(bad.text.find("via"), std::string::npos) << bad.text;
+  EXPECT_TRUE(bad.is_error);
+}
+
+TEST_F(SupervisorBackupTest, TheIntegrationsAnswersSayVia) {
+  start();
+  CallResult r = call("ha_manage_backup", R"({"action":"list"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "via"), "integration");
+}
+
+TEST_F(SupervisorBackupTest, AddonInstallAndUpdateFollowTheirJobs) {
+  start();
+  auto [installed, progress] = call_with_progress("ha_manage_app", R"({"action":"install","slug":"core_ssh"})");
+  ASSERT_FALSE(installed.is_error) << installed.text;
+  EXPECT_TRUE(installed.structured.at("done").as_bool());
+  EXPECT_EQ(str(installed.structured.at("job"), "name"), "addon_manager_install");
+  EXPECT_EQ(str(installed.structured.at("addon"), "version"), "9.19.0");
+  ASSERT_GE(progress.size(), 4u) << "start and each step of the job";
+  EXPECT_EQ(progress.back().at("params").at("progress").to_number<double>(), 100.0);
+
+  CallResult updated = call("ha_manage_app", R"({"action":"update","slug":"core_mosquitto","confirm":true})");
+  ASSERT_FALSE(updated.is_error) << updated.text;
+  EXPECT_EQ(str(updated.structured.at("addon"), "version"), "6.5.2");
+  EXPECT_TRUE(updated.structured.at("job").at("done").as_bool());
+
+  CallResult again = call("ha_manage_app", R"({"action":"install","slug":"core_ssh"})");
+  EXPECT_EQ(again.code(), "supervisor_refused") << again.text;
+}
+
+TEST_F(SupervisorBackupTest, AnAddonConfigEditIsRestoredFromTheJournal) {
+  start();
+  CallResult set = call("ha_manage_app", R"({"action":"configure","slug":"core_mosquitto",
+      "options":{"require_certificate":true},"boot":"manual"})");
+  ASSERT_FALSE(set.is_error) << set.text;
+  const std::string edit = str(set.structured, "edit_id");
+
+  CallResult view = call("ha_manage_backup", R"({"scope":"edits","action":"view","backup_id":")" + edit + "\"}");
+  ASSERT_FALSE(view.is_error) << view.text;
+  EXPECT_EQ(view.text.find("zb-Secret-42"), std::string::npos) << "secrets stay masked in journal views";
+
+  CallResult restored = call("ha_manage_backup", R"({"scope":"edits","action":"restore","backup_id":")" + edit + "\"}");
+  ASSERT_FALSE(restored.is_error) << restored.text;
+  EXPECT_EQ(restored.text.find("zb-Secret-42"), std::string::npos);
+  EXPECT_FALSE(str(restored.structured, "edit_id").empty());
+  const auto mosquitto = with_supervisor([](sim::SupervisorData& d) { return d.addons.front(); });
+  EXPECT_EQ(mosquitto.boot, "auto");
+  EXPECT_EQ(mosquitto.options.at("require_certificate").as_bool(), false);
+  EXPECT_EQ(str(mosquitto.options.at("logins").at(0), "password"), "zb-Secret-42");
+
+  CallResult stale = call("ha_manage_backup", R"({"scope":"edits","action":"restore","backup_id":")" + edit + "\"}");
+  EXPECT_EQ(stale.code(), "config_hash_mismatch") << stale.text;
+}
+
+}  // namespace
+}  // namespace hamcp::tools::testing
