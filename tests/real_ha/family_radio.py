@@ -37,10 +37,30 @@ def t_not_configured(c: Ctx):
 def t_not_implemented_names_what_exists(c: Ctx):
     m = McpStdio(c)
     try:
-        err = m.tool("ha_manage_radio", {"radio": "matter", "action": "commission"}, ok=False)["error"]
-        expect(err["code"] == "not_implemented" and "ping" in err["available_actions"], f"commission: {err}")
+        err = m.tool("ha_manage_radio", {"radio": "zigbee", "action": "cluster_write"}, ok=False)["error"]
+        expect(err["code"] == "not_implemented" and "permit_join" in err["available_actions"], f"cluster_write: {err}")
         bad = m.tool("ha_manage_radio", {"radio": "zwave", "action": "explode"}, ok=False)["error"]
         expect(bad["code"] == "invalid_argument" and "action" in json.dumps(bad), f"unknown action: {bad}")
+    finally:
+        m.close()
+
+
+# One action per radio added by issue 12 item 5's second round: each answers radio_not_configured here.
+NEW_ACTIONS = [
+    ("zigbee", "network_backup", {}, "no ZHA config entry"),
+    ("zwave", "hard_reset", {}, "no Z-Wave JS config entry"),
+    ("thread", "create_network", {}, "no OpenThread Border Router config entry"),
+    ("matter", "commission", {"code": "3497-011-2332"}, "no Matter config entry"),
+]
+
+
+def t_new_actions_not_configured(c: Ctx):
+    m = McpStdio(c)
+    try:
+        for radio, action, params, words in NEW_ACTIONS:
+            err = m.tool("ha_manage_radio", {"radio": radio, "action": action, "params": params}, ok=False)["error"]
+            expect(err["code"] == "radio_not_configured", f"{radio} {action}: {err}")
+            expect(err["message"].startswith(words), f"{radio} {action} message: {err['message']}")
     finally:
         m.close()
 
@@ -48,4 +68,5 @@ def t_not_implemented_names_what_exists(c: Ctx):
 TESTS = [
     ("hamcp.radio.not_configured", t_not_configured),
     ("hamcp.radio.not_implemented", t_not_implemented_names_what_exists),
+    ("hamcp.radio.new_actions_not_configured", t_new_actions_not_configured),
 ]

@@ -6,6 +6,7 @@
 // with (sim/ws/ws_{zha,zwave,thread,matter}_commands.cpp).
 #include <set>
 
+#include "sim/core/update_progress.hpp"
 #include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
 
@@ -37,6 +38,46 @@ std::string radio_device(HomeBuilder& b, const char* domain, const char* name, c
   const std::string id = b.add_device(std::move(spec));
   device_by_id(b.home(), id).identifiers = {{domain, identifier}};
   return id;
+}
+
+// A radio device's firmware update entity, as ZHA, Z-Wave JS and Matter add
+// one (ha_manage_radio firmware_update installs through it).
+void add_firmware(HomeBuilder& b, const std::string& device_id, const char* platform, const char* installed,
+                  const char* latest) {
+  EntitySpec s;
+  s.domain = "update";
+  s.device_id = device_id;
+  s.platform = platform;
+  s.original_name = "Firmware";
+  s.device_class = "firmware";
+  s.entity_category = "config";
+  s.state = std::string(installed) == latest ? "off" : "on";
+  s.attributes = {{"auto_update", false},
+                  {"display_precision", 0},
+                  {"installed_version", installed},
+                  {"in_progress", false},
+                  {"latest_version", latest},
+                  {"release_summary", nullptr},
+                  {"release_url", nullptr},
+                  {"skipped_version", nullptr},
+                  {"title", nullptr},
+                  {"update_percentage", nullptr},
+                  {"supported_features", kUpdateInstall | kUpdateProgress}};
+  b.add_entity(std::move(s));
+}
+
+// Z-Wave JS's per-node ping button (button.py; translation key "ping").
+void add_ping_button(HomeBuilder& b, const std::string& device_id) {
+  EntitySpec s;
+  s.domain = "button";
+  s.device_id = device_id;
+  s.platform = "zwave_js";
+  s.original_name = "Ping";
+  s.entity_category = "config";
+  s.state = "unknown";
+  const std::string entity_id = b.add_entity(std::move(s));
+  for (auto& e : b.home().entities)
+    if (e.entity_id == entity_id) e.translation_key = "ping";
 }
 
 json::object zha_device(const std::string& ieee, const char* nwk, const std::string& reg_id, const Device& d,
@@ -110,6 +151,7 @@ void add_zha(HomeBuilder& b) {
     // ZHA agrees to remove any device but its coordinator (async_remove_config_entry_device).
     device_by_id(b.home(), id).orphaned = std::string(s.type) != "Coordinator";
     devices.push_back(zha_device(s.ieee, s.nwk, id, device_by_id(b.home(), id), s.type, s.power, s.lqi));
+    if (std::string(s.name) == "Desk Lamp Plug") add_firmware(b, id, "zha", "0x02040054", "0x02040062");
   }
   add_other_zha_devices(b.home(), devices);
   json::object network_info{{"extended_pan_id", "6d:61:70:6c:65:68:6f:75"},
@@ -129,7 +171,13 @@ void add_zha(HomeBuilder& b) {
                          {"model", specs[0].model},
                          {"manufacturer", specs[0].manufacturer},
                          {"version", "20240710"}};
+  // zigpy keeps its automatic backups; the demo has the night's one (zha/network/backups/list).
+  json::object nightly{{"version", 1},
+                       {"backup_time", "2026-01-01T03:00:00+00:00"},
+                       {"network_info", network_info},
+                       {"node_info", node_info}};
   b.home().radios["zha"] = json::object{
+      {"backups", json::array{std::move(nightly)}},
       {"network", json::object{{"radio_type", "znp"},
                                {"device", json::object{{"path", "/dev/serial/by-id/usb-Nabu_Casa_ZBT-1-if00-port0"},
                                                        {"baudrate", 115200},
@@ -184,7 +232,9 @@ void add_zwave(HomeBuilder& b) {
   const std::string controller = node_device(1, "Z-Wave Controller", "Zooz", "ZST39 800 Long Range", "hallway");
   const std::string lock = node_device(2, "Front Door Lock", "Yale", "YRD226 Assure Lock", "hallway");
   const std::string dimmer = node_device(3, "Basement Dimmer", "Zooz", "ZEN77 800LR", "basement");
+  add_firmware(b, dimmer, "zwave_js", "2.10.0", "2.10.0");  // up to date
   const std::string siren = node_device(4, "Garage Siren", "Aeotec", "ZW164 Indoor Siren 6", "garage");
+  for (const std::string& node : {lock, dimmer, siren}) add_ping_button(b, node);
   json::object lock_config{
       {"2-112-0-1", zwave_param(1, "Volume", 2, 1, 3, 2, {{"1", "High"}, {"2", "Low"}, {"3", "Silent"}})},
       {"2-112-0-2", zwave_param(2, "Auto Relock", 255, 0, 255, 255, {{"0", "Disable"}, {"255", "Enable"}})}};
@@ -254,6 +304,7 @@ void add_thread(HomeBuilder& b) {
 void add_matter(HomeBuilder& b) {
   const std::string plug = radio_device(b, "matter", "Living Room Matter Plug", "Eve Systems", "Eve Energy",
                                         "deviceid_0000000000000001-0000000000000005-MatterNodeDevice", "living_room");
+  add_firmware(b, plug, "matter", "1.2.3", "1.3.0");
   json::object diagnostics{{"node_id", 5},
                            {"network_type", "thread"},
                            {"node_type", "end_device"},

@@ -1,6 +1,6 @@
 // The Matter integration's WebSocket API (homeassistant/components/matter/
 // api.py) over Home::radios["matter"]: node diagnostics, ping, interview,
-// fabric removal.
+// fabric removal; commissioning and credentials in ws_matter_commissioning_commands.cpp.
 // Nodes are found by their device-registry id. Unknown while there is no
 // "matter" config entry.
 #include "sim/ws/ws_radio_util.hpp"
@@ -60,7 +60,10 @@ void remove_matter_fabric(WsConnection& c, int64_t id, const json::object& msg) 
 
 }  // namespace
 
+void register_matter_commissioning_commands(ws_util::Table& t);  // ws_matter_commissioning_commands.cpp
+
 void register_matter_commands(ws_util::Table& t) {
+  register_matter_commissioning_commands(t);
   t["matter/node_diagnostics"] = when_loaded<kMatter, node_diagnostics>;
   t["matter/ping_node"] = when_loaded<kMatter, ping_node>;
   t["matter/interview_node"] = when_loaded<kMatter, interview_node>;

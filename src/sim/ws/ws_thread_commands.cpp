@@ -2,7 +2,7 @@
 // websocket_api.py) and OTBR's otbr/info (components/otbr/websocket_api.py)
 // over Home::radios["thread"]: datasets (list, TLVs, preferred, delete).
 // thread/* is unknown without a "thread" config entry, otbr/info without an
-// "otbr" one.
+// "otbr" one. Network writes: ws_thread_network_commands.cpp.
 #include "sim/ws/ws_radio_util.hpp"
 
 namespace hamcp::sim {
@@ -90,7 +90,10 @@ void discover_routers(WsConnection& c, int64_t id, const json::object&) {
 
 }  // namespace
 
+void register_thread_network_commands(ws_util::Table& t);  // ws_thread_network_commands.cpp
+
 void register_thread_commands(ws_util::Table& t) {
+  register_thread_network_commands(t);
   t["thread/list_datasets"] = when_loaded<kThread, list_datasets>;
   t["thread/get_dataset_tlv"] = when_loaded<kThread, get_dataset_tlv>;
   t["thread/set_preferred_dataset"] = when_loaded<kThread, set_preferred_dataset>;

@@ -1,6 +1,7 @@
 // ZHA's WebSocket API (homeassistant/components/zha/websocket_api.py) over
 // Home::radios["zha"]: network settings, devices, one device by IEEE, groups
-// (list, one, add, remove, members add/remove), permit joining, bind/unbind.
+// (list, one, add, remove, members add/remove), permit joining, bind/unbind;
+// backups, channel and clusters in ws_zha_network_commands.cpp.
 // Unknown while there is no "zha" config entry.
 #include "sim/ws/ws_radio_util.hpp"
 
@@ -139,7 +140,10 @@ void unbind(WsConnection& c, int64_t id, const json::object& msg) { binding(c, i
 
 }  // namespace
 
+void register_zha_network_commands(ws_util::Table& t);  // ws_zha_network_commands.cpp
+
 void register_zha_commands(ws_util::Table& t) {
+  register_zha_network_commands(t);
   t["zha/network/settings"] = when_loaded<kZha, network_settings>;
   t["zha/devices"] = when_loaded<kZha, devices>;
   t["zha/device"] = when_loaded<kZha, device>;

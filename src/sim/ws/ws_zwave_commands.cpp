@@ -1,6 +1,7 @@
 // Z-Wave JS's WebSocket API (homeassistant/components/zwave_js/api.py) over
 // Home::radios["zwave_js"]: network status, node status, configuration
-// parameters (get, set), re-interview, route rebuilding, failed-node removal.
+// parameters (get, set), re-interview, route rebuilding, failed-node removal,
+// inclusion (add_node, stop_inclusion) and the controller's hard reset.
 // Nodes are found by their device-registry id as HA finds them. Unknown while
 // there is no "zwave_js" config entry.
 #include "sim/ws/ws_radio_util.hpp"
@@ -127,6 +128,55 @@ void remove_failed_node(WsConnection& c, int64_t id, const json::object& msg) {
   c.send_result(id, nullptr);
 }
 
+constexpr std::int64_t kIdle = 0, kIncluding = 1;  // zwave-js InclusionState
+
+bool entry_or_error(WsConnection& c, int64_t id, const json::object& msg) {
+  if (req_string(msg, "entry_id") == entry_id_of(c)) return true;
+  c.send_error(id, "not_found", "Config entry " + req_string(msg, "entry_id") + " not found");
+  return false;
+}
+
+// zwave_js/add_node: the result (async_begin_inclusion's bool; true while already including),
+// then the controller's events on the command's id. The sim's inclusion finds no node.
+void add_node(WsConnection& c, int64_t id, const json::object& msg) {
+  if (msg.contains("inclusion_strategy")) {  // the schema first, as voluptuous checks it
+    const std::int64_t strategy = req_int(msg, "inclusion_strategy");
+    if (strategy != 0 && strategy != 2 && strategy != 3 && strategy != 4)
+      throw BadMessage{"value must be one of [0, 2, 3, 4] for dictionary value @ data['inclusion_strategy']"};
+  }
+  if (!entry_or_error(c, id, msg)) return;
+  json::object& controller = zwave(c)["controller"].as_object();
+  const bool already = controller["inclusion_state"] == kIncluding;
+  controller["inclusion_state"] = kIncluding;
+  c.add_subscription(id, [] {});
+  c.send_result(id, true);
+  if (!already) c.send_event(id, json::object{{"event", "inclusion started"}});
+}
+
+// zwave_js/stop_inclusion: async_stop_inclusion's bool (false when nothing was including).
+void stop_inclusion(WsConnection& c, int64_t id, const json::object& msg) {
+  if (!entry_or_error(c, id, msg)) return;
+  json::object& controller = zwave(c)["controller"].as_object();
+  const bool including = controller["inclusion_state"] == kIncluding;
+  controller["inclusion_state"] = kIdle;
+  c.send_result(id, including);
+}
+
+// zwave_js/hard_reset_controller: the controller forgets every node and gets a new home id;
+// HA answers with the controller's device id once it is registered again.
+void hard_reset_controller(WsConnection& c, int64_t id, const json::object& msg) {
+  if (!entry_or_error(c, id, msg)) return;
+  json::object& controller = zwave(c)["controller"].as_object();
+  const json::value own = controller.at("own_node_id");
+  json::array& nodes = list(zwave(c), "nodes");
+  nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
+                             [&](const json::value& n) { return n.as_object().at("node_id") != own; }),
+              nodes.end());
+  controller["home_id"] = controller.at("home_id").to_number<std::int64_t>() + 1;
+  controller["is_rebuilding_routes"] = false;
+  c.send_result(id, nodes.empty() ? json::value(nullptr) : nodes.front().as_object().at("device_id"));
+}
+
 }  // namespace
 
 void register_zwave_commands(ws_util::Table& t) {
@@ -138,6 +188,9 @@ void register_zwave_commands(ws_util::Table& t) {
   t["zwave_js/rebuild_node_routes"] = when_loaded<kZwave, rebuild_node_routes>;
   t["zwave_js/begin_rebuilding_routes"] = when_loaded<kZwave, begin_rebuilding_routes>;
   t["zwave_js/remove_failed_node"] = when_loaded<kZwave, remove_failed_node>;
+  t["zwave_js/add_node"] = when_loaded<kZwave, add_node>;
+  t["zwave_js/stop_inclusion"] = when_loaded<kZwave, stop_inclusion>;
+  t["zwave_js/hard_reset_controller"] = when_loaded<kZwave, hard_reset_controller>;
 }
 
 }  // namespace hamcp::sim

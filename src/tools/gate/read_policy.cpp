@@ -59,6 +59,10 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "zha/devices"},
     ReadRule{K::ws_command, "zha/device"},
     ReadRule{K::ws_command, "zha/groups"},
+    ReadRule{K::ws_command, "zha/network/backups/list"},
+    ReadRule{K::ws_command, "zha/devices/clusters"},
+    ReadRule{K::ws_command, "zha/devices/clusters/attributes"},
+    ReadRule{K::ws_command, "zha/devices/clusters/attributes/value"},  // a ZCL read of the device
     ReadRule{K::ws_command, "zwave_js/network_status"},
     ReadRule{K::ws_command, "zwave_js/node_status"},
     ReadRule{K::ws_command, "zwave_js/get_config_parameters"},

@@ -1,7 +1,8 @@
 // radio=matter: the Matter integration through matter/* (components/matter/
 // api.py). Reads: network_status (the Matter devices and their nodes'
 // diagnostics), diagnostics (one node). Writes: ping, interview,
-// remove_fabric (confirm).
+// remove_fabric (confirm), firmware_update; commissioning in
+// radio_matter_commissioning.cpp.
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -119,15 +120,24 @@ asio::awaitable<json::object> remove_fabric(Args& args, ToolEnv& env) {
   co_return details;
 }
 
+asio::awaitable<json::object> firmware(Args& args, ToolEnv& env) { return firmware_update(args, env, matter()); }
+
 constexpr Action kActions[] = {
-    {"network_status", network_status}, {"diagnostics", diagnostics},           {"ping", ping},
-    {"interview", interview},           {"remove_fabric", remove_fabric, true},
+    {"network_status", network_status},
+    {"diagnostics", diagnostics},
+    {"ping", ping},
+    {"interview", interview},
+    {"remove_fabric", remove_fabric, true},
+    {"firmware_update", firmware},
+    {"commission", matter_commission},
+    {"commission_on_network", matter_commission_on_network},
+    {"share_out", matter_share_out},
+    {"set_thread", matter_set_thread},
+    {"set_wifi_credentials", matter_set_wifi_credentials},
 };
-constexpr const char* kNotYet[] = {"commission", "commission_on_network", "share_out",
-                                   "set_thread", "set_wifi_credentials",  "firmware_update"};
 
 }  // namespace
 
-RadioActions matter_actions() { return {kActions, kNotYet}; }
+RadioActions matter_actions() { return {kActions, {}}; }  // every ha-mcp matter action is done
 
 }  // namespace hamcp::tools::radio

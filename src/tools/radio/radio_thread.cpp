@@ -2,7 +2,8 @@
 // thread/websocket_api.py) and OpenThread Border Routers (otbr/info).
 // Reads: network_status, list_datasets, discover_routers (listens to
 // thread/discover_routers for params.seconds, 1-10, default 3). Writes: set_preferred_dataset,
-// delete_dataset (confirm; HA refuses to delete the preferred one).
+// delete_dataset (confirm; HA refuses to delete the preferred one); network
+// writes in radio_thread_network.cpp.
 #include <algorithm>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -141,14 +142,20 @@ asio::awaitable<json::object> discover_routers(Args& args, ToolEnv& env) {
 
 // diagnostics: the other radios' read; Thread's is its network status.
 constexpr Action kActions[] = {
-    {"network_status", network_status},       {"diagnostics", network_status},
-    {"list_datasets", list_datasets},         {"discover_routers", discover_routers},
-    {"set_preferred_dataset", set_preferred}, {"delete_dataset", delete_dataset, true},
+    {"network_status", network_status},
+    {"diagnostics", network_status},
+    {"list_datasets", list_datasets},
+    {"discover_routers", discover_routers},
+    {"set_preferred_dataset", set_preferred},
+    {"delete_dataset", delete_dataset, true},
+    {"create_network", thread_create_network, true},
+    {"set_network", thread_set_network, true},
+    {"set_channel", thread_set_channel, true},
+    {"add_dataset", thread_add_dataset},
 };
-constexpr const char* kNotYet[] = {"create_network", "set_network", "set_channel", "add_dataset"};
 
 }  // namespace
 
-RadioActions thread_actions() { return {kActions, kNotYet}; }
+RadioActions thread_actions() { return {kActions, {}}; }  // every ha-mcp thread action is done
 
 }  // namespace hamcp::tools::radio

@@ -69,6 +69,33 @@ struct RadioActions {
   std::span<const Action> implemented;
   std::span<const char* const> not_implemented;  // ha-mcp's actions hamcp does not do yet
 };
+// radio_zigbee_network.cpp and radio_zigbee_clusters.cpp (in zigbee_actions()).
+boost::asio::awaitable<json::object> zigbee_network_backup(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_network_restore(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_change_channel(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_cluster_read(Args& args, ToolEnv& env);
+
+// radio_zwave_network.cpp (in zwave_actions()).
+boost::asio::awaitable<json::object> zwave_ping(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zwave_add(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zwave_hard_reset(Args& args, ToolEnv& env);
+
+// radio_thread_network.cpp (in thread_actions()).
+boost::asio::awaitable<json::object> thread_create_network(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> thread_set_network(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> thread_set_channel(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> thread_add_dataset(Args& args, ToolEnv& env);
+
+// radio_matter_commissioning.cpp (in matter_actions()).
+boost::asio::awaitable<json::object> matter_commission(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_commission_on_network(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_share_out(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_set_thread(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> matter_set_wifi_credentials(Args& args, ToolEnv& env);
+
+// radio_firmware.cpp: a device's firmware through its update entity (update.install).
+boost::asio::awaitable<json::object> firmware_update(Args& args, ToolEnv& env, const Radio& radio);
+
 RadioActions zwave_actions();
 RadioActions zigbee_actions();
 RadioActions thread_actions();

@@ -2,7 +2,8 @@
 // Reads: network_status, diagnostics (network or one device), groups.
 // Writes: permit_join, remove_device (confirm; through the device registry, as
 // HA's UI removes a ZHA device), bind, unbind, group_add, group_remove
-// (confirm), group_members_add, group_members_remove.
+// (confirm), group_members_add, group_members_remove. Backups, channel and
+// clusters: radio_zigbee_network.cpp, radio_zigbee_clusters.cpp.
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -246,6 +247,8 @@ asio::awaitable<json::object> group_members(Args& args, ToolEnv& env, bool add) 
 asio::awaitable<json::object> members_add(Args& args, ToolEnv& env) { return group_members(args, env, true); }
 asio::awaitable<json::object> members_remove(Args& args, ToolEnv& env) { return group_members(args, env, false); }
 
+asio::awaitable<json::object> firmware(Args& args, ToolEnv& env) { return firmware_update(args, env, zigbee()); }
+
 constexpr Action kActions[] = {
     {"network_status", network_status},
     {"diagnostics", diagnostics},
@@ -258,9 +261,13 @@ constexpr Action kActions[] = {
     {"group_remove", group_remove, true},
     {"group_members_add", members_add},
     {"group_members_remove", members_remove},
+    {"network_backup", zigbee_network_backup},
+    {"network_restore", zigbee_network_restore, true},
+    {"change_channel", zigbee_change_channel, true},
+    {"cluster_read", zigbee_cluster_read},
+    {"firmware_update", firmware},
 };
-constexpr const char* kNotYet[] = {"reconfigure",    "cluster_read",    "cluster_write",  "cluster_command",
-                                   "network_backup", "network_restore", "change_channel", "firmware_update"};
+constexpr const char* kNotYet[] = {"reconfigure", "cluster_write", "cluster_command"};
 
 }  // namespace
 

@@ -1,7 +1,8 @@
 // radio=zwave: Z-Wave JS through zwave_js/* (components/zwave_js/api.py).
 // Reads: network_status, diagnostics (network or one node), get_config_params,
 // get_config_param. Writes: set_config_param, reinterview, rebuild_routes,
-// remove_device (failed nodes only, confirm).
+// remove_device (failed nodes only, confirm), firmware_update; ping, add and
+// hard_reset (confirm) in radio_zwave_network.cpp.
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -216,16 +217,25 @@ asio::awaitable<json::object> remove_device(Args& args, ToolEnv& env) {
   co_return details;
 }
 
+asio::awaitable<json::object> firmware(Args& args, ToolEnv& env) { return firmware_update(args, env, zwave()); }
+
 constexpr Action kActions[] = {
-    {"network_status", network_status},       {"diagnostics", diagnostics},
-    {"get_config_params", get_config_params}, {"get_config_param", get_config_param},
-    {"set_config_param", set_config_param},   {"reinterview", reinterview},
-    {"rebuild_routes", rebuild_routes},       {"remove_device", remove_device, true},
+    {"network_status", network_status},
+    {"diagnostics", diagnostics},
+    {"get_config_params", get_config_params},
+    {"get_config_param", get_config_param},
+    {"set_config_param", set_config_param},
+    {"reinterview", reinterview},
+    {"rebuild_routes", rebuild_routes},
+    {"remove_device", remove_device, true},
+    {"firmware_update", firmware},
+    {"ping", zwave_ping},
+    {"add", zwave_add},
+    {"hard_reset", zwave_hard_reset, true},
 };
-constexpr const char* kNotYet[] = {"ping", "add", "firmware_update", "hard_reset"};
 
 }  // namespace
 
-RadioActions zwave_actions() { return {kActions, kNotYet}; }
+RadioActions zwave_actions() { return {kActions, {}}; }  // every ha-mcp zwave action is done
 
 }  // namespace hamcp::tools::radio

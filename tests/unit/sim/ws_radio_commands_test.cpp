@@ -30,6 +30,35 @@ TEST_F(WsRadioTest, ZhaAnswersInItsShapes) {
   EXPECT_EQ(code(permit), "invalid_format") << json::serialize(permit);
 }
 
+TEST_F(WsRadioTest, ZhaBackupsChannelAndClustersInHasShapes) {
+  const json::object made = cmd({{"type", "zha/network/backups/create"}});
+  ASSERT_TRUE(made.at("success").as_bool()) << json::serialize(made);
+  EXPECT_TRUE(made.at("result").at("is_complete").as_bool());
+  const json::value backup = made.at("result").at("backup");
+  EXPECT_TRUE(backup.as_object().contains("network_info"));
+  EXPECT_EQ(cmd({{"type", "zha/network/backups/list"}}).at("result").as_array().size(), 2u);
+  EXPECT_EQ(code(cmd({{"type", "zha/network/change_channel"}, {"new_channel", 27}})), "invalid_format");
+  ASSERT_TRUE(cmd({{"type", "zha/network/change_channel"}, {"new_channel", "auto"}}).at("success").as_bool());
+  const auto channel = [&] {
+    return cmd({{"type", "zha/network/settings"}}).at("result").at("settings").at("network_info").at("channel");
+  };
+  EXPECT_EQ(channel().as_int64(), 25);
+  EXPECT_EQ(code(cmd({{"type", "zha/network/backups/restore"}, {"backup", json::object{{"x", 1}}}})), "invalid_format");
+  ASSERT_TRUE(cmd({{"type", "zha/network/backups/restore"}, {"backup", backup}}).at("success").as_bool());
+  EXPECT_EQ(channel().as_int64(), 15);
+  const std::string plug = "84:2e:14:ff:fe:6b:0d:91";
+  const json::object clusters = cmd({{"type", "zha/devices/clusters"}, {"ieee", plug}});
+  EXPECT_EQ(clusters.at("result").at(0),
+            (json::object{{"type", "in"}, {"id", 0}, {"name", "Basic"}, {"endpoint_id", 1}}));
+  const json::object read = cmd({{"type", "zha/devices/clusters/attributes/value"},
+                                 {"ieee", plug},
+                                 {"endpoint_id", 1},
+                                 {"cluster_id", 0},
+                                 {"cluster_type", "in"},
+                                 {"attribute", 4}});
+  EXPECT_EQ(read.at("result"), "IKEA of Sweden") << json::serialize(read);
+}
+
 TEST_F(WsRadioTest, ZwaveFindsNodesByDeviceAndChecksParameters) {
   EXPECT_EQ(code(cmd({{"type", "zwave_js/network_status"}})), "invalid_format");
   const std::string dimmer = device_named("Basement Dimmer");
@@ -42,6 +71,8 @@ TEST_F(WsRadioTest, ZwaveFindsNodesByDeviceAndChecksParameters) {
       "not_found");
   EXPECT_EQ(code(cmd({{"type", "zwave_js/node_status"}, {"device_id", "nope"}})), "not_found");
   EXPECT_EQ(code(cmd({{"type", "zwave_js/remove_failed_node"}, {"device_id", dimmer}})), "zwave_error");
+  EXPECT_EQ(code(cmd({{"type", "zwave_js/stop_inclusion"}, {"entry_id", "nope"}})), "not_found");
+  EXPECT_EQ(code(cmd({{"type", "zwave_js/add_node"}, {"entry_id", "x"}, {"inclusion_strategy", 1}})), "invalid_format");
 }
 
 TEST_F(WsRadioTest, ThreadKeepsThePreferredDataset) {

@@ -257,7 +257,7 @@ TEST_F(RadioToolsTest, ARadioNotSetUpAnswersRadioNotConfigured) {
 
 TEST_F(RadioToolsTest, UnknownAndNotYetImplementedActionsNameWhatExists) {
   start();
-  CallResult later = radio(R"({"radio":"zigbee","action":"network_backup"})");
+  CallResult later = radio(R"({"radio":"zigbee","action":"cluster_write"})");
   EXPECT_EQ(later.code(), "not_implemented") << later.text;
   EXPECT_NE(later.text.find("permit_join"), std::string::npos) << later.text;
   CallResult unknown = radio(R"({"radio":"thread","action":"explode"})");

@@ -188,6 +188,12 @@ TEST_F(ReadOnlyTest, ReadsWorkAndMixedToolsReadButRefuseWrites) {
 TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
   start();
   auto session = read_only_session();
+  const std::string zigbee_plug = [&] {
+    std::lock_guard lock(sim->store().mutex());
+    for (const auto& d : sim->store().home().devices)
+      if (d.name == "Desk Lamp Plug") return d.id;
+    return std::string();
+  }();
   const std::vector<std::pair<std::string, std::string>> reads = {
       {"ha_get_dashboard", R"({})"},
       {"ha_get_dashboard", R"({"url_path":"lovelace"})"},
@@ -230,8 +236,15 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_skill_guide", R"({"topic":"automations"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"network_status"})"},
       {"ha_manage_radio", R"({"radio":"zwave","action":"diagnostics"})"},
+      {"ha_manage_radio", R"({"radio":"zwave","action":"hard_reset"})"},  // the preview
       {"ha_manage_radio", R"({"radio":"zigbee","action":"diagnostics"})"},
       {"ha_manage_radio", R"({"radio":"zigbee","action":"groups"})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"network_backup","params":{"list":true}})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"change_channel","params":{"channel":20}})"},  // preview
+      {"ha_manage_radio",
+       R"({"radio":"zigbee","action":"network_restore","params":{"backup_time":"2026-01-01T03:00:00+00:00"}})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"cluster_read","device_id":")" + zigbee_plug +
+                              R"(","params":{"cluster_id":"0x0000","attribute":["manufacturer",5]}})"},
       {"ha_manage_radio", R"({"radio":"thread","action":"network_status"})"},
       {"ha_manage_radio", R"({"radio":"thread","action":"discover_routers","params":{"seconds":1}})"},
       {"ha_manage_radio", R"({"radio":"matter","action":"network_status"})"},

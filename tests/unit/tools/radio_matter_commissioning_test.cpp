@@ -1,0 +1,62 @@
+// ha_manage_radio radio=matter commissioning against the demo sim
+// (sim/ws/ws_matter_commissioning_commands.cpp): commission by code and on
+// the network, share_out's codes, the Thread dataset by id and Wi-Fi
+// credentials (the password never echoed), bad codes refused by the server.
+#include "unit/tools/tools_fixture.hpp"
+
+namespace hamcp::tools::testing {
+namespace {
+
+class RadioMatterCommissioningTest : public ToolsTest {
+ protected:
+  json::value matter(const char* key) {
+    std::lock_guard lock(sim->store().mutex());
+    return sim->store().home().radios.at("matter").at(key);
+  }
+  std::string device_named(const std::string& name) {
+    std::lock_guard lock(sim->store().mutex());
+    for (const auto& d : sim->store().home().devices)
+      if (d.name == name) return d.id;
+    ADD_FAILURE() << "no device " << name;
+    return {};
+  }
+  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
+};
+
+TEST_F(RadioMatterCommissioningTest, CommissionByCodeAndOnTheNetwork) {
+  start();
+  CallResult by_code = radio(R"({"radio":"matter","action":"commission","params":{"code":"3497-011-2332"}})");
+  ASSERT_FALSE(by_code.is_error) << by_code.text;
+  EXPECT_TRUE(by_code.structured.at("done").as_bool());
+  CallResult on_network = radio(
+      R"({"radio":"matter","action":"commission_on_network","params":{"pin":20202021,"ip_addr":"192.168.1.77"}})");
+  ASSERT_FALSE(on_network.is_error) << on_network.text;
+  const json::array commissioned = matter("commissioned").as_array();
+  ASSERT_EQ(commissioned.size(), 2u);
+  EXPECT_EQ(commissioned[1].at("ip_addr"), "192.168.1.77");
+  CallResult bad = radio(R"({"radio":"matter","action":"commission","params":{"code":"12"}})");
+  EXPECT_EQ(bad.code(), "radio_refused") << bad.text;
+  CallResult missing = radio(R"({"radio":"matter","action":"commission"})");
+  EXPECT_NE(missing.text.find("params.code"), std::string::npos) << missing.text;
+}
+
+TEST_F(RadioMatterCommissioningTest, ShareOutAndNetworkCredentials) {
+  start();
+  CallResult share = radio(R"({"radio":"matter","action":"share_out","device_id":")" +
+                           device_named("Living Room Matter Plug") + "\"}");
+  ASSERT_FALSE(share.is_error) << share.text;
+  EXPECT_EQ(share.structured.at("setup_manual_code"), "34970112332");
+  CallResult thread =
+      radio(R"({"radio":"matter","action":"set_thread","params":{"dataset_id":"01JDEMODATASET000000000001"}})");
+  ASSERT_FALSE(thread.is_error) << thread.text;
+  EXPECT_EQ(matter("thread_dataset"), "0e080000000000010000000300000f35060004001fffe0");
+  EXPECT_EQ(thread.text.find("0e0800"), std::string::npos) << thread.text;
+  CallResult wifi = radio(
+      R"({"radio":"matter","action":"set_wifi_credentials","params":{"network_name":"MapleHouse-WiFi","password":"s3cret-pw"}})");
+  ASSERT_FALSE(wifi.is_error) << wifi.text;
+  EXPECT_EQ(matter("wifi").at("network_name"), "MapleHouse-WiFi");
+  EXPECT_EQ(wifi.text.find("s3cret-pw"), std::string::npos) << wifi.text;
+}
+
+}  // namespace
+}  // namespace hamcp::tools::testing

@@ -1,0 +1,75 @@
+// ha_manage_radio radio=zwave ping, add and hard_reset against the demo sim
+// (sim/ws/ws_zwave_commands.cpp): ping presses the node's ping button and
+// reads its status, add collects inclusion events for params.seconds then
+// stops inclusion, hard_reset previews (nothing changed) then resets.
+#include "unit/tools/tools_fixture.hpp"
+
+namespace hamcp::tools::testing {
+namespace {
+
+class RadioZwaveNetworkTest : public ToolsTest {
+ protected:
+  std::string device_named(const std::string& name) {
+    std::lock_guard lock(sim->store().mutex());
+    for (const auto& d : sim->store().home().devices)
+      if (d.name == name) return d.id;
+    ADD_FAILURE() << "no device " << name;
+    return {};
+  }
+  json::value zwave(const char* key) {
+    std::lock_guard lock(sim->store().mutex());
+    return sim->store().home().radios.at("zwave_js").at(key);
+  }
+  std::string state_of(const std::string& entity_id) {
+    std::lock_guard lock(sim->store().mutex());
+    const auto s = sim->store().get(entity_id);
+    return s ? s->state : "missing";
+  }
+  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
+};
+
+TEST_F(RadioZwaveNetworkTest, PingPressesTheNodesPingButton) {
+  start();
+  CallResult ping =
+      radio(R"({"radio":"zwave","action":"ping","device_id":")" + device_named("Basement Dimmer") + "\"}");
+  ASSERT_FALSE(ping.is_error) << ping.text;
+  const std::string button(ping.structured.at("pressed").as_string());
+  EXPECT_EQ(button.rfind("button.", 0), 0u) << button;
+  EXPECT_NE(state_of(button), "unknown");  // a pressed button's state is the press time
+  EXPECT_TRUE(ping.structured.at("status").is_string()) << ping.text;
+  CallResult controller =
+      radio(R"({"radio":"zwave","action":"ping","device_id":")" + device_named("Z-Wave Controller") + "\"}");
+  EXPECT_EQ(controller.code(), "no_ping_button") << controller.text;
+}
+
+TEST_F(RadioZwaveNetworkTest, AddReportsInclusionEventsThenStops) {
+  start();
+  CallResult add = radio(R"({"radio":"zwave","action":"add","params":{"seconds":1}})");
+  ASSERT_FALSE(add.is_error) << add.text;
+  const json::array& events = add.structured.at("events").as_array();
+  ASSERT_EQ(events.size(), 1u) << add.text;
+  EXPECT_EQ(events[0].at("event"), "inclusion started");
+  EXPECT_FALSE(add.structured.at("node_found").as_bool());
+  EXPECT_TRUE(add.structured.at("inclusion_stopped").as_bool()) << add.text;
+  EXPECT_EQ(zwave("controller").at("inclusion_state").as_int64(), 0);
+  CallResult too_long = radio(R"({"radio":"zwave","action":"add","params":{"seconds":600}})");
+  EXPECT_NE(too_long.text.find("params.seconds"), std::string::npos) << too_long.text;
+}
+
+TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
+  start();
+  const std::size_t nodes = zwave("nodes").as_array().size();
+  ASSERT_GT(nodes, 1u);
+  CallResult preview = radio(R"({"radio":"zwave","action":"hard_reset"})");
+  ASSERT_FALSE(preview.is_error) << preview.text;
+  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_EQ(preview.structured.at("nodes").to_number<std::size_t>(), nodes);
+  EXPECT_EQ(zwave("nodes").as_array().size(), nodes);
+  CallResult reset = radio(R"({"radio":"zwave","action":"hard_reset","confirm":true})");
+  ASSERT_FALSE(reset.is_error) << reset.text;
+  EXPECT_EQ(reset.structured.at("controller_device_id"), device_named("Z-Wave Controller").c_str());
+  EXPECT_EQ(zwave("nodes").as_array().size(), 1u);
+}
+
+}  // namespace
+}  // namespace hamcp::tools::testing
