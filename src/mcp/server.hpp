@@ -6,6 +6,7 @@
 // outlive the Server object; Server's destructor shuts every session down.
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -52,6 +53,9 @@ struct ServerCore {
   Registry registry;
   std::shared_ptr<CallScheduler> scheduler;  // fair turns for tool work (call_scheduler.hpp)
   std::vector<std::weak_ptr<Session>> sessions;
+  // Set once any session subscribes to a resource (never cleared): until then
+  // resources/updated reaches nobody, so feeds may skip working out its uris.
+  std::shared_ptr<std::atomic<bool>> resources_watched = std::make_shared<std::atomic<bool>>(false);
   json::object capabilities() const;
   template <class F>
   void for_each_session(F&& f);
@@ -86,6 +90,9 @@ class Server {
   void notify_resources_changed();
   void notify_prompts_changed();
   void notify_resource_updated(std::string_view uri);
+  // Whether any session has ever subscribed to a resource; readable from any
+  // thread, and outlives the server (a feed's listener may hold it).
+  std::shared_ptr<const std::atomic<bool>> resources_watched() const { return core_->resources_watched; }
 
   // Cancel everything in every session.
   void shutdown();

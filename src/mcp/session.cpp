@@ -260,6 +260,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
       if (std::optional<std::string> refused =
               change_subscription(method, params, subscriptions_, updates_, core_->options))
         return error(error_code::invalid_params, *refused);
+      if (!subscriptions_.empty()) core_->resources_watched->store(true);
       return result(json::object());
     }
     if (method == "prompts/list") {

@@ -118,6 +118,7 @@ bool Session::start_listen(json::value id, const json::object& params, const std
       subscriptions_.emplace(uri.get_string());
       granted.emplace_back(uri);
     }
+    if (!subscriptions_.empty()) core_->resources_watched->store(true);
     honored.emplace("resourceSubscriptions", std::move(granted));
   }
   listen_ = std::move(listen);

@@ -34,6 +34,10 @@ class ResourceFeed {
   // feed's memory of which entities were unavailable, kept current here.
   static std::vector<std::string> updated_uris(const ha::ChangeSet& changes, const ha::Snapshot& snap,
                                                const Membership& members, std::unordered_set<std::string>& unavailable);
+  // What updated_uris does to `unavailable`, without the uris: while no
+  // session watches any resource (mcp::Server::resources_watched).
+  static void track_unavailable(const ha::ChangeSet& changes, const ha::Snapshot& snap,
+                                std::unordered_set<std::string>& unavailable);
   // A full resync's uris against the snapshot before it: only what differs
   // (resync_uris.cpp).
   static std::vector<std::string> resync_uris(const ha::Snapshot& before, const Membership& before_members,
@@ -47,9 +51,15 @@ class ResourceFeed {
     // The last snapshot announced and its membership: what a full resync is
     // compared with (the mirror's current one, so holding it costs nothing extra).
     ha::SnapshotPtr previous;
+    // Null while nobody watched when `previous` was taken: built from it on
+    // the next full resync that has a subscriber.
     std::shared_ptr<const Membership> previous_members;
     mcp::Server* server = nullptr;  // null once detached; used on the server's executor only
   };
+  // One change set, on the HA client's thread: the uris to announce (none
+  // while nobody watches any resource).
+  static std::vector<std::string> uris_for(Shared& shared, ResourceContext& ctx, const ha::ChangeSet& changes,
+                                           const ha::SnapshotPtr& snapshot, bool watched);
   ha::HaClient& ha_;
   std::size_t listener_ = 0;
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();

@@ -31,7 +31,6 @@ std::vector<GuideFile> load() {
     g.path = f->path;
     g.text = std::string_view(reinterpret_cast<const char*>(f->data), f->size);
     g.uri = "skill://" + std::string(kSkillName) + "/" + g.path;
-    g.digest = sha256_digest(g.text);
     g.topic = topic_of(g.path);
     files.push_back(std::move(g));
   }

@@ -14,9 +14,8 @@ inline constexpr std::string_view kSkillName = "home-assistant-authoring";
 struct GuideFile {
   std::string path;  // "SKILL.md", "references/automations.md"
   std::string_view text;
-  std::string uri;     // skill://home-assistant-authoring/<path>
-  std::string digest;  // "sha256:<64 hex>" of the text
-  std::string topic;   // "automations"; "" for SKILL.md
+  std::string uri;    // skill://home-assistant-authoring/<path>
+  std::string topic;  // "automations"; "" for SKILL.md
 };
 
 // SKILL.md first, then the references in path order.
@@ -35,6 +34,8 @@ const Frontmatter& frontmatter();
 // Parses `key: value` lines of a leading `---` block; exposed for tests.
 std::vector<std::pair<std::string, std::string>> parse_frontmatter(std::string_view text);
 
+// Computed when asked (skills/list, skills/get), not at start-up: the first
+// digest initialises OpenSSL's providers, ~2 MB of libcrypto pages.
 std::string sha256_digest(std::string_view text);  // "sha256:<hex>"
 
 }  // namespace hamcp::skills

@@ -63,7 +63,7 @@ asio::awaitable<json::object> get_skill(json::object params, mcp::RequestContext
 json::object skill_entry() {
   json::array files;
   for (const auto& f : guide_files())
-    files.emplace_back(json::object{{"uri", f.uri}, {"digest", f.digest}, {"size", f.text.size()}});
+    files.emplace_back(json::object{{"uri", f.uri}, {"digest", sha256_digest(f.text)}, {"size", f.text.size()}});
   json::object front{{"name", frontmatter().name}, {"description", frontmatter().description}};
   return json::object{{"uri", skill_md().uri}, {"frontmatter", std::move(front)}, {"resources", std::move(files)}};
 }

@@ -191,6 +191,16 @@ TEST_F(ResourcesTest, ASubscribedEntityIsUpdatedWhenItChanges) {
   EXPECT_EQ(updates_for("ha://entity/light.tv_backlight"), 0u);
 }
 
+// Until a session subscribes, the server says nobody watches (the feed then
+// works out no uris); the first subscription says so for good.
+TEST_F(ResourcesTest, TheServerTellsWhenAResourceIsFirstWatched) {
+  EXPECT_FALSE(h.server.resources_watched()->load());
+  rpc("resources/subscribe", {{"uri", "ha://entity/light.kitchen_ceiling_light"}});
+  EXPECT_TRUE(h.server.resources_watched()->load());
+  rpc("resources/unsubscribe", {{"uri", "ha://entity/light.kitchen_ceiling_light"}});
+  EXPECT_TRUE(h.server.resources_watched()->load());
+}
+
 // A reconnect re-downloads the whole home (a full resync); only what changed
 // meanwhile is announced, not every subscribed uri.
 TEST_F(ResourcesTest, AResyncAnnouncesOnlyWhatChanged) {
