@@ -92,6 +92,7 @@ struct SetupConfig {
 struct GovConfig {
   bool read_only = false;                   // --read-only, READ_ONLY_MODE: every write refused
   bool redact_secrets = true;               // --no-redact-secrets, REDACT_SECRETS=false: results unmasked
+  bool elicit_confirm = true;               // --no-elicit-confirm, ELICIT_CONFIRM=false: previews only, nobody asked
   std::vector<std::string> disabled_tools;  // --disable-tools, DISABLED_TOOLS: tools, ha-mcp names, families
   std::vector<std::string> enabled_tools;   // --enable-tools, HAMCP_ENABLED_TOOLS: only these (empty: all)
   // Entity visibility (tools/gate/visibility.hpp): globs, domains, area:<x>, label:<x>.

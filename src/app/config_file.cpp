@@ -70,8 +70,11 @@ std::string joined(const std::vector<std::string>& parts) {
 
 // Defaults of the options CLI11 cannot print (flags, parsed-by-function numbers).
 std::string builtin_default(const std::string& name) {
-  static const std::map<std::string, std::string, std::less<>> kDefaults = {
-      {"ha-timeout", "30"}, {"port", "8086"}, {"session-idle-hours", "720"}, {"redact-secrets", "true"}};
+  static const std::map<std::string, std::string, std::less<>> kDefaults = {{"ha-timeout", "30"},
+                                                                            {"port", "8086"},
+                                                                            {"session-idle-hours", "720"},
+                                                                            {"redact-secrets", "true"},
+                                                                            {"elicit-confirm", "true"}};
   if (auto it = kDefaults.find(name); it != kDefaults.end()) return it->second;
   return "";
 }

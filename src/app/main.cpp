@@ -129,6 +129,10 @@ void add_gov_options(CLI::App& app, GovConfig& gov) {
   app.add_flag("--redact-secrets,!--no-redact-secrets", gov.redact_secrets,
                "Mask passwords, API keys and tokens in every tool result (default on)")
       ->envname("REDACT_SECRETS");
+  app.add_flag("--elicit-confirm,!--no-elicit-confirm", gov.elicit_confirm,
+               "Ask the user (MCP elicitation) before a destructive call without confirm=true, when the client "
+               "can be asked (default on; off: a preview only)")
+      ->envname("ELICIT_CONFIRM");
   app.add_option("--disable-tools", gov.disabled_tools,
                  "Switch off tools: hamcp or ha-mcp tool names, or families (entities, config, helpers...); "
                  "comma list")

@@ -10,6 +10,7 @@
 #include "app/home.hpp"
 #include "mcp/http/data_dir.hpp"
 #include "sim/server/sim_server.hpp"
+#include "tools/confirmation.hpp"
 
 namespace hamcp::app {
 
@@ -121,6 +122,7 @@ void Runtime::connect_home() {
   options.tools.journal.dir = journal_dir(config_, input.url);
   options.tools.read_only = config_.gov.read_only;
   options.tools.redact_secrets = config_.gov.redact_secrets;
+  tools::set_elicit_confirm(config_.gov.elicit_confirm);
   options.tools.visibility = {trimmed(config_.gov.entities_allow), trimmed(config_.gov.entities_deny),
                               config_.gov.entities_exposed_only};
   if (const std::filesystem::path journal = options.tools.journal.dir; !journal.empty())

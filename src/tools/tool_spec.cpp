@@ -139,9 +139,47 @@ mcp::ToolResult scrubbed(mcp::ToolResult result, Scrub scrub) {
 // events, HA's own logs); none may carry the access token (ha/scrub.hpp), and
 // with redaction on, no password, API key or other secret (gate/redactor.hpp).
 // With entity visibility rules, no hidden entity (gate/entity_filter.hpp).
+// A config_hash in an answer that had hidden entities taken out: the config
+// shown is not the stored one, so a write guarded by this hash would drop the
+// hidden parts. Tagged, the hash is refused at ingress (filtered_hash_in).
+constexpr std::string_view kFilteredHash = "filtered:";
+
+void tag_config_hashes(json::value& v) {
+  if (json::object* o = v.if_object()) {
+    for (auto& [key, member] : *o) {
+      if (key == "config_hash" && member.is_string() && !member.get_string().starts_with(kFilteredHash))
+        member = json::string(std::string(kFilteredHash) + std::string(member.get_string()));
+      else
+        tag_config_hashes(member);
+    }
+  } else if (json::array* a = v.if_array()) {
+    for (auto& item : *a) tag_config_hashes(item);
+  }
+}
+
+// A patch applies to the stored config (hidden parts kept): its filtered hash
+// is taken as the plain one. Anything else guarded by it is refused.
+std::optional<ToolError> filtered_hash_in(json::object& arguments) {
+  json::value* hash = arguments.if_contains("config_hash");
+  if (!hash || !hash->is_string() || !hash->get_string().starts_with(kFilteredHash)) return std::nullopt;
+  if (arguments.contains("patch") && !arguments.contains("config")) {
+    *hash = json::string(std::string_view(hash->get_string()).substr(kFilteredHash.size()));
+    return std::nullopt;
+  }
+  return bad_argument("config_hash",
+                      "comes from an answer with entities hidden from this session taken out: writing that version "
+                      "back would remove them from Home Assistant",
+                      "Change only what you mean to change (a patch, or the tool's own fields), or edit it in Home "
+                      "Assistant.");
+}
+
 mcp::ToolResult egress(mcp::ToolResult result, ToolEnv& env) {
   if (const HiddenSetPtr hidden = env.ha.hidden_now(); !hidden->empty())
-    result = scrubbed(std::move(result), [&](json::value& v) { return hide_entities(v, *hidden); });
+    result = scrubbed(std::move(result), [&](json::value& v) {
+      const bool changed = hide_entities(v, *hidden);
+      if (changed) tag_config_hashes(v);
+      return changed;
+    });
   if (const ha::ConnectionSettings* settings = env.ha.settings())
     result = scrubbed(std::move(result), [&](json::value& v) { return ha::scrub_json(v, settings->token); });
   if (env.options.redact_secrets)
@@ -277,6 +315,7 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     if (auto bad = normalise(arguments, *prepared, name)) co_return bad->result();
     if (refuse_mask && env->options.redact_secrets)
       if (auto masked = masked_secret_in(arguments)) co_return masked->result();
+    if (auto filtered = filtered_hash_in(arguments)) co_return filtered->result();
     auto hiding = env->ha.hidden_entities();  // named: GCC 12 coroutine temporaries
     const HiddenSetPtr hidden = co_await std::move(hiding);
     if (!hidden->empty()) {

@@ -53,7 +53,7 @@ def t_backups(c: Ctx):
         preview = m.tool("ha_manage_backup", {"scope": "snapshot", "action": "restore", "backup_id": backup_id})
         expect(preview["restored"] is False and "database" in preview["would_replace"], f"restore preview: {preview}")
         keep = m.tool("ha_manage_backup", {"scope": "snapshot", "action": "delete", "backup_id": backup_id})
-        expect(keep["deleted"] is False and "older_than_days=0" in keep["preview"], f"delete preview: {keep}")
+        expect(keep["deleted"] is False and "older_than_days=0" in keep["note"], f"delete preview: {keep}")
         young = m.tool("ha_manage_backup", {"scope": "snapshot", "action": "delete", "backup_id": backup_id,
                                             "confirm": True}, ok=False)
         expect(young["error"]["code"] == "backup_too_new", f"young backup: {young}")

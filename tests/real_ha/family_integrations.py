@@ -79,7 +79,7 @@ def t_integrations(c: Ctx):
         expect(refused["error"]["code"] == "reconfigure_not_supported", f"reconfigure: {refused}")
 
         look = m.tool("ha_remove_helpers_integrations", {"target": entry_id})
-        expect(look["preview"] is True and look["would_remove"]["entities"], f"preview: {look}")
+        expect(look["result"] == "preview" and look["would_remove"]["entities"], f"preview: {look}")
         expect(_entry(c, entry_id) is not None, "a preview removed the entry")
         gone = m.tool("ha_remove_helpers_integrations", {"target": entry_id, "confirm": True})
         expect(gone["result"] == "removed" and gone["edit_id"], f"removed: {gone}")

@@ -56,7 +56,7 @@ def t_hamcp_registry_tools(c: Ctx):
         expect(by_name["item"]["id"] == device["id"], f"device by new name: {by_name}")
         m.tool("ha_set_registry", {"kind": "device", "id": device["id"], "name": old_name or ""})
         preview = m.tool("ha_remove_registry", {"kind": "device", "id": device["id"]})
-        expect(preview["preview"] is True and "removable" in preview, f"device removal preview: {preview}")
+        expect(preview["result"] == "preview" and "removable" in preview, f"device removal preview: {preview}")
         if not preview["removable"]:
             refused = m.tool("ha_remove_registry", {"kind": "device", "id": device["id"], "confirm": True}, ok=False)
             expect(refused["error"]["code"] == "device_not_removable", f"refused: {refused}")
@@ -75,7 +75,7 @@ def t_hamcp_registry_tools(c: Ctx):
         m.tool("ha_set_entity", {"entity_id": entity, "area": None, "labels": []})
         for kind, ident in (("label", label["id"]), ("area", area["id"]), ("floor", floor["id"])):
             look = m.tool("ha_remove_registry", {"kind": kind, "id": ident})
-            expect(look["preview"] is True, f"{kind} preview: {look}")
+            expect(look["result"] == "preview", f"{kind} preview: {look}")
             gone = m.tool("ha_remove_registry", {"kind": kind, "id": ident, "confirm": True})
             expect(gone["result"] == "removed" and gone["edit_id"], f"{kind} removed: {gone}")
     finally:

@@ -45,7 +45,7 @@ def t_install_skip(c: Ctx):
     try:
         before = c.state(PROGRESS)["attributes"]
         preview = m.tool("ha_manage_updates", {"action": "install", "entity_ids": [PROGRESS]})
-        expect(not preview["installed"] and preview["preview"][0]["to"] == before["latest_version"], f"preview: {preview}")
+        expect(not preview["installed"] and preview["would_change"][0]["to"] == before["latest_version"], f"preview: {preview}")
         expect(c.state(PROGRESS)["attributes"]["installed_version"] == before["installed_version"], "preview installed")
         result, progress = call_with_progress(m, "ha_manage_updates",
                                               {"action": "install", "entity_ids": [PROGRESS], "confirm": True})

@@ -2,6 +2,7 @@
 // repositories (POST /store/repositories, DELETE /store/repositories/<slug>).
 #include "tools/addons/addons_tools.hpp"
 #include "tools/addons/manage_app_parts.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/response.hpp"
 #include "tools/tool_error.hpp"
 
@@ -19,7 +20,8 @@ const json::object* find_repository(const json::value& list, const std::string& 
 
 }  // namespace
 
-boost::asio::awaitable<mcp::ToolResult> repository_action(Args& args, ToolEnv& env, const std::string& action) {
+boost::asio::awaitable<mcp::ToolResult> repository_action(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                          const std::string& action) {
   const std::string repository = args.str("repository");
   if (repository.empty() || repository.size() > 500)
     throw ToolException(bad_argument("repository", "is required: a git URL (add) or a repository slug or URL (remove)",
@@ -43,14 +45,12 @@ boost::asio::awaitable<mcp::ToolResult> repository_action(Args& args, ToolEnv& e
                                   {{"written", false}}});
   json::object repo = *found;
   const std::string slug(repo.at("slug").as_string());
-  if (!args.flag("confirm", false)) {
-    json::object body{{"preview", true},
-                      {"action", action},
-                      {"repository", std::move(repo)},
-                      {"written", false},
-                      {"next", "Call again with confirm=true to remove it (add it back with its source URL)."}};
-    co_return ok(std::move(body));
-  }
+  json::object fields{{"repository", repo}, {"written", false}};
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{action, json::string(slug), json::object{{"removes_repository", repo}},
+                                           "add it back later with its source URL", std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   auto removing = supervisor(env, "delete", "/store/repositories/" + slug);
   co_await std::move(removing);
   json::object body{{"action", action}, {"removed", std::move(repo)}, {"done", true}};

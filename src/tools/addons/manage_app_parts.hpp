@@ -13,7 +13,8 @@ namespace hamcp::tools::addons {
 boost::asio::awaitable<mcp::ToolResult> configure(Args& args, ToolEnv& env);
 
 // add_repository (a git URL) / remove_repository (its slug or URL; confirm).
-boost::asio::awaitable<mcp::ToolResult> repository_action(Args& args, ToolEnv& env, const std::string& action);
+boost::asio::awaitable<mcp::ToolResult> repository_action(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                          const std::string& action);
 
 // One HTTP request into the add-on's own API (path, method, body, port; offset/limit).
 boost::asio::awaitable<mcp::ToolResult> proxy(Args& args, ToolEnv& env);

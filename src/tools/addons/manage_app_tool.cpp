@@ -8,6 +8,7 @@
 #include "tools/addons/addons_tools.hpp"
 #include "tools/addons/manage_app_parts.hpp"
 #include "tools/addons/supervisor_job.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/response.hpp"
 #include "tools/tool_error.hpp"
 
@@ -49,14 +50,22 @@ boost::asio::awaitable<json::object> addon_brief(ToolEnv& env, const std::string
   co_return out;
 }
 
-boost::asio::awaitable<mcp::ToolResult> preview(ToolEnv& env, const std::string& action, const std::string& slug,
-                                                std::string what) {
+// nullopt: go ahead (confirm=true or the user accepted); else the preview to answer.
+boost::asio::awaitable<std::optional<mcp::ToolResult>> ask_first(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                                 const std::string& action, const std::string& slug,
+                                                                 std::string what) {
+  if (args.flag("confirm", false)) co_return std::nullopt;
   auto reading = addon_brief(env, slug);
   json::object addon = co_await std::move(reading);
-  json::object body{{"preview", true},          {"action", action},
-                    {"would", std::move(what)}, {"addon", std::move(addon)},
-                    {"written", false},         {"next", "Call again with confirm=true to do it."}};
-  co_return ok(std::move(body));
+  json::object fields{{"addon", addon}, {"written", false}};
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{action,
+                                           json::string(slug),
+                                           json::object{{"would", std::move(what)}, {"addon", addon}},
+                                           {},
+                                           std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  co_return preview;
 }
 
 // install/update through the store with background=true (store.py): the job
@@ -94,20 +103,16 @@ boost::asio::awaitable<mcp::ToolResult> install_or_update(Args& args, ToolEnv& e
 boost::asio::awaitable<mcp::ToolResult> lifecycle(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
                                                   const std::string& action) {
   const std::string slug = addons::checked_slug(args);
-  const bool confirmed = args.flag("confirm", false);
   json::object request;
-  if (action == "update") {
-    if (!confirmed) {
-      auto previewing = preview(env, action, slug, "update the add-on to version_latest");
-      co_return co_await std::move(previewing);
-    }
-    if (args.has("backup")) request.emplace("backup", args.flag("backup", false));
-  } else if (action == "uninstall") {
-    if (!confirmed) {
-      auto step1 = preview(env, action, slug, "uninstall the add-on (its options and data are removed)");
-      co_return co_await std::move(step1);
-    }
+  std::string would;
+  if (action == "update") would = "update the add-on to version_latest";
+  if (action == "uninstall") would = "uninstall the add-on (its options and data are removed)";
+  if (!would.empty()) {
+    auto asking = ask_first(args, env, ctx, action, slug, std::move(would));
+    std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+    if (preview) co_return std::move(*preview);
   }
+  if (action == "update" && args.has("backup")) request.emplace("backup", args.flag("backup", false));
   if (action == "install" || action == "update") {
     auto following = install_or_update(args, env, ctx, action, slug, std::move(request));
     co_return co_await std::move(following);
@@ -138,7 +143,7 @@ boost::asio::awaitable<mcp::ToolResult> run_manage_app(Args& args, ToolEnv& env,
     co_return co_await std::move(proxying);
   }
   if (action == "add_repository" || action == "remove_repository") {
-    auto step2 = addons::repository_action(args, env, action);
+    auto step2 = addons::repository_action(args, env, ctx, action);
     co_return co_await std::move(step2);
   }
   if (action == "check_updates") {
@@ -170,7 +175,7 @@ ToolSpec make_manage_app_spec() {
 "boot":{"enum":["auto","manual"]},"auto_update":{"type":"boolean"},"watchdog":{"type":"boolean"},
 "backup":{"type":"boolean"},"repository":{"type":"string"},"config_hash":{"type":"string"},
 "confirm":{"type":"boolean"}}})J";
-  s.output_schema = R"J({"type":"object","properties":{"done":{"type":"boolean"},"preview":{"type":"boolean"}}})J";
+  s.output_schema = R"J({"type":"object","properties":{"done":{"type":"boolean"},"result":{"type":"string"}}})J";
   s.annotations = writes(true, false);
   s.annotations.open_world_hint = true;
   s.mixed = true;                 // previews and proxy GETs read; the gate refuses the rest in read-only mode

@@ -12,6 +12,7 @@
 #include "tools/addons/addons_tools.hpp"
 #include "tools/backup/backup_tools.hpp"
 #include "tools/config/config_tools.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -163,9 +164,12 @@ mcp::ToolResult delete_edits(Args& args, ToolEnv& env) {
   }
   json::array ids;
   for (const auto& rec : chosen) ids.emplace_back(rec.id);
-  if (!args.flag("confirm", false))
-    return ok(json::object{
-        {"deleted", false}, {"would_delete", std::move(ids)}, {"preview", "confirm=true deletes these edits."}});
+  if (!args.flag("confirm", false))  // hamcp's own journal, not Home Assistant: previewed, not asked
+    return preview_result(Preview{"delete",
+                                  "journal edits",
+                                  json::object{{"deletes_edits", ids}},
+                                  {},
+                                  json::object{{"deleted", false}, {"would_delete", ids}}});
   if (cutoff > 0) {
     json::array removed;
     for (const auto& id : env.journal.remove_older_than(cutoff)) removed.emplace_back(id);

@@ -10,6 +10,7 @@
 
 #include "common/iso_time.hpp"
 #include "tools/backup/backup_tools.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools::backup {
@@ -84,21 +85,23 @@ json::object read_list(const json::array& backups, std::int64_t limit) {
   return body;
 }
 
-asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env) {
+asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   if (!args.has("backup_id"))
     throw ToolException(bad_argument("backup_id", "missing", "ha_manage_backup action=list shows the backup ids."));
   auto finding = find_backup(env, args.str("backup_id"));
   const json::object backup = co_await std::move(finding);
   const bool database = args.flag("restore_database", true);
   json::object body{{"backup", backup_summary(backup)}};
-  if (!args.flag("confirm", false)) {
-    body["restored"] = false;
-    body["would_replace"] = database ? "Home Assistant's configuration and its history database"
+  json::object fields = body;
+  fields["restored"] = false;
+  fields["would_replace"] = database ? "Home Assistant's configuration and its history database"
                                      : "Home Assistant's configuration (the history database is kept)";
-    body["preview"] =
-        "confirm=true restores this backup: everything changed since its date is lost and Home Assistant restarts.";
-    co_return ok(std::move(body));
-  }
+  json::object change{{"replaces", fields.at("would_replace")}, {"restarts", "Home Assistant"}};
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{"restore", json::string(args.str("backup_id")), std::move(change),
+                                           "everything changed since the backup's date is lost", std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   const std::string agent = preferred_agent(backup.at("agents").as_object());
   json::object message{{"type", "backup/restore"},
                        {"backup_id", args.str("backup_id")},
@@ -134,7 +137,7 @@ asio::awaitable<json::object> delete_one(ToolEnv& env, const json::object& backu
 }
 
 // Every backup older than older_than_days (no backup_id).
-asio::awaitable<mcp::ToolResult> delete_old(Args& args, ToolEnv& env, double min_age) {
+asio::awaitable<mcp::ToolResult> delete_old(Args& args, ToolEnv& env, mcp::RequestContext& ctx, double min_age) {
   auto listing = list_backups(env);
   json::array backups = co_await std::move(listing);
   json::array chosen;
@@ -144,10 +147,16 @@ asio::awaitable<mcp::ToolResult> delete_old(Args& args, ToolEnv& env, double min
   if (!args.flag("confirm", false)) {
     json::array would;
     for (const auto& b : chosen) would.push_back(backup_summary(b.as_object()));
-    body["deleted"] = false;
-    body["would_delete"] = std::move(would);
-    body["preview"] = "confirm=true deletes these backups for good.";
-    co_return ok(std::move(body));
+    json::object fields = body;
+    fields["deleted"] = false;
+    fields["would_delete"] = would;
+    json::object change{{"deletes_backups", std::move(would)}};
+    auto asking =
+        confirm_or_preview(args, env, ctx,
+                           Preview{"delete", json::string("backups older than " + one_decimal(min_age) + " days"),
+                                   std::move(change), "for good", std::move(fields)});
+    std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+    if (preview) co_return std::move(*preview);
   }
   json::array done;
   for (const auto& b : chosen) {
@@ -159,7 +168,7 @@ asio::awaitable<mcp::ToolResult> delete_old(Args& args, ToolEnv& env, double min
   co_return ok(std::move(body));
 }
 
-asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env) {
+asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const double min_age = args.number("older_than_days", kDefaultMinAgeDays);
   if (min_age < 0)
     throw ToolException(bad_argument("older_than_days", "must be 0 or more", "0 allows a backup of any age."));
@@ -168,7 +177,7 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env) {
       throw ToolException(bad_argument("backup_id", "missing",
                                        "Pass backup_id (action=list shows them), or older_than_days to delete every "
                                        "backup older than that."));
-    auto deleting = delete_old(args, env, min_age);
+    auto deleting = delete_old(args, env, ctx, min_age);
     mcp::ToolResult result = co_await std::move(deleting);
     co_return result;
   }
@@ -176,13 +185,17 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env) {
   const json::object backup = co_await std::move(finding);
   const double age = age_days(backup);
   if (!args.flag("confirm", false)) {
-    json::object body{{"deleted", false},
-                      {"backup", backup_summary(backup)},
-                      {"preview", "confirm=true deletes this backup for good."}};
-    if (age < min_age)
-      body["preview"] = "younger than older_than_days=" + one_decimal(min_age) +
-                        ": confirm=true would refuse it; pass older_than_days=0 to allow it.";
-    co_return ok(std::move(body));
+    json::object fields{{"deleted", false}, {"backup", backup_summary(backup)}};
+    Preview preview{"delete", json::string(args.str("backup_id")),
+                    json::object{{"deletes_backup", backup_summary(backup)}}, "for good", std::move(fields)};
+    if (age < min_age) {  // nothing to ask: confirm=true would refuse it
+      preview.note = "younger than older_than_days=" + one_decimal(min_age) +
+                     ": confirm=true would refuse it; pass older_than_days=0 to allow it";
+      co_return preview_result(std::move(preview));
+    }
+    auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
+    std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
+    if (previewed) co_return std::move(*previewed);
   }
   if (age < min_age)
     throw ToolException(ToolError{"backup_too_new",
@@ -276,12 +289,12 @@ asio::awaitable<mcp::ToolResult> run_snapshot(Args& args, ToolEnv& env, mcp::Req
     co_return result;
   }
   if (action == "restore") {
-    auto restoring = restore(args, env);
+    auto restoring = restore(args, env, ctx);
     mcp::ToolResult result = co_await std::move(restoring);
     co_return result;
   }
   if (action == "delete") {
-    auto removing = remove(args, env);
+    auto removing = remove(args, env, ctx);
     mcp::ToolResult result = co_await std::move(removing);
     co_return result;
   }

@@ -15,6 +15,7 @@
 #include "tools/addons/addons_tools.hpp"
 #include "tools/addons/supervisor_job.hpp"
 #include "tools/backup/backup_tools.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools::backup {
@@ -151,13 +152,16 @@ asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env, mcp::RequestC
   const json::object info = co_await std::move(reading);
   const bool partial = partial_args(args);
   json::object body{{"via", "supervisor"}, {"backup", summary(info)}};
-  if (!args.flag("confirm", false)) {
-    body["restored"] = false;
-    body["would_replace"] = partial ? "only the add-ons, folders and/or Home Assistant named"
+  json::object fields = body;
+  fields["restored"] = false;
+  fields["would_replace"] = partial ? "only the add-ons, folders and/or Home Assistant named"
                                     : "Home Assistant, every add-on and folder in the backup";
-    body["preview"] = "confirm=true restores this backup: what it replaces loses every change since its date.";
-    co_return ok(std::move(body));
-  }
+  json::object change{{"replaces", fields.at("would_replace")}};
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{"restore", json::string(slug), std::move(change),
+                                           "what it replaces loses every change since its date", std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object request = content_request(args);
   auto starting = supervisor(env, "post", "/backups/" + slug + (partial ? "/restore/partial" : "/restore/full"),
                              std::move(request));
@@ -177,7 +181,7 @@ asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env, mcp::RequestC
   co_return ok(std::move(body));
 }
 
-asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env) {
+asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const std::string slug = backup_slug(args);
   const double min_age = args.number("older_than_days", kDefaultMinAgeDays);
   if (min_age < 0)
@@ -186,14 +190,17 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env) {
   const json::object info = co_await std::move(reading);
   const double age = age_days(info);
   if (!args.flag("confirm", false)) {
-    json::object body{{"via", "supervisor"},
-                      {"deleted", false},
-                      {"backup", summary(info)},
-                      {"preview", "confirm=true deletes this backup for good."}};
-    if (age < min_age)
-      body["preview"] = "younger than older_than_days=" + one_decimal(min_age) +
-                        ": confirm=true would refuse it; pass older_than_days=0 to allow it.";
-    co_return ok(std::move(body));
+    json::object fields{{"via", "supervisor"}, {"deleted", false}, {"backup", summary(info)}};
+    Preview preview{"delete", json::string(slug), json::object{{"deletes_backup", summary(info)}}, "for good",
+                    std::move(fields)};
+    if (age < min_age) {  // nothing to ask: confirm=true would refuse it
+      preview.note = "younger than older_than_days=" + one_decimal(min_age) +
+                     ": confirm=true would refuse it; pass older_than_days=0 to allow it";
+      co_return preview_result(std::move(preview));
+    }
+    auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
+    std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
+    if (previewed) co_return std::move(*previewed);
   }
   if (age < min_age)
     throw ToolException(ToolError{"backup_too_new",
@@ -223,7 +230,7 @@ asio::awaitable<mcp::ToolResult> run_supervisor_snapshot(Args& args, ToolEnv& en
     auto restoring = restore(args, env, ctx);
     result = co_await std::move(restoring);
   } else if (action == "delete") {
-    auto removing = remove(args, env);
+    auto removing = remove(args, env, ctx);
     result = co_await std::move(removing);
   } else if (action == "view" && args.has("backup_id")) {
     const std::string slug = backup_slug(args);

@@ -7,6 +7,7 @@
 #include "tools/config/blueprint_control.hpp"
 #include "tools/config/blueprint_journal.hpp"
 #include "tools/config/config_tools.hpp"
+#include "tools/confirmation.hpp"
 #include "yaml/yaml_json.hpp"
 
 namespace hamcp::tools {
@@ -235,10 +236,15 @@ boost::asio::awaitable<json::object> do_import(Args& args, ToolEnv& env) {
 boost::asio::awaitable<json::object> do_delete(Args& args, ToolEnv& env) {
   const std::string domain = domain_of_args(args);
   const std::string path = require(args, "path", "delete", "\"me/motion_light.yaml\"");
-  if (!args.flag("confirm", false))
-    throw ToolException(bad_argument("confirm", "must be true to delete blueprint " + domain + "/" + path,
-                                     "Call again with confirm=true once the user agreed."));
   const std::string what = "blueprint " + domain + "/" + path;
+  if (!args.flag("confirm", false)) {  // run_blueprints asks the user when it can
+    auto finding = users_of(env, domain, path);
+    json::array users = co_await std::move(finding);
+    json::object change{{"deletes_blueprint", domain + "/" + path}, {"used_by", users}};
+    std::string note = users.empty() ? "" : "in use: Home Assistant refuses to delete it until used_by is empty";
+    co_return preview_body(Preview{"delete", json::string(what), std::move(change), std::move(note),
+                                   json::object{{"domain", domain}, {"path", path}, {"used_by", users}}});
+  }
   auto deleting = ask_write(env, json::object{{"type", "blueprint/delete"}, {"domain", domain}, {"path", path}}, what);
   Answer a = co_await std::move(deleting);
   if (!a.refused) {
@@ -324,7 +330,7 @@ boost::asio::awaitable<json::object> restore_blueprint_edit(ToolEnv& env, const 
 
 namespace {
 
-boost::asio::awaitable<mcp::ToolResult> run_blueprints(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_blueprints(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   // ha_get_blueprint / ha_import_blueprint callers send no action: get (or list) / import.
   std::string action = args.str("action");
   if (action.empty()) action = args.has("url") ? "import" : args.has("path") ? "get" : "list";
@@ -337,7 +343,16 @@ boost::asio::awaitable<mcp::ToolResult> run_blueprints(Args& args, ToolEnv& env,
     if (action == name) {
       auto running = fn(args, env);
       json::object body = co_await std::move(running);
-      co_return ok(std::move(body));
+      const json::value* users = body.if_contains("used_by");
+      const bool deletable = users && users->is_array() && users->get_array().empty();
+      if (!is_preview_body(body) || !deletable) co_return ok(std::move(body));
+      auto asking = ask_user(env, ctx, std::move(body));  // a deletion's preview: the user may say yes here
+      std::optional<json::object> shown = co_await std::move(asking);
+      if (shown) co_return ok(std::move(*shown));
+      args.raw()["confirm"] = true;
+      auto confirmed = fn(args, env);
+      json::object done = co_await std::move(confirmed);
+      co_return ok(std::move(done));
     }
   throw ToolException(
       bad_argument("action", "is not one of list, get, import, save, delete, substitute", "Pass one of those."));

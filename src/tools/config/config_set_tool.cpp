@@ -145,6 +145,33 @@ void check_hash(const Args& args, ToolEnv& env, const Plan& plan) {
                 std::move(extra)});
 }
 
+// Under a visibility filter, reads show configs with hidden entities taken out
+// (gate/entity_filter.hpp). Writing such a config back would drop them from
+// Home Assistant, so a write that loses a hidden entity the stored config
+// names is refused. (One that keeps them, e.g. a patch, names a hidden entity
+// to Home Assistant and the gate refuses it: such a config is not changed here.)
+void check_hidden_kept(ToolEnv& env, const Plan& plan) {
+  if (!plan.current || !plan.next) return;
+  const HiddenSetPtr hidden = env.ha.hidden_now();
+  if (hidden->empty()) return;
+  std::string before = json::serialize(*plan.current);
+  const std::string after = json::serialize(*plan.next);
+  for (std::size_t guard = 0; guard < 10000; ++guard) {
+    const std::optional<std::string> id = hidden->first_in(before);
+    if (!id) return;
+    if (after.find(*id) == std::string::npos)
+      throw ToolException(ToolError{
+          "hidden_entities_would_be_lost",
+          std::string(name_of(plan.kind)) + " " + plan.key +
+              " uses entities hidden from this session; the config you read had them taken out, so writing it "
+              "would remove them from Home Assistant. Nothing was written.",
+          "Edit it in Home Assistant, or run hamcp with visibility rules that show those entities.",
+          {{"written", false}}});
+    for (std::size_t at = before.find(*id); at != std::string::npos; at = before.find(*id, at))
+      before.erase(at, id->size());
+  }
+}
+
 // The config to write from `config` or `patch` (restore already set plan.next).
 void build_next(const Args& args, Plan& plan) {
   if (plan.next) return;
@@ -193,6 +220,7 @@ boost::asio::awaitable<Plan> plan_write(Args& args, ToolEnv& env, const ha::Snap
                                      "Pass id: \"" + plan.key + "\" to update it, or another alias."));
   check_hash(args, env, plan);
   build_next(args, plan);
+  check_hidden_kept(env, plan);
   co_return plan;
 }
 

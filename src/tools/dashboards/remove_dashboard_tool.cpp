@@ -2,6 +2,7 @@
 // dashboard and its config. Without confirm=true it only shows what would go.
 // The dashboard and its config are journaled first, so ha_config_set
 // restore=<edit_id> creates it again.
+#include "tools/confirmation.hpp"
 #include "tools/dashboards/card_finder.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/dashboards/dashboard_ws.hpp"
@@ -12,7 +13,7 @@ namespace {
 
 std::size_t count_cards(const json::value& config) { return find_cards(config, CardQuery{}, 0).total; }
 
-boost::asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   auto resolving = require_dashboard(env, args.str("url_path"));
   const Dashboard d = co_await std::move(resolving);
   if (d.is_default)
@@ -24,11 +25,12 @@ boost::asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env, mcp
   json::object body = summary_of(d);
   body["views"] = view_names(config).size();
   body["cards"] = count_cards(config);
-  if (!args.flag("confirm", false)) {
-    body["result"] = "preview";
-    body["note"] = "Nothing was deleted. Call again with confirm=true to delete this dashboard and its config.";
-    co_return ok(std::move(body));
-  }
+  json::object change{{"deletes_dashboard", d.url_path}, {"views", body.at("views")}, {"cards", body.at("cards")}};
+  auto asking = confirm_or_preview(
+      args, env, ctx,
+      Preview{"delete", json::string(d.url_path), std::move(change), "the dashboard and its config", body});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object msg{{"type", "lovelace/dashboards/delete"}, {"dashboard_id", d.id()}};
   auto deleting = ws_call(env, std::move(msg), true, "delete the dashboard");
   co_await std::move(deleting);

@@ -5,6 +5,7 @@
 // arguments say which (url/content: set, resource_id alone: remove, none: list).
 #include <boost/beast/core/detail/base64.hpp>
 
+#include "tools/confirmation.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/dashboards/dashboard_ws.hpp"
 
@@ -101,18 +102,18 @@ boost::asio::awaitable<json::object> set(const Args& args, ToolEnv& env) {
   co_return body;
 }
 
-boost::asio::awaitable<json::object> remove(const Args& args, ToolEnv& env) {
+boost::asio::awaitable<json::object> remove(const Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   if (!args.has("resource_id"))
     throw ToolException(bad_argument("resource_id", "remove needs resource_id", "List them with action=list."));
   const std::string id = args.str("resource_id");
   auto finding = find_resource(env, id);
   const json::object item = co_await std::move(finding);
   json::object body{{"resource", shown(item, false)}};
-  if (!args.flag("confirm", false)) {
-    body["result"] = "preview";
-    body["note"] = "Nothing was removed. Call again with confirm=true.";
-    co_return body;
-  }
+  auto asking = confirm_or_preview_body(
+      args, env, ctx,
+      Preview{"remove", json::string(id), json::object{{"removes_resource", body.at("resource")}}, {}, body});
+  std::optional<json::object> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   auto deleting = ws_call(env, json::object{{"type", "lovelace/resources/delete"}, {"resource_id", id}}, true,
                           "remove the resource");
   co_await std::move(deleting);
@@ -121,7 +122,7 @@ boost::asio::awaitable<json::object> remove(const Args& args, ToolEnv& env) {
   co_return body;
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_resources(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_resources(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const std::string action = action_of(args);
   json::object body;
   if (action == "list") {
@@ -131,7 +132,7 @@ boost::asio::awaitable<mcp::ToolResult> run_resources(Args& args, ToolEnv& env, 
     auto setting = set(args, env);
     body = co_await std::move(setting);
   } else {
-    auto removing = remove(args, env);
+    auto removing = remove(args, env, ctx);
     body = co_await std::move(removing);
   }
   co_return ok(std::move(body));

@@ -93,14 +93,40 @@ OverviewRequest read_request(Args& args, const ToolEnv& env, const ha::Snapshot&
   return req;
 }
 
-json::object home_section(const ha::Snapshot& snap, const ToolEnv& env) {
+// A visibility filter's hidden entities are not counted either: taken out of
+// the aggregates' numbers (one pass over the snapshot, only while a filter hides some).
+void leave_out_hidden(overview::Summary& sum, const overview::Query& query, const HiddenSet& hidden) {
+  if (!sum.snapshot) return;
+  const std::shared_ptr<const overview::AreaMap> areas = overview::AreaMap::build(*sum.snapshot);
+  sum.snapshot->states.for_each([&](const ha::EntityStatePtr& st) {
+    if (!hidden.contains(st->entity_id)) return;
+    const std::string area(areas->area(st->entity_id));
+    if (!query.area_id.empty() && area != query.area_id) return;
+    if (auto c = sum.area_counts.find(area); !area.empty() && c != sum.area_counts.end() && c->second > 0) --c->second;
+    auto d = sum.domains.find(std::string(overview::domain_of(st->entity_id)));
+    if (d == sum.domains.end()) return;
+    if (d->second.count > 0) --d->second.count;
+    auto& top = d->second.top_states;
+    for (auto it = top.begin(); it != top.end(); ++it)
+      if (it->first == st->state) {
+        if (--it->second == 0) top.erase(it);
+        break;
+      }
+    if (d->second.count == 0) sum.domains.erase(d);
+  });
+}
+
+json::object home_section(const ha::Snapshot& snap, const ToolEnv& env, const HiddenSet& hidden) {
   json::object home;
   if (snap.config) {
     home.emplace("name", str_of(snap.config.get(), "location_name"));
     home.emplace("time_zone", str_of(snap.config.get(), "time_zone"));
   }
   home.emplace("version", snap.ha_version);
-  home.emplace("entities", snap.states.size());
+  std::size_t left_out = 0;  // a visibility filter's hidden entities are not counted either
+  if (!hidden.empty())
+    snap.states.for_each([&](const ha::EntityStatePtr& st) { left_out += hidden.contains(st->entity_id) ? 1 : 0; });
+  home.emplace("entities", snap.states.size() - left_out);
   home.emplace("mirror", ha::to_string(env.ha.status().state));
   return home;
 }
@@ -211,9 +237,9 @@ Listing fill_entities(json::object& out_domains, const ha::Snapshot& snap, const
 }
 
 json::object render_overview(const ha::Snapshot& snap, const ToolEnv& env, const OverviewRequest& req,
-                             const overview::Summary& sum) {
+                             const overview::Summary& sum, const HiddenSet& hidden) {
   json::object body;
-  body.emplace("home", home_section(snap, env));
+  body.emplace("home", home_section(snap, env, hidden));
   add_areas(body, snap, req, sum);
   json::object out_domains;
   const std::size_t skeleton_bytes = domain_skeletons(out_domains, body, req, sum);
@@ -235,10 +261,13 @@ json::object render_overview(const ha::Snapshot& snap, const ToolEnv& env, const
 boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, mcp::RequestContext&) {
   ha::SnapshotPtr latest = co_await env.snapshot();
   const OverviewRequest req = read_request(args, env, *latest);
+  auto hiding = env.ha.hidden_entities();
+  const HiddenSetPtr hidden = co_await std::move(hiding);
   // Aggregates kept current from the mirror: O(domains + areas) per call.
   overview::Summary sum = env.overview.summarize(latest, req.query);
+  if (!hidden->empty()) leave_out_hidden(sum, req.query, *hidden);
   const ha::SnapshotPtr snap = sum.snapshot ? sum.snapshot : latest;
-  co_return ok(render_overview(*snap, env, req, sum));
+  co_return ok(render_overview(*snap, env, req, sum, *hidden));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // following ones) and deleted (calendar/event/delete, confirm=true; without
 // it a preview). Every write is journalled with the event as it was.
 #include "common/iso_time.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/everyday/calendar_read.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_ha.hpp"
@@ -120,18 +121,23 @@ boost::asio::awaitable<mcp::ToolResult> run_set_event(Args& args, ToolEnv& env, 
   co_return ok(std::move(body));
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_remove_event(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_remove_event(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   auto checking = entity_arg(args, env, "calendar");
   const ha::EntityStatePtr cal = co_await std::move(checking);
   const std::string uid = args.str("uid");
   auto finding = find_event(env, cal->entity_id, uid, args.str("recurrence_id"), common::now_epoch_seconds());
   json::value event = co_await std::move(finding);
   json::object body{{"entity_id", cal->entity_id}, {"uid", uid}, {"scope", scope_of(args)}, {"event", event}};
-  if (!args.flag("confirm", false)) {
-    body["deleted"] = false;
-    body["preview"] = "Nothing deleted. Call again with confirm=true to delete this " + scope_of(args) + ".";
-    co_return ok(std::move(body));
-  }
+  json::object fields = body;
+  fields["deleted"] = false;
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{"delete",
+                                           json::string(cal->entity_id + "/" + uid),
+                                           json::object{{"deletes_event", event}, {"scope", scope_of(args)}},
+                                           {},
+                                           std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object message{{"type", "calendar/event/delete"}, {"entity_id", cal->entity_id}, {"uid", uid}};
   add_occurrence(args, message);
   auto writing = ws_write(env, std::move(message), "deleting event " + uid);

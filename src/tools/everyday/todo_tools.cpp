@@ -4,6 +4,7 @@
 // (todo/item/move after previous_uid); removed (todo.remove_item,
 // confirm=true; without it a preview). Writes are journalled with the item
 // as it was and answer with the item as it is now.
+#include "tools/confirmation.hpp"
 #include "tools/everyday/everyday_tools.hpp"
 #include "tools/helpers/helper_ha.hpp"
 
@@ -146,7 +147,7 @@ boost::asio::awaitable<mcp::ToolResult> run_set_item(Args& args, ToolEnv& env, m
   co_return ok(std::move(body));
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_remove_item(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_remove_item(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   auto checking = entity_arg(args, env, "todo");
   const ha::EntityStatePtr list = co_await std::move(checking);
   auto reading = items_of(env, list->entity_id);
@@ -154,11 +155,14 @@ boost::asio::awaitable<mcp::ToolResult> run_remove_item(Args& args, ToolEnv& env
   const json::value item = find_item(items, args.str("item"));
   if (item.is_null()) throw item_not_found(items, args.str("item"));
   json::object body{{"entity_id", list->entity_id}, {"item", item}};
-  if (!args.flag("confirm", false)) {
-    body["removed"] = false;
-    body["preview"] = "Nothing removed. Call again with confirm=true to remove this item.";
-    co_return ok(std::move(body));
-  }
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{"remove",
+                                           json::string(list->entity_id),
+                                           json::object{{"removes_item", item}},
+                                           {},
+                                           {{"item", item}, {"removed", false}}});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   const std::string uid(item.as_object().at("uid").as_string());
   auto removing = call_action(env, "todo", "remove_item", list->entity_id, json::object{{"item", uid}});
   co_await std::move(removing);

@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "tools/confirmation.hpp"
+
 namespace hamcp::tools {
 namespace json = boost::json;
 
@@ -42,12 +44,6 @@ std::string_view text_member(const json::object& o, std::string_view key) {
   return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view{};
 }
 
-bool is_preview(const json::object& body) {
-  const json::value* preview = body.if_contains("preview");
-  if (preview && !(preview->is_bool() && !preview->get_bool()) && !preview->is_null()) return true;
-  return text_member(body, "result") == "preview";
-}
-
 }  // namespace
 
 json::object audit_target(const json::object& arguments) {
@@ -77,7 +73,7 @@ json::object audit_line(std::string_view tool, json::object target, const mcp::T
   } else if (result.is_error) {
     line["outcome"] = "error";
   } else {
-    line["outcome"] = body && is_preview(*body) ? "preview" : "ok";
+    line["outcome"] = body && is_preview_body(*body) ? "preview" : "ok";
   }
   if (body && !text_member(*body, "edit_id").empty()) line["edit_id"] = text_member(*body, "edit_id");
   line["ms"] = static_cast<std::int64_t>(ms);

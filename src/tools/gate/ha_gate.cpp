@@ -4,6 +4,7 @@
 
 #include "ha/supervisor_client.hpp"
 #include "tools/gate/entity_filter.hpp"
+#include "tools/gate/template_guard.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -25,6 +26,26 @@ ToolError read_only_refusal(RequestKind kind, std::string_view what) {
                    "Reads still work. To allow writes, run hamcp without --read-only / READ_ONLY_MODE (add-on "
                    "option read_only: false) and connect to the MCP path, not /mcp/readonly.",
                    {{"refused", std::move(refused)}, {"written", false}}};
+}
+
+// A rendered template (POST /api/template, render_template) under a visibility
+// filter: entities by literal ids only (template_guard.hpp), since what Jinja
+// renders from an id built at run time cannot be masked afterwards.
+void check_template(const boost::json::value& request, const HiddenSet& hidden) {
+  const boost::json::object* o = request.if_object();
+  const boost::json::value* text = o ? o->if_contains("template") : nullptr;
+  if (!text || !text->is_string()) return;
+  if (hidden.empty()) return;
+  const auto found = unnamed_entity_access(text->get_string());
+  if (!found) return;
+  throw ToolException(ToolError{
+      "template_not_allowed",
+      "An entity visibility filter is active, and this template reads entities other than by a literal id (at \"" +
+          *found + "\"): what it renders could show hidden entities. Nothing was sent to Home Assistant.",
+      "Name each entity literally: states('light.kitchen'), is_state('light.kitchen', 'on'), "
+      "state_attr('light.kitchen', 'brightness'), states.light.kitchen. No ids built with ~ or +, no states.<domain> "
+      "loops, expand() or area_entities().",
+      {{"written", false}}});
 }
 
 }  // namespace
@@ -66,6 +87,7 @@ void HaGate::check_visible(const boost::json::value& request) const {
   const HiddenSetPtr hidden = hidden_now();
   if (auto mention = hidden_named_in(request, *hidden))
     throw ToolException(entity_hidden_error(mention->path, "a hidden entity"));
+  check_template(request, *hidden);
 }
 
 boost::asio::awaitable<std::shared_ptr<ha::HaClient>> HaGate::acting_client() {

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "home/entity_docs.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/helpers/flow_driver.hpp"
 #include "tools/helpers/helper_ha.hpp"
 #include "tools/integrations/integration_change.hpp"
@@ -138,15 +139,20 @@ boost::asio::awaitable<json::object> reconfigure_entry(Args& args, ToolEnv& env,
   json::object body = entry_view(entry);
   if (args.str("confirm_token") != token) {
     auto checking = preflight(env, entry);
-    body["preview"] = true;
-    body["form"] = co_await std::move(checking);
+    json::object form = co_await std::move(checking);
+    body["form"] = std::move(form);
     body["devices"] = strings(id.device_ids);
     body["entities"] = strings(id.entity_ids);
     body["confirm_token"] = token;
-    body["note"] = args.has("confirm_token")
-                       ? "confirm_token does not match this entry_id and config. Nothing was written."
-                       : "Nothing written. Call again with the same entry_id, config and this confirm_token.";
-    co_return body;
+    // ha-mcp's two-step reconfigure: the retry carries confirm_token (not confirm), so nobody is asked here.
+    json::object would_change{{"config", config}, {"form", body["form"]}};
+    Preview preview{"reconfigure", json::string(entry_id), std::move(would_change),
+                    args.has("confirm_token") ? "confirm_token does not match this entry_id and config"
+                                              : "call again with the same entry_id, config and this confirm_token",
+                    std::move(body)};
+    json::object shown = preview_body(std::move(preview));
+    shown["next"] = "call again with confirm_token";
+    co_return shown;
   }
   helpers::FlowRun run;
   run.handler = str_of(&entry, "domain");

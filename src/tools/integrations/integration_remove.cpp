@@ -4,6 +4,7 @@
 // subentries), nothing sent. A removed entry is journaled with its view and
 // options; never retried.
 #include "home/entity_docs.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/helpers/flow_driver.hpp"
 #include "tools/helpers/helper_ha.hpp"
 #include "tools/helpers/helper_write.hpp"
@@ -16,14 +17,18 @@ namespace {
 
 using home::str_of;
 
-json::object preview(json::object body) {
-  body["preview"] = true;
-  body["note"] = "Nothing removed. Call again with confirm=true to remove.";
-  return body;
+// Asks (or previews) before a removal: nullopt = go ahead.
+boost::asio::awaitable<std::optional<json::object>> ask_first(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                              std::string target, json::value would_change,
+                                                              json::object fields) {
+  auto asking = confirm_or_preview_body(
+      args, env, ctx, Preview{"remove", json::string(target), std::move(would_change), {}, std::move(fields)});
+  std::optional<json::object> preview = co_await std::move(asking);
+  co_return preview;
 }
 
-boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& env, const std::string& type,
-                                                           const std::string& id) {
+boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                           const std::string& type, const std::string& id) {
   std::string storage_id = id;
   if (id.rfind(type + ".", 0) == 0) {  // an entity id: its registry entry's unique_id is the storage id
     const ha::RegistryItem entry = env.ha.snapshot()->registry(ha::RegistryKind::entity).find(id);
@@ -33,7 +38,9 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
   }
   json::object body{{"helper_type", type}, {"helper_id", storage_id}};
   if (storage_id != id) body["entity_id"] = id;
-  if (!args.flag("confirm", false)) co_return preview(std::move(body));
+  auto asking = ask_first(args, env, ctx, id, json::object{{"removes_helper", body}}, body);
+  std::optional<json::object> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   helpers::HelperCall call;
   call.type = type;
   call.action = "remove";
@@ -44,8 +51,8 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
   co_return removed;
 }
 
-boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, const json::object& entry,
-                                                     const std::string& subentry_id) {
+boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                     const json::object& entry, const std::string& subentry_id) {
   const std::string entry_id = str_of(&entry, "entry_id");
   auto listing =
       helpers::ws_read(env, json::object{{"type", "config_entries/subentries/list"}, {"entry_id", entry_id}});
@@ -64,7 +71,10 @@ boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, c
                                   {{"subentry_ids", std::move(known)}, {"written", false}}});
   json::object body = entry_view(entry);
   body["subentry"] = found;
-  if (!args.flag("confirm", false)) co_return preview(std::move(body));
+  auto asking =
+      ask_first(args, env, ctx, entry_id + "/" + subentry_id, json::object{{"removes_subentry", found}}, body);
+  std::optional<json::object> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object msg{{"type", "config_entries/subentries/delete"}, {"entry_id", entry_id}, {"subentry_id", subentry_id}};
   auto deleting = helpers::ws_write(env, std::move(msg), "the removal of subentry " + subentry_id);
   co_await std::move(deleting);
@@ -73,15 +83,17 @@ boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, c
   co_return body;
 }
 
-boost::asio::awaitable<json::object> remove_entry(Args& args, ToolEnv& env, const json::object& entry) {
+boost::asio::awaitable<json::object> remove_entry(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                  const json::object& entry) {
   const std::string entry_id = str_of(&entry, "entry_id");
   json::object body = entry_view(entry);
   auto finding = entry_members(env, entry_id);
   const json::object members = co_await std::move(finding);
-  if (!args.flag("confirm", false)) {
-    body["would_remove"] = members;
-    co_return preview(std::move(body));
-  }
+  json::object fields = body;
+  fields["would_remove"] = members;
+  auto asking = ask_first(args, env, ctx, entry_id, members, std::move(fields));
+  std::optional<json::object> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object before = body;
   if (entry.contains("supports_options") && entry.at("supports_options") == true) {
     auto reading = helpers::current_options(env, entry_id);
@@ -106,13 +118,13 @@ boost::asio::awaitable<json::object> remove_entry(Args& args, ToolEnv& env, cons
 
 }  // namespace
 
-boost::asio::awaitable<json::object> remove_integration(Args& args, ToolEnv& env) {
+boost::asio::awaitable<json::object> remove_integration(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const std::string target = args.str("entry_id");
   if (target.empty())
     throw ToolException(bad_argument("entry_id", "missing", "Pass the entry_id (or ha-mcp's target) to remove."));
   const std::string type = args.str("helper_type");
   if (helpers::is_storage_type(type)) {
-    auto removing = remove_storage_helper(args, env, type, target);
+    auto removing = remove_storage_helper(args, env, ctx, type, target);
     json::object removed = co_await std::move(removing);
     co_return removed;
   }
@@ -124,11 +136,11 @@ boost::asio::awaitable<json::object> remove_integration(Args& args, ToolEnv& env
     throw ToolException(bad_argument("subentry_id", "required with helper_type=config_subentry",
                                      "Pass the subentry_id (ha_get_integration include_subentries=true)."));
   if (!subentry_id.empty()) {
-    auto removing = remove_subentry(args, env, entry, subentry_id);
+    auto removing = remove_subentry(args, env, ctx, entry, subentry_id);
     json::object removed = co_await std::move(removing);
     co_return removed;
   }
-  auto removing = remove_entry(args, env, entry);
+  auto removing = remove_entry(args, env, ctx, entry);
   json::object removed = co_await std::move(removing);
   co_return removed;
 }

@@ -102,9 +102,9 @@ boost::asio::awaitable<json::object> config_flow(Args& args, ToolEnv& env) {
   co_return body;
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_set_integration(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_set_integration(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   if (args.flag("remove", false)) {
-    auto removing = remove_integration(args, env);
+    auto removing = remove_integration(args, env, ctx);
     json::object removed = co_await std::move(removing);
     co_return ok(std::move(removed));
   }

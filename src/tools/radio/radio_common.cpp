@@ -1,5 +1,6 @@
 // What every radio action shares: the integration's config entry, its
 // WebSocket commands with HA's refusals made plain, the device argument.
+#include "tools/confirmation.hpp"
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -163,11 +164,13 @@ std::int64_t param_int(Args& args, std::string_view key) {
 }
 
 json::object preview(std::string what, json::object details) {
-  details["preview"] = true;
-  details["would"] = std::move(what);
+  json::value target = nullptr;
+  for (const char* key : {"name", "device_id", "group", "dataset"})
+    if (const json::value* v = details.if_contains(key); v && target.is_null()) target = *v;
+  json::object change{{"would", what}};
+  for (const auto& [key, value] : details) change[key] = value;
   details["done"] = false;
-  details["hint"] = "Nothing was changed. Call again with confirm=true to do this.";
-  return details;
+  return preview_body(Preview{std::move(what), std::move(target), std::move(change), {}, std::move(details)});
 }
 
 boost::asio::awaitable<json::object> network_status_or_absent(ToolEnv& env, const Radio& radio) {

@@ -2,6 +2,7 @@
 // and arguments. The radio picks an action table (radio_zwave/zigbee/thread/
 // matter.cpp); ha-mcp actions hamcp does not do yet answer not_implemented
 // naming the ones that exist.
+#include "tools/confirmation.hpp"
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -49,7 +50,23 @@ boost::asio::awaitable<json::object> network_status(ToolEnv& env, const Radio& r
 
 namespace {
 
-boost::asio::awaitable<mcp::ToolResult> run_radio(Args& args, ToolEnv& env, mcp::RequestContext&) {
+// A destructive action previews without confirm; when the user is asked and
+// accepts, the action runs again with confirm=true.
+boost::asio::awaitable<mcp::ToolResult> run_action(const radio::Action& a, Args& args, ToolEnv& env,
+                                                   mcp::RequestContext& ctx) {
+  auto running = a.run(args, env);
+  json::object body = co_await std::move(running);
+  if (!a.destructive || args.flag("confirm", false) || !is_preview_body(body)) co_return ok(std::move(body));
+  auto asking = ask_user(env, ctx, std::move(body));
+  std::optional<json::object> shown = co_await std::move(asking);
+  if (shown) co_return ok(std::move(*shown));
+  args.raw()["confirm"] = true;
+  auto confirmed = a.run(args, env);
+  json::object done = co_await std::move(confirmed);
+  co_return ok(std::move(done));
+}
+
+boost::asio::awaitable<mcp::ToolResult> run_radio(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const std::string radio_name = args.str("radio");
   const radio::Radio* r = radio::find_radio(radio_name);
   if (!r)
@@ -59,9 +76,9 @@ boost::asio::awaitable<mcp::ToolResult> run_radio(Args& args, ToolEnv& env, mcp:
   const std::string action = args.str("action");
   for (const auto& a : actions.implemented)
     if (action == a.name) {
-      auto running = a.run(args, env);
-      json::object body = co_await std::move(running);
-      co_return ok(std::move(body));
+      auto running = run_action(a, args, env, ctx);
+      mcp::ToolResult result = co_await std::move(running);
+      co_return result;
     }
   const json::array available = radio::names(actions);
   for (const char* later : actions.not_implemented)

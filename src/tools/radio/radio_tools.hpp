@@ -106,7 +106,7 @@ boost::asio::awaitable<json::object> network_status(ToolEnv& env, const Radio& r
 // {"configured": false, "message": ...} instead of radio_not_configured.
 boost::asio::awaitable<json::object> network_status_or_absent(ToolEnv& env, const Radio& radio);
 
-// A destructive action's preview: {preview: true, would: what, ...details}.
+// A destructive action's preview in the one shape (tools/confirmation.hpp); `what` is its action.
 json::object preview(std::string what, json::object details);
 
 }  // namespace radio

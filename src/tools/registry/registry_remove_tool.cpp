@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "home/entity_docs.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/registry/registry_tools.hpp"
 #include "tools/registry/registry_views.hpp"
 
@@ -101,7 +102,7 @@ boost::asio::awaitable<void> remove_device(ToolEnv& env, const json::object& dev
   body["removed_from_entries"] = std::move(done);
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_remove_registry(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_remove_registry(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const Kind kind = kind_of(args, {Kind::device, Kind::area, Kind::floor, Kind::label, Kind::category, Kind::zone});
   ha::SnapshotPtr snap = co_await env.snapshot();
   const std::string ref = args.str("id");
@@ -119,13 +120,18 @@ boost::asio::awaitable<mcp::ToolResult> run_remove_registry(Args& args, ToolEnv&
     removable = co_await std::move(checking);
   }
   if (!args.flag("confirm", false)) {
-    body["preview"] = true;
-    body["would_remove"] = list_view(item, kind);
-    for (auto& kv : effects(env, *snap, item, kind)) body[kv.key()] = kv.value();
-    if (kind == Kind::device) body["removable"] = removable.blocked.empty();
-    if (!removable.blocked.empty()) body["blocked_by"] = removable.blocked;
-    body["note"] = "Nothing removed. Call again with confirm=true to remove.";
-    co_return ok(std::move(body));
+    json::object fields = body;
+    json::object change{{"would_remove", list_view(item, kind)}};
+    for (auto& kv : effects(env, *snap, item, kind)) change[kv.key()] = kv.value();
+    for (auto& kv : change) fields[kv.key()] = kv.value();
+    if (kind == Kind::device) fields["removable"] = removable.blocked.empty();
+    if (!removable.blocked.empty()) fields["blocked_by"] = removable.blocked;
+    std::string note = removable.blocked.empty() ? "" : "blocked_by says why it cannot be removed";
+    Preview preview{"remove", json::string(key), std::move(change), std::move(note), std::move(fields)};
+    if (!removable.blocked.empty()) co_return preview_result(std::move(preview));  // nothing to ask: it would fail
+    auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
+    std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
+    if (previewed) co_return std::move(*previewed);
   }
   if (kind == Kind::device) {
     auto removing = remove_device(env, item, removable, body);

@@ -8,6 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "common/iso_time.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/system/system_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -69,20 +70,22 @@ asio::awaitable<BackReport> wait_until_back(ToolEnv& env, std::uint64_t connects
   co_return report;
 }
 
-mcp::ToolResult preview(json::object check) {
+Preview preview_of(const json::object& check) {
   const bool valid = config_valid(check);
-  json::object body{{"restarted", false},
-                    {"config_check", std::move(check)},
-                    {"preview", valid ? "configuration valid: confirm=true restarts Home Assistant"
-                                      : "configuration invalid: a restart would be refused"}};
-  return ok(std::move(body));
+  json::object change{{"restarts", "Home Assistant"}, {"config_check", check}};
+  return Preview{"restart", "Home Assistant", std::move(change),
+                 valid ? "configuration valid" : "configuration invalid: a restart would be refused",
+                 json::object{{"restarted", false}, {"config_check", check}}};
 }
 
 asio::awaitable<mcp::ToolResult> run_restart(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   ctx.progress(0, kSteps, "checking the configuration");
   auto checking = system::check_config(env);
   json::object check = co_await std::move(checking);
-  if (!args.flag("confirm", false)) co_return preview(std::move(check));
+  if (!args.flag("confirm", false) && !config_valid(check)) co_return preview_result(preview_of(check));
+  auto asking = confirm_or_preview(args, env, ctx, preview_of(check));
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   if (!config_valid(check)) {
     ToolError error{"config_invalid",
                     "The configuration check failed; Home Assistant was not restarted.",

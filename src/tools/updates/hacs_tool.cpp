@@ -5,6 +5,7 @@
 // refresh (update_information). All through HACS's WebSocket API.
 #include <algorithm>
 
+#include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/updates/hacs_ws.hpp"
 #include "tools/updates/updates_tools.hpp"
@@ -116,7 +117,7 @@ asio::awaitable<mcp::ToolResult> run_info(Args& args, ToolEnv& env) {
   co_return ok(info_view(std::move(r)));
 }
 
-asio::awaitable<mcp::ToolResult> run_download(Args& args, ToolEnv& env) {
+asio::awaitable<mcp::ToolResult> run_download(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   auto resolving = id_arg(args, env);
   const std::string id = co_await std::move(resolving);
   auto reading = hacs::info(env, id);
@@ -127,11 +128,14 @@ asio::awaitable<mcp::ToolResult> run_download(Args& args, ToolEnv& env) {
       {"full_name", text(before, "full_name")},
       {"installed_version", before.contains("installed_version") ? before.at("installed_version") : nullptr},
       {"version", version.empty() ? json::value(before.at("available_version")) : json::value(version)}};
-  if (!args.flag("confirm", false)) {
-    plan["downloaded"] = false;
-    plan["preview"] = "confirm=true downloads this version into Home Assistant";
-    co_return ok(std::move(plan));
-  }
+  json::object fields = plan;
+  fields["downloaded"] = false;
+  json::object change{{"installed_version", plan.at("installed_version")}, {"version", plan.at("version")}};
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{"download", json::string(text(before, "full_name")), std::move(change),
+                                           "downloads this version into Home Assistant", std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object message{{"type", "hacs/repository/download"}, {"repository", id}};
   if (!version.empty()) message["version"] = version;
   auto downloading = hacs::command(env, std::move(message), 2 * hacs::kGithubTimeout);
@@ -169,7 +173,7 @@ asio::awaitable<mcp::ToolResult> run_add(Args& args, ToolEnv& env) {
                           " repository (hacs.json); HACS's log says why.");
 }
 
-asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env) {
+asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   auto resolving = id_arg(args, env);
   const std::string id = co_await std::move(resolving);
   auto reading = hacs::info(env, id);
@@ -182,11 +186,13 @@ asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env) {
   if (!installed && !custom)
     throw ToolException(
         bad_argument("repository_id", text(r, "full_name") + " is neither installed nor custom", "Nothing to remove."));
-  if (!args.flag("confirm", false)) {
-    body["removed"] = false;
-    body["preview"] = "confirm=true does this";
-    co_return ok(std::move(body));
-  }
+  json::object fields = body;
+  fields["removed"] = false;
+  json::object change{{"uninstall", installed}, {"remove_custom_repository", custom}};
+  auto asking = confirm_or_preview(
+      args, env, ctx, Preview{"remove", json::string(text(r, "full_name")), std::move(change), {}, std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   if (installed) {
     auto uninstalling =
         hacs::command(env, json::object{{"type", "hacs/repository/remove"}, {"repository", id}}, hacs::kGithubTimeout);
@@ -212,13 +218,13 @@ asio::awaitable<mcp::ToolResult> run_refresh(Args& args, ToolEnv& env) {
   co_return ok(json::object{{"refreshed", true}, {"repository", summary(r)}});
 }
 
-asio::awaitable<mcp::ToolResult> run_hacs(Args& args, ToolEnv& env, mcp::RequestContext&) {
+asio::awaitable<mcp::ToolResult> run_hacs(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const std::string action = args.str("action");
   if (action == "search") return run_search(args, env);
   if (action == "info") return run_info(args, env);
-  if (action == "download") return run_download(args, env);
+  if (action == "download") return run_download(args, env, ctx);
   if (action == "add_repository") return run_add(args, env);
-  if (action == "remove") return run_remove(args, env);
+  if (action == "remove") return run_remove(args, env, ctx);
   if (action == "update_information" || action == "refresh") return run_refresh(args, env);
   throw ToolException(bad_argument("action", action.empty() ? "missing" : "unknown action '" + action + "'",
                                    "Use search, info, download, add_repository, remove or update_information."));

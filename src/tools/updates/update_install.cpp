@@ -12,6 +12,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/updates/updates_tools.hpp"
 
@@ -199,17 +200,27 @@ asio::awaitable<mcp::ToolResult> run_install(Args& args, ToolEnv& env, mcp::Requ
     refused = refused || plan.contains("refused");
     plans.push_back(std::move(plan));
   }
-  if (!args.flag("confirm", false))
-    co_return ok(json::object{{"installed", false},
-                              {"preview", std::move(plans)},
-                              {"note", refused ? "fix the refused entries first; nothing was installed"
-                                               : "confirm=true installs these, one after the other"}});
+  json::array targets;
+  for (const json::value& plan : plans) targets.push_back(plan.as_object().at("entity_id"));
+  if (refused && !args.flag("confirm", false))  // nothing to ask the user: it cannot be done as asked
+    co_return preview_result(Preview{"install",
+                                     std::move(targets),
+                                     std::move(plans),
+                                     "fix the refused entries first; nothing was installed",
+                                     {{"installed", false}}});
+  if (!refused) {
+    auto asking = confirm_or_preview(
+        args, env, ctx,
+        Preview{"install", std::move(targets), plans, "installs these, one after the other", {{"installed", false}}});
+    std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+    if (preview) co_return std::move(*preview);
+  }
   if (refused) {
     ToolError error{"install_refused",
                     "Some updates cannot be installed as asked; nothing was installed.",
                     "Fix what `refused` says (or drop those entity_ids), then call again.",
                     {}};
-    error.extra["preview"] = std::move(plans);
+    error.extra["plans"] = std::move(plans);
     throw ToolException(std::move(error));
   }
   const auto wait = std::chrono::seconds(std::clamp<std::int64_t>(args.integer("wait", 300), 1, 3600));

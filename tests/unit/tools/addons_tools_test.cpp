@@ -78,7 +78,7 @@ TEST_F(AddonsToolsTest, LifecycleActionsAndConfirmPreviews) {
 
   CallResult preview = call("ha_manage_app", R"({"action":"update","slug":"core_mosquitto"})");
   ASSERT_FALSE(preview.is_error) << preview.text;
-  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_TRUE((preview.structured.at("result") == "preview"));
   EXPECT_EQ(addon("core_mosquitto").version, "6.5.1");
   CallResult updated =
       call("ha_manage_addon", R"({"action":"update","slug":"core_mosquitto","confirm":true,"backup":true})");
@@ -86,7 +86,7 @@ TEST_F(AddonsToolsTest, LifecycleActionsAndConfirmPreviews) {
   EXPECT_EQ(addon("core_mosquitto").version, "6.5.2");
 
   CallResult uninstall = call("ha_manage_app", R"({"action":"uninstall","slug":"core_configurator"})");
-  EXPECT_TRUE(uninstall.structured.at("preview").as_bool()) << uninstall.text;
+  EXPECT_TRUE((uninstall.structured.at("result") == "preview")) << uninstall.text;
   EXPECT_TRUE(addon("core_configurator").installed());
   CallResult install = call("ha_manage_app", R"({"action":"install","slug":"core_ssh"})");
   ASSERT_FALSE(install.is_error) << install.text;
@@ -149,7 +149,7 @@ TEST_F(AddonsToolsTest, RepositoriesAddAndRemoveWithConfirm) {
   CallResult add = call("ha_manage_app", R"({"action":"add_repository","repository":")" + url + R"("})");
   ASSERT_FALSE(add.is_error) << add.text;
   CallResult preview = call("ha_manage_app", R"({"action":"remove_repository","repository":")" + url + R"("})");
-  ASSERT_TRUE(preview.structured.at("preview").as_bool()) << preview.text;
+  ASSERT_TRUE((preview.structured.at("result") == "preview")) << preview.text;
   CallResult removed =
       call("ha_manage_app", R"({"action":"remove_repository","repository":")" + url + R"(","confirm":true})");
   ASSERT_FALSE(removed.is_error) << removed.text;

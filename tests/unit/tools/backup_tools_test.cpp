@@ -137,7 +137,7 @@ TEST_F(BackupToolsTest, DeleteNeedsConfirmAndAMinimumAge) {
   const std::string fresh = str(r.structured.at("backup"), "backup_id");
   r = call("ha_manage_backup", R"({"action":"delete","backup_id":")" + fresh + R"("})");
   ASSERT_FALSE(r.is_error) << r.text;
-  EXPECT_NE(str(r.structured, "preview").find("older_than_days=0"), std::string::npos) << r.text;
+  EXPECT_NE(str(r.structured, "note").find("older_than_days=0"), std::string::npos) << r.text;
   r = call("ha_manage_backup", R"({"action":"delete","confirm":true,"backup_id":")" + fresh + R"("})");
   EXPECT_EQ(r.code(), "backup_too_new") << r.text;
   EXPECT_EQ(backup_count(), 3u);

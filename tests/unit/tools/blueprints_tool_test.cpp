@@ -69,7 +69,9 @@ TEST_F(BlueprintsToolTest, SaveIsJournaledAndInvalidYamlNamesTheLine) {
 TEST_F(BlueprintsToolTest, DeleteNeedsConfirmAndIsRefusedWhileInUse) {
   start();
   CallResult unconfirmed = bp(std::string(R"({"action":"delete","path":")") + kPath + R"("})");
-  EXPECT_EQ(code(unconfirmed), "invalid_argument") << unconfirmed.text;
+  ASSERT_FALSE(unconfirmed.is_error) << unconfirmed.text;
+  EXPECT_EQ(unconfirmed.structured.at("result"), "preview") << unconfirmed.text;
+  EXPECT_EQ(unconfirmed.structured.at("used_by").as_array().size(), 1u) << unconfirmed.text;
   CallResult used = bp(std::string(R"({"action":"delete","confirm":true,"path":")") + kPath + R"("})");
   ASSERT_TRUE(used.is_error);
   EXPECT_EQ(code(used), "blueprint_in_use");

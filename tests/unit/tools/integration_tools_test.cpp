@@ -182,12 +182,12 @@ TEST_F(IntegrationToolsTest, ReconfigureChecksIdentityPreviewsThenWrites) {
   r = call("ha_set_integration", base + R"(,"expected_unique_id":"bridge-192.168.1.40-status",
 "expected_entity_ids":["sensor.hallway_bridge_status"]})");
   ASSERT_FALSE(r.is_error) << r.text;
-  EXPECT_TRUE(r.structured.at("preview").as_bool());
+  EXPECT_TRUE((r.structured.at("result") == "preview"));
   EXPECT_EQ(r.structured.at("form").at("step_id"), "reconfigure");
   const std::string token(r.structured.at("confirm_token").as_string());
   r = call("ha_set_integration", base + R"(,"confirm_token":"wrong"})");
   ASSERT_FALSE(r.is_error) << r.text;
-  EXPECT_TRUE(r.structured.at("preview").as_bool());
+  EXPECT_TRUE((r.structured.at("result") == "preview"));
   r = call("ha_set_integration", base + R"(,"confirm_token":")" + token + R"("})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("result"), "reconfigured");
@@ -206,7 +206,7 @@ TEST_F(IntegrationToolsTest, RemovalPreviewsThenRemovesEntriesAndSubentries) {
       call("ha_remove_helpers_integrations",
            R"({"target":")" + id + R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01"})");
   ASSERT_FALSE(r.is_error) << r.text;
-  EXPECT_TRUE(r.structured.at("preview").as_bool());
+  EXPECT_TRUE((r.structured.at("result") == "preview"));
   r = call("ha_remove_helpers_integrations",
            R"({"target":")" + id +
                R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01","confirm":true})");
@@ -220,7 +220,7 @@ TEST_F(IntegrationToolsTest, RemovalPreviewsThenRemovesEntriesAndSubentries) {
 
   r = call("ha_set_integration", R"({"entry_id":")" + id + R"(","remove":true})");
   ASSERT_FALSE(r.is_error) << r.text;
-  EXPECT_TRUE(r.structured.at("preview").as_bool());
+  EXPECT_TRUE((r.structured.at("result") == "preview"));
   EXPECT_EQ(r.structured.at("would_remove").at("entities").at(0), "sensor.hallway_bridge_status");
   EXPECT_EQ(r.structured.at("would_remove").at("devices").as_array().size(), 1u);
   r = call("ha_get_integration", R"({"domain":"sim_bridge"})");
@@ -247,7 +247,7 @@ TEST_F(IntegrationToolsTest, RemovesAStorageHelperUnderHaMcpsName) {
   const std::string second(r.structured.at("entity_id").as_string());
   r = call("ha_remove_helpers_integrations", R"({"target":")" + second + R"(","helper_type":"input_boolean"})");
   ASSERT_FALSE(r.is_error) << r.text;
-  EXPECT_TRUE(r.structured.at("preview").as_bool());
+  EXPECT_TRUE((r.structured.at("result") == "preview"));
   r = call("ha_remove_helpers_integrations",
            R"({"target":")" + second + R"(","helper_type":"input_boolean","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;

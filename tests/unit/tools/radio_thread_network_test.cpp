@@ -42,7 +42,7 @@ TEST_F(RadioThreadNetworkTest, AddDatasetThenSetNetworkMovesTheRouter) {
   const std::string set = R"({"radio":"thread","action":"set_network","params":{"dataset_id":")" + id + "\"}";
   CallResult preview = radio(set + "}");
   ASSERT_FALSE(preview.is_error) << preview.text;
-  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_TRUE((preview.structured.at("result") == "preview"));
   EXPECT_EQ(router_channel(), 15);
   CallResult moved = radio(set + R"(,"confirm":true})");
   ASSERT_FALSE(moved.is_error) << moved.text;
@@ -54,7 +54,7 @@ TEST_F(RadioThreadNetworkTest, CreateNetworkAndSetChannelNeedConfirm) {
   start();
   CallResult preview = radio(R"({"radio":"thread","action":"create_network"})");
   ASSERT_FALSE(preview.is_error) << preview.text;
-  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_TRUE((preview.structured.at("result") == "preview"));
   EXPECT_EQ(thread("datasets").as_array().size(), 1u);
   CallResult created = radio(R"({"radio":"thread","action":"create_network","confirm":true})");
   ASSERT_FALSE(created.is_error) << created.text;

@@ -94,7 +94,7 @@ TEST_F(RadioToolsTest, ZwaveRemoveDevicePreviewsThenRemovesAFailedNode) {
   const std::string args = R"({"radio":"zwave","action":"remove_device","device_id":")" + siren + "\"";
   CallResult preview = radio(args + "}");
   ASSERT_FALSE(preview.is_error) << preview.text;
-  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_TRUE((preview.structured.at("result") == "preview"));
   EXPECT_EQ(radio_data("zwave_js", "nodes").as_array().size(), 4u);  // nothing done
   CallResult removed = radio(args + R"(,"confirm":true})");
   ASSERT_FALSE(removed.is_error) << removed.text;
@@ -141,7 +141,7 @@ TEST_F(RadioToolsTest, ZigbeeReadsAndWrites) {
   CallResult groups = radio(R"({"radio":"zigbee","action":"groups"})");
   EXPECT_EQ(groups.structured.at("groups").as_array().size(), 2u) << groups.text;
   CallResult remove_preview = radio(R"({"radio":"zigbee","action":"group_remove","params":{"group_id":)" + gid + "}}");
-  EXPECT_TRUE(remove_preview.structured.at("preview").as_bool()) << remove_preview.text;
+  EXPECT_TRUE((remove_preview.structured.at("result") == "preview")) << remove_preview.text;
   EXPECT_EQ(radio_data("zha", "groups").as_array().size(), 2u);
   CallResult removed =
       radio(R"({"radio":"zigbee","action":"group_remove","confirm":true,"params":{"group_id":)" + gid + "}}");
@@ -154,7 +154,7 @@ TEST_F(RadioToolsTest, ZigbeeRemoveDeviceNeedsConfirm) {
   const std::string window = device_named("Bedroom Window Sensor");
   const std::string args = R"({"radio":"zigbee","action":"remove_device","device_id":")" + window + "\"";
   CallResult preview = radio(args + "}");
-  EXPECT_TRUE(preview.structured.at("preview").as_bool()) << preview.text;
+  EXPECT_TRUE((preview.structured.at("result") == "preview")) << preview.text;
   auto exists = [&] {
     return with_sim_home([&](sim::Home& home) {
       return std::any_of(home.devices.begin(), home.devices.end(),
@@ -197,7 +197,7 @@ TEST_F(RadioToolsTest, ThreadDatasetsAndBorderRouters) {
     return 0;
   });
   CallResult preview = radio(R"({"radio":"thread","action":"delete_dataset","params":{"dataset_id":"01JSECOND"}})");
-  EXPECT_TRUE(preview.structured.at("preview").as_bool()) << preview.text;
+  EXPECT_TRUE((preview.structured.at("result") == "preview")) << preview.text;
   EXPECT_EQ(radio_data("thread", "datasets").as_array().size(), 2u);
   CallResult set = radio(R"({"radio":"thread","action":"set_preferred_dataset","params":{"dataset_id":"01JSECOND"}})");
   ASSERT_FALSE(set.is_error) << set.text;
@@ -229,7 +229,7 @@ TEST_F(RadioToolsTest, MatterDiagnosticsPingAndInterview) {
   CallResult own = radio(fabric + R"(,"confirm":true,"params":{"fabric_index":1}})");
   EXPECT_NE(own.text.find("own fabric"), std::string::npos) << own.text;
   CallResult fabric_preview = radio(fabric + R"(,"params":{"fabric_index":2}})");
-  EXPECT_TRUE(fabric_preview.structured.at("preview").as_bool()) << fabric_preview.text;
+  EXPECT_TRUE((fabric_preview.structured.at("result") == "preview")) << fabric_preview.text;
   auto fabrics = [&] {
     return radio_data("matter", "nodes").at(0).at("diagnostics").at("active_fabrics").as_array().size();
   };

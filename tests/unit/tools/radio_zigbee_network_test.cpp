@@ -43,7 +43,7 @@ TEST_F(RadioZigbeeNetworkTest, ChangeChannelPreviewsThenMovesTheNetwork) {
   start();
   CallResult preview = radio(R"({"radio":"zigbee","action":"change_channel","params":{"channel":20}})");
   ASSERT_FALSE(preview.is_error) << preview.text;
-  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_TRUE((preview.structured.at("result") == "preview"));
   EXPECT_EQ(preview.structured.at("from_channel").as_int64(), 15);
   EXPECT_EQ(channel(), 15);
   CallResult moved = radio(R"({"radio":"zigbee","action":"change_channel","confirm":true,"params":{"channel":20}})");
@@ -64,7 +64,7 @@ TEST_F(RadioZigbeeNetworkTest, RestorePicksAStoredBackupByItsTime) {
       R"({"radio":"zigbee","action":"network_restore","params":{"backup_time":"2026-01-01T03:00:00+00:00"})";
   CallResult preview = radio(args + "}");
   ASSERT_FALSE(preview.is_error) << preview.text;
-  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_TRUE((preview.structured.at("result") == "preview"));
   EXPECT_EQ(preview.structured.at("current").at("channel").as_int64(), 25);
   EXPECT_EQ(preview.structured.at("restore").at("channel").as_int64(), 15);
   EXPECT_EQ(channel(), 25);

@@ -62,7 +62,7 @@ TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
   ASSERT_GT(nodes, 1u);
   CallResult preview = radio(R"({"radio":"zwave","action":"hard_reset"})");
   ASSERT_FALSE(preview.is_error) << preview.text;
-  EXPECT_TRUE(preview.structured.at("preview").as_bool());
+  EXPECT_TRUE((preview.structured.at("result") == "preview"));
   EXPECT_EQ(preview.structured.at("nodes").to_number<std::size_t>(), nodes);
   EXPECT_EQ(zwave("nodes").as_array().size(), nodes);
   CallResult reset = radio(R"({"radio":"zwave","action":"hard_reset","confirm":true})");

@@ -181,7 +181,7 @@ TEST_F(ToolsTest, RegistryRemoveNeedsConfirmAndIsJournaled) {
   start();
   CallResult r = call("ha_remove_registry", R"({"kind":"label","id":"Holiday mode"})");
   ASSERT_FALSE(r.is_error) << r.text;
-  EXPECT_TRUE(r.structured.at("preview").as_bool());
+  EXPECT_TRUE((r.structured.at("result") == "preview"));
   const std::string label(r.structured.at("id").as_string());
   EXPECT_TRUE(ha->snapshot()->registry(ha::RegistryKind::label).find(label));
 

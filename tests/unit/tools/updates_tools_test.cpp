@@ -88,7 +88,7 @@ TEST_F(UpdatesToolsTest, InstallNeedsConfirmAndRefusesWhatTheEntityCannot) {
       call("ha_manage_updates", std::string(R"({"action":"install","entity_ids":[")") + kGarage + "\"]}");
   ASSERT_FALSE(preview.is_error) << preview.text;
   EXPECT_FALSE(preview.structured.at("installed").as_bool());
-  EXPECT_EQ(str(preview.structured.at("preview").as_array()[0].as_object(), "to"), "2025.12.0");
+  EXPECT_EQ(str(preview.structured.at("would_change").as_array()[0].as_object(), "to"), "2025.12.0");
   EXPECT_EQ(attribute(kGarage, "installed_version"), "2025.11.4") << "a preview installs nothing";
 
   CallResult no_version = call(
@@ -103,7 +103,7 @@ TEST_F(UpdatesToolsTest, InstallNeedsConfirmAndRefusesWhatTheEntityCannot) {
                            R"({"action":"install","backup":true,"entity_ids":["update.mosquitto_broker_update",")" +
                                std::string(kGarage) + "\"]}");
   ASSERT_FALSE(backup.is_error) << backup.text;
-  const json::array& plans = backup.structured.at("preview").as_array();
+  const json::array& plans = backup.structured.at("would_change").as_array();
   EXPECT_TRUE(plans[0].at("backup").as_bool());
   EXPECT_FALSE(plans[1].at("backup").as_bool());
   EXPECT_TRUE(plans[1].as_object().contains("backup_note"));
@@ -111,7 +111,7 @@ TEST_F(UpdatesToolsTest, InstallNeedsConfirmAndRefusesWhatTheEntityCannot) {
   // Batch by category: the pending ones of the category; core/os/supervisor only by id.
   CallResult batch = call("ha_manage_updates", R"({"action":"install","categories":["addons","hacs"]})");
   ASSERT_FALSE(batch.is_error) << batch.text;
-  EXPECT_EQ(batch.structured.at("preview").as_array().size(), 2u) << batch.text;
+  EXPECT_EQ(batch.structured.at("would_change").as_array().size(), 2u) << batch.text;
   CallResult core = call("ha_manage_updates", R"({"action":"install","categories":["core"]})");
   EXPECT_EQ(core.code(), "invalid_argument") << core.text;
   CallResult both = call("ha_manage_updates",
