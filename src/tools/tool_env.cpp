@@ -28,20 +28,8 @@ ToolEnv::ToolEnv(ha::HaClient& ha_client, search::EntityIndex& idx, EntityToolsO
   if (!opts.read_only) read_only_view_.reset(new ToolEnv(*this, ReadOnlyView{}));
 }
 
-ToolEnv::ToolEnv(ToolEnv& base, ReadOnlyView)
-    : services_(base.services_),
-      ha(base.ha.read_only_gate()),
-      index(base.index),
-      options(base.options),
-      watch(services_->watch),
-      ops(services_->ops),
-      overview(services_->overview),
-      journal(services_->journal),
-      configs(services_->configs),
-      redactor(services_->redactor),
-      audit(services_->audit) {
-  options.read_only = true;
-}
+// The read-only view is the base with a gate that refuses writes.
+ToolEnv::ToolEnv(ToolEnv& base, ReadOnlyView) : ToolEnv(base, base.ha.read_only_gate()) {}
 
 ToolEnv::ToolEnv(ToolEnv& base, HaGate user_gate)
     : services_(base.services_),

@@ -10,6 +10,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "mcp/registry.hpp"
@@ -52,6 +53,20 @@ boost::asio::awaitable<json::array> list_backups(ToolEnv& env);
 json::object backup_summary(const json::object& backup);
 // The agent to restore from or back up to: the local one when there is one.
 std::string preferred_agent(const json::object& agents);
+
+// "2.5": ages and sizes in answers.
+std::string one_decimal(double v);
+// Deleting one backup, HA's or the Supervisor's: without confirm, its preview
+// (or the user's answer through MCP) is returned; a backup younger than
+// min_age days is refused (backup_too_new). nullopt: delete it now.
+struct DeleteCheck {
+  std::string id;
+  json::object summary;  // backup_summary / the Supervisor's summary
+  json::object fields;   // the answer's own fields beside the preview
+  double age = 0, min_age = 0;
+};
+boost::asio::awaitable<std::optional<mcp::ToolResult>> check_delete(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                                    DeleteCheck check);
 
 }  // namespace backup
 

@@ -46,12 +46,6 @@ std::string human_size(std::int64_t bytes) {
   return text;
 }
 
-std::string one_decimal(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", v);
-  return text;
-}
-
 ToolError unavailable() {
   return ToolError{"backup_unavailable",
                    "Home Assistant's backup integration is not loaded, and there is no Supervisor (HA OS) whose "
@@ -183,33 +177,48 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env, mcp::RequestCo
   }
   auto finding = find_backup(env, args.str("backup_id"));
   const json::object backup = co_await std::move(finding);
-  const double age = age_days(backup);
-  if (!args.flag("confirm", false)) {
-    json::object fields{{"deleted", false}, {"backup", backup_summary(backup)}};
-    Preview preview{"delete", json::string(args.str("backup_id")),
-                    json::object{{"deletes_backup", backup_summary(backup)}}, "for good", std::move(fields)};
-    if (age < min_age) {  // nothing to ask: confirm=true would refuse it
-      preview.note = "younger than older_than_days=" + one_decimal(min_age) +
-                     ": confirm=true would refuse it; pass older_than_days=0 to allow it";
-      co_return preview_result(std::move(preview));
-    }
-    auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
-    std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
-    if (previewed) co_return std::move(*previewed);
-  }
-  if (age < min_age)
-    throw ToolException(ToolError{"backup_too_new",
-                                  "Backup " + args.str("backup_id") + " is " + one_decimal(age) +
-                                      " days old; deleting needs at least " + one_decimal(min_age) +
-                                      " (older_than_days). Nothing was deleted.",
-                                  "To delete it anyway pass older_than_days=0 with confirm=true.",
-                                  {{"deleted", false}, {"backup", backup_summary(backup)}}});
+  DeleteCheck check{args.str("backup_id"), backup_summary(backup), {}, age_days(backup), min_age};
+  check.fields = json::object{{"deleted", false}, {"backup", check.summary}};
+  auto checking = check_delete(args, env, ctx, std::move(check));
+  std::optional<mcp::ToolResult> previewed = co_await std::move(checking);
+  if (previewed) co_return std::move(*previewed);
   auto deleting = delete_one(env, backup);
   json::object body = co_await std::move(deleting);
   co_return ok(json::object{{"deleted", body.at("deleted")}, {"backup", std::move(body)}});
 }
 
 }  // namespace
+
+std::string one_decimal(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", v);
+  return text;
+}
+
+asio::awaitable<std::optional<mcp::ToolResult>> check_delete(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                             DeleteCheck check) {
+  const bool too_new = check.age < check.min_age;
+  if (!args.flag("confirm", false)) {
+    Preview preview{"delete", json::string(check.id), json::object{{"deletes_backup", check.summary}}, "for good",
+                    std::move(check.fields)};
+    if (too_new) {  // nothing to ask: confirm=true would refuse it
+      preview.note = "younger than older_than_days=" + one_decimal(check.min_age) +
+                     ": confirm=true would refuse it; pass older_than_days=0 to allow it";
+      co_return preview_result(std::move(preview));
+    }
+    auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
+    std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
+    co_return previewed;
+  }
+  if (too_new)
+    throw ToolException(ToolError{"backup_too_new",
+                                  "Backup " + check.id + " is " + one_decimal(check.age) +
+                                      " days old; deleting needs at least " + one_decimal(check.min_age) +
+                                      " (older_than_days). Nothing was deleted.",
+                                  "To delete it anyway pass older_than_days=0 with confirm=true.",
+                                  {{"deleted", false}, {"backup", std::move(check.summary)}}});
+  co_return std::nullopt;
+}
 
 asio::awaitable<json::value> backup_command(ToolEnv& env, json::object message) {
   try {

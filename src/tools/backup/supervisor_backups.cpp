@@ -37,12 +37,6 @@ double age_days(const json::object& b) {
   return date > 0 ? (common::now_epoch_seconds() - date) / 86400 : 0;
 }
 
-std::string one_decimal(double v) {
-  char out[32];
-  std::snprintf(out, sizeof out, "%.1f", v);
-  return out;
-}
-
 json::object summary(const json::object& b) {
   json::object out{{"backup_id", text(b, "slug")},
                    {"name", text(b, "name")},
@@ -188,26 +182,11 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env, mcp::RequestCo
     throw ToolException(bad_argument("older_than_days", "must be 0 or more", "0 allows a backup of any age."));
   auto reading = backup_info(env, slug);
   const json::object info = co_await std::move(reading);
-  const double age = age_days(info);
-  if (!args.flag("confirm", false)) {
-    json::object fields{{"via", "supervisor"}, {"deleted", false}, {"backup", summary(info)}};
-    Preview preview{"delete", json::string(slug), json::object{{"deletes_backup", summary(info)}}, "for good",
-                    std::move(fields)};
-    if (age < min_age) {  // nothing to ask: confirm=true would refuse it
-      preview.note = "younger than older_than_days=" + one_decimal(min_age) +
-                     ": confirm=true would refuse it; pass older_than_days=0 to allow it";
-      co_return preview_result(std::move(preview));
-    }
-    auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
-    std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
-    if (previewed) co_return std::move(*previewed);
-  }
-  if (age < min_age)
-    throw ToolException(ToolError{"backup_too_new",
-                                  "Backup " + slug + " is " + one_decimal(age) + " days old; deleting needs at least " +
-                                      one_decimal(min_age) + " (older_than_days). Nothing was deleted.",
-                                  "To delete it anyway pass older_than_days=0 with confirm=true.",
-                                  {{"deleted", false}, {"backup", summary(info)}}});
+  DeleteCheck check{slug, summary(info), {}, age_days(info), min_age};
+  check.fields = json::object{{"via", "supervisor"}, {"deleted", false}, {"backup", check.summary}};
+  auto checking = check_delete(args, env, ctx, std::move(check));
+  std::optional<mcp::ToolResult> previewed = co_await std::move(checking);
+  if (previewed) co_return std::move(*previewed);
   auto deleting = supervisor(env, "delete", "/backups/" + slug);
   co_await std::move(deleting);
   co_return ok(json::object{{"via", "supervisor"}, {"deleted", true}, {"backup", summary(info)}});
