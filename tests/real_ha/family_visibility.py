@@ -30,9 +30,16 @@ def t_hamcp_visibility_deny(c: Ctx):
         expect(visible in json.dumps(m.tool("ha_get_state", {"entity_id": visible})), "visible light unreadable")
         overview = json.dumps(m.tool("ha_get_overview", {}))
         expect(not named(overview, hidden), f"overview names {hidden}")
-        tpl = json.dumps(m.tool("ha_eval_template",
-                                {"template": "{{ states.light | map(attribute='entity_id') | join(' ') }}"}))
-        expect(not named(tpl, hidden) and named(tpl, visible), f"template: {tpl}")
+        # While a filter hides something, a template may read entities by literal id only: a loop over a
+        # domain could render hidden ones, so it is refused before anything reaches HA.
+        loop = m.tool("ha_eval_template",
+                      {"template": "{{ states.light | map(attribute='entity_id') | join(' ') }}"}, ok=False)
+        expect(loop["error"]["code"] == "template_not_allowed" and not named(json.dumps(loop), hidden),
+               f"template loop: {loop}")
+        tpl = json.dumps(m.tool("ha_eval_template", {"template": "{{ states('" + visible + "') }}"}))
+        expect(c.state(visible)["state"] in tpl, f"literal template: {tpl}")
+        r = m.tool("ha_eval_template", {"template": "{{ states('" + hidden + "') }}"}, ok=False)
+        expect("error" in r, f"a hidden literal id was rendered: {r}")
 
         before = c.state(hidden)["state"]
         service = "turn_off" if before == "on" else "turn_on"

@@ -206,7 +206,7 @@ const OWN_FAILURES = {
     [{ action: 'install', slug: 'core_mosquitto' }, 'supervisor_refused'],
   ],
   ha_manage_radio: [
-    [{ radio: 'zigbee', action: 'network_backup' }, 'not_implemented'],
+    [{ radio: 'zigbee', action: 'cluster_write' }, 'not_implemented'],
     [{ radio: 'zwave', action: 'explode' }, 'invalid_argument'],
     [{ radio: 'zwave', action: 'get_config_params', device_id: 'nope_nope' }, 'invalid_argument'],
     [{ radio: 'thread', action: 'delete_dataset', params: { dataset_id: '01JDEMODATASET000000000001' }, confirm: true }, 'dataset_preferred'],
