@@ -155,31 +155,8 @@ void add_gov_options(CLI::App& app, GovConfig& gov) {
       ->envname("ENTITIES_EXPOSED_ONLY");
 }
 
-// The examples --help ends with.
-constexpr const char* kExamples =
-    "Examples:\n"
-    "  hamcp --demo                      stdio, against the embedded simulated home\n"
-    "  hamcp --demo --http               HTTP on 127.0.0.1:8086/mcp, simulated home\n"
-    "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
-    "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
-    "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone\n"
-    "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)\n"
-    "\n"
-    "Settings: flag > environment variable > config file > default. The config file is <data dir>/hamcp.toml\n"
-    "when present (or --config FILE / HAMCP_CONFIG); its keys are the long flag names, e.g.\n"
-    "  ha-url = \"http://localhost:8123\"\n"
-    "  read-only = true\n"
-    "A token in it needs chmod 600. ha_get_settings shows each setting's value and source.";
-
-std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
-  CLI::App app{
-      "hamcp: a fast, safe Model Context Protocol server for Home Assistant.\n"
-      "Serves MCP over stdio by default; --http serves Streamable HTTP (and legacy SSE)."};
-  app.set_version_flag("--version", std::string("hamcp ") + HAMCP_VERSION);
-  app.footer(kExamples);
-
-  add_ha_options(app, config.ha);
-  McpConfig& mcp = config.mcp;
+// How hamcp serves MCP: transport, binding, authentication, sessions, browsers.
+void add_mcp_options(CLI::App& app, McpConfig& mcp) {
   app.add_flag("--http", mcp.http, "Serve Streamable HTTP (and the legacy SSE endpoints)");
   app.add_option("--host", mcp.host, "Address to bind with --http (default 127.0.0.1)")->envname("MCP_HOST");
   app.add_option_function<std::string>(
@@ -227,9 +204,36 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
       ->envname("MCP_ALLOWED_ORIGINS")
       ->delimiter(',');
   app.add_option("--log-level", mcp.log_level, "stderr log level: debug, info, warn, error")->envname("LOG_LEVEL");
+}
+
+// The examples --help ends with.
+constexpr const char* kExamples =
+    "Examples:\n"
+    "  hamcp --demo                      stdio, against the embedded simulated home\n"
+    "  hamcp --demo --http               HTTP on 127.0.0.1:8086/mcp, simulated home\n"
+    "  HOMEASSISTANT_URL=http://localhost:8123 HOMEASSISTANT_TOKEN=... hamcp\n"
+    "  hamcp doctor                      explain why Home Assistant cannot be reached\n"
+    "  hamcp sim --port 8123 --token t   the simulated Home Assistant alone\n"
+    "  hamcp setup claude-code           configure an MCP client (claude-desktop, cursor, vscode, codex, generic)\n"
+    "\n"
+    "Settings: flag > environment variable > config file > default. The config file is <data dir>/hamcp.toml\n"
+    "when present (or --config FILE / HAMCP_CONFIG); its keys are the long flag names, e.g.\n"
+    "  ha-url = \"http://localhost:8123\"\n"
+    "  read-only = true\n"
+    "A token in it needs chmod 600. ha_get_settings shows each setting's value and source.";
+
+std::variant<Command, int> parse_command_line(int argc, char** argv, Config& config) {
+  CLI::App app{
+      "hamcp: a fast, safe Model Context Protocol server for Home Assistant.\n"
+      "Serves MCP over stdio by default; --http serves Streamable HTTP (and legacy SSE)."};
+  app.set_version_flag("--version", std::string("hamcp ") + HAMCP_VERSION);
+  app.footer(kExamples);
+
+  add_ha_options(app, config.ha);
+  add_mcp_options(app, config.mcp);
   app.add_flag("--demo", config.demo, "Run against an embedded simulated Home Assistant");
   add_gov_options(app, config.gov);
-  add_http_limit_options(app, mcp.limits);
+  add_http_limit_options(app, config.mcp.limits);
 
   CLI::App* sim = add_sim_command(app, config.sim);
 
@@ -254,7 +258,7 @@ std::variant<Command, int> parse_command_line(int argc, char** argv, Config& con
   if (sim->parsed()) return Command::sim;
   if (doctor->parsed()) return Command::doctor;
   if (setup->parsed()) return Command::setup;
-  return mcp.http ? Command::serve_http : Command::serve_stdio;
+  return config.mcp.http ? Command::serve_http : Command::serve_stdio;
 }
 
 int run(int argc, char** argv) {
