@@ -7,17 +7,14 @@
 #include <algorithm>
 #include <cctype>
 
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kMatter[] = "matter";
-
-json::object& matter(WsConnection& c) { return data(c, "matter"); }
+using namespace radio_data;
 
 // A manual pairing code (11 or 21 digits, dashes allowed) or a QR payload ("MT:...").
 bool well_formed_code(const std::string& code) {

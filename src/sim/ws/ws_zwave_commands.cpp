@@ -4,17 +4,14 @@
 // inclusion (add_node, stop_inclusion) and the controller's hard reset.
 // Nodes are found by their device-registry id as HA finds them. Unknown while
 // there is no "zwave_js" config entry.
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kZwave[] = "zwave_js";
-
-json::object& zwave(WsConnection& c) { return data(c, "zwave_js"); }
+using namespace radio_data;
 
 // What HA's node_status() shows: the node without the sim's own fields.
 json::object node_status(const json::object& node) {

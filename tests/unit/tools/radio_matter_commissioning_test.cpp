@@ -2,25 +2,14 @@
 // (sim/ws/ws_matter_commissioning_commands.cpp): commission by code and on
 // the network, share_out's codes, the Thread dataset by id and Wi-Fi
 // credentials (the password never echoed), bad codes refused by the server.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
-class RadioMatterCommissioningTest : public ToolsTest {
+class RadioMatterCommissioningTest : public RadioTest {
  protected:
-  json::value matter(const char* key) {
-    std::lock_guard lock(sim->store().mutex());
-    return sim->store().home().radios.at("matter").at(key);
-  }
-  std::string device_named(const std::string& name) {
-    std::lock_guard lock(sim->store().mutex());
-    for (const auto& d : sim->store().home().devices)
-      if (d.name == name) return d.id;
-    ADD_FAILURE() << "no device " << name;
-    return {};
-  }
-  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
+  json::value matter(const char* key) { return radio_data("matter", key); }
 };
 
 TEST_F(RadioMatterCommissioningTest, CommissionByCodeAndOnTheNetwork) {

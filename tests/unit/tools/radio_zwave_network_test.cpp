@@ -2,30 +2,14 @@
 // (sim/ws/ws_zwave_commands.cpp): ping presses the node's ping button and
 // reads its status, add collects inclusion events for params.seconds then
 // stops inclusion, hard_reset previews (nothing changed) then resets.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
-class RadioZwaveNetworkTest : public ToolsTest {
+class RadioZwaveNetworkTest : public RadioTest {
  protected:
-  std::string device_named(const std::string& name) {
-    std::lock_guard lock(sim->store().mutex());
-    for (const auto& d : sim->store().home().devices)
-      if (d.name == name) return d.id;
-    ADD_FAILURE() << "no device " << name;
-    return {};
-  }
-  json::value zwave(const char* key) {
-    std::lock_guard lock(sim->store().mutex());
-    return sim->store().home().radios.at("zwave_js").at(key);
-  }
-  std::string state_of(const std::string& entity_id) {
-    std::lock_guard lock(sim->store().mutex());
-    const auto s = sim->store().get(entity_id);
-    return s ? s->state : "missing";
-  }
-  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
+  json::value zwave(const char* key) { return radio_data("zwave_js", key); }
 };
 
 TEST_F(RadioZwaveNetworkTest, PingPressesTheNodesPingButton) {
