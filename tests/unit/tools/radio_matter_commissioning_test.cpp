@@ -29,6 +29,29 @@ TEST_F(RadioMatterCommissioningTest, CommissionByCodeAndOnTheNetwork) {
   EXPECT_NE(missing.text.find("params.code"), std::string::npos) << missing.text;
 }
 
+// As HA's matter integration does on the server's node_added: a device of the matter entry with
+// its switch, seen by the mirror, and a node the other matter actions find.
+TEST_F(RadioMatterCommissioningTest, CommissioningAddsTheNodesDeviceAndEntity) {
+  start();
+  const std::size_t nodes = matter("nodes").as_array().size();
+  CallResult done = radio(R"({"radio":"matter","action":"commission","params":{"code":"3497-011-2332"}})");
+  ASSERT_FALSE(done.is_error) << done.text;
+  ASSERT_EQ(matter("nodes").as_array().size(), nodes + 1);
+  const std::string device_id(matter("nodes").as_array().back().at("device_id").as_string());
+  ASSERT_TRUE(has_device(device_id));
+  const std::string entity_id = with_sim_home([&](sim::Home& home) {
+    for (const auto& e : home.entities)
+      if (e.device_id == device_id) return e.entity_id;
+    return std::string();
+  });
+  EXPECT_TRUE(entity_id.starts_with("switch.eve_energy")) << entity_id;
+  EXPECT_EQ(state_of(entity_id), "off");
+  ASSERT_TRUE(eventually([&] { return bool(ha->snapshot()->registry(ha::RegistryKind::device).find(device_id)); }))
+      << "the mirror never saw the new device";
+  CallResult ping = radio(R"({"radio":"matter","action":"ping","device_id":")" + device_id + "\"}");
+  ASSERT_FALSE(ping.is_error) << ping.text;
+}
+
 TEST_F(RadioMatterCommissioningTest, ShareOutAndNetworkCredentials) {
   start();
   CallResult share = radio(R"({"radio":"matter","action":"share_out","device_id":")" +

@@ -44,6 +44,13 @@ TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
   start();
   const std::size_t nodes = zwave("nodes").as_array().size();
   ASSERT_GT(nodes, 1u);
+  const std::string dimmer = device_named("Basement Dimmer");
+  const std::string dimmer_ping = with_sim_home([&](sim::Home& home) {
+    for (const auto& e : home.entities)
+      if (e.device_id == dimmer && e.entity_id.starts_with("button.")) return e.entity_id;
+    return std::string();
+  });
+  ASSERT_FALSE(dimmer_ping.empty());
   CallResult preview = radio(R"({"radio":"zwave","action":"hard_reset"})");
   ASSERT_FALSE(preview.is_error) << preview.text;
   EXPECT_TRUE((preview.structured.at("result") == "preview"));
@@ -53,6 +60,12 @@ TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
   ASSERT_FALSE(reset.is_error) << reset.text;
   EXPECT_EQ(reset.structured.at("controller_device_id"), device_named("Z-Wave Controller").c_str());
   EXPECT_EQ(zwave("nodes").as_array().size(), 1u);
+  // The forgotten nodes' devices leave the registry with their entities; the mirror follows.
+  EXPECT_FALSE(has_device(dimmer));
+  EXPECT_TRUE(has_device(device_named("Z-Wave Controller")));
+  EXPECT_EQ(state_of(dimmer_ping), "missing");
+  EXPECT_TRUE(eventually([&] { return !ha->snapshot()->registry(ha::RegistryKind::device).find(dimmer); }))
+      << "the mirror still has the dimmer";
 }
 
 }  // namespace
