@@ -113,15 +113,21 @@ asio::awaitable<json::object> zigbee_cluster_write(Args& args, ToolEnv& env) {
 
 namespace {
 
-// params.command (id or name) in the cluster's command list (zha/devices/clusters/commands).
+// params.command (id or name; params.command_type narrows it) in the cluster's command list
+// (zha/devices/clusters/commands).
 asio::awaitable<json::object> command_arg(Args& args, ToolEnv& env, const ClusterRef& ref) {
   const json::value* wanted = param(args, "command");
   if (!wanted) throw ToolException(bad_argument("params.command", "missing", "Pass the command's id or name."));
   auto listing = command_list(env, zigbee(), ref.message("zha/devices/clusters/commands"));
   const json::array known = co_await std::move(listing);
   const std::optional<std::int64_t> id = zcl_number(*wanted);
+  const std::string type = param(args, "command_type") ? param_str(args, "command_type") : std::string();
+  if (!type.empty() && type != "server" && type != "client")
+    throw ToolException(bad_argument("params.command_type", "must be \"server\" or \"client\"",
+                                     "Leave it out: the command's own type is used."));
   for (const auto& k : known) {
     const json::object& o = k.as_object();
+    if (!type.empty() && o.at("type") != type.c_str()) continue;
     if ((id && o.at("id").to_number<std::int64_t>() == *id) || (!id && o.at("name") == *wanted))
       co_return json::object{{"id", o.at("id")}, {"name", o.at("name")}, {"command_type", o.at("type")}};
   }

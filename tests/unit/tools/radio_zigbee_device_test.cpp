@@ -104,6 +104,8 @@ TEST_F(RadioZigbeeDeviceTest, ClusterCommandPreviewsThenSends) {
       on_plug("cluster_command", R"({"cluster_id":3,"command":0,"params":{"identify_time":5}})", true);
   ASSERT_FALSE(identify.is_error) << identify.text;
   EXPECT_EQ(written(std::string(kPlugIeee) + "/1/3/0"), "5");
+  CallResult client_side = on_plug("cluster_command", R"({"cluster_id":6,"command":2,"command_type":"client"})", true);
+  EXPECT_NE(client_side.text.find("params.command"), std::string::npos) << "OnOff has no client command 2";
   CallResult unknown = on_plug("cluster_command", R"({"cluster_id":6,"command":"explode"})", true);
   EXPECT_NE(unknown.text.find("params.command"), std::string::npos) << unknown.text;
   EXPECT_NE(unknown.text.find("toggle"), std::string::npos) << "the commands that exist: " << unknown.text;
