@@ -80,6 +80,15 @@ TEST_F(ConfirmAsksTest, BlockedDeviceRemovalIsAskedAndAcceptMeetsTheRefusal) {
   CallResult r = call("ha_get_registry", R"({"kind":"device","area":"Kitchen","limit":1})");
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string device(r.structured.at("items").at(0).at("id").as_string());
+  const bool blocked = with_sim_home([&](sim::Home& home) {  // its integration manages its devices itself
+    for (const auto& d : home.devices)
+      if (d.id == device)
+        for (auto& e : home.config_entries)
+          for (const auto& id : d.config_entries)
+            if (e.at("entry").at("entry_id") == id.c_str()) e["entry"].as_object()["supports_remove_device"] = false;
+    return true;
+  });
+  ASSERT_TRUE(blocked);
   const std::string args = R"({"kind":"device","id":")" + device + R"("})";
   auto session = asking_session("asks-blocked-device");
   json::object declined = expect_declined(*session, "ha_remove_registry", args);
