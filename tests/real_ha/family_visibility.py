@@ -38,6 +38,11 @@ def t_hamcp_visibility_deny(c: Ctx):
                f"template loop: {loop}")
         tpl = json.dumps(m.tool("ha_eval_template", {"template": "{{ states('" + visible + "') }}"}))
         expect(c.state(visible)["state"] in tpl, f"literal template: {tpl}")
+        # Words Jinja never evaluates (a string, a comment, a raw block) are no reason to refuse.
+        words = ("{# loop over states.light #}{% raw %}{{ expand(x) }}{% endraw %}"
+                 "{{ 'states(' ~ ('" + visible + "' | states) }}")
+        tpl = json.dumps(m.tool("ha_eval_template", {"template": words}))
+        expect("states(" + c.state(visible)["state"] in tpl and "expand(x)" in tpl, f"words template: {tpl}")
         r = m.tool("ha_eval_template", {"template": "{{ states('" + hidden + "') }}"}, ok=False)
         expect("error" in r, f"a hidden literal id was rendered: {r}")
 

@@ -144,7 +144,7 @@ asio::awaitable<mcp::ToolResult> snapshot_config(Args& args, ToolEnv& env, mcp::
   co_return ok(std::move(body));
 }
 
-mcp::ToolResult delete_edits(Args& args, ToolEnv& env) {
+asio::awaitable<mcp::ToolResult> delete_edits(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   if (env.read_only())
     throw ToolException(ToolError{"read_only",
                                   "hamcp is in read-only mode: edits are not deleted.",
@@ -164,19 +164,22 @@ mcp::ToolResult delete_edits(Args& args, ToolEnv& env) {
   }
   json::array ids;
   for (const auto& rec : chosen) ids.emplace_back(rec.id);
-  if (!args.flag("confirm", false))  // hamcp's own journal, not Home Assistant: previewed, not asked
-    return preview_result(Preview{"delete",
-                                  "journal edits",
-                                  json::object{{"deletes_edits", ids}},
-                                  {},
-                                  json::object{{"deleted", false}, {"would_delete", ids}}});
+  // hamcp's own journal, but the versions it holds are the only way back: asked like any deletion.
+  Preview preview{"delete",
+                  "journal edits",
+                  json::object{{"deletes_edits", ids}},
+                  {},
+                  json::object{{"deleted", false}, {"would_delete", ids}}};
+  auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
+  std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
+  if (previewed) co_return std::move(*previewed);
   if (cutoff > 0) {
     json::array removed;
     for (const auto& id : env.journal.remove_older_than(cutoff)) removed.emplace_back(id);
-    return ok(json::object{{"deleted", std::move(removed)}, {"retention", retention(env)}});
+    co_return ok(json::object{{"deleted", std::move(removed)}, {"retention", retention(env)}});
   }
   env.journal.remove(chosen.front().id);
-  return ok(json::object{{"deleted", std::move(ids)}, {"retention", retention(env)}});
+  co_return ok(json::object{{"deleted", std::move(ids)}, {"retention", retention(env)}});
 }
 
 }  // namespace
@@ -197,7 +200,11 @@ asio::awaitable<mcp::ToolResult> run_edits(Args& args, ToolEnv& env, mcp::Reques
     mcp::ToolResult result = co_await std::move(restoring);
     co_return result;
   }
-  if (action == "delete") co_return delete_edits(args, env);
+  if (action == "delete") {
+    auto deleting = delete_edits(args, env, ctx);
+    mcp::ToolResult result = co_await std::move(deleting);
+    co_return result;
+  }
   if (action == "create") {
     auto snapshotting = snapshot_config(args, env, ctx);
     mcp::ToolResult result = co_await std::move(snapshotting);

@@ -201,14 +201,12 @@ asio::awaitable<std::optional<mcp::ToolResult>> check_delete(Args& args, ToolEnv
   if (!args.flag("confirm", false)) {
     Preview preview{"delete", json::string(check.id), json::object{{"deletes_backup", check.summary}}, "for good",
                     std::move(check.fields)};
-    if (too_new) {  // nothing to ask: confirm=true would refuse it
+    if (too_new)  // still asked: an accept meets the same backup_too_new refusal as confirm=true (below)
       preview.note = "younger than older_than_days=" + one_decimal(check.min_age) +
                      ": confirm=true would refuse it; pass older_than_days=0 to allow it";
-      co_return preview_result(std::move(preview));
-    }
     auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
     std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
-    co_return previewed;
+    if (previewed) co_return previewed;
   }
   if (too_new)
     throw ToolException(ToolError{"backup_too_new",

@@ -12,6 +12,7 @@
 #include "home/overview_data.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
+#include "tools/entities/overview_hidden.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -93,40 +94,15 @@ OverviewRequest read_request(Args& args, const ToolEnv& env, const ha::Snapshot&
   return req;
 }
 
-// A visibility filter's hidden entities are not counted either: taken out of
-// the aggregates' numbers (one pass over the snapshot, only while a filter hides some).
-void leave_out_hidden(overview::Summary& sum, const overview::Query& query, const HiddenSet& hidden) {
-  if (!sum.snapshot) return;
-  const std::shared_ptr<const overview::AreaMap> areas = overview::AreaMap::build(*sum.snapshot);
-  sum.snapshot->states.for_each([&](const ha::EntityStatePtr& st) {
-    if (!hidden.contains(st->entity_id)) return;
-    const std::string area(areas->area(st->entity_id));
-    if (!query.area_id.empty() && area != query.area_id) return;
-    if (auto c = sum.area_counts.find(area); !area.empty() && c != sum.area_counts.end() && c->second > 0) --c->second;
-    auto d = sum.domains.find(std::string(overview::domain_of(st->entity_id)));
-    if (d == sum.domains.end()) return;
-    if (d->second.count > 0) --d->second.count;
-    auto& top = d->second.top_states;
-    for (auto it = top.begin(); it != top.end(); ++it)
-      if (it->first == st->state) {
-        if (--it->second == 0) top.erase(it);
-        break;
-      }
-    if (d->second.count == 0) sum.domains.erase(d);
-  });
-}
-
-json::object home_section(const ha::Snapshot& snap, const ToolEnv& env, const HiddenSet& hidden) {
+json::object home_section(const ha::Snapshot& snap, const ToolEnv& env, const HiddenTally* hidden) {
   json::object home;
   if (snap.config) {
     home.emplace("name", str_of(snap.config.get(), "location_name"));
     home.emplace("time_zone", str_of(snap.config.get(), "time_zone"));
   }
   home.emplace("version", snap.ha_version);
-  std::size_t left_out = 0;  // a visibility filter's hidden entities are not counted either
-  if (!hidden.empty())
-    snap.states.for_each([&](const ha::EntityStatePtr& st) { left_out += hidden.contains(st->entity_id) ? 1 : 0; });
-  home.emplace("entities", snap.states.size() - left_out);
+  const std::size_t left_out = hidden ? hidden->with_state : 0;  // a visibility filter's hidden entities
+  home.emplace("entities", snap.states.size() - std::min(left_out, snap.states.size()));
   home.emplace("mirror", ha::to_string(env.ha.status().state));
   return home;
 }
@@ -237,7 +213,7 @@ Listing fill_entities(json::object& out_domains, const ha::Snapshot& snap, const
 }
 
 json::object render_overview(const ha::Snapshot& snap, const ToolEnv& env, const OverviewRequest& req,
-                             const overview::Summary& sum, const HiddenSet& hidden) {
+                             const overview::Summary& sum, const HiddenTally* hidden) {
   json::object body;
   body.emplace("home", home_section(snap, env, hidden));
   add_areas(body, snap, req, sum);
@@ -265,9 +241,12 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   const HiddenSetPtr hidden = co_await std::move(hiding);
   // Aggregates kept current from the mirror: O(domains + areas) per call.
   overview::Summary sum = env.overview.summarize(latest, req.query);
-  if (!hidden->empty()) leave_out_hidden(sum, req.query, *hidden);
   const ha::SnapshotPtr snap = sum.snapshot ? sum.snapshot : latest;
-  co_return ok(render_overview(*snap, env, req, sum, *hidden));
+  // A visibility filter's hidden entities are not counted either (tally kept per hidden set and snapshot).
+  std::shared_ptr<const HiddenTally> tally;
+  if (!hidden->empty()) tally = HiddenTally::of(hidden, snap);
+  if (tally) tally->leave_out(sum, req.query);
+  co_return ok(render_overview(*snap, env, req, sum, tally.get()));
 }
 
 }  // namespace

@@ -3,81 +3,138 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <regex>
+
+#include "tools/gate/jinja_lexer.hpp"
 
 namespace hamcp::tools {
 
 namespace {
 
-// Functions whose first argument is an entity id: allowed with a literal id only.
-constexpr std::array<std::string_view, 10> kByEntityId = {"states",    "is_state",        "state_attr", "is_state_attr",
-                                                          "has_value", "device_id",       "area_id",    "area_name",
-                                                          "floor_id",  "state_translated"};
+using jinja::Token;
+using jinja::TokenKind;
 
-// Functions that list or reach entities other than by a literal id.
+// Home Assistant's template functions (helpers/template and its extensions,
+// 2026.2) whose first argument names an entity (or an entity, device or area
+// by a lookup value): allowed with a literal first argument only, as a call
+// (states('light.x')), a filter ('light.x' | states) or a test
+// ('light.x' is is_state('on')).
+constexpr std::array<std::string_view, 17> kByEntityId = {
+    "states",           "is_state",  "state_attr",  "is_state_attr", "has_value",      "state_translated",
+    "is_hidden_entity", "device_id", "device_name", "device_attr",   "is_device_attr", "area_id",
+    "area_name",        "floor_id",  "floor_name",  "labels",        "config_entry_id"};
+
+// Functions that list or reach entities other than by one literal id: refused
+// in every form (call, filter, bare name).
 constexpr std::array<std::string_view, 8> kWalkers = {"expand",         "area_entities",  "device_entities",
                                                       "label_entities", "floor_entities", "integration_entities",
                                                       "closest",        "distance"};
+
+// Statements that pull in a template text the guard cannot see (custom_templates macros).
+constexpr std::array<std::string_view, 4> kLoaders = {"include", "import", "from", "extends"};
+
+template <std::size_t N>
+bool one_of(const std::array<std::string_view, N>& names, std::string_view word) {
+  return std::find(names.begin(), names.end(), word) != names.end();
+}
+
+bool is_op(const Token* t, std::string_view op) { return t && t->kind == TokenKind::op && t->text == op; }
+bool is_name(const Token* t, std::string_view name) { return t && t->kind == TokenKind::name && t->text == name; }
+
+// A literal that can only name what it says: no escapes (Jinja would decode
+// them), and either an entity id in HA's form (lowercase: HA lowercases ids on
+// lookup, the visibility check compares them as written) or no '.' at all (an
+// area, device or label name, which no entity id is).
+bool plain_literal(const Token* t) {
+  if (!t || t->kind != TokenKind::string) return false;
+  const std::string_view s = t->text;
+  if (s.find('\\') != std::string_view::npos) return false;
+  const std::size_t dot = s.find('.');
+  if (dot == std::string_view::npos) return true;
+  if (dot == 0 || dot + 1 == s.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (i != dot && !(std::islower(c) || std::isdigit(c) || c == '_')) return false;
+  }
+  return !std::isdigit(static_cast<unsigned char>(s[0]));
+}
+
+class Guard {
+ public:
+  explicit Guard(const std::vector<Token>& tokens) : t_(tokens) {}
+
+  // Index of the first token reaching entities other than by a literal id; npos when none.
+  std::size_t first_refused() const {
+    for (std::size_t i = 0; i < t_.size(); ++i)
+      if (refused(i)) return i;
+    return std::string_view::npos;
+  }
+
+ private:
+  const Token* tok(std::size_t i) const { return i < t_.size() ? &t_[i] : nullptr; }
+  const Token* before(std::size_t i, std::size_t back = 1) const { return i >= back ? &t_[i - back] : nullptr; }
+
+  bool refused(std::size_t i) const {
+    const Token& t = t_[i];
+    if (t.kind != TokenKind::name) return false;
+    if (is_op(before(i), ".")) return false;  // an attribute (trigger.to_state.states), not HA's global
+    if (before(i) && before(i)->kind == TokenKind::block_start && one_of(kLoaders, t.text)) return true;
+    if (one_of(kWalkers, t.text)) return true;
+    if (t.text == "states" && literal_states_attribute(i)) return false;
+    if (!one_of(kByEntityId, t.text)) return false;
+    if (applied_to_left_operand(i)) return !left_operand_is_literal(i);
+    return !literal_call(i);
+  }
+
+  // states.light.kitchen: one literal entity (states.light alone lists a domain).
+  // Written without spaces, so the visibility check finds "light.kitchen" in the text.
+  bool literal_states_attribute(std::size_t i) const {
+    const Token* domain = tok(i + 2);
+    const Token* object = tok(i + 4);
+    if (!(is_op(tok(i + 1), ".") && domain && domain->kind == TokenKind::name && is_op(tok(i + 3), ".") && object &&
+          object->kind == TokenKind::name && !is_op(tok(i + 5), "[")))
+      return false;
+    return object->at + object->text.size() - t_[i].at == 6 + 1 + domain->text.size() + 1 + object->text.size();
+  }
+
+  // `x | name` (a filter) or `x is [not] name` (a test): x is the first argument.
+  bool applied_to_left_operand(std::size_t i) const {
+    if (is_op(before(i), "|")) return true;
+    if (is_name(before(i), "is")) return true;
+    return is_name(before(i), "not") && is_name(before(i, 2), "is");
+  }
+
+  // The filter's or test's left operand is one literal: the token before | or
+  // is, itself not glued to a previous literal ('light.' 'x' is one string in Jinja).
+  bool left_operand_is_literal(std::size_t i) const {
+    std::size_t back = is_name(before(i), "not") ? 2 : 1;
+    const Token* operand = before(i, back + 1);
+    const Token* glued = before(i, back + 2);
+    return plain_literal(operand) && !(glued && glued->kind == TokenKind::string);
+  }
+
+  // name('literal', ...) or name(): a call whose first argument is one plain literal.
+  bool literal_call(std::size_t i) const {
+    if (!is_op(tok(i + 1), "(")) return false;  // a bare name: an alias could call it with anything
+    if (is_op(tok(i + 2), ")")) return true;
+    return plain_literal(tok(i + 2)) && (is_op(tok(i + 3), ",") || is_op(tok(i + 3), ")"));
+  }
+
+  const std::vector<Token>& t_;
+};
 
 std::string snippet(std::string_view text, std::size_t at) {
   return std::string(text.substr(at, std::min<std::size_t>(40, text.size() - at)));
 }
 
-bool word_start(std::string_view text, std::size_t at) {
-  if (at == 0) return true;
-  const char before = text[at - 1];
-  return !(std::isalnum(static_cast<unsigned char>(before)) || before == '_' || before == '.');
-}
-
-// "states", "is_state"... called with a first argument that is not one quoted entity id.
-std::optional<std::string> non_literal_call(std::string_view text) {
-  static const std::regex kLiteralCall(R"(^\(\s*(['"])[a-z_][a-z0-9_]*\.[a-z0-9_]+\1\s*[,)])");
-  for (std::string_view name : kByEntityId)
-    for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-      if (!word_start(text, at)) continue;
-      std::size_t after = at + name.size();
-      while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
-      if (after >= text.size() || text[after] != '(') continue;  // not a call ("states" alone: below)
-      const std::string rest(text.substr(after, 200));
-      if (!std::regex_search(rest, kLiteralCall)) return snippet(text, at);
-    }
-  return std::nullopt;
-}
-
-// "states" not called: states.domain.object_id is a literal read; states,
-// states.domain, states[...] walk entities.
-std::optional<std::string> states_object_walk(std::string_view text) {
-  static const std::regex kLiteralAttr(R"(^states\.[a-z_][a-z0-9_]*\.[a-z0-9_]+)");
-  for (std::size_t at = text.find("states"); at != std::string_view::npos; at = text.find("states", at + 1)) {
-    if (!word_start(text, at)) continue;
-    std::size_t after = at + 6;
-    if (after < text.size() && (std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_')) continue;
-    std::size_t next = after;
-    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
-    if (next < text.size() && text[next] == '(') continue;  // a call: non_literal_call judges it
-    const std::string rest(text.substr(at, 200));
-    if (!std::regex_search(rest, kLiteralAttr)) return snippet(text, at);
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> walker_call(std::string_view text) {
-  for (std::string_view name : kWalkers)
-    for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-      if (!word_start(text, at)) continue;
-      std::size_t after = at + name.size();
-      while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
-      if (after < text.size() && text[after] == '(') return snippet(text, at);
-    }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<std::string> unnamed_entity_access(std::string_view text) {
-  if (auto found = non_literal_call(text)) return found;
-  if (auto found = states_object_walk(text)) return found;
-  return walker_call(text);
+  const jinja::Lexed lexed = jinja::lex(text);
+  const std::size_t refused = Guard(lexed.tokens).first_refused();
+  std::size_t at = refused == std::string_view::npos ? std::string_view::npos : lexed.tokens[refused].at;
+  at = std::min(at, lexed.broken_at);  // what Jinja would reject is not read past
+  if (at == std::string_view::npos) return std::nullopt;
+  return snippet(text, at);
 }
 
 }  // namespace hamcp::tools

@@ -48,6 +48,7 @@ class HiddenSet {
   bool empty() const { return ids_.empty(); }
   std::size_t size() const { return ids_.size(); }
   bool contains(std::string_view entity_id) const { return ids_.count(std::string(entity_id)) > 0; }
+  const std::unordered_set<std::string>& ids() const { return ids_; }
   // "area:<id>", "device:<id>", "label:<id>", "floor:<id>" holding a hidden entity.
   bool scope_holds_hidden(std::string_view kind, std::string_view id) const;
   // The first hidden entity id named in a text, as a whole word (a template,

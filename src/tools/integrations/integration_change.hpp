@@ -10,7 +10,8 @@
 
 namespace hamcp::tools::integrations {
 
-boost::asio::awaitable<json::object> reconfigure_entry(Args& args, ToolEnv& env, const json::object& entry);
+boost::asio::awaitable<json::object> reconfigure_entry(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                       const json::object& entry);
 boost::asio::awaitable<json::object> remove_integration(Args& args, ToolEnv& env, mcp::RequestContext& ctx);
 
 }  // namespace hamcp::tools::integrations

@@ -122,9 +122,37 @@ boost::asio::awaitable<json::object> preflight(ToolEnv& env, const json::object&
   co_return form;
 }
 
+// The preflight's preview (form, devices, entities, confirm_token). ha-mcp's
+// two-step reconfigure: the retry carries confirm_token (not confirm). A client
+// that can be asked is asked like at every other confirm: nullopt = accepted
+// (the flow runs now); otherwise the preview, marked declined when asked.
+boost::asio::awaitable<std::optional<json::object>> preview_or_ask(const Args& args, ToolEnv& env,
+                                                                   mcp::RequestContext& ctx, const json::object& entry,
+                                                                   const Identity& id, const json::object& config,
+                                                                   const std::string& token) {
+  const std::string entry_id = str_of(&entry, "entry_id");
+  json::object body = entry_view(entry);
+  auto checking = preflight(env, entry);
+  json::object form = co_await std::move(checking);
+  body["form"] = std::move(form);
+  body["devices"] = strings(id.device_ids);
+  body["entities"] = strings(id.entity_ids);
+  body["confirm_token"] = token;
+  json::object would_change{{"config", config}, {"form", body["form"]}};
+  std::string note = args.has("confirm_token") ? "confirm_token does not match this entry_id and config"
+                                               : "call again with the same entry_id, config and this confirm_token";
+  Preview preview{"reconfigure", json::string(entry_id), std::move(would_change), std::move(note), std::move(body)};
+  json::object shown = preview_body(std::move(preview));
+  shown["next"] = "call again with confirm_token";
+  auto asking = ask_user(env, ctx, std::move(shown));
+  std::optional<json::object> not_accepted = co_await std::move(asking);
+  co_return not_accepted;
+}
+
 }  // namespace
 
-boost::asio::awaitable<json::object> reconfigure_entry(Args& args, ToolEnv& env, const json::object& entry) {
+boost::asio::awaitable<json::object> reconfigure_entry(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                       const json::object& entry) {
   const std::string entry_id = str_of(&entry, "entry_id");
   if (entry.contains("supports_reconfigure") && entry.at("supports_reconfigure") == false)
     throw ToolException(
@@ -138,21 +166,9 @@ boost::asio::awaitable<json::object> reconfigure_entry(Args& args, ToolEnv& env,
   const std::string token = token_of(entry_id, config);
   json::object body = entry_view(entry);
   if (args.str("confirm_token") != token) {
-    auto checking = preflight(env, entry);
-    json::object form = co_await std::move(checking);
-    body["form"] = std::move(form);
-    body["devices"] = strings(id.device_ids);
-    body["entities"] = strings(id.entity_ids);
-    body["confirm_token"] = token;
-    // ha-mcp's two-step reconfigure: the retry carries confirm_token (not confirm), so nobody is asked here.
-    json::object would_change{{"config", config}, {"form", body["form"]}};
-    Preview preview{"reconfigure", json::string(entry_id), std::move(would_change),
-                    args.has("confirm_token") ? "confirm_token does not match this entry_id and config"
-                                              : "call again with the same entry_id, config and this confirm_token",
-                    std::move(body)};
-    json::object shown = preview_body(std::move(preview));
-    shown["next"] = "call again with confirm_token";
-    co_return shown;
+    auto asking = preview_or_ask(args, env, ctx, entry, id, config, token);
+    std::optional<json::object> not_accepted = co_await std::move(asking);
+    if (not_accepted) co_return std::move(*not_accepted);
   }
   helpers::FlowRun run;
   run.handler = str_of(&entry, "domain");

@@ -128,7 +128,7 @@ boost::asio::awaitable<mcp::ToolResult> run_set_integration(Args& args, ToolEnv&
       auto toggling = set_enabled(env, entry, args.flag("enabled", true));
       body = co_await std::move(toggling);
     } else if (args.flag("reconfigure", false)) {
-      auto reconfiguring = reconfigure_entry(args, env, entry);
+      auto reconfiguring = reconfigure_entry(args, env, ctx, entry);
       body = co_await std::move(reconfiguring);
     } else if (args.has("config")) {
       auto updating = options_flow(args, env, entry);

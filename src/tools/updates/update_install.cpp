@@ -202,19 +202,13 @@ asio::awaitable<mcp::ToolResult> run_install(Args& args, ToolEnv& env, mcp::Requ
   }
   json::array targets;
   for (const json::value& plan : plans) targets.push_back(plan.as_object().at("entity_id"));
-  if (refused && !args.flag("confirm", false))  // nothing to ask the user: it cannot be done as asked
-    co_return preview_result(Preview{"install",
-                                     std::move(targets),
-                                     std::move(plans),
-                                     "fix the refused entries first; nothing was installed",
-                                     {{"installed", false}}});
-  if (!refused) {
-    auto asking = confirm_or_preview(
-        args, env, ctx,
-        Preview{"install", std::move(targets), plans, "installs these, one after the other", {{"installed", false}}});
-    std::optional<mcp::ToolResult> preview = co_await std::move(asking);
-    if (preview) co_return std::move(*preview);
-  }
+  // Refused entries are asked about too: an accept meets the same install_refused error as confirm=true.
+  std::string note =
+      refused ? "fix the refused entries first; nothing was installed" : "installs these, one after the other";
+  Preview asked{"install", std::move(targets), plans, std::move(note), {{"installed", false}}};
+  auto asking = confirm_or_preview(args, env, ctx, std::move(asked));
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   if (refused) {
     ToolError error{"install_refused",
                     "Some updates cannot be installed as asked; nothing was installed.",

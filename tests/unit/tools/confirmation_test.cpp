@@ -23,8 +23,8 @@
 #include "mcp/registry.hpp"
 #include "sim/core/sim_core.hpp"
 #include "tools/gate/read_policy.hpp"
+#include "unit/tools/confirm_fixture.hpp"
 #include "unit/tools/tool_sweep.hpp"
-#include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
@@ -39,33 +39,14 @@ bool received_is_read(const sim::ReceivedRequest& r) {
   return is_known_read(RequestKind::ws_command, r.what) || is_known_read(RequestKind::ws_subscribe, r.what);
 }
 
-// Every member of the one shape, and no old-shape `preview` member.
-void expect_one_shape(const json::object& s, const std::string& what) {
-  EXPECT_EQ(s.if_contains("result") ? *s.if_contains("result") : json::value(), "preview") << what;
-  EXPECT_EQ(s.if_contains("confirm_required") ? *s.if_contains("confirm_required") : json::value(), true) << what;
-  EXPECT_TRUE(s.contains("action") && s.at("action").is_string() && !s.at("action").as_string().empty()) << what;
-  EXPECT_TRUE(s.contains("target") && !s.at("target").is_null()) << what;
-  EXPECT_TRUE(s.contains("would_change") && (s.at("would_change").is_object() || s.at("would_change").is_array()))
-      << what;
+// The one shape, and the `next` every confirm=true retry is told.
+void expect_confirm_shape(const json::object& s, const std::string& what) {
+  expect_one_shape(s, what);
   EXPECT_EQ(s.if_contains("next") ? *s.if_contains("next") : json::value(), "call again with confirm=true") << what;
-  EXPECT_FALSE(s.contains("preview")) << "an old preview member: " << what;
 }
 
-class ConfirmationTest : public ToolsTest {
+class ConfirmationTest : public AskingToolsTest {
  protected:
-  template <class F>
-  auto with_sim_home(F fn) {
-    std::lock_guard lock(sim->store().mutex());
-    return fn(sim->store().home());
-  }
-  std::string device_named(const std::string& name) {
-    return with_sim_home([&](sim::Home& home) {
-      for (const auto& d : home.devices)
-        if (d.name == name) return d.id;
-      ADD_FAILURE() << "no device " << name;
-      return std::string();
-    });
-  }
   std::string bridge_entry() {
     CallResult r = call("ha_get_integration", R"({"domain":"sim_bridge"})");
     return std::string(r.structured.at("entries").at(0).at("entry_id").as_string());
@@ -118,44 +99,6 @@ class ConfirmationTest : public ToolsTest {
     };
   }
 
-  // A 2025-era session whose client declared elicitation (form mode).
-  std::shared_ptr<mcp::Session> asking_session(std::string id) {
-    mcp::SessionInfo info;
-    info.protocol_version = "2025-11-25";
-    info.client_capabilities["elicitation"] = json::object();
-    info.client_info = json::object{{"name", "asking-client"}, {"version", "1"}};
-    auto s = h.server.restore_session(std::move(id), std::move(info));
-    s->set_standalone_channel(std::make_shared<mcp::testing::MemoryChannel>());
-    return s;
-  }
-
-  struct Asked {
-    json::object question;  // the elicitation/create params (empty: nobody was asked)
-    json::object response;  // the tools/call response
-  };
-  // tools/call in `session`; an elicitation/create it sends is answered with `answer`.
-  Asked call_answering(mcp::Session& session, const std::string& name, const std::string& args,
-                       const json::value& answer) {
-    json::object req{{"jsonrpc", "2.0"}, {"id", ++next_id}, {"method", "tools/call"}};
-    req["params"] = json::object{{"name", name}, {"arguments", json::parse(args)}};
-    auto channel = std::make_shared<mcp::testing::MemoryChannel>();
-    session.deliver(json::value(std::move(req)), channel);
-    h.run_until([&] { return channel->closed > 0 || !channel->with_method("elicitation/create").empty(); },
-                std::chrono::milliseconds(15000));
-    Asked out;
-    const auto asks = channel->with_method("elicitation/create");
-    if (!asks.empty()) {
-      out.question = asks.front().at("params").as_object();
-      json::object reply{{"jsonrpc", "2.0"}, {"id", asks.front().at("id")}, {"result", answer}};
-      session.deliver(json::value(std::move(reply)), std::make_shared<mcp::testing::MemoryChannel>());
-      h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(15000));
-    }
-    const auto responses = channel->responses();
-    EXPECT_EQ(responses.size(), 1u) << name << " " << args;
-    if (!responses.empty()) out.response = responses.front();
-    return out;
-  }
-
   // A 2026-07-28 tools/call (stateless, per-request _meta) on the fixture's session.
   json::object modern_call(const std::string& name, const std::string& args, const std::string& extra_params = {}) {
     std::string text = R"({"jsonrpc":"2.0","id":)" + std::to_string(++next_id) +
@@ -174,10 +117,6 @@ class ConfirmationTest : public ToolsTest {
   bool has_item(const std::string& summary) {
     CallResult r = call("ha_get_todo", R"({"entity_id":"todo.shopping_list"})");
     return r.text.find("\"" + summary + "\"") != std::string::npos;
-  }
-
-  static const json::object& structured_of(const json::object& response) {
-    return response.at("result").at("structuredContent").as_object();
   }
 
   // Tools of the registry (primary names) with a `confirm` argument.
@@ -210,7 +149,7 @@ TEST_F(ConfirmationTest, EveryDestructiveCallWithoutConfirmPreviewsInOneShapeAnd
   for (const auto& d : calls) {
     CallResult r = call(d.tool, d.args);
     ASSERT_FALSE(r.is_error) << d.tool << " " << d.args << ": " << r.text;
-    expect_one_shape(r.structured, d.tool + " " + d.args + ": " + r.text);
+    expect_confirm_shape(r.structured, d.tool + " " + d.args + ": " + r.text);
   }
   h.run_for(std::chrono::milliseconds(100));
   sim->core().record_requests(false);
@@ -238,7 +177,7 @@ TEST_F(ConfirmationTest, NoToolAnswersAnOldPreviewShape) {
       ++calls;
       EXPECT_FALSE(r.structured.contains("preview")) << t->tool.name << " " << json::serialize(args) << ": " << r.text;
       if (r.structured.contains("result") && r.structured.at("result") == "preview")
-        expect_one_shape(r.structured, t->tool.name + " " + json::serialize(args));
+        expect_confirm_shape(r.structured, t->tool.name + " " + json::serialize(args));
     }
   }
   EXPECT_GT(calls, 30u);
@@ -277,7 +216,7 @@ TEST_F(ConfirmationTest, ElicitationDeclineOrCancelAnswersThePreview2025Era) {
                              json::parse(answer));
     ASSERT_FALSE(a.question.empty()) << answer;
     const json::object& s = structured_of(a.response);
-    expect_one_shape(s, answer);
+    expect_confirm_shape(s, answer);
     EXPECT_EQ(s.at("declined"), true) << answer;
     EXPECT_NE(std::string(s.at("note").as_string()).find("declined"), std::string::npos);
     EXPECT_TRUE(has_item("Milk")) << answer;
@@ -288,7 +227,7 @@ TEST_F(ConfirmationTest, NobodyIsAskedWithoutTheCapabilityWithConfirmOrWhenSwitc
   start();
   // The fixture's own session declared no elicitation: the preview as before.
   CallResult r = call("ha_remove_todo_item", R"({"entity_id":"todo.shopping_list","item":"Milk"})");
-  expect_one_shape(r.structured, r.text);
+  expect_confirm_shape(r.structured, r.text);
   EXPECT_FALSE(r.structured.contains("asked"));
   // confirm=true: done without asking.
   auto session = asking_session("asks-not");
@@ -303,7 +242,7 @@ TEST_F(ConfirmationTest, NobodyIsAskedWithoutTheCapabilityWithConfirmOrWhenSwitc
                              json::parse(R"({"action":"accept"})"));
   set_elicit_confirm(true);
   EXPECT_TRUE(off.question.empty());
-  expect_one_shape(structured_of(off.response), json::serialize(off.response));
+  expect_confirm_shape(structured_of(off.response), json::serialize(off.response));
 }
 
 TEST_F(ConfirmationTest, ReadOnlySessionsAreNeverAsked) {
@@ -342,7 +281,7 @@ TEST_F(ConfirmationTest, ElicitationInTheModernEraIsAnInputRequiredRoundTrip) {
   json::object declined =
       modern_call("ha_remove_todo_item", args, R"(,"inputResponses":{")" + key + R"(":{"action":"decline"}})");
   ASSERT_EQ(declined.at("result").at("resultType"), "complete") << json::serialize(declined);
-  expect_one_shape(structured_of(declined), json::serialize(declined));
+  expect_confirm_shape(structured_of(declined), json::serialize(declined));
   EXPECT_EQ(structured_of(declined).at("declined"), true);
   EXPECT_TRUE(has_item("Milk"));
   // Accepted: removed.

@@ -8,19 +8,6 @@ namespace hamcp::tools::testing {
 
 class RadioTest : public ToolsTest {
  protected:
-  template <class F>
-  auto with_sim_home(F fn) {
-    std::lock_guard lock(sim->store().mutex());
-    return fn(sim->store().home());
-  }
-  std::string device_named(const std::string& name) {
-    return with_sim_home([&](sim::Home& home) {
-      for (const auto& d : home.devices)
-        if (d.name == name) return d.id;
-      ADD_FAILURE() << "no device " << name;
-      return std::string();
-    });
-  }
   bool has_device(const std::string& id) {
     return with_sim_home([&](sim::Home& home) {
       return std::any_of(home.devices.begin(), home.devices.end(), [&](const sim::Device& d) { return d.id == id; });

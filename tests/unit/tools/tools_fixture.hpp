@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "app/home.hpp"
@@ -135,6 +136,22 @@ class ToolsTest : public ::testing::Test {
   }
 
   json::object list_tools() { return h.request(R"({"jsonrpc":"2.0","id":"list","method":"tools/list"})"); }
+
+  // fn(sim::Home&) under the sim store's lock: read or plant demo data.
+  template <class F>
+  auto with_sim_home(F fn) {
+    std::lock_guard lock(sim->store().mutex());
+    return fn(sim->store().home());
+  }
+  // The demo home's device id of `name` (a test failure when there is none).
+  std::string device_named(const std::string& name) {
+    return with_sim_home([&](sim::Home& home) {
+      for (const auto& d : home.devices)
+        if (d.name == name) return d.id;
+      ADD_FAILURE() << "no device " << name;
+      return std::string();
+    });
+  }
 
   Harness h;
   ToolFilter filter;  // tools switched off by start()
