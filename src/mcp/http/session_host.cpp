@@ -137,6 +137,16 @@ asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::stateless_session(std
   co_return hs;
 }
 
+asio::awaitable<std::vector<modern::ParamHeader>> SessionHost::param_headers(std::string tool_name) {
+  Server* srv = &server_;
+  auto on_server = [srv, name = std::move(tool_name)] {
+    auto tool = srv->registry().find_tool(name);
+    return tool ? modern::param_headers_of(tool->tool.input_schema) : std::vector<modern::ParamHeader>{};
+  };
+  auto declared = co_await run_on(server_ex_, std::move(on_server));
+  co_return declared;
+}
+
 HttpResponse SessionHost::other_users_session() {
   return HttpResponse::rpc_error(403, -32000, "Forbidden: this session belongs to another signed-in user");
 }

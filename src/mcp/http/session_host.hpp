@@ -21,6 +21,7 @@
 #include "mcp/http/buffer_budget.hpp"
 #include "mcp/http/event_stream.hpp"
 #include "mcp/http/http_server.hpp"
+#include "mcp/param_headers.hpp"
 
 namespace hamcp::mcp::http {
 
@@ -125,6 +126,9 @@ class SessionHost : public std::enable_shared_from_this<SessionHost> {
   // the session before it reads the message; the caller checked bind_principal.
   void deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply,
                std::string principal = {});
+  // The tool's x-mcp-header annotations (SEP-2243), read on the server's
+  // executor; empty for an unknown tool (the session answers that call).
+  asio::awaitable<std::vector<modern::ParamHeader>> param_headers(std::string tool_name);
   // 403 for a request using a session another OAuth user owns.
   static HttpResponse other_users_session();
   void shutdown_session(std::shared_ptr<HttpSession> hs);
