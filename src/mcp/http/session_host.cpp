@@ -54,11 +54,14 @@ void SessionHost::open_registry() {
   registry_->attach_state_store(states);
   // Runs on the server's executor after a setLevel or a (un)subscribe. Legacy
   // SSE sessions are not rebuilt from an id: nothing to keep for them.
-  server_.set_session_state_observer([states, weak = weak_from_this()](const Session& session) {
-    auto self = weak.lock();
-    if (!self || self->find_legacy(session.id())) return;
-    states->save(session.id(), session.persistent_state());
-  });
+  // One appended line per change; the whole state only when the store asks
+  // for it (no record yet, or time to compact).
+  server_.set_session_state_observer(
+      [states, weak = weak_from_this()](const Session& session, const json::object& change) {
+        auto self = weak.lock();
+        if (!self || self->find_legacy(session.id())) return;
+        if (!states->append(session.id(), change)) states->save(session.id(), session.persistent_state());
+      });
 }
 
 std::shared_ptr<HttpSession> SessionHost::new_http_session(std::string key, std::string protocol_version) {

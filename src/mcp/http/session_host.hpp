@@ -56,6 +56,8 @@ class StreamChannel final : public Channel {
   ~StreamChannel() override { release(); }
   void send(json::value message) override { stream_->push(message); }
   void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
+  // A subscriptions/listen stream (2026-07-28) is a POST stream: same back-pressure.
+  bool congested() const override { return stream_->congested(); }
   void close() override {
     stream_->finish();
     release();
@@ -78,6 +80,8 @@ class PersistentChannel final : public Channel {
   void send(json::value message) override { stream_->push(message); }
   void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   bool is_open() const override { return true; }
+  // No reader, or one that does not read: resources/updated wait in the session.
+  bool congested() const override { return stream_->congested(); }
 
  private:
   std::shared_ptr<EventStream> stream_;
