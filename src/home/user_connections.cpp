@@ -49,6 +49,12 @@ boost::asio::awaitable<std::shared_ptr<ha::HaClient>> UserConnections::client_fo
   // stops once the calls holding it end (the last shared_ptr).
   ha::ConnectionSettings settings = base_;
   settings.token = ha::Secret(*token);
+  // Inside the add-on, hamcp's SUPERVISOR_TOKEN would send the user's
+  // Supervisor calls straight to the Supervisor with hamcp's rights. Without
+  // it they go through Home Assistant (WS supervisor/api, /api/hassio) with
+  // the user's token, and HA decides: admins all, others only what HA allows
+  // non-admins (an add-on's info, ingress sessions).
+  settings.supervisor_token = ha::Secret();
   auto client = std::make_shared<ha::HaClient>(executor_, std::move(settings), options_);
   client->start();
   if (it == open_.end() && open_.size() >= limits_.max_users) evict_oldest_locked();

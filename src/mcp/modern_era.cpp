@@ -30,8 +30,13 @@ int base64_digit(char c) {
   return -1;
 }
 
+// Strict RFC 4648 base64: whole quanta of four, '=' only as the last one or two
+// characters. SEP-2243 asks servers to refuse bad padding and foreign characters.
 std::optional<std::string> base64_decode(std::string_view text) {
-  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::size_t padding = 0;
+  while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=') ++padding;
+  text.remove_suffix(padding);
   std::string out;
   unsigned bits = 0;
   int count = 0;

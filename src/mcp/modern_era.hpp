@@ -87,6 +87,7 @@ class ShapingChannel final : public Channel {
   void send_text(std::string text, const json::value& shape) override;
   void close() override { inner_->close(); }
   bool is_open() const override { return inner_->is_open(); }
+  bool congested() const override { return inner_->congested(); }
 
  private:
   std::shared_ptr<Channel> inner_;

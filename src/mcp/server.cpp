@@ -70,7 +70,7 @@ std::shared_ptr<Session> Server::restore_session(std::string id, SessionInfo inf
   return session;
 }
 
-void Server::set_session_state_observer(std::function<void(const Session&)> observer) {
+void Server::set_session_state_observer(std::function<void(const Session&, const json::object& change)> observer) {
   core_->state_observer = std::move(observer);
 }
 

@@ -58,7 +58,7 @@ struct ServerCore {
   // resources/updated reaches nobody, so feeds may skip working out its uris.
   std::shared_ptr<std::atomic<bool>> resources_watched = std::make_shared<std::atomic<bool>>(false);
   // Called after a session's persistent_state() changed (setLevel, subscribe).
-  std::function<void(const Session&)> state_observer;
+  std::function<void(const Session&, const json::object& change)> state_observer;
   json::object capabilities() const;
   template <class F>
   void for_each_session(F&& f);
@@ -84,8 +84,9 @@ class Server {
   std::shared_ptr<Session> restore_session(std::string id, SessionInfo info);
   // Called on the server's executor whenever a session with an id (not stdio,
   // not a stateless or 2026-era request) changes its persistent_state(), so a
-  // transport can keep it for a rebuild. One observer; nullptr removes it.
-  void set_session_state_observer(std::function<void(const Session&)> observer);
+  // transport can keep it for a rebuild; `change` says what changed
+  // (Session::note_state_changed). One observer; nullptr removes it.
+  void set_session_state_observer(std::function<void(const Session&, const json::object& change)> observer);
 
   // What InitializeResult.capabilities declares (only what is registered).
   json::object capabilities() const { return core_->capabilities(); }

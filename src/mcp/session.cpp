@@ -250,7 +250,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
                      "alert, emergency");
       const bool changed = log_level_ != *parsed;
       log_level_ = *parsed;
-      if (changed) note_state_changed();
+      if (changed) note_state_changed(json::object{{"logLevel", to_string(log_level_)}});
       return result(json::object());
     }
     if (method == "tools/list") {
@@ -268,7 +268,10 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
               change_subscription(method, params, subscriptions_, updates_, core_->options))
         return error(error_code::invalid_params, *refused);
       if (!subscriptions_.empty()) core_->resources_watched->store(true);
-      if (subscriptions_.size() != before) note_state_changed();
+      if (subscriptions_.size() != before) {
+        const std::string_view op = method == "resources/subscribe" ? "subscribe" : "unsubscribe";
+        note_state_changed(json::object{{op, params.at("uri")}});
+      }
       return result(json::object());
     }
     if (method == "prompts/list") {

@@ -145,8 +145,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void schedule_update_flush(std::chrono::milliseconds delay);
   void flush_updates();
   // Tells the server's state observer (Server::set_session_state_observer)
-  // that persistent_state() changed.
-  void note_state_changed();
+  // that persistent_state() changed, and how: {"logLevel": level},
+  // {"subscribe": uri} or {"unsubscribe": uri} (a store may append just that).
+  void note_state_changed(json::object change);
 
   // The 2026-07-28 era (session_modern.cpp). A modern request is served by a
   // child Session built from its own _meta, so nothing of this session's

@@ -37,9 +37,9 @@ void Session::restore_state(const json::object& state) {
   if (!subscriptions_.empty()) core_->resources_watched->store(true);
 }
 
-void Session::note_state_changed() {
+void Session::note_state_changed(json::object change) {
   if (id_.empty() || modern_ || !core_->state_observer) return;
-  core_->state_observer(*this);
+  core_->state_observer(*this, change);
 }
 
 }  // namespace hamcp::mcp

@@ -1,6 +1,7 @@
 // A Session's resources/updated notifications: queued per uri (coalesced,
 // bounded: update_queue.hpp) and sent on a later turn of the executor, a batch
 // at a time, only while the standalone channel keeps up with them.
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -43,9 +44,13 @@ void Session::flush_updates() {
     return;
   }
   if (standalone_->congested()) {
-    schedule_update_flush(core_->options.congested_retry);
+    constexpr unsigned kMaxDoublings = 6;  // 20 ms doubled six times: about a second
+    const unsigned doublings = std::min(updates_.congested_retries, kMaxDoublings);
+    ++updates_.congested_retries;
+    schedule_update_flush(core_->options.congested_retry * (1U << doublings));
     return;
   }
+  updates_.congested_retries = 0;
   for (std::string& uri : updates_.take(kFlushBatch)) {
     json::object params;
     params.emplace("uri", std::move(uri));

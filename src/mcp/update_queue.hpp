@@ -35,6 +35,9 @@ class UpdateQueue {
   std::uint64_t dropped() const { return dropped_; }
 
   bool flush_scheduled = false;  // a drain is posted or waiting on a timer
+  // Consecutive drains that found the channel congested: the retry backs off
+  // (a client with no reader at all costs a timer a second, not fifty).
+  unsigned congested_retries = 0;
 
  private:
   std::size_t max_pending_;

@@ -19,7 +19,8 @@ asio::awaitable<mcp::Completion> complete(std::shared_ptr<ToolEnv> base, mcp::Co
   if (argument != "automation_id" && argument != "area") co_return out;
   // Right after start the mirror may still be syncing: wait for it as briefly as
   // reads do (first_sync_wait), then answer from whatever the mirror holds.
-  ToolEnv& env = base->for_session(ctx.session());
+  const std::shared_ptr<ToolEnv> held_env = base->for_session(ctx.session());  // held while this runs
+  ToolEnv& env = *held_env;
   auto syncing = env.ha.wait_synced(env.options.first_sync_wait);
   co_await std::move(syncing);
   ha::SnapshotPtr snap = env.ha.snapshot();

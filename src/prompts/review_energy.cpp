@@ -127,7 +127,8 @@ std::string describe(const std::string& period, const std::vector<Stat>& stats, 
 
 asio::awaitable<json::object> get(std::shared_ptr<ToolEnv> base, std::map<std::string, std::string> args,
                                   mcp::RequestContext& ctx) {
-  ToolEnv& env = base->for_session(ctx.session());
+  const std::shared_ptr<ToolEnv> held_env = base->for_session(ctx.session());  // held while this runs
+  ToolEnv& env = *held_env;
   const std::string period = args["period"];
   const auto& periods = energy_periods();
   if (std::find(periods.begin(), periods.end(), period) == periods.end())

@@ -79,7 +79,8 @@ std::string describe(const ha::Snapshot& snap, const std::string& area, const Fi
 
 asio::awaitable<json::object> get(std::shared_ptr<ToolEnv> base, std::map<std::string, std::string> args,
                                   mcp::RequestContext& ctx) {
-  ToolEnv& env = base->for_session(ctx.session());
+  const std::shared_ptr<ToolEnv> held_env = base->for_session(ctx.session());  // held while this runs
+  ToolEnv& env = *held_env;
   auto snapping = home_snapshot(env);
   ha::SnapshotPtr snap = co_await std::move(snapping);
   const std::string area = args.count("area") ? args["area"] : std::string();

@@ -81,7 +81,8 @@ std::string describe(const ha::Snapshot& snap, const std::string& description, c
 
 asio::awaitable<json::object> get(std::shared_ptr<ToolEnv> base, std::map<std::string, std::string> args,
                                   mcp::RequestContext& ctx) {
-  ToolEnv& env = base->for_session(ctx.session());
+  const std::shared_ptr<ToolEnv> held_env = base->for_session(ctx.session());  // held while this runs
+  ToolEnv& env = *held_env;
   const std::string description = args["description"];
   if (description.find_first_not_of(" \t\n") == std::string::npos)
     bad_argument(kName, "description", "is empty", "Describe what the automation should do.");

@@ -52,16 +52,35 @@ void ToolEnv::set_user_connections(std::shared_ptr<home::UserConnections> users)
   user_views_.clear();
 }
 
-ToolEnv& ToolEnv::for_session(const mcp::SessionInfo& session) {
-  if (session.principal.empty()) return for_session(session.read_only);
+std::shared_ptr<ToolEnv> ToolEnv::for_session(const mcp::SessionInfo& session) {
+  if (session.principal.empty()) return {std::shared_ptr<ToolEnv>(), &for_session(session.read_only)};
   const bool read_only = session.read_only || ha.read_only();
+  const auto now = std::chrono::steady_clock::now();
   std::lock_guard lock(user_views_mutex_);
+  evict_user_views_locked(now);
   auto& view = user_views_[{session.principal, read_only}];
-  if (!view) {
+  if (!view.env) {
     const HaGate& base_gate = read_only && read_only_view_ ? read_only_view_->ha : ha;
-    view.reset(new ToolEnv(*this, base_gate.as_user(users_, session.principal)));
+    view.env.reset(new ToolEnv(*this, base_gate.as_user(users_, session.principal)));
   }
-  return *view;
+  view.last_used = now;
+  return view.env;
+}
+
+// A dropped view lives on while a call still holds it; only the map forgets it.
+void ToolEnv::evict_user_views_locked(std::chrono::steady_clock::time_point now) {
+  std::erase_if(user_views_, [now](const auto& entry) { return now - entry.second.last_used > kUserViewIdle; });
+  while (user_views_.size() >= kMaxUserViews) {
+    auto oldest = user_views_.begin();
+    for (auto it = user_views_.begin(); it != user_views_.end(); ++it)
+      if (it->second.last_used < oldest->second.last_used) oldest = it;
+    user_views_.erase(oldest);
+  }
+}
+
+std::size_t ToolEnv::user_view_count() {
+  std::lock_guard lock(user_views_mutex_);
+  return user_views_.size();
 }
 
 boost::asio::awaitable<ha::SnapshotPtr> ToolEnv::snapshot() {

@@ -94,9 +94,15 @@ class ToolEnv {
   // session) the view whose gate refuses writes.
   ToolEnv& for_session(bool read_only) { return read_only && read_only_view_ ? *read_only_view_ : *this; }
   // The same, for a session with an OAuth user (SessionInfo::principal): a view
-  // whose gate sends every HA request as that user (HaGate::as_user). Views
-  // are kept per user (a gate and references: small) for the calls in flight.
-  ToolEnv& for_session(const mcp::SessionInfo& session);
+  // whose gate sends every HA request as that user (HaGate::as_user). A call
+  // holds its view (the pointer) while it runs; views are kept per user for
+  // later calls, like the users' HA connections: closed after kUserViewIdle
+  // unused, the least recently used first past kMaxUserViews. Without a
+  // principal: this environment or its read-only view (not owned).
+  std::shared_ptr<ToolEnv> for_session(const mcp::SessionInfo& session);
+  static constexpr std::chrono::minutes kUserViewIdle{10};
+  static constexpr std::size_t kMaxUserViews = 64;
+  std::size_t user_view_count();
   // hamcp --auth oauth: the users' own HA connections.
   void set_user_connections(std::shared_ptr<home::UserConnections> users);
 
@@ -117,7 +123,12 @@ class ToolEnv {
   std::unique_ptr<ToolEnv> read_only_view_;  // null in a read-only environment
   std::shared_ptr<home::UserConnections> users_;
   std::mutex user_views_mutex_;
-  std::map<std::pair<std::string, bool>, std::unique_ptr<ToolEnv>> user_views_;  // (user, read-only)
+  struct UserView {
+    std::shared_ptr<ToolEnv> env;
+    std::chrono::steady_clock::time_point last_used;
+  };
+  void evict_user_views_locked(std::chrono::steady_clock::time_point now);
+  std::map<std::pair<std::string, bool>, UserView> user_views_;  // (user, read-only)
 };
 
 }  // namespace hamcp::tools

@@ -333,8 +333,8 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
     std::optional<mcp::ToolResult> done;
     try {
       // A read-only session's call gets the environment whose gate refuses writes.
-      ToolEnv& call_env = env->for_session(ctx.session());
-      auto running = run(args, call_env, ctx);  // named: GCC 12 coroutine temporaries
+      const std::shared_ptr<ToolEnv> call_env = env->for_session(ctx.session());  // held while the call runs
+      auto running = run(args, *call_env, ctx);                                   // named: GCC 12 coroutine temporaries
       done = co_await std::move(running);
     } catch (const ToolException& e) {
       failure = e.error();

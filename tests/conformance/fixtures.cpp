@@ -328,6 +328,15 @@ asio::awaitable<ToolResult> log_burst(json::object arguments, RequestContext& ct
   co_return ToolResult::text("logged " + std::to_string(count));
 }
 
+// SEP-2243: its `region` argument is mirrored into an Mcp-Param-Region header,
+// which the HTTP transport checks against the body before the call runs.
+asio::awaitable<ToolResult> custom_header(json::object args, RequestContext&) {
+  const json::value* region = args.if_contains("region");
+  std::string text = "region: ";
+  if (region && region->is_string()) text += std::string(region->get_string());
+  co_return ToolResult::text(std::move(text));
+}
+
 asio::awaitable<ToolResult> page_tool(json::object, RequestContext& ctx) {
   co_return ToolResult::text("page tool called");
 }
@@ -368,6 +377,11 @@ void register_conformance_fixtures(mcp::Registry& registry) {
   registry.add_tool(simple_tool("test_reconnection",
                                 "Closes its SSE stream mid-call (SSE polling); the answer follows on reconnection",
                                 reconnection));
+  registry.add_tool(simple_tool("test_custom_header",
+                                "Echoes its region, which the client mirrors into Mcp-Param-Region (SEP-2243)",
+                                custom_header, parse_object(R"({"type":"object","properties":{
+        "region":{"type":"string","x-mcp-header":"Region","description":"Any region name"}},
+        "required":["region"]})")));
 
   registry.add_resource(mcp::Resource{"test://static-text", "Static Text Resource", "",
                                       "A static text resource for testing", "text/plain", std::nullopt,

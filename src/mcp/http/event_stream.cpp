@@ -103,9 +103,15 @@ void EventStream::push_text(std::string text, const json::value& message) {
     } else {
       ev.seq = next_seq_++;
       bytes_ += ev.data.size();
+      ++unwritten_events_;
+      unwritten_bytes_ += ev.data.size();
       events_.push_back(std::move(ev));
       // Bounded replay: drop the oldest (the newest always fits: see above).
       while (events_.size() > 1 && (events_.size() > max_events_ || bytes_ > max_bytes_)) {
+        if (events_.front().seq > written_) {  // dropped before any reader wrote it
+          --unwritten_events_;
+          unwritten_bytes_ -= events_.front().data.size();
+        }
         bytes_ -= events_.front().data.size();
         freed += events_.front().data.size();
         events_.pop_front();
@@ -192,6 +198,24 @@ void EventStream::set_waiter(std::shared_ptr<Waiter> waiter) {
 void EventStream::mark_delivered(std::uint64_t seq) {
   std::lock_guard lock(mutex_);
   if (seq > delivered_) delivered_ = seq;
+}
+
+void EventStream::note_written(std::uint64_t seq) {
+  std::lock_guard lock(mutex_);
+  if (seq <= written_) return;
+  // Events are in seq order: the newly written ones sit right after written_.
+  for (const StreamEvent& ev : events_) {
+    if (ev.seq <= written_) continue;
+    if (ev.seq > seq) break;
+    --unwritten_events_;
+    unwritten_bytes_ -= ev.data.size();
+  }
+  written_ = seq;
+}
+
+bool EventStream::congested() {
+  std::lock_guard lock(mutex_);
+  return unwritten_events_ > kCongestedEvents || unwritten_bytes_ > kCongestedBytes;
 }
 
 std::uint64_t EventStream::delivered() {

@@ -97,6 +97,16 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
   void mark_delivered(std::uint64_t seq);
   std::uint64_t delivered();
 
+  // Back-pressure (Channel::congested): events pushed but not yet written to
+  // a client connection. A reader calls note_written after each write; while
+  // the backlog is over kCongestedEvents or kCongestedBytes (no reader, or a
+  // client that does not read), the session keeps its resources/updated
+  // coalesced per uri instead of queueing them here.
+  static constexpr std::size_t kCongestedEvents = 64;
+  static constexpr std::size_t kCongestedBytes = std::size_t{256} * 1024;
+  void note_written(std::uint64_t seq);
+  bool congested();
+
   // Reader attachment (409 for a second GET stream).
   bool try_attach();
   void detach();
@@ -135,6 +145,8 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
   std::size_t bytes_ = 0;
   std::uint64_t next_seq_ = 1;
   std::uint64_t delivered_ = 0;
+  std::uint64_t written_ = 0;  // newest seq a reader wrote out
+  std::size_t unwritten_events_ = 0, unwritten_bytes_ = 0;
   std::atomic<bool> finished_{false};  // written under mutex_, read without it by finished()
   bool attached_ = false;
   std::atomic<bool> resumable_{false}, release_{false};

@@ -76,6 +76,7 @@ asio::awaitable<void> LegacySse::pump(ResponseWriter& w, const std::shared_ptr<H
         ok = co_await w.write(frame);
         if (!ok) break;
         cursor = ev.seq;
+        stream->note_written(cursor);
       }
       if (!ok || batch.finished) break;
       co_await waiter->wait(opts_.sse_keepalive);

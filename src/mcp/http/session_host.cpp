@@ -54,11 +54,14 @@ void SessionHost::open_registry() {
   registry_->attach_state_store(states);
   // Runs on the server's executor after a setLevel or a (un)subscribe. Legacy
   // SSE sessions are not rebuilt from an id: nothing to keep for them.
-  server_.set_session_state_observer([states, weak = weak_from_this()](const Session& session) {
-    auto self = weak.lock();
-    if (!self || self->find_legacy(session.id())) return;
-    states->save(session.id(), session.persistent_state());
-  });
+  // One appended line per change; the whole state only when the store asks
+  // for it (no record yet, or time to compact).
+  server_.set_session_state_observer(
+      [states, weak = weak_from_this()](const Session& session, const json::object& change) {
+        auto self = weak.lock();
+        if (!self || self->find_legacy(session.id())) return;
+        if (!states->append(session.id(), change)) states->save(session.id(), session.persistent_state());
+      });
 }
 
 std::shared_ptr<HttpSession> SessionHost::new_http_session(std::string key, std::string protocol_version) {
@@ -135,6 +138,16 @@ asio::awaitable<std::shared_ptr<HttpSession>> SessionHost::stateless_session(std
   };
   hs->session = co_await run_on(server_ex_, std::move(on_server));
   co_return hs;
+}
+
+asio::awaitable<std::vector<modern::ParamHeader>> SessionHost::param_headers(std::string tool_name) {
+  Server* srv = &server_;
+  auto on_server = [srv, name = std::move(tool_name)] {
+    auto tool = srv->registry().find_tool(name);
+    return tool ? modern::param_headers_of(tool->tool.input_schema) : std::vector<modern::ParamHeader>{};
+  };
+  auto declared = co_await run_on(server_ex_, std::move(on_server));
+  co_return declared;
 }
 
 HttpResponse SessionHost::other_users_session() {

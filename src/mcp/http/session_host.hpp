@@ -21,6 +21,7 @@
 #include "mcp/http/buffer_budget.hpp"
 #include "mcp/http/event_stream.hpp"
 #include "mcp/http/http_server.hpp"
+#include "mcp/param_headers.hpp"
 
 namespace hamcp::mcp::http {
 
@@ -55,6 +56,8 @@ class StreamChannel final : public Channel {
   ~StreamChannel() override { release(); }
   void send(json::value message) override { stream_->push(message); }
   void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
+  // A subscriptions/listen stream (2026-07-28) is a POST stream: same back-pressure.
+  bool congested() const override { return stream_->congested(); }
   void close() override {
     stream_->finish();
     release();
@@ -77,6 +80,8 @@ class PersistentChannel final : public Channel {
   void send(json::value message) override { stream_->push(message); }
   void send_text(std::string text, const json::value& shape) override { stream_->push_text(std::move(text), shape); }
   bool is_open() const override { return true; }
+  // No reader, or one that does not read: resources/updated wait in the session.
+  bool congested() const override { return stream_->congested(); }
 
  private:
   std::shared_ptr<EventStream> stream_;
@@ -125,6 +130,9 @@ class SessionHost : public std::enable_shared_from_this<SessionHost> {
   // the session before it reads the message; the caller checked bind_principal.
   void deliver(const std::shared_ptr<HttpSession>& hs, json::value message, std::shared_ptr<Channel> reply,
                std::string principal = {});
+  // The tool's x-mcp-header annotations (SEP-2243), read on the server's
+  // executor; empty for an unknown tool (the session answers that call).
+  asio::awaitable<std::vector<modern::ParamHeader>> param_headers(std::string tool_name);
   // 403 for a request using a session another OAuth user owns.
   static HttpResponse other_users_session();
   void shutdown_session(std::shared_ptr<HttpSession> hs);

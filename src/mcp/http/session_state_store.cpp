@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -55,6 +56,49 @@ bool replace_file(const fs::path& path, std::string_view text) {
   return true;
 }
 
+bool append_file(const fs::path& path, std::string_view line) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  const bool written = write_all(fd, line);
+  ::close(fd);
+  return written;
+}
+
+// The record's state: its first line, then each appended change in order. A
+// line that does not parse (a torn write) ends the replay.
+std::optional<json::object> replay(std::string_view text) {
+  std::optional<json::object> state;
+  std::set<std::string> subscriptions;
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    if (line.empty()) continue;
+    boost::system::error_code ec;
+    json::value parsed = json::parse(line, ec);
+    if (ec || !parsed.is_object()) break;
+    json::object& entry = parsed.as_object();
+    if (!state) {
+      state = std::move(entry);
+      if (const json::value* list = state->if_contains("subscriptions"); list && list->is_array())
+        for (const json::value& uri : list->get_array())
+          if (uri.is_string()) subscriptions.emplace(uri.get_string());
+      continue;
+    }
+    if (const json::value* uri = entry.if_contains("subscribe"); uri && uri->is_string())
+      subscriptions.emplace(uri->get_string());
+    if (const json::value* uri = entry.if_contains("unsubscribe"); uri && uri->is_string())
+      subscriptions.erase(std::string(uri->get_string()));
+    if (const json::value* level = entry.if_contains("logLevel"); level && level->is_string())
+      (*state)["logLevel"] = *level;
+  }
+  if (!state) return std::nullopt;
+  json::array list;
+  for (const std::string& uri : subscriptions) list.emplace_back(uri);
+  (*state)["subscriptions"] = std::move(list);
+  return state;
+}
+
 }  // namespace
 
 SessionStateStore::SessionStateStore(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(limits) {
@@ -91,7 +135,7 @@ std::optional<fs::path> SessionStateStore::path_of(std::string_view key) const {
 bool SessionStateStore::save(std::string_view key, const json::object& state) {
   const auto path = path_of(key);
   if (!path) return false;
-  const std::string text = json::serialize(state);
+  const std::string text = json::serialize(state) + "\n";
   if (text.size() > limits_.max_record_bytes) {
     guarded_warn("http: session {}… state not kept: {} bytes, above the {} bytes limit", key.substr(0, 8), text.size(),
                  limits_.max_record_bytes);
@@ -109,6 +153,24 @@ bool SessionStateStore::save(std::string_view key, const json::object& state) {
     return false;
   }
   if (!existed) ++records_;
+  tails_[std::string(key)] = Tail{0, text.size()};
+  return true;
+}
+
+bool SessionStateStore::append(std::string_view key, const json::object& change) {
+  const auto path = path_of(key);
+  if (!path) return false;
+  const std::string line = json::serialize(change) + "\n";
+  std::lock_guard lock(mutex_);
+  const auto tail = tails_.find(std::string(key));
+  if (tail == tails_.end()) return false;
+  if (tail->second.lines >= kMaxAppended || tail->second.bytes + line.size() > limits_.max_record_bytes) return false;
+  if (!append_file(*path, line)) {
+    tails_.erase(tail);  // the next save() rewrites the record whole
+    return false;
+  }
+  ++tail->second.lines;
+  tail->second.bytes += line.size();
   return true;
 }
 
@@ -121,16 +183,14 @@ std::optional<json::object> SessionStateStore::load(std::string_view key) {
   std::ostringstream text;
   text << in.rdbuf();
   if (text.str().size() > limits_.max_record_bytes) return std::nullopt;
-  boost::system::error_code ec;
-  json::value parsed = json::parse(text.str(), ec);
-  if (ec || !parsed.is_object()) return std::nullopt;
-  return std::move(parsed.as_object());
+  return replay(text.str());
 }
 
 void SessionStateStore::remove(std::string_view key) {
   const auto path = path_of(key);
   if (!path) return;
   std::lock_guard lock(mutex_);
+  tails_.erase(std::string(key));
   std::error_code ec;
   if (fs::remove(*path, ec) && records_ > 0) --records_;
 }

@@ -42,6 +42,8 @@ class StreamableHttp {
   asio::awaitable<void> post_stateless(HttpRequest& req, ResponseWriter& w, Post post);
   // 2026-07-28: header/body validation, then a session of its own per request.
   asio::awaitable<void> post_modern(HttpRequest& req, ResponseWriter& w, Post post);
+  asio::awaitable<std::optional<std::string>> param_header_mismatch(const modern::HeaderLookup& lookup,
+                                                                    const json::object& message);
   static bool is_modern_post(const HttpRequest& req, const json::value& message);
   // Writes one POST's answer: JSON for a lone response, SSE otherwise.
   // `modern`: the JSON answer's status follows its error (404 -32601, 400 for

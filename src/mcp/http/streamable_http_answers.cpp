@@ -221,6 +221,7 @@ asio::awaitable<void> StreamableHttp::pump_sse(ResponseWriter& w, const std::sha
         co_return;
       }
       cursor = ev.seq;
+      stream->note_written(cursor);
       if (mark_delivered) stream->mark_delivered(cursor);
     }
     if (batch.finished) {

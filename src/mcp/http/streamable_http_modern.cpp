@@ -35,6 +35,24 @@ bool StreamableHttp::is_modern_post(const HttpRequest& req, const json::value& m
   return modern::is_modern_request(method->as_string(), params_of(obj));
 }
 
+// A tools/call's Mcp-Param-* headers against its arguments (SEP-2243): only
+// the tools that annotate parameters with x-mcp-header cost a look-up.
+asio::awaitable<std::optional<std::string>> StreamableHttp::param_header_mismatch(const modern::HeaderLookup& lookup,
+                                                                                  const json::object& message) {
+  const json::value* method = message.if_contains("method");
+  if (!method || !method->is_string() || method->get_string() != "tools/call") co_return std::nullopt;
+  const json::object& params = params_of(message);
+  const json::value* name = params.if_contains("name");
+  if (!name || !name->is_string()) co_return std::nullopt;
+  std::string tool_name(name->get_string());
+  auto declared = co_await host_->param_headers(std::move(tool_name));
+  if (declared.empty()) co_return std::nullopt;
+  static const json::object kNoArguments;
+  const json::value* arguments = params.if_contains("arguments");
+  const json::object& args = (arguments && arguments->is_object()) ? arguments->get_object() : kNoArguments;
+  co_return modern::param_header_mismatch(lookup, declared, args);
+}
+
 asio::awaitable<void> StreamableHttp::post_modern(HttpRequest& req, ResponseWriter& w, Post post) {
   if (!post.message.is_object()) {
     co_await w.send(HttpResponse::rpc_error(400, error_code::invalid_request,
@@ -42,12 +60,14 @@ asio::awaitable<void> StreamableHttp::post_modern(HttpRequest& req, ResponseWrit
     co_return;
   }
   const json::object& message = post.message.as_object();
-  auto lookup = [&req](std::string_view name) -> std::optional<std::string> {
+  const modern::HeaderLookup lookup = [&req](std::string_view name) -> std::optional<std::string> {
     auto value = req.header(name);
     if (!value) return std::nullopt;
     return std::string(*value);
   };
-  if (auto mismatch = modern::header_mismatch(lookup, message)) {
+  std::optional<std::string> mismatch = modern::header_mismatch(lookup, message);
+  if (!mismatch) mismatch = co_await param_header_mismatch(lookup, message);
+  if (mismatch) {
     co_await w.send(modern_error(400, message, error_code::header_mismatch, *mismatch));
     co_return;
   }

@@ -225,6 +225,16 @@ boost::asio::awaitable<ha::Response> HaGate::addon_http(std::string slug, std::s
                                                         std::string method, std::string path, boost::json::value body) {
   check(RequestKind::supervisor, "PROXY " + method + " " + slug + " " + path);  // "PROXY GET …" reads
   check_visible(body);
+  // Only hamcp's own Supervisor token reaches an add-on's API; Home Assistant
+  // has no route to it for a user's token (its hassio views proxy only the
+  // Supervisor's own paths, most of them admin-only). A signed-in user's call
+  // must not ride on hamcp's rights: refused before anything is sent.
+  if (!principal_.empty())
+    throw ToolException("not_available_as_user",
+                        "An add-on's own API cannot be called as a signed-in user: only hamcp's Supervisor token "
+                        "reaches it, and Home Assistant offers no per-user route. Nothing was sent.",
+                        "Use the add-on's own UI in Home Assistant, or an MCP client connected with hamcp's bearer "
+                        "token (--auth-token) by the person who administers the add-on.");
   ha::SupervisorClient client(client_);
   if (client.route() != ha::SupervisorRoute::direct)
     throw ha::SupervisorException({ha::SupervisorFailure::Kind::unavailable, 0,

@@ -3,6 +3,8 @@
 // resource subscriptions (session_state_store.hpp).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "http_fixture.hpp"
 #include "mcp/http/session_state_store.hpp"
 
@@ -162,6 +164,92 @@ TEST(SessionStateStore, RecordsOlderThanTheExpiryAreRemovedAtStart) {
   EXPECT_FALSE(reopened.load("aa"));
   EXPECT_TRUE(reopened.load("bb"));
   EXPECT_EQ(reopened.size(), 1u);
+}
+
+std::vector<std::string> lines_of(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+json::array subscriptions_of(const json::object& state) { return state.at("subscriptions").as_array(); }
+
+TEST(SessionStateStore, AChangeIsOneAppendedLineAndALoadReplaysThem) {
+  TempDir dir;
+  const auto sub = dir.path() / "s";
+  {
+    mcp::http::SessionStateStore store(sub, {});
+    EXPECT_FALSE(store.append("aa", json::object{{"subscribe", "x://1"}}));  // nothing saved yet: save whole
+    ASSERT_TRUE(store.save("aa", json::object{{"logLevel", "info"}, {"subscriptions", json::array{"x://1"}}}));
+    EXPECT_TRUE(store.append("aa", json::object{{"subscribe", "x://2"}}));
+    EXPECT_TRUE(store.append("aa", json::object{{"unsubscribe", "x://1"}}));
+    EXPECT_TRUE(store.append("aa", json::object{{"logLevel", "debug"}}));
+    EXPECT_EQ(lines_of(sub / "aa.json").size(), 4u);  // appended, not rewritten
+    auto state = store.load("aa");
+    ASSERT_TRUE(state);
+    EXPECT_EQ(state->at("logLevel"), "debug");
+    EXPECT_EQ(subscriptions_of(*state), (json::array{"x://2"}));
+  }
+  // A new process (after a SIGKILL: nothing was flushed on the way out) reads the same.
+  mcp::http::SessionStateStore reopened(sub, {});
+  auto state = reopened.load("aa");
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->at("logLevel"), "debug");
+  EXPECT_EQ(subscriptions_of(*state), (json::array{"x://2"}));
+  // It did not write this record: its first change rewrites it whole.
+  EXPECT_FALSE(reopened.append("aa", json::object{{"subscribe", "x://3"}}));
+}
+
+TEST(SessionStateStore, AfterMaxAppendedLinesTheNextChangeAsksForACompaction) {
+  TempDir dir;
+  mcp::http::SessionStateStore store(dir.path() / "s", {});
+  ASSERT_TRUE(store.save("aa", json::object{{"logLevel", "info"}, {"subscriptions", json::array{}}}));
+  for (std::size_t i = 0; i < mcp::http::SessionStateStore::kMaxAppended; ++i)
+    ASSERT_TRUE(store.append("aa", json::object{{"subscribe", "x://" + std::to_string(i)}})) << i;
+  EXPECT_FALSE(store.append("aa", json::object{{"subscribe", "x://last"}}));
+  auto state = store.load("aa");
+  ASSERT_TRUE(state);
+  EXPECT_EQ(subscriptions_of(*state).size(), mcp::http::SessionStateStore::kMaxAppended);
+  ASSERT_TRUE(store.save("aa", *state));  // the compaction: one line again
+  EXPECT_EQ(lines_of(dir.path() / "s" / "aa.json").size(), 1u);
+  EXPECT_TRUE(store.append("aa", json::object{{"subscribe", "x://last"}}));
+}
+
+TEST(SessionStateStore, AnAppendPastTheSizeLimitAsksForTheWholeState) {
+  TempDir dir;
+  mcp::http::SessionStateStore::Limits limits;
+  limits.max_record_bytes = 80;
+  mcp::http::SessionStateStore store(dir.path() / "s", limits);
+  ASSERT_TRUE(store.save("aa", json::object{{"logLevel", "info"}}));
+  EXPECT_FALSE(store.append("aa", json::object{{"subscribe", std::string(80, 'u')}}));
+}
+
+TEST(SessionStateStore, ATornLastLineIsIgnored) {
+  TempDir dir;
+  mcp::http::SessionStateStore store(dir.path() / "s", {});
+  ASSERT_TRUE(store.save("aa", json::object{{"logLevel", "info"}, {"subscriptions", json::array{"x://1"}}}));
+  ASSERT_TRUE(store.append("aa", json::object{{"subscribe", "x://2"}}));
+  {
+    std::ofstream out(dir.path() / "s" / "aa.json", std::ios::app);
+    out << R"({"subscribe":"x://)";  // a write cut short
+  }
+  auto state = store.load("aa");
+  ASSERT_TRUE(state);
+  EXPECT_EQ(subscriptions_of(*state), (json::array{"x://1", "x://2"}));
+}
+
+TEST(SessionStateStore, ARecordInTheOldOneObjectFormStillLoads) {
+  TempDir dir;
+  mcp::http::SessionStateStore store(dir.path() / "s", {});
+  {
+    std::ofstream out(dir.path() / "s" / "aa.json");
+    out << R"({"logLevel":"warning","subscriptions":["x://1"]})";  // no newline
+  }
+  auto state = store.load("aa");
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->at("logLevel"), "warning");
+  EXPECT_EQ(subscriptions_of(*state), (json::array{"x://1"}));
 }
 
 }  // namespace

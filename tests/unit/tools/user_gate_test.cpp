@@ -10,6 +10,7 @@
 #include <map>
 
 #include "app/ha_login.hpp"
+#include "ha/supervisor_client.hpp"
 #include "home/user_connections.hpp"
 #include "sim/core/sim_core.hpp"
 #include "sim/server/sim_server.hpp"
@@ -129,6 +130,71 @@ TEST_F(UserGateTest, EndedGrantStopsTheUsersAccessAtOnce) {
   EXPECT_EQ(code_of(refused), "signed_out") << refused.text;
   EXPECT_EQ(users->open_count(), 0u);
   EXPECT_FALSE(call("ha_call_service", kToggle).is_error);  // others are untouched
+}
+
+// Per-user views are evicted like the users' connections (least recently used
+// first past the cap); a call still holding an evicted view keeps it.
+TEST_F(UserGateTest, PerUserViewsAreBoundedAndAHeldViewOutlivesItsEviction) {
+  start();
+  tokens["u-guest"] = login("guest", "guest-password").access_token;
+  act_as_users();
+  mcp::SessionInfo first;
+  first.principal = "u-first";
+  const std::shared_ptr<ToolEnv> held = env->for_session(first);
+  ASSERT_TRUE(held);
+  EXPECT_EQ(env->for_session(first), held);  // kept for the user's next call
+  for (std::size_t i = 0; i < ToolEnv::kMaxUserViews + 5; ++i) {
+    mcp::SessionInfo other;
+    other.principal = "u-" + std::to_string(i);
+    env->for_session(other);
+  }
+  EXPECT_LE(env->user_view_count(), ToolEnv::kMaxUserViews);
+  EXPECT_NE(env->for_session(first), held);  // evicted: a new view for the next call
+  EXPECT_EQ(&held->index, &env->index);      // the held one is still whole
+  // And the user's calls still work through a fresh view.
+  EXPECT_FALSE(call_in(*session_of("u-guest"), "ha_call_service", kToggle).is_error);
+  mcp::SessionInfo none;
+  EXPECT_EQ(env->for_session(none).get(), env);  // no principal: the environment itself
+}
+
+// An add-on's own API is reachable only with hamcp's Supervisor token: a
+// signed-in user's call is refused before anything is sent.
+TEST_F(UserGateTest, AnAddonsOwnApiIsRefusedToASignedInUser) {
+  start();
+  tokens["u-owner"] = login("owner", "owner-password").access_token;
+  act_as_users();
+  CallResult refused = call_in(*session_of("u-owner"), "ha_manage_app",
+                               R"({"action":"proxy","slug":"core_mosquitto","path":"/status"})");
+  EXPECT_EQ(code_of(refused), "not_available_as_user") << refused.text;
+  // Without a signed-in user the call goes on to its own answer (here: not inside an add-on).
+  CallResult own = call("ha_manage_app", R"({"action":"proxy","slug":"core_mosquitto","path":"/status"})");
+  EXPECT_EQ(code_of(own), "addon_api_unreachable") << own.text;
+}
+
+// Inside the add-on, a user's connection carries no SUPERVISOR_TOKEN: their
+// Supervisor calls go through Home Assistant with their own token.
+TEST_F(UserGateTest, AUsersConnectionNeverCarriesHamcpsSupervisorToken) {
+  start();
+  ha::ConnectionSettings base = *ha->settings();
+  base.supervisor = true;
+  base.supervisor_token = ha::Secret("hamcps-supervisor-token");
+  auto connections = std::make_shared<home::UserConnections>(h.io.get_executor(), base, ha::HaClientOptions{});
+  connections->set_token_source(
+      [](std::string) -> boost::asio::awaitable<std::optional<std::string>> { co_return std::string("user-token"); });
+  std::shared_ptr<ha::HaClient> client;
+  boost::asio::co_spawn(
+      h.io.get_executor(),
+      [&]() -> boost::asio::awaitable<void> {
+        auto opening = connections->client_for("u-someone");
+        client = co_await std::move(opening);
+      },
+      boost::asio::detached);
+  ASSERT_TRUE(h.run_until([&] { return client != nullptr; }, std::chrono::milliseconds(5000)));
+  ASSERT_NE(client->settings(), nullptr);
+  EXPECT_TRUE(client->settings()->supervisor_token.empty());
+  EXPECT_EQ(client->settings()->token.reveal(), "user-token");
+  EXPECT_EQ(ha::SupervisorClient(*client).route(), ha::SupervisorRoute::core_proxy);
+  connections->close("u-someone");
 }
 
 TEST_F(UserGateTest, SignedInSessionWithoutUserConnectionsNeverUsesHamcpsToken) {
