@@ -249,7 +249,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
   }
 
   asio::awaitable<Response> attempt(http::verb verb, const std::string& path, const std::string* body,
-                                    std::chrono::milliseconds timeout) {
+                                    std::chrono::milliseconds timeout, const Secret& cookie) {
     co_await acquire_slot(timeout);
     struct SlotGuard {
       Impl* impl;
@@ -277,6 +277,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
     if (!settings.token.empty()) {
       req.set(http::field::authorization, "Bearer " + settings.token.reveal());
     }
+    if (!cookie.empty()) req.set(http::field::cookie, cookie.reveal());
     if (body) {
       req.set(http::field::content_type, "application/json");
       req.body() = *body;
@@ -313,7 +314,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
       std::optional<AttemptFailure> failure;
       try {
         const std::string* body_ptr = body ? &*body : nullptr;
-        Response r = co_await attempt(verb, path, body_ptr, timeout);
+        Response r = co_await attempt(verb, path, body_ptr, timeout, options.cookie);
         const bool gateway = r.status == 502 || r.status == 503 || r.status == 504;
         if (idempotent && gateway && i + 1 < attempts) {
           spdlog::debug("ha rest: GET {} -> {}, retrying", path, r.status);
@@ -325,6 +326,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
         // must not hand the token to a tool result, doctor or a log line.
         r.body = settings.token.scrub(std::move(r.body));
         r.content_type = settings.token.scrub(std::move(r.content_type));
+        r.body = options.cookie.scrub(std::move(r.body));
         co_return r;
       } catch (AttemptFailure& f) {
         failure = std::move(f);

@@ -31,6 +31,7 @@ struct Response {
 
 struct RequestOptions {
   std::optional<std::chrono::milliseconds> timeout;  // default: settings.request_timeout
+  Secret cookie;  // a Cookie header (an ingress session): sent, scrubbed from answers, never logged
 };
 
 struct RetryPolicy {

@@ -169,7 +169,7 @@ ToolSpec make_manage_app_spec() {
   s.description =
       "Add-on action: install, uninstall*, start, stop, restart, update* (backup), rebuild, configure (options "
       "merged, \"**REDACTED**\" keeps a secret; network, boot, auto_update, watchdog; config_hash), add_repository, "
-      "remove_repository*, check_updates, proxy (path, method, body, port). *confirm=true, else a preview.";
+      "remove_repository*, check_updates, proxy (path, method, body, port or ingress). *confirm=true, else a preview.";
   s.input_schema = R"J({"type":"object","properties":{
 "action":{"type":"string"},"slug":{"type":"string"},"options":{"type":"object"},"network":{"type":"object"},
 "boot":{"enum":["auto","manual"]},"auto_update":{"type":"boolean"},"watchdog":{"type":"boolean"},
@@ -181,21 +181,10 @@ ToolSpec make_manage_app_spec() {
   s.mixed = true;                 // previews and proxy GETs read; the gate refuses the rest in read-only mode
   s.keeps_masked_secrets = true;  // options merged: the mask keeps the current secret
   s.aliases = {"ha_manage_addon"};
-  s.hidden_args = {"path",
-                   "method",
-                   "body",
-                   "port",
-                   "offset",
-                   "limit",
-                   "debug",
-                   "websocket",
-                   "wait_for_close",
-                   "message_limit",
-                   "message_offset",
-                   "summarize",
-                   "python_transform",
-                   "array_patch",
-                   "request_headers",
+  s.hidden_args = {"path",        "ingress",          "method",        "body",
+                   "port",        "offset",           "limit",         "debug",
+                   "websocket",   "wait_for_close",   "message_limit", "message_offset",
+                   "summarize",   "python_transform", "array_patch",   "request_headers",
                    "wait_timeout"};
   s.run = run_manage_app;
   return s;

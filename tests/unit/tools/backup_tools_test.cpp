@@ -157,6 +157,19 @@ TEST_F(BackupToolsTest, DeleteOlderThanDaysPreviewsThenDeletesThoseOnly) {
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("deleted").as_array().empty());
   EXPECT_EQ(backup_count(), 3u);
+  r = call("ha_manage_backup", R"({"action":"delete","older_than_days":3})");
+  CallResult kept = call("ha_manage_backup", R"({"action":"delete","older_than_days":3,"keep_newest":1})");
+  ASSERT_FALSE(kept.is_error) << kept.text;
+  const json::array& would = kept.structured.at("would_delete").as_array();
+  ASSERT_EQ(would.size(), 2u) << "the newest is kept: " << kept.text;
+  const json::array& all = r.structured.at("would_delete").as_array();
+  EXPECT_EQ(would.at(0).at("backup_id"), all.at(1).at("backup_id"));
+  EXPECT_EQ(would.at(1).at("backup_id"), all.at(2).at("backup_id"));
+  kept = call("ha_manage_backup", R"({"action":"delete","older_than_days":3,"keep_newest":1,"confirm":true})");
+  ASSERT_FALSE(kept.is_error) << kept.text;
+  ASSERT_EQ(kept.structured.at("deleted").as_array().size(), 2u) << kept.text;
+  for (const auto& one : kept.structured.at("deleted").as_array()) EXPECT_TRUE(one.at("deleted").as_bool());
+  EXPECT_EQ(backup_count(), 1u);
 }
 
 TEST_F(BackupToolsTest, NoBackupIntegrationIsAClearAnswer) {

@@ -5,6 +5,7 @@
 // is absent); ha_manage_app install/update as background jobs with progress;
 // an add-on configuration edit restored from the journal (masked secrets,
 // refused when the add-on changed after the edit).
+#include "common/iso_time.hpp"
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -136,6 +137,40 @@ TEST_F(SupervisorBackupTest, DeleteNeedsConfirmAndAMinimumAge) {
       call("ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20","confirm":true})");
   ASSERT_FALSE(gone.is_error) << gone.text;
   EXPECT_EQ(backup_count(), 2u);
+}
+
+// Four backups 1, 5, 10 and 20 days old: older_than_days=3 with keep_newest=2
+// names exactly the 10- and 20-day ones, previews them, then deletes them one by one.
+TEST_F(SupervisorBackupTest, DeleteByAgeKeepsTheNewestAndReportsEachOutcome) {
+  start();
+  with_supervisor([](sim::SupervisorData& d) {
+    d.backups.clear();
+    for (int days : {20, 1, 10, 5}) {
+      sim::SimBackup b;
+      b.slug = "aged" + std::to_string(days);
+      b.name = "Backup " + std::to_string(days);
+      b.date = common::format_iso_time(common::now_epoch_seconds() - days * 86400.0);
+      d.backups.push_back(b);
+    }
+  });
+  const std::string ask = R"({"action":"delete","via":"supervisor","older_than_days":3,"keep_newest":2)";
+  CallResult preview = call("ha_manage_backup", ask + "}");
+  ASSERT_FALSE(preview.is_error) << preview.text;
+  const json::array& would = preview.structured.at("would_delete").as_array();
+  ASSERT_EQ(would.size(), 2u) << preview.text;
+  EXPECT_EQ(str(would.at(0), "backup_id"), "aged10");
+  EXPECT_EQ(str(would.at(1), "backup_id"), "aged20");
+  EXPECT_EQ(backup_count(), 4u);
+
+  CallResult done = call("ha_manage_backup", ask + R"(,"confirm":true})");
+  ASSERT_FALSE(done.is_error) << done.text;
+  const json::array& deleted = done.structured.at("deleted").as_array();
+  ASSERT_EQ(deleted.size(), 2u) << done.text;
+  for (const auto& one : deleted) EXPECT_TRUE(one.at("deleted").as_bool()) << done.text;
+  EXPECT_EQ(backup_count(), 2u);
+  CallResult bad = call("ha_manage_backup", R"({"action":"delete","via":"supervisor","keep_newest":-1})");
+  EXPECT_EQ(bad.code(), "invalid_argument") << bad.text;
+  EXPECT_NE(bad.text.find("keep_newest"), std::string::npos) << bad.text;
 }
 
 TEST_F(SupervisorBackupTest, WithoutTheBackupIntegrationTheSupervisorAnswers) {
