@@ -6,14 +6,14 @@
 // an add-on configuration edit restored from the journal (masked secrets,
 // refused when the add-on changed after the edit).
 #include "common/iso_time.hpp"
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/progress_call.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
 std::string str(const json::value& v, std::string_view key) { return std::string(v.at(key).as_string()); }
 
-class SupervisorBackupTest : public ToolsTest {
+class SupervisorBackupTest : public ProgressCallTest {
  protected:
   template <class F>
   auto with_supervisor(F fn) {
@@ -25,32 +25,6 @@ class SupervisorBackupTest : public ToolsTest {
   }
   std::size_t job_count() {
     return with_supervisor([](sim::SupervisorData& d) { return d.jobs.size(); });
-  }
-  // A tools/call with a progress token: the response and the progress notifications.
-  std::pair<CallResult, std::vector<json::object>> call_with_progress(const std::string& tool,
-                                                                      const std::string& args_json) {
-    json::object req{{"jsonrpc", "2.0"},
-                     {"id", ++next_id},
-                     {"method", "tools/call"},
-                     {"params", json::object{{"name", tool},
-                                             {"arguments", json::parse(args_json)},
-                                             {"_meta", json::object{{"progressToken", "sup-1"}}}}}};
-    auto channel = std::make_shared<mcp::testing::MemoryChannel>();
-    h.session->deliver(json::value(std::move(req)), channel);
-    EXPECT_TRUE(h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(20000)));
-    auto responses = channel->responses();
-    EXPECT_EQ(responses.size(), 1u);
-    std::vector<json::object> progress;
-    for (auto& p : channel->with_method("notifications/progress")) progress.push_back(p);
-    CallResult r;
-    if (!responses.empty()) {
-      r.response = responses.front();
-      r.result = r.response.at("result").as_object();
-      r.is_error = r.result.contains("isError") && r.result.at("isError").as_bool();
-      if (const json::value* s = r.result.if_contains("structuredContent")) r.structured = s->as_object();
-      r.text = json::serialize(r.result);
-    }
-    return {r, progress};
   }
 };
 
@@ -72,7 +46,8 @@ TEST_F(SupervisorBackupTest, ListsTheSupervisorsBackupsNewestFirst) {
 
 TEST_F(SupervisorBackupTest, CreateFullFollowsTheJobWithProgress) {
   start();
-  auto [r, progress] = call_with_progress("ha_manage_backup", R"({"action":"create","via":"supervisor","name":"x"})");
+  auto [r, progress] =
+      call_with_progress("ha_manage_backup", R"({"action":"create","via":"supervisor","name":"x"})", "sup-1");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("created").as_bool(), true);
   EXPECT_EQ(str(r.structured, "type"), "full");
