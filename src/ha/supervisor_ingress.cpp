@@ -91,17 +91,16 @@ boost::asio::awaitable<Response> SupervisorClient::ingress_request(const std::st
   auto executor = co_await boost::asio::this_coro::executor;
   RestClient rest(executor, ingress_settings(*ha_.settings(), route()));
   rest.set_retry_policy(RetryPolicy{1, std::chrono::milliseconds(0), std::chrono::milliseconds(0)});
-  RequestOptions options;
-  options.cookie = Secret("ingress_session=" + session);
+  rest.set_cookie(Secret("ingress_session=" + session));
   Response r;
   if (method == "post") {
-    auto posting = rest.post(target, body, options);
+    auto posting = rest.post(target, body);
     r = co_await std::move(posting);
   } else if (method == "delete") {
-    auto deleting = rest.del(target, options);
+    auto deleting = rest.del(target);
     r = co_await std::move(deleting);
   } else {
-    auto getting = rest.get(target, options);
+    auto getting = rest.get(target);
     r = co_await std::move(getting);
   }
   r.body = Secret(session).scrub(std::move(r.body));

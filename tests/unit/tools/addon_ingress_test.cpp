@@ -29,6 +29,7 @@ class AddonIngressTest : public ToolsTest {
 
 TEST_F(AddonIngressTest, AnAddonWithOnlyIngressIsReachedThroughIt) {
   start();
+  sim->core().record_requests(true);
   CallResult r = call("ha_manage_app", R"({"slug":"45df7312_zigbee2mqtt","path":"/api/info"})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("via"), "ingress");
@@ -50,6 +51,7 @@ TEST_F(AddonIngressTest, AnAddonWithOnlyIngressIsReachedThroughIt) {
 
 TEST_F(AddonIngressTest, AForgottenSessionIsRenewed) {
   start();
+  sim->core().record_requests(true);
   ASSERT_FALSE(call("ha_manage_app", R"({"slug":"45df7312_zigbee2mqtt","path":"/api/info"})").is_error);
   const std::string first = *sessions().begin();
   forget_sessions();  // the Supervisor restarted (sessions live in its memory)
