@@ -57,14 +57,18 @@ json::object EntityState::to_json() const {
   o["last_reported"] = format_iso_time(last_reported);
   o["last_updated"] = format_iso_time(last_updated);
   json::object ctx;
-  ctx["id"] = context_id;
-  ctx["parent_id"] = context_parent_id.empty() ? json::value(nullptr) : json::value(context_parent_id);
-  ctx["user_id"] = context_user_id.empty() ? json::value(nullptr) : json::value(context_user_id);
+  ctx["id"] = context.id();
+  ctx["parent_id"] = context.parent_id().empty() ? json::value(nullptr) : json::value(context.parent_id());
+  ctx["user_id"] = context.user_id().empty() ? json::value(nullptr) : json::value(context.user_id());
   o["context"] = std::move(ctx);
   return o;
 }
 
 namespace {
+std::string_view view_or_empty(const json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view();
+}
 std::string str_or_empty(const json::object& o, std::string_view key) {
   const auto* v = o.if_contains(key);
   return v && v->is_string() ? std::string(v->as_string()) : std::string();
@@ -90,9 +94,8 @@ std::optional<EntityState> EntityState::from_json(const json::value& v) {
   s.last_updated = time_or(*o, "last_updated", s.last_changed);
   s.last_reported = time_or(*o, "last_reported", s.last_updated);
   if (const auto* c = o->if_contains("context"); c && c->is_object()) {
-    s.context_id = str_or_empty(c->as_object(), "id");
-    s.context_parent_id = str_or_empty(c->as_object(), "parent_id");
-    s.context_user_id = str_or_empty(c->as_object(), "user_id");
+    const json::object& ctx = c->as_object();
+    s.context = StateContext(view_or_empty(ctx, "id"), view_or_empty(ctx, "parent_id"), view_or_empty(ctx, "user_id"));
   }
   return s;
 }

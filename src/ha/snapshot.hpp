@@ -23,6 +23,7 @@
 #include "common/iso_time.hpp"
 #include "ha/detail/packed_json.hpp"
 #include "ha/detail/text_chunks.hpp"
+#include "ha/state_context.hpp"
 
 namespace hamcp::ha {
 
@@ -57,9 +58,7 @@ struct EntityState {
   double last_changed = 0;  // seconds since the epoch (UTC)
   double last_updated = 0;
   double last_reported = 0;
-  std::string context_id;
-  std::string context_user_id;
-  std::string context_parent_id;
+  StateContext context;  // HA's context: id, parent_id, user_id ("" for null)
 
   // HA's REST shape: {entity_id, state, attributes, last_changed (ISO), ...}.
   boost::json::object to_json() const;

@@ -14,15 +14,16 @@ std::string str(const json::object& o, std::string_view key) {
   return v && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
+std::string_view view(const json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
+}
+
 void apply_context(EntityState& s, const json::value& c) {
   if (c.is_string()) {
-    s.context_id = std::string(c.as_string());
-    s.context_parent_id.clear();
-    s.context_user_id.clear();
+    s.context = StateContext(c.as_string(), {}, {});
   } else if (const auto* o = c.if_object()) {
-    s.context_id = str(*o, "id");
-    s.context_parent_id = str(*o, "parent_id");
-    s.context_user_id = str(*o, "user_id");
+    s.context = StateContext(view(*o, "id"), view(*o, "parent_id"), view(*o, "user_id"));
   }
 }
 

@@ -226,6 +226,12 @@ void WsInbox::dispatch_message(json::value& m) {
 void WsInbox::deliver_event(std::uint64_t wire_id, json::object& m) {
   Subscription* sub = calls_.subscription_for_event(wire_id);
   if (!sub) return;
+  // An event confirms its subscription: HA answers most subscribing commands
+  // with a result first, but some (zha/devices/reconfigure) only ever stream events.
+  if (auto waiter = calls_.take_waiter(wire_id)) {
+    waiter->result = json::value(nullptr);
+    waiter->timer.cancel();
+  }
   const bool first = sub->first;
   sub->first = false;
   json::value empty;

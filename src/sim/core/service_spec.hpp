@@ -208,6 +208,7 @@ void add_system_services(Services::Impl& impl);      // homeassistant, notificat
 void add_admin_services(Services::Impl& impl);       // logger, homeassistant.restart/check_config/reload_config_entry
 void add_group_services(Services::Impl& impl);       // group.set, group.remove (old-style groups)
 void add_todo_services(Services::Impl& impl);        // todo.add_item, update_item, remove_item
+void add_zha_services(Services::Impl& impl);         // zha.set_zigbee_cluster_attribute, issue_zigbee_cluster_command
 
 }  // namespace svc
 }  // namespace hamcp::sim

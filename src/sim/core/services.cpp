@@ -58,6 +58,7 @@ void Services::Impl::build() {
   svc::add_system_services(*this);
   svc::add_group_services(*this);
   svc::add_todo_services(*this);
+  svc::add_zha_services(*this);
 }
 
 using namespace svc;

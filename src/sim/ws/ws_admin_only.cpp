@@ -130,6 +130,7 @@ constexpr std::string_view kAdminOnlyCommands[] = {
     "wyoming/info",
     "zeroconf/subscribe_discovery",
     "zha/devices/permit",
+    "zha/devices/reconfigure",
 };
 
 }  // namespace
@@ -148,7 +149,10 @@ bool service_requires_admin(std::string_view domain, std::string_view service) {
                                                                     "homeassistant.set_location",
                                                                     "homeassistant.reload_all",
                                                                     "homeassistant.reload_config_entry",
-                                                                    "homeassistant.reload_custom_templates"};
+                                                                    "homeassistant.reload_custom_templates",
+                                                                    // zha's async_register_admin_service ones
+                                                                    "zha.set_zigbee_cluster_attribute",
+                                                                    "zha.issue_zigbee_cluster_command"};
   std::string name(domain);
   name += '.';
   name += service;

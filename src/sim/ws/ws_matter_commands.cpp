@@ -3,19 +3,18 @@
 // fabric removal; commissioning and credentials in ws_matter_commissioning_commands.cpp.
 // Nodes are found by their device-registry id. Unknown while there is no
 // "matter" config entry.
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kMatter[] = "matter";
+using namespace radio_data;
 
 json::object* node_or_error(WsConnection& c, int64_t id, const json::object& msg) {
   const std::string device_id = req_string(msg, "device_id");
-  for (auto& n : list(data(c, "matter"), "nodes"))
+  for (auto& n : list(matter(c), "nodes"))
     if (n.as_object().at("device_id") == device_id.c_str()) return &n.as_object();
   c.send_error(id, "node_not_found", "Node not found for device " + device_id);
   return nullptr;

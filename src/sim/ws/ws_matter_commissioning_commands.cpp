@@ -2,22 +2,24 @@
 // matter/api.py) over Home::radios["matter"]: commission with a setup code or
 // on the network with a PIN, open a node's commissioning window (sharing it
 // with another controller), and the Thread dataset / Wi-Fi credentials the
-// server gives devices it commissions. The sim's commissioning finds a device
-// for every well-formed code and records it in "commissioned".
+// server gives devices it commissions. The sim's commissioning finds an Eve
+// Energy plug for every well-formed code and records it in "commissioned";
+// as HA's matter integration does on the server's node_added, the new node
+// gets a device (identifier deviceid_<fabric>-<node>-MatterNodeDevice), a
+// switch entity and the registries' create events.
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
+#include "sim/ws/ws_radio_devices.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kMatter[] = "matter";
-
-json::object& matter(WsConnection& c) { return data(c, "matter"); }
+using namespace radio_data;
 
 // A manual pairing code (11 or 21 digits, dashes allowed) or a QR payload ("MT:...").
 bool well_formed_code(const std::string& code) {
@@ -33,11 +35,50 @@ bool well_formed_code(const std::string& code) {
 // matter-server's NodeCommissionFailed (error code 1), as HA passes it on.
 void commission_failed(WsConnection& c, int64_t id) { c.send_error(id, "1", "Commission with code failed"); }
 
+// The commissioned node in HA: a device of the matter entry, an on/off plug's switch, its node.
+void add_node(WsConnection& c, const char* network_type) {
+  std::int64_t node_id = 1;
+  for (const auto& n : list(matter(c), "nodes"))
+    node_id = std::max<std::int64_t>(node_id, n.at("diagnostics").at("node_id").to_number<std::int64_t>() + 1);
+  char node_hex[17];
+  std::snprintf(node_hex, sizeof node_hex, "%016llX", static_cast<unsigned long long>(node_id));
+  const std::string identifier = std::string("deviceid_0000000000000001-") + node_hex + "-MatterNodeDevice";
+  Device d;
+  d.name = "Eve Energy";
+  d.manufacturer = "Eve Systems";
+  d.model = "Eve Energy";
+  d.sw_version = "3.5.0";
+  d.identifiers = {{"matter", identifier}};
+  const std::string entry = radio_devices::entry_of(c, kMatter);
+  if (!entry.empty()) {
+    d.config_entries = {entry};
+    d.primary_config_entry = entry;
+  }
+  const std::string device_id = radio_devices::add_device(
+      c, std::move(d),
+      {"switch", "matter", std::string("0000000000000001-") + node_hex + "-MatterNodeDevice-1-MatterPlug-6-0", "off"});
+  json::object diagnostics{{"node_id", node_id},
+                           {"network_type", network_type},
+                           {"node_type", "end_device"},
+                           {"network_name", nullptr},
+                           {"ip_adresses", json::array{"fd11:22::" + std::to_string(node_id)}},
+                           {"mac_address", nullptr},
+                           {"available", true},
+                           {"active_fabrics", json::array{json::object{{"fabric_id", 1},
+                                                                       {"vendor_id", 4939},
+                                                                       {"fabric_index", 1},
+                                                                       {"fabric_label", "Home Assistant"},
+                                                                       {"vendor_name", "Nabu Casa"}}}},
+                           {"active_fabric_index", 1}};
+  list(matter(c), "nodes").push_back(json::object{{"device_id", device_id}, {"diagnostics", std::move(diagnostics)}});
+}
+
 void commission(WsConnection& c, int64_t id, const json::object& msg) {
   const std::string code = req_string(msg, "code");
   if (!well_formed_code(code)) return commission_failed(c, id);
-  list(matter(c), "commissioned")
-      .push_back(json::object{{"code", code}, {"network_only", opt_bool(msg, "network_only", true)}});
+  const bool network_only = opt_bool(msg, "network_only", true);
+  list(matter(c), "commissioned").push_back(json::object{{"code", code}, {"network_only", network_only}});
+  add_node(c, network_only ? "wifi" : "thread");
   c.send_result(id, nullptr);
 }
 
@@ -47,6 +88,7 @@ void commission_on_network(WsConnection& c, int64_t id, const json::object& msg)
   json::object record{{"pin", pin}};
   if (msg.contains("ip_addr")) record["ip_addr"] = req_string(msg, "ip_addr");
   list(matter(c), "commissioned").push_back(std::move(record));
+  add_node(c, "wifi");
   c.send_result(id, nullptr);
 }
 

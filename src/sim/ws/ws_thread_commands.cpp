@@ -3,18 +3,14 @@
 // over Home::radios["thread"]: datasets (list, TLVs, preferred, delete).
 // thread/* is unknown without a "thread" config entry, otbr/info without an
 // "otbr" one. Network writes: ws_thread_network_commands.cpp.
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kThread[] = "thread";
-constexpr char kOtbr[] = "otbr";
-
-json::object& thread(WsConnection& c) { return data(c, "thread"); }
+using namespace radio_data;
 
 json::object* dataset(WsConnection& c, const std::string& dataset_id) {
   for (auto& d : list(thread(c), "datasets"))

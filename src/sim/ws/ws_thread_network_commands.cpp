@@ -6,18 +6,14 @@
 #include <cstdio>
 
 #include "sim/core/time_util.hpp"
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kThread[] = "thread";
-constexpr char kOtbr[] = "otbr";
-
-json::object& thread(WsConnection& c) { return data(c, "thread"); }
+using namespace radio_data;
 
 struct Dataset {
   std::int64_t channel = 0;

@@ -1,25 +1,17 @@
 // ZHA's WebSocket API (homeassistant/components/zha/websocket_api.py) over
 // Home::radios["zha"]: network settings, devices, one device by IEEE, groups
 // (list, one, add, remove, members add/remove), permit joining, bind/unbind;
-// backups, channel and clusters in ws_zha_network_commands.cpp.
+// backups and channel in ws_zha_network_commands.cpp, clusters and
+// reconfigure in ws_zha_cluster_commands.cpp.
 // Unknown while there is no "zha" config entry.
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kZha[] = "zha";
-
-json::object& zha(WsConnection& c) { return data(c, "zha"); }
-
-json::object* device_by_ieee(WsConnection& c, const std::string& ieee) {
-  for (auto& d : list(zha(c), "devices"))
-    if (d.as_object().at("ieee") == ieee.c_str()) return &d.as_object();
-  return nullptr;
-}
+using namespace radio_data;
 
 json::object* group_by_id(WsConnection& c, std::int64_t group_id) {
   for (auto& g : list(zha(c), "groups"))
@@ -32,7 +24,7 @@ json::object group_info(WsConnection& c, const json::object& g) {
   json::array members;
   for (const auto& m : g.at("members").as_array()) {
     const std::string ieee(m.at("ieee").as_string());
-    const json::object* d = device_by_ieee(c, ieee);
+    const json::object* d = zha_device(c, ieee);
     members.push_back(json::object{{"endpoint_id", m.at("endpoint_id")},
                                    {"device", d ? json::value(*d) : json::value(nullptr)},
                                    {"entities", json::array{}}});
@@ -45,7 +37,7 @@ void network_settings(WsConnection& c, int64_t id, const json::object&) { c.send
 void devices(WsConnection& c, int64_t id, const json::object&) { c.send_result(id, list(zha(c), "devices")); }
 
 void device(WsConnection& c, int64_t id, const json::object& msg) {
-  const json::object* d = device_by_ieee(c, req_string(msg, "ieee"));
+  const json::object* d = zha_device(c, req_string(msg, "ieee"));
   if (!d) return c.send_error(id, "not_found", "ZHA Device not found");
   c.send_result(id, *d);
 }
@@ -125,7 +117,7 @@ void permit(WsConnection& c, int64_t id, const json::object& msg) {
 
 void binding(WsConnection& c, int64_t id, const json::object& msg, bool bind) {
   const std::string source = req_string(msg, "source_ieee"), target = req_string(msg, "target_ieee");
-  if (!device_by_ieee(c, source) || !device_by_ieee(c, target))
+  if (!zha_device(c, source) || !zha_device(c, target))
     return c.send_error(id, "home_assistant_error", "ZHA device not found");
   json::array& bindings = list(zha(c), "bindings");
   const json::value pair = json::object{{"source_ieee", source}, {"target_ieee", target}};
@@ -141,9 +133,11 @@ void unbind(WsConnection& c, int64_t id, const json::object& msg) { binding(c, i
 }  // namespace
 
 void register_zha_network_commands(ws_util::Table& t);  // ws_zha_network_commands.cpp
+void register_zha_cluster_commands(ws_util::Table& t);  // ws_zha_cluster_commands.cpp
 
 void register_zha_commands(ws_util::Table& t) {
   register_zha_network_commands(t);
+  register_zha_cluster_commands(t);
   t["zha/network/settings"] = when_loaded<kZha, network_settings>;
   t["zha/devices"] = when_loaded<kZha, devices>;
   t["zha/device"] = when_loaded<kZha, device>;

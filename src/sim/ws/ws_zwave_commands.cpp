@@ -4,17 +4,15 @@
 // inclusion (add_node, stop_inclusion) and the controller's hard reset.
 // Nodes are found by their device-registry id as HA finds them. Unknown while
 // there is no "zwave_js" config entry.
-#include "sim/ws/ws_radio_util.hpp"
+#include "sim/ws/ws_radio_data.hpp"
+#include "sim/ws/ws_radio_devices.hpp"
 
 namespace hamcp::sim {
 namespace {
 
 using namespace ws_util;
 using namespace radio_util;
-
-constexpr char kZwave[] = "zwave_js";
-
-json::object& zwave(WsConnection& c) { return data(c, "zwave_js"); }
+using namespace radio_data;
 
 // What HA's node_status() shows: the node without the sim's own fields.
 json::object node_status(const json::object& node) {
@@ -121,9 +119,7 @@ void remove_failed_node(WsConnection& c, int64_t id, const json::object& msg) {
   nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
                              [&](const json::value& n) { return n.as_object().at("device_id") == device_id.c_str(); }),
               nodes.end());
-  auto& devs = home(c).devices;
-  devs.erase(std::remove_if(devs.begin(), devs.end(), [&](const Device& d) { return d.id == device_id; }), devs.end());
-  fire(c, "device_registry_updated", {{"action", "remove"}, {"device_id", device_id}});
+  radio_devices::remove_device(c, device_id);  // with its entities, as HA's registries drop them
   // HA also streams a "node removed" event on the command's id; the sim sends only the result.
   c.send_result(id, nullptr);
 }
@@ -163,12 +159,15 @@ void stop_inclusion(WsConnection& c, int64_t id, const json::object& msg) {
 }
 
 // zwave_js/hard_reset_controller: the controller forgets every node and gets a new home id;
-// HA answers with the controller's device id once it is registered again.
+// the old nodes' devices leave the registry (HA removes devices of nodes the driver no longer
+// has) and HA answers with the controller's device id once it is registered again.
 void hard_reset_controller(WsConnection& c, int64_t id, const json::object& msg) {
   if (!entry_or_error(c, id, msg)) return;
   json::object& controller = zwave(c)["controller"].as_object();
   const json::value own = controller.at("own_node_id");
   json::array& nodes = list(zwave(c), "nodes");
+  for (const auto& n : nodes)
+    if (n.at("node_id") != own) radio_devices::remove_device(c, std::string(n.at("device_id").as_string()));
   nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
                              [&](const json::value& n) { return n.as_object().at("node_id") != own; }),
               nodes.end());

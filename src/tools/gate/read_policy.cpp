@@ -63,6 +63,7 @@ constexpr std::array kReadRules{
     ReadRule{K::ws_command, "zha/devices/clusters"},
     ReadRule{K::ws_command, "zha/devices/clusters/attributes"},
     ReadRule{K::ws_command, "zha/devices/clusters/attributes/value"},  // a ZCL read of the device
+    ReadRule{K::ws_command, "zha/devices/clusters/commands"},
     ReadRule{K::ws_command, "zwave_js/network_status"},
     ReadRule{K::ws_command, "zwave_js/node_status"},
     ReadRule{K::ws_command, "zwave_js/get_config_parameters"},

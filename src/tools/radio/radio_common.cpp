@@ -66,6 +66,20 @@ boost::asio::awaitable<std::string> entry_id(ToolEnv& env, const Radio& radio) {
   co_return text(entry, "entry_id");
 }
 
+namespace {
+
+// HA said no to `what`: radio_refused with HA's code and words.
+ToolException refused(const Radio& radio, const std::string& what, const ha::HaError& failure) {
+  ToolError error = from_ha_error(failure);
+  error.code = "radio_refused";
+  error.message = radio.label + std::string(" refused ") + what + " (" + failure.ha_code + "): " + failure.detail;
+  error.suggestion = "action=network_status lists the network and its devices.";
+  error.extra["ha_code"] = failure.ha_code;
+  return ToolException(std::move(error));
+}
+
+}  // namespace
+
 boost::asio::awaitable<json::value> command(ToolEnv& env, const Radio& radio, json::object message) {
   const std::string type(message.at("type").as_string());
   std::optional<ha::HaError> failure;
@@ -78,12 +92,30 @@ boost::asio::awaitable<json::value> command(ToolEnv& env, const Radio& radio, js
     failure = e.error();
   }
   if (failure->ha_code == "unknown_command") throw not_configured(radio, "Home Assistant does not know " + type + ".");
-  ToolError error = from_ha_error(*failure);
-  error.code = "radio_refused";
-  error.message = radio.label + std::string(" refused ") + type + " (" + failure->ha_code + "): " + failure->detail;
-  error.suggestion = "action=network_status lists the network and its devices.";
-  error.extra["ha_code"] = failure->ha_code;
-  throw ToolException(std::move(error));
+  throw refused(radio, type, *failure);
+}
+
+boost::asio::awaitable<json::array> command_list(ToolEnv& env, const Radio& radio, json::object message) {
+  auto asking = command(env, radio, std::move(message));
+  json::value answer = co_await std::move(asking);
+  json::array out;
+  if (json::array* a = answer.if_array()) out = std::move(*a);
+  co_return out;
+}
+
+boost::asio::awaitable<json::value> service(ToolEnv& env, const Radio& radio, ha::ServiceCall call) {
+  const std::string name = call.domain + "." + call.service;
+  std::optional<ha::HaError> failure;
+  try {
+    auto calling = env.ha.call_service(std::move(call));
+    json::value answer = co_await std::move(calling);
+    co_return answer;
+  } catch (const ha::HaException& e) {
+    if (e.error().cause != ha::ErrorCause::command_failed) throw;
+    failure = e.error();
+  }
+  if (failure->ha_code == "not_found") throw not_configured(radio, "Home Assistant has no service " + name + ".");
+  throw refused(radio, name, *failure);
 }
 
 std::vector<Device> radio_devices(const ha::Snapshot& snap, const Radio& radio) {

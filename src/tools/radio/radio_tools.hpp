@@ -40,6 +40,13 @@ boost::asio::awaitable<std::string> entry_id(ToolEnv& env, const Radio& radio);
 // with HA's code and words.
 boost::asio::awaitable<json::value> command(ToolEnv& env, const Radio& radio, json::object message);
 
+// A command whose answer is a list ([] when HA answers anything else).
+boost::asio::awaitable<json::array> command_list(ToolEnv& env, const Radio& radio, json::object message);
+
+// One service of the radio's integration (zha.set_zigbee_cluster_attribute...), with
+// command()'s refusals: the service unknown -> radio_not_configured; else radio_refused.
+boost::asio::awaitable<json::value> service(ToolEnv& env, const Radio& radio, ha::ServiceCall call);
+
 // The device the call names (device_id, or entity_id's device), checked to be
 // one of the radio's: its registry id, name and the radio's identifier
 // (ZHA: the IEEE address; Z-Wave: "<home id>-<node id>").
@@ -69,11 +76,15 @@ struct RadioActions {
   std::span<const Action> implemented;
   std::span<const char* const> not_implemented;  // ha-mcp's actions hamcp does not do yet
 };
-// radio_zigbee_network.cpp and radio_zigbee_clusters.cpp (in zigbee_actions()).
+// radio_zigbee_network.cpp, radio_zigbee_clusters.cpp, radio_zigbee_reconfigure.cpp (in zigbee_actions()).
 boost::asio::awaitable<json::object> zigbee_network_backup(Args& args, ToolEnv& env);
 boost::asio::awaitable<json::object> zigbee_network_restore(Args& args, ToolEnv& env);
 boost::asio::awaitable<json::object> zigbee_change_channel(Args& args, ToolEnv& env);
 boost::asio::awaitable<json::object> zigbee_cluster_read(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_cluster_write(Args& args, ToolEnv& env);
+boost::asio::awaitable<json::object> zigbee_cluster_command(Args& args, ToolEnv& env);
+// radio_zigbee_reconfigure.cpp.
+boost::asio::awaitable<json::object> zigbee_reconfigure(Args& args, ToolEnv& env);
 
 // radio_zwave_network.cpp (in zwave_actions()).
 boost::asio::awaitable<json::object> zwave_ping(Args& args, ToolEnv& env);

@@ -2,8 +2,9 @@
 // Reads: network_status, diagnostics (network or one device), groups.
 // Writes: permit_join, remove_device (confirm; through the device registry, as
 // HA's UI removes a ZHA device), bind, unbind, group_add, group_remove
-// (confirm), group_members_add, group_members_remove. Backups, channel and
-// clusters: radio_zigbee_network.cpp, radio_zigbee_clusters.cpp.
+// (confirm), group_members_add, group_members_remove. Backups, channel,
+// clusters and reconfigure: radio_zigbee_network.cpp, radio_zigbee_clusters.cpp,
+// radio_zigbee_reconfigure.cpp.
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -25,11 +26,7 @@ json::object device_summary(const json::object& d) {
 }
 
 asio::awaitable<json::array> zha_devices(ToolEnv& env) {
-  auto asking = command(env, zigbee(), json::object{{"type", "zha/devices"}});
-  json::value devices = co_await std::move(asking);
-  json::array out;
-  if (json::array* a = devices.if_array()) out = std::move(*a);
-  co_return out;
+  return command_list(env, zigbee(), json::object{{"type", "zha/devices"}});
 }
 
 asio::awaitable<json::object> network_status(Args&, ToolEnv& env) {
@@ -265,12 +262,13 @@ constexpr Action kActions[] = {
     {"network_restore", zigbee_network_restore, true},
     {"change_channel", zigbee_change_channel, true},
     {"cluster_read", zigbee_cluster_read},
+    {"cluster_write", zigbee_cluster_write, true},
+    {"cluster_command", zigbee_cluster_command, true},
+    {"reconfigure", zigbee_reconfigure},
     {"firmware_update", firmware},
 };
-constexpr const char* kNotYet[] = {"reconfigure", "cluster_write", "cluster_command"};
-
 }  // namespace
 
-RadioActions zigbee_actions() { return {kActions, kNotYet}; }
+RadioActions zigbee_actions() { return {kActions, {}}; }  // every ha-mcp zigbee action is done
 
 }  // namespace hamcp::tools::radio

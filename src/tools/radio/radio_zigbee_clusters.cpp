@@ -1,19 +1,24 @@
 // radio=zigbee cluster_read: one device's ZCL clusters (zha/devices/clusters),
 // a cluster's attributes (zha/devices/clusters/attributes) or attribute values
 // read from the device (zha/devices/clusters/attributes/value). Attributes may
-// be named by id or by name; ids may be written 6 or "0x0006".
+// be named by id or by name; ids may be written 6 or "0x0006". cluster_write
+// and cluster_command (radio_zigbee_cluster_writes.cpp) resolve the same way.
 #include <cstdlib>
 
-#include "tools/radio/radio_tools.hpp"
+#include "tools/radio/radio_zigbee_zcl.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools::radio {
 
-namespace {
-
 namespace asio = boost::asio;
 
+namespace {
+
 const Radio& zigbee() { return *find_radio("zigbee"); }
+
+}  // namespace
+
+namespace zcl {
 
 // A ZCL number: 6 or "0x0006"/"6"; nullopt for anything else.
 std::optional<std::int64_t> zcl_number(const json::value& v) {
@@ -35,20 +40,6 @@ std::int64_t zcl_param(Args& args, std::string_view key) {
     throw ToolException(bad_argument("params." + std::string(key), "must be a ZCL id", "Pass 6 or \"0x0006\"."));
   return *n;
 }
-
-struct ClusterRef {
-  std::string ieee;
-  std::int64_t endpoint_id = 1;
-  std::int64_t cluster_id = 0;
-  std::string cluster_type = "in";
-  json::object message(const char* type) const {
-    return json::object{{"type", type},
-                        {"ieee", ieee},
-                        {"endpoint_id", endpoint_id},
-                        {"cluster_id", cluster_id},
-                        {"cluster_type", cluster_type}};
-  }
-};
 
 asio::awaitable<json::array> clusters_of(ToolEnv& env, const std::string& ieee) {
   auto asking = command(env, zigbee(), json::object{{"type", "zha/devices/clusters"}, {"ieee", ieee}});
@@ -94,11 +85,7 @@ asio::awaitable<ClusterRef> cluster_arg(Args& args, ToolEnv& env, const Device& 
 }
 
 asio::awaitable<json::array> attributes_of(ToolEnv& env, const ClusterRef& ref) {
-  auto asking = command(env, zigbee(), ref.message("zha/devices/clusters/attributes"));
-  json::value all = co_await std::move(asking);
-  json::array out;
-  if (json::array* a = all.if_array()) out = std::move(*a);
-  co_return out;
+  return command_list(env, zigbee(), ref.message("zha/devices/clusters/attributes"));
 }
 
 // params.attribute / params.attributes: ids or names, resolved to {id, name}.
@@ -125,6 +112,12 @@ std::vector<std::pair<std::int64_t, std::string>> wanted_attributes(Args& args, 
   }
   return out;
 }
+
+}  // namespace zcl
+
+namespace {
+
+using namespace zcl;
 
 asio::awaitable<json::array> read_values(Args& args, ToolEnv& env, const ClusterRef& ref, const json::array& known) {
   json::array out;

@@ -34,11 +34,7 @@ json::object backup_summary(const json::object& backup) {
 }
 
 asio::awaitable<json::array> stored_backups(ToolEnv& env) {
-  auto asking = command(env, zigbee(), json::object{{"type", "zha/network/backups/list"}});
-  json::value all = co_await std::move(asking);
-  json::array out;
-  if (json::array* a = all.if_array()) out = std::move(*a);
-  co_return out;
+  return command_list(env, zigbee(), json::object{{"type", "zha/network/backups/list"}});
 }
 
 asio::awaitable<json::object> current_network(ToolEnv& env) {

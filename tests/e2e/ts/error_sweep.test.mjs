@@ -207,7 +207,9 @@ const OWN_FAILURES = {
     [{ action: 'proxy', slug: 'core_mosquitto', path: '/', ingress: true }, 'invalid_argument'],
   ],
   ha_manage_radio: [
-    [{ radio: 'zigbee', action: 'cluster_write' }, 'not_implemented'],
+    [{ radio: 'zigbee', action: 'cluster_write', params: { cluster_id: 6, attribute: 0, value: 1 } }, 'invalid_argument'],
+    [{ radio: 'zigbee', action: 'cluster_command', entity_id: 'update.desk_lamp_plug_firmware', params: { cluster_id: 8, command: 'on' } }, 'invalid_argument'],
+    [{ radio: 'zigbee', action: 'reconfigure', device_id: 'nope_nope' }, 'invalid_argument'],
     [{ radio: 'zwave', action: 'explode' }, 'invalid_argument'],
     [{ radio: 'zwave', action: 'get_config_params', device_id: 'nope_nope' }, 'invalid_argument'],
     [{ radio: 'thread', action: 'delete_dataset', params: { dataset_id: '01JDEMODATASET000000000001' }, confirm: true }, 'dataset_preferred'],

@@ -234,3 +234,29 @@ TEST(SimMirror, RevokedTokenIsAClearAuthError) {
     EXPECT_EQ(e.error().cause, ErrorCause::unauthorized);
   }
 }
+
+// HA answers zha/devices/reconfigure with events only, never a result: the first
+// event confirms the subscription, so subscribe() returns at once instead of
+// waiting for the command timeout (20 s here) and failing.
+TEST(SimMirror, ASubscriptionAnsweredOnlyByEventsIsConfirmedByThem) {
+  SimFixture f(hamcp::sim::demo_home());
+  ClientLoop loop;
+  auto client = connect(loop, f.sim.url());
+  ASSERT_TRUE(loop.run(client->wait_synced(10s)));
+  std::mutex m;
+  std::vector<std::string> types;
+  json::object message{{"type", "zha/devices/reconfigure"}, {"ieee", "84:2e:14:ff:fe:6b:0d:91"}};
+  const std::size_t mirrors_own = client->ws()->active_subscriptions();
+  const auto started = std::chrono::steady_clock::now();
+  const std::uint64_t handle = loop.run(client->ws()->subscribe(message, [&](const json::value& event, bool) {
+    std::lock_guard lock(m);
+    types.emplace_back(event.at("type").as_string());
+  }));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 10s) << "waited for a result that never comes";
+  EXPECT_TRUE(wait_until([&] {
+    std::lock_guard lock(m);
+    return !types.empty() && types.back() == "zha_channel_cfg_done";
+  }));
+  loop.run(client->ws()->unsubscribe(handle));
+  EXPECT_EQ(client->ws()->active_subscriptions(), mirrors_own);
+}

@@ -2,26 +2,13 @@
 // sim: the device's update entity is installed (its state shows the install
 // started), an up-to-date device installs nothing, a device without an update
 // entity is named.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
-class RadioFirmwareTest : public ToolsTest {
+class RadioFirmwareTest : public RadioTest {
  protected:
-  std::string device_named(const std::string& name) {
-    std::lock_guard lock(sim->store().mutex());
-    for (const auto& d : sim->store().home().devices)
-      if (d.name == name) return d.id;
-    ADD_FAILURE() << "no device " << name;
-    return {};
-  }
-  json::value attribute(const std::string& entity_id, const char* key) {
-    std::lock_guard lock(sim->store().mutex());
-    const auto s = sim->store().get(entity_id);
-    if (!s) return "missing";
-    return s->attributes.contains(key) ? s->attributes.at(key) : json::value(nullptr);
-  }
   CallResult firmware(const char* radio, const std::string& device, const std::string& params = "{}") {
     return call("ha_manage_radio", std::string(R"({"radio":")") + radio +
                                        R"(","action":"firmware_update","device_id":")" + device + R"(","params":)" +

@@ -2,25 +2,14 @@
 // (sim/ws/ws_matter_commissioning_commands.cpp): commission by code and on
 // the network, share_out's codes, the Thread dataset by id and Wi-Fi
 // credentials (the password never echoed), bad codes refused by the server.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
-class RadioMatterCommissioningTest : public ToolsTest {
+class RadioMatterCommissioningTest : public RadioTest {
  protected:
-  json::value matter(const char* key) {
-    std::lock_guard lock(sim->store().mutex());
-    return sim->store().home().radios.at("matter").at(key);
-  }
-  std::string device_named(const std::string& name) {
-    std::lock_guard lock(sim->store().mutex());
-    for (const auto& d : sim->store().home().devices)
-      if (d.name == name) return d.id;
-    ADD_FAILURE() << "no device " << name;
-    return {};
-  }
-  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
+  json::value matter(const char* key) { return radio_data("matter", key); }
 };
 
 TEST_F(RadioMatterCommissioningTest, CommissionByCodeAndOnTheNetwork) {
@@ -38,6 +27,29 @@ TEST_F(RadioMatterCommissioningTest, CommissionByCodeAndOnTheNetwork) {
   EXPECT_EQ(bad.code(), "radio_refused") << bad.text;
   CallResult missing = radio(R"({"radio":"matter","action":"commission"})");
   EXPECT_NE(missing.text.find("params.code"), std::string::npos) << missing.text;
+}
+
+// As HA's matter integration does on the server's node_added: a device of the matter entry with
+// its switch, seen by the mirror, and a node the other matter actions find.
+TEST_F(RadioMatterCommissioningTest, CommissioningAddsTheNodesDeviceAndEntity) {
+  start();
+  const std::size_t nodes = matter("nodes").as_array().size();
+  CallResult done = radio(R"({"radio":"matter","action":"commission","params":{"code":"3497-011-2332"}})");
+  ASSERT_FALSE(done.is_error) << done.text;
+  ASSERT_EQ(matter("nodes").as_array().size(), nodes + 1);
+  const std::string device_id(matter("nodes").as_array().back().at("device_id").as_string());
+  ASSERT_TRUE(has_device(device_id));
+  const std::string entity_id = with_sim_home([&](sim::Home& home) {
+    for (const auto& e : home.entities)
+      if (e.device_id == device_id) return e.entity_id;
+    return std::string();
+  });
+  EXPECT_TRUE(entity_id.starts_with("switch.eve_energy")) << entity_id;
+  EXPECT_EQ(state_of(entity_id), "off");
+  ASSERT_TRUE(eventually([&] { return bool(ha->snapshot()->registry(ha::RegistryKind::device).find(device_id)); }))
+      << "the mirror never saw the new device";
+  CallResult ping = radio(R"({"radio":"matter","action":"ping","device_id":")" + device_id + "\"}");
+  ASSERT_FALSE(ping.is_error) << ping.text;
 }
 
 TEST_F(RadioMatterCommissioningTest, ShareOutAndNetworkCredentials) {

@@ -2,7 +2,7 @@
 // router (sim/ws/ws_thread_network_commands.cpp): add_dataset stores TLVs,
 // create_network / set_network / set_channel preview (nothing changed) then
 // act on the only border router, bad input is named.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
@@ -15,14 +15,10 @@ constexpr char kTlv[] =
     "020800112233445566aa"
     "030647617264656e";
 
-class RadioThreadNetworkTest : public ToolsTest {
+class RadioThreadNetworkTest : public RadioTest {
  protected:
-  json::value thread(const char* key) {
-    std::lock_guard lock(sim->store().mutex());
-    return sim->store().home().radios.at("thread").at(key);
-  }
+  json::value thread(const char* key) { return radio_data("thread", key); }
   std::int64_t router_channel() { return thread("otbr").at(kRouter).at("channel").as_int64(); }
-  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
 };
 
 TEST_F(RadioThreadNetworkTest, AddDatasetThenSetNetworkMovesTheRouter) {

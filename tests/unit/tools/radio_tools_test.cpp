@@ -1,41 +1,16 @@
 // ha_manage_radio against the demo sim's radio networks (sim/home/
 // demo_radios.cpp): per radio its reads, a write and what it changed in the
 // sim, a destructive action's preview (nothing changed) then confirm, the
-// answer when the radio is not set up, not_implemented naming what exists, and
+// answer when the radio is not set up, an unknown action naming what exists, and
 // ha_get_system_health's *_network includes.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
 std::string str(const json::object& o, std::string_view key) { return std::string(o.at(key).as_string()); }
 
-class RadioToolsTest : public ToolsTest {
- protected:
-  template <class F>
-  auto with_sim_home(F fn) {
-    std::lock_guard lock(sim->store().mutex());
-    return fn(sim->store().home());
-  }
-  std::string device_named(const std::string& name) {
-    return with_sim_home([&](sim::Home& home) {
-      for (const auto& d : home.devices)
-        if (d.name == name) return d.id;
-      ADD_FAILURE() << "no device " << name;
-      return std::string();
-    });
-  }
-  json::value radio_data(const char* radio, const char* key) {
-    return with_sim_home([&](sim::Home& home) { return home.radios.at(radio).at(key); });
-  }
-  void drop_entries(const std::string& domain) {
-    with_sim_home([&](sim::Home& home) {
-      return std::erase_if(home.config_entries,
-                           [&](const json::object& e) { return e.at("entry").at("domain") == domain.c_str(); });
-    });
-  }
-  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
-};
+using RadioToolsTest = RadioTest;
 
 TEST_F(RadioToolsTest, ZwaveReadsShowTheNetworkNodesAndParameters) {
   start();
@@ -255,11 +230,8 @@ TEST_F(RadioToolsTest, ARadioNotSetUpAnswersRadioNotConfigured) {
   EXPECT_FALSE(health.structured.at("zwave_network").at("configured").as_bool());
 }
 
-TEST_F(RadioToolsTest, UnknownAndNotYetImplementedActionsNameWhatExists) {
+TEST_F(RadioToolsTest, UnknownActionsNameWhatExists) {
   start();
-  CallResult later = radio(R"({"radio":"zigbee","action":"cluster_write"})");
-  EXPECT_EQ(later.code(), "not_implemented") << later.text;
-  EXPECT_NE(later.text.find("permit_join"), std::string::npos) << later.text;
   CallResult unknown = radio(R"({"radio":"thread","action":"explode"})");
   EXPECT_EQ(unknown.code(), "invalid_argument") << unknown.text;
   EXPECT_NE(unknown.text.find("list_datasets"), std::string::npos) << unknown.text;

@@ -3,26 +3,16 @@
 // ws_zha_network_commands.cpp): backups listed and created without their
 // keys, restore and channel change previewed (nothing changed) then done,
 // clusters, attributes and values read by id or name, bad input named.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
-class RadioZigbeeNetworkTest : public ToolsTest {
+class RadioZigbeeNetworkTest : public RadioTest {
  protected:
-  json::value zha(const char* key) {
-    std::lock_guard lock(sim->store().mutex());
-    return sim->store().home().radios.at("zha").at(key);
-  }
+  json::value zha(const char* key) { return radio_data("zha", key); }
   std::int64_t channel() { return zha("network").at("settings").at("network_info").at("channel").as_int64(); }
-  std::string plug() {
-    std::lock_guard lock(sim->store().mutex());
-    for (const auto& d : sim->store().home().devices)
-      if (d.name == "Desk Lamp Plug") return d.id;
-    ADD_FAILURE() << "no Desk Lamp Plug";
-    return {};
-  }
-  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
+  std::string plug() { return device_named("Desk Lamp Plug"); }
 };
 
 TEST_F(RadioZigbeeNetworkTest, BackupsAreListedAndCreatedWithoutTheirKeys) {

@@ -2,30 +2,14 @@
 // (sim/ws/ws_zwave_commands.cpp): ping presses the node's ping button and
 // reads its status, add collects inclusion events for params.seconds then
 // stops inclusion, hard_reset previews (nothing changed) then resets.
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
-class RadioZwaveNetworkTest : public ToolsTest {
+class RadioZwaveNetworkTest : public RadioTest {
  protected:
-  std::string device_named(const std::string& name) {
-    std::lock_guard lock(sim->store().mutex());
-    for (const auto& d : sim->store().home().devices)
-      if (d.name == name) return d.id;
-    ADD_FAILURE() << "no device " << name;
-    return {};
-  }
-  json::value zwave(const char* key) {
-    std::lock_guard lock(sim->store().mutex());
-    return sim->store().home().radios.at("zwave_js").at(key);
-  }
-  std::string state_of(const std::string& entity_id) {
-    std::lock_guard lock(sim->store().mutex());
-    const auto s = sim->store().get(entity_id);
-    return s ? s->state : "missing";
-  }
-  CallResult radio(const std::string& args) { return call("ha_manage_radio", args); }
+  json::value zwave(const char* key) { return radio_data("zwave_js", key); }
 };
 
 TEST_F(RadioZwaveNetworkTest, PingPressesTheNodesPingButton) {
@@ -60,6 +44,13 @@ TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
   start();
   const std::size_t nodes = zwave("nodes").as_array().size();
   ASSERT_GT(nodes, 1u);
+  const std::string dimmer = device_named("Basement Dimmer");
+  const std::string dimmer_ping = with_sim_home([&](sim::Home& home) {
+    for (const auto& e : home.entities)
+      if (e.device_id == dimmer && e.entity_id.starts_with("button.")) return e.entity_id;
+    return std::string();
+  });
+  ASSERT_FALSE(dimmer_ping.empty());
   CallResult preview = radio(R"({"radio":"zwave","action":"hard_reset"})");
   ASSERT_FALSE(preview.is_error) << preview.text;
   EXPECT_TRUE((preview.structured.at("result") == "preview"));
@@ -69,6 +60,12 @@ TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
   ASSERT_FALSE(reset.is_error) << reset.text;
   EXPECT_EQ(reset.structured.at("controller_device_id"), device_named("Z-Wave Controller").c_str());
   EXPECT_EQ(zwave("nodes").as_array().size(), 1u);
+  // The forgotten nodes' devices leave the registry with their entities; the mirror follows.
+  EXPECT_FALSE(has_device(dimmer));
+  EXPECT_TRUE(has_device(device_named("Z-Wave Controller")));
+  EXPECT_EQ(state_of(dimmer_ping), "missing");
+  EXPECT_TRUE(eventually([&] { return !ha->snapshot()->registry(ha::RegistryKind::device).find(dimmer); }))
+      << "the mirror still has the dimmer";
 }
 
 }  // namespace

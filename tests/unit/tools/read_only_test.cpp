@@ -246,6 +246,10 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
        R"({"radio":"zigbee","action":"network_restore","params":{"backup_time":"2026-01-01T03:00:00+00:00"}})"},
       {"ha_manage_radio", R"({"radio":"zigbee","action":"cluster_read","device_id":")" + zigbee_plug +
                               R"(","params":{"cluster_id":"0x0000","attribute":["manufacturer",5]}})"},
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"cluster_write","device_id":")" + zigbee_plug +
+                              R"(","params":{"cluster_id":3,"attribute":"identify_time","value":5}})"},  // preview
+      {"ha_manage_radio", R"({"radio":"zigbee","action":"cluster_command","device_id":")" + zigbee_plug +
+                              R"(","params":{"cluster_id":6,"command":"toggle"}})"},  // preview
       {"ha_manage_radio", R"({"radio":"thread","action":"network_status"})"},
       {"ha_manage_radio", R"({"radio":"thread","action":"discover_routers","params":{"seconds":1}})"},
       {"ha_manage_radio", R"({"radio":"matter","action":"network_status"})"},
