@@ -169,7 +169,7 @@ ToolSpec make_manage_app_spec() {
   s.description =
       "Add-on action: install, uninstall*, start, stop, restart, update* (backup), rebuild, configure (options "
       "merged, \"**REDACTED**\" keeps a secret; network, boot, auto_update, watchdog; config_hash), add_repository, "
-      "remove_repository*, check_updates, proxy (path, method, body, port or ingress). *confirm=true, else a preview.";
+      "remove_repository*, check_updates, proxy (path, method, body, port). *confirm=true, else a preview.";
   s.input_schema = R"J({"type":"object","properties":{
 "action":{"type":"string"},"slug":{"type":"string"},"options":{"type":"object"},"network":{"type":"object"},
 "boot":{"enum":["auto","manual"]},"auto_update":{"type":"boolean"},"watchdog":{"type":"boolean"},

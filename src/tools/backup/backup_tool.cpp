@@ -81,8 +81,7 @@ ToolSpec make_manage_backup_spec() {
   s.title = "Backups and edit history";
   s.description =
       "scope=snapshot: Home Assistant backups: list, create (waits, progress), restore/delete (confirm=true; delete "
-      "needs older_than_days, default 1; no backup_id: all that old but keep_newest). scope=edits: hamcp's journal of "
-      "config writes: list, view, diff, restore "
+      "needs older_than_days, default 1). scope=edits: hamcp's journal of config writes: list, view, diff, restore "
       "(backup_id = edit id), delete (confirm), create (restore point of entity_id).";
   s.input_schema = R"J({"type":"object","properties":{
 "scope":{"type":"string","enum":["snapshot","edits"]},
