@@ -103,6 +103,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
   std::mutex mutex;
   std::deque<std::unique_ptr<Connection>> idle;
   RetryPolicy retry;
+  Secret cookie;  // set_cookie: sent on every request
   std::atomic<std::uint64_t> opened{0};
   std::mt19937 rng{std::random_device{}()};
   std::size_t busy = 0;                             // slots in use (guarded by mutex)
@@ -277,6 +278,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
     if (!settings.token.empty()) {
       req.set(http::field::authorization, "Bearer " + settings.token.reveal());
     }
+    if (!cookie.empty()) req.set(http::field::cookie, cookie.reveal());
     if (body) {
       req.set(http::field::content_type, "application/json");
       req.body() = *body;
@@ -325,6 +327,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
         // must not hand the token to a tool result, doctor or a log line.
         r.body = settings.token.scrub(std::move(r.body));
         r.content_type = settings.token.scrub(std::move(r.content_type));
+        r.body = cookie.scrub(std::move(r.body));
         co_return r;
       } catch (AttemptFailure& f) {
         failure = std::move(f);
@@ -408,6 +411,7 @@ asio::awaitable<boost::json::value> RestClient::post_json(std::string path, boos
 }
 
 void RestClient::set_retry_policy(RetryPolicy policy) { impl_->retry = policy; }
+void RestClient::set_cookie(Secret cookie) { impl_->cookie = std::move(cookie); }
 void RestClient::set_connector(StreamConnector connector) { impl_->connector = std::move(connector); }
 const ConnectionSettings& RestClient::settings() const noexcept { return impl_->settings; }
 std::uint64_t RestClient::connections_opened() const noexcept { return impl_->opened.load(); }

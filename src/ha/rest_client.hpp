@@ -58,6 +58,9 @@ class RestClient {
                                                        RequestOptions options = {});
 
   void set_retry_policy(RetryPolicy policy);
+  // A Cookie header on every request (an ingress session): scrubbed from answers, never logged.
+  // Kept out of RequestOptions so that stays trivially destructible (GCC 12 coroutine temporaries).
+  void set_cookie(Secret cookie);
   // Empty (production): TCP, and TLS for https. Set: every new connection is a stream it makes
   // (tests and fuzz targets: an in-memory Home Assistant); request timeouts apply as over TCP.
   // Set it before the first request.

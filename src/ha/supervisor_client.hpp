@@ -61,6 +61,14 @@ class SupervisorClient {
   // direct). No credentials are sent. method "get" | "post" | "delete".
   boost::asio::awaitable<Response> addon_http(std::string host, std::uint16_t port, std::string method,
                                               std::string path, boost::json::value body);
+  // An add-on's UI/API through ingress, as HA's frontend reaches it
+  // (supervisor_ingress.cpp): an ingress session from the Supervisor (made
+  // through HA's supervisor/api command: only HA may create one), then
+  // <HA>/api/hassio_ingress/<token><path> with the cookie ingress_session. A
+  // kept session is validated before reuse and renewed when refused (401).
+  // `token`: from the add-on's ingress_entry. Works on both routes.
+  boost::asio::awaitable<Response> ingress_http(std::string token, std::string method, std::string path,
+                                                boost::json::value body);
 
  private:
   boost::asio::awaitable<boost::json::value> call_direct(std::string method, std::string path, boost::json::object body,
@@ -68,6 +76,9 @@ class SupervisorClient {
   boost::asio::awaitable<boost::json::value> call_proxy(std::string method, std::string path, boost::json::object body,
                                                         boost::json::object params);
   boost::asio::awaitable<std::string> log_via_core(std::string path, int lines);
+  boost::asio::awaitable<std::string> ingress_session(bool fresh);
+  boost::asio::awaitable<Response> ingress_request(const std::string& target, const std::string& method,
+                                                   const boost::json::value& body, const std::string& session);
 
   HaClient& ha_;
 };

@@ -57,6 +57,12 @@ def t_supervisor_backups_and_jobs(c: Ctx):
                        "Supervisor restore")
         _no_supervisor(m.tool("ha_manage_app", {"action": "install", "slug": "core_ssh"}, ok=False),
                        "add-on install")
+        _no_supervisor(m.tool("ha_manage_app", {"action": "proxy", "slug": "45df7312_zigbee2mqtt",
+                                                "path": "/api/info", "ingress": True}, ok=False),
+                       "add-on proxy through ingress")
+        _no_supervisor(m.tool("ha_manage_backup", {"action": "delete", "via": "supervisor",
+                                                   "older_than_days": 30, "keep_newest": 2}, ok=False),
+                       "Supervisor delete by age")
         expect(time.monotonic() - started < 20, "the no-Supervisor answers took too long (retried?)")
         listed = m.tool("ha_manage_backup", {"action": "list"})
         expect(listed.get("via") == "integration" and "backups" in listed, f"integration list: {listed}")

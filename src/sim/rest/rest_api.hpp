@@ -15,6 +15,7 @@ struct RestRequest {
   std::string method;         // "GET", "POST", "DELETE"
   std::string target;         // path + query, e.g. "/api/states?x=1"
   std::string authorization;  // the Authorization header
+  std::string cookie;         // the Cookie header (ingress sessions)
   std::string body;
   bool from_loopback = true;
 };

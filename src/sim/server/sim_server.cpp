@@ -388,6 +388,7 @@ class SimConnection final : public net::HttpConnection<beast::tcp_stream> {
     rr.method = std::string(req.method_string());
     rr.target = target;
     rr.authorization = std::string(req[http::field::authorization]);
+    rr.cookie = std::string(req[http::field::cookie]);
     rr.body = std::move(req.body());
     rr.from_loopback = is_loopback(stream_);
     RestResponse out = impl_->answer(std::move(rr));

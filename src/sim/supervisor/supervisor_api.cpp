@@ -65,6 +65,7 @@ const RestRouter& supervisor_router() {
     add_addon_routes(r);
     add_store_routes(r);
     add_backup_routes(r);
+    add_ingress_routes(r);
     return r;
   }();
   return router;
@@ -76,13 +77,14 @@ void add_supervisor_routes(RestRouter& router) {
   add_addon_routes(router);
   add_store_routes(router);
   add_backup_routes(router);
+  add_ingress_routes(router);
   add_core_log_proxy(router);
 }
 
 RestResponse supervisor_request(SimCore& core, std::string method, const std::string& path, RestQuery query,
                                 std::string body) {
   std::transform(method.begin(), method.end(), method.begin(), [](unsigned char ch) { return std::toupper(ch); });
-  const RestRequest request{method, path, {}, std::move(body), true};
+  const RestRequest request{method, path, {}, {}, std::move(body), true};
   StateStore& store = core.store();
   RestCall call{request, query, {}, core, store, store.new_context(std::nullopt, store.user_id())};
   return supervisor_router().dispatch(split_path(path), call);

@@ -25,4 +25,11 @@ void add_supervisor_routes(RestRouter& router);
 RestResponse supervisor_request(SimCore& core, std::string method, const std::string& path, RestQuery query,
                                 std::string body);
 
+// HA's ingress view /api/hassio_ingress/<token>/<path> (hassio/ingress.py:
+// requires_auth = False; the Supervisor checks the cookie ingress_session and
+// answers 401 without a valid one). A started add-on with ingress answers a
+// small HTML page at "/" and JSON at "/api/info"; POST echoes its body. Takes
+// the store's mutex itself.
+RestResponse ingress_answer(SimCore& core, const RestRequest& request, const std::string& path);
+
 }  // namespace hamcp::sim

@@ -4,6 +4,8 @@
 // {"job_id"} and the job is read at /jobs/{uuid} (as_dict + child_jobs).
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "common/iso_time.hpp"
 #include "sim/supervisor/supervisor_api.hpp"
@@ -110,7 +112,7 @@ RestResponse create(RestCall& c, SupervisorData& d, bool partial) {
   d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] Creating new " + b.type + " backup with slug " +
                   b.slug);
   const std::string job =
-      start_job(d, partial ? "backup_manager_partial_backup" : "backup_manager_full_backup", b.slug);
+      start_job(d, partial ? "backup_manager_partial_backup" : "backup_manager_full_backup", b.slug, 25);
   if (flag(*body, "background", false)) return job_answer(job);
   d.jobs[job].done = true;
   d.jobs[job].progress = 100;
@@ -127,20 +129,54 @@ RestResponse restore(RestCall& c, SupervisorData& d, bool partial) {
   if (b->is_protected && !(body->contains("password") && body->at("password").is_string()))
     return error(400, "Invalid password for backup " + b->slug);
   const std::string job =
-      start_job(d, partial ? "backup_manager_partial_restore" : "backup_manager_full_restore", b->slug);
+      start_job(d, partial ? "backup_manager_partial_restore" : "backup_manager_full_restore", b->slug, 25);
   d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] " + std::string(partial ? "Partial" : "Full") +
                   "-Restore " + b->slug + " start");
   return job_answer(job);
 }
 
+// The stages a job passes (supervisor/backups/const.py BackupJobStage and
+// RestoreJobStage; add-on jobs have none), each run as a child job as the
+// Supervisor's JobManager nests them.
+std::vector<std::string> stages_of(const std::string& job_name) {
+  if (job_name.find("_backup") != std::string::npos)
+    return {"addon_repositories", "home_assistant", "addons", "folders", "finishing_file"};
+  if (job_name.find("_restore") != std::string::npos)
+    return {"addon_repositories", "docker_config", "home_assistant", "addons", "await_addon_restarts"};
+  return {};
+}
+
+// The child jobs so far: the finished stages done, the current one running.
+json::array child_jobs(const SimJob& j, const std::vector<std::string>& stages) {
+  json::array out;
+  const auto reached = static_cast<std::size_t>(j.progress / 100.0 * static_cast<double>(stages.size()));
+  for (std::size_t i = 0; i < stages.size() && i <= reached; ++i) {
+    const bool finished = j.done || i < reached;
+    out.push_back(json::object{{"name", j.name + "_" + stages[i]},
+                               {"reference", j.reference},
+                               {"uuid", j.uuid.substr(0, 24) + std::to_string(100000 + i)},
+                               {"progress", finished ? 100.0 : 0.0},
+                               {"stage", nullptr},
+                               {"done", finished},
+                               {"errors", json::array{}},
+                               {"created", j.created},
+                               {"extra", nullptr},
+                               {"child_jobs", json::array{}}});
+  }
+  return out;
+}
+
+// Each GET moves the job one step (deterministic: tests count polls, not time).
 RestResponse job_info(RestCall& c, SupervisorData& d) {
   auto it = d.jobs.find(c.path[0]);
   if (it == d.jobs.end()) return error(404, "Job does not exist");
   SimJob& j = it->second;
+  const std::vector<std::string> stages = stages_of(j.name);
   if (!j.done) {
     j.progress = std::min(100.0, j.progress + j.step);
-    j.stage = j.progress < 100 ? "home_assistant" : "finishing_file";
     j.done = j.progress >= 100;
+    const auto at = static_cast<std::size_t>(j.progress / 100.0 * static_cast<double>(stages.size()));
+    j.stage = stages.empty() ? std::string() : stages[std::min(at, stages.size() - 1)];
   }
   return ok(json::object{{"name", j.name},
                          {"reference", j.reference},
@@ -151,7 +187,7 @@ RestResponse job_info(RestCall& c, SupervisorData& d) {
                          {"errors", j.errors},
                          {"created", j.created},
                          {"extra", nullptr},
-                         {"child_jobs", json::array{}}});
+                         {"child_jobs", child_jobs(j, stages)}});
 }
 
 }  // namespace

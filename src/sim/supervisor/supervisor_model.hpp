@@ -6,6 +6,7 @@
 
 #include <boost/json.hpp>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,9 @@ struct SupervisorData {
   std::vector<std::string> log;                               // the Supervisor's own journal
   std::map<std::string, std::vector<std::string>> host_logs;  // syslog identifier -> lines
   std::vector<SimBackup> backups;
-  std::map<std::string, SimJob> jobs;  // uuid -> job
-  int next_id = 1;                     // for job uuids and backup slugs
+  std::map<std::string, SimJob> jobs;      // uuid -> job
+  int next_id = 1;                         // for job uuids and backup slugs
+  std::set<std::string> ingress_sessions;  // valid ingress sessions (POST /ingress/session)
 };
 
 // Mosquitto, Zigbee2MQTT and File editor installed; Node-RED, Samba, SSH in the store.

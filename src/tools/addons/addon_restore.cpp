@@ -54,19 +54,28 @@ boost::asio::awaitable<mcp::ToolResult> restore_addon_edit(ToolEnv& env, const h
                     {"changed", changed_fields(now, before)},
                     {"config", masked(before)},
                     {"config_hash", home::config_hash(before)}};
-  const json::value* state = info.is_object() ? info.get_object().if_contains("state") : nullptr;
-  if (state && state->is_string() && state->get_string() == "started")
+  if (addon_started(info))
     body.emplace("next", "The add-on reads its options at start: restart it (ha_manage_app action=restart).");
-  home::EditRecord restore;
-  restore.kind = "addon_config";
-  restore.key = slug;
-  restore.action = "restore";
-  restore.before = now;
-  restore.after = before;
-  restore.before_hash = now_hash;
-  restore.after_hash = home::config_hash(before);
-  record_edit(env, body, std::move(restore));
+  record_addon_config(env, body, slug, "restore", now, before);
   co_return ok(std::move(body));
+}
+
+bool addon_started(const json::value& info) {
+  const json::value* state = info.is_object() ? info.get_object().if_contains("state") : nullptr;
+  return state && state->is_string() && state->get_string() == "started";
+}
+
+void record_addon_config(ToolEnv& env, json::object& body, const std::string& slug, std::string action,
+                         const json::value& before, const json::value& after) {
+  home::EditRecord rec;
+  rec.kind = "addon_config";
+  rec.key = slug;
+  rec.action = std::move(action);
+  rec.before = before;
+  rec.after = after;
+  rec.before_hash = home::config_hash(before);
+  rec.after_hash = home::config_hash(after);
+  record_edit(env, body, std::move(rec));
 }
 
 }  // namespace hamcp::tools::addons

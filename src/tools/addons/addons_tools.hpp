@@ -45,6 +45,12 @@ inline constexpr std::string_view kMask = kRedacted;  // the mask every tool res
 // `text` with every secret value found in `options` replaced by kMask.
 std::string scrub_secrets(std::string text, const json::value& options);
 
+// /addons/<slug>/info says the add-on runs (it reads new options only at start).
+bool addon_started(const json::value& info);
+// Journals one addon_config edit (configure or its restore) into `body`.
+void record_addon_config(ToolEnv& env, json::object& body, const std::string& slug, std::string action,
+                         const json::value& before, const json::value& after);
+
 // Puts back the configuration an addon_config edit replaced (addon_restore.cpp).
 boost::asio::awaitable<mcp::ToolResult> restore_addon_edit(ToolEnv& env, const home::EditRecord& rec);
 

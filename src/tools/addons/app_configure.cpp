@@ -98,18 +98,9 @@ boost::asio::awaitable<mcp::ToolResult> configure(Args& args, ToolEnv& env) {
                     {"changed", changed_keys(before, after)},
                     {"config", masked(after)},
                     {"config_hash", home::config_hash(after)}};
-  const json::value* state = info.is_object() ? info.get_object().if_contains("state") : nullptr;
-  if (request.contains("options") && state && state->is_string() && state->get_string() == "started")
+  if (request.contains("options") && addon_started(info))
     body.emplace("next", "The add-on reads its options at start: restart it (action=restart) to apply them.");
-  home::EditRecord rec;
-  rec.kind = "addon_config";
-  rec.key = slug;
-  rec.action = "update";
-  rec.before = before;
-  rec.after = after;
-  rec.before_hash = home::config_hash(before);
-  rec.after_hash = home::config_hash(after);
-  record_edit(env, body, std::move(rec));
+  record_addon_config(env, body, slug, "update", before, after);
   co_return ok(std::move(body));
 }
 

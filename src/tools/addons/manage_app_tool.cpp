@@ -181,21 +181,10 @@ ToolSpec make_manage_app_spec() {
   s.mixed = true;                 // previews and proxy GETs read; the gate refuses the rest in read-only mode
   s.keeps_masked_secrets = true;  // options merged: the mask keeps the current secret
   s.aliases = {"ha_manage_addon"};
-  s.hidden_args = {"path",
-                   "method",
-                   "body",
-                   "port",
-                   "offset",
-                   "limit",
-                   "debug",
-                   "websocket",
-                   "wait_for_close",
-                   "message_limit",
-                   "message_offset",
-                   "summarize",
-                   "python_transform",
-                   "array_patch",
-                   "request_headers",
+  s.hidden_args = {"path",        "ingress",          "method",        "body",
+                   "port",        "offset",           "limit",         "debug",
+                   "websocket",   "wait_for_close",   "message_limit", "message_offset",
+                   "summarize",   "python_transform", "array_patch",   "request_headers",
                    "wait_timeout"};
   s.run = run_manage_app;
   return s;

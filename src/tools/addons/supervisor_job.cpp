@@ -8,6 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 
+#include "home/entity_docs.hpp"
 #include "tools/addons/addons_tools.hpp"
 
 namespace hamcp::tools::addons {
@@ -16,11 +17,6 @@ namespace {
 namespace asio = boost::asio;
 
 constexpr int kPollMs = 250;
-
-std::string text_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 double progress_of(const json::object& job) {
   const json::value* p = job.if_contains("progress");
@@ -33,14 +29,14 @@ void read_outcome(JobOutcome& out) {
   const json::value* errors = out.job.if_contains("errors");
   out.failed = errors && errors->is_array() && !errors->get_array().empty();
   if (out.failed && errors->get_array().front().is_object())
-    out.error = text_of(errors->get_array().front().get_object(), "message");
+    out.error = home::str_of(errors->get_array().front().if_object(), "message");
 }
 
 }  // namespace
 
 std::string job_id_of(const json::value& answer) {
   const json::object* o = answer.if_object();
-  return o ? text_of(*o, "job_id") : std::string();
+  return o ? home::str_of(o, "job_id") : std::string();
 }
 
 json::object job_summary(const JobOutcome& outcome, const std::string& uuid) {
@@ -73,7 +69,7 @@ asio::awaitable<JobOutcome> wait_for_job(ToolEnv& env, mcp::RequestContext& ctx,
     }
     read_outcome(out);
     const double progress = progress_of(out.job);
-    const std::string stage = text_of(out.job, "stage");
+    const std::string stage = home::str_of(&out.job, "stage");
     const std::string report = std::to_string(progress) + stage;
     if (report != last_reported) {
       last_reported = report;

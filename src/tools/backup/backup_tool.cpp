@@ -96,7 +96,7 @@ ToolSpec make_manage_backup_spec() {
   s.annotations = writes(true, false);
   s.mixed = true;
   // Hidden: the backup's password, agents, database, and how long create waits.
-  s.hidden_args = {"password", "agent_ids", "include_database", "wait_timeout", "homeassistant"};
+  s.hidden_args = {"password", "agent_ids", "include_database", "wait_timeout", "homeassistant", "keep_newest"};
   s.legacy_args = {{"edit_id", "backup_id"}, {"kind", "domain"}};
   s.run = run_manage_backup;
   return s;

@@ -68,6 +68,17 @@ struct DeleteCheck {
 boost::asio::awaitable<std::optional<mcp::ToolResult>> check_delete(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
                                                                     DeleteCheck check);
 
+// Deleting by age (no backup_id), HA's or the Supervisor's: keep_newest (>= 0,
+// default 0) newest are spared; of the rest those at least min_age days old.
+std::int64_t keep_newest_of(const Args& args);
+json::array select_old(const json::array& newest_first, double min_age, std::int64_t keep_newest);
+// Without confirm: the preview naming exactly `would` (or the user's answer);
+// nullopt: go ahead. `body` holds older_than_days and is the answer's base.
+boost::asio::awaitable<std::optional<mcp::ToolResult>> preview_old_deletes(Args& args, ToolEnv& env,
+                                                                           mcp::RequestContext& ctx,
+                                                                           const json::object& body,
+                                                                           const json::array& would);
+
 }  // namespace backup
 
 }  // namespace hamcp::tools

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "common/iso_time.hpp"
+#include "home/entity_docs.hpp"
 #include "tools/backup/backup_tools.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
@@ -21,12 +22,9 @@ namespace asio = boost::asio;
 
 constexpr double kDefaultMinAgeDays = 1;
 
-std::string str_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
+using home::str_of;
 
-double date_of(const json::object& backup) { return common::parse_iso_time(str_of(backup, "date")).value_or(0); }
+double date_of(const json::object& backup) { return common::parse_iso_time(str_of(&backup, "date")).value_or(0); }
 
 double age_days(const json::object& backup) {
   const double date = date_of(backup);
@@ -61,8 +59,8 @@ asio::awaitable<json::object> find_backup(ToolEnv& env, std::string backup_id) {
   std::string known;
   for (const auto& b : backups) {
     const json::object& o = b.as_object();
-    if (str_of(o, "backup_id") == backup_id) co_return o;
-    if (known.size() < 400) known += (known.empty() ? "" : ", ") + str_of(o, "backup_id");
+    if (str_of(&o, "backup_id") == backup_id) co_return o;
+    if (known.size() < 400) known += (known.empty() ? "" : ", ") + str_of(&o, "backup_id");
   }
   throw ToolException(bad_argument("backup_id", "no backup " + backup_id,
                                    known.empty() ? "There are no backups." : "Known backup ids: " + known + "."));
@@ -119,7 +117,7 @@ asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env, mcp::RequestC
 }
 
 asio::awaitable<json::object> delete_one(ToolEnv& env, const json::object& backup) {
-  json::object message{{"type", "backup/delete"}, {"backup_id", str_of(backup, "backup_id")}};
+  json::object message{{"type", "backup/delete"}, {"backup_id", str_of(&backup, "backup_id")}};
   auto deleting = backup_command(env, std::move(message));
   json::value answer = co_await std::move(deleting);
   json::object out = backup_summary(backup);
@@ -130,32 +128,32 @@ asio::awaitable<json::object> delete_one(ToolEnv& env, const json::object& backu
   co_return out;
 }
 
-// Every backup older than older_than_days (no backup_id).
+// Every backup older than older_than_days but the keep_newest newest (no backup_id).
 asio::awaitable<mcp::ToolResult> delete_old(Args& args, ToolEnv& env, mcp::RequestContext& ctx, double min_age) {
   auto listing = list_backups(env);
-  json::array backups = co_await std::move(listing);
-  json::array chosen;
-  for (const auto& b : backups)
-    if (age_days(b.as_object()) >= min_age) chosen.push_back(b);
-  json::object body{{"older_than_days", min_age}};
-  if (!args.flag("confirm", false)) {
-    json::array would;
-    for (const auto& b : chosen) would.push_back(backup_summary(b.as_object()));
-    json::object fields = body;
-    fields["deleted"] = false;
-    fields["would_delete"] = would;
-    json::object change{{"deletes_backups", std::move(would)}};
-    auto asking =
-        confirm_or_preview(args, env, ctx,
-                           Preview{"delete", json::string("backups older than " + one_decimal(min_age) + " days"),
-                                   std::move(change), "for good", std::move(fields)});
-    std::optional<mcp::ToolResult> preview = co_await std::move(asking);
-    if (preview) co_return std::move(*preview);
-  }
+  const json::array backups = co_await std::move(listing);
+  const json::array chosen = select_old(backups, min_age, keep_newest_of(args));
+  json::array would;
+  for (const auto& b : chosen) would.push_back(backup_summary(b.as_object()));
+  json::object body{{"older_than_days", min_age}, {"keep_newest", keep_newest_of(args)}};
+  auto asking = preview_old_deletes(args, env, ctx, body, would);
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::array done;
   for (const auto& b : chosen) {
-    auto deleting = delete_one(env, b.as_object());
-    json::object one = co_await std::move(deleting);
+    json::object one;
+    try {
+      auto deleting = delete_one(env, b.as_object());
+      one = co_await std::move(deleting);
+    } catch (const ToolException& e) {  // one refusal does not stop the rest
+      one = backup_summary(b.as_object());
+      one["deleted"] = false;
+      one["error"] = e.error().message;
+    } catch (const ha::HaException& e) {
+      one = backup_summary(b.as_object());
+      one["deleted"] = false;
+      one["error"] = e.error().explanation();
+    }
     done.push_back(std::move(one));
   }
   body["deleted"] = std::move(done);
@@ -167,10 +165,10 @@ asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env, mcp::RequestCo
   if (min_age < 0)
     throw ToolException(bad_argument("older_than_days", "must be 0 or more", "0 allows a backup of any age."));
   if (!args.has("backup_id")) {
-    if (!args.has("older_than_days"))
+    if (!args.has("older_than_days") && !args.has("keep_newest"))
       throw ToolException(bad_argument("backup_id", "missing",
-                                       "Pass backup_id (action=list shows them), or older_than_days to delete every "
-                                       "backup older than that."));
+                                       "Pass backup_id (action=list shows them), or older_than_days (and "
+                                       "keep_newest) to delete every backup older than that."));
     auto deleting = delete_old(args, env, ctx, min_age);
     mcp::ToolResult result = co_await std::move(deleting);
     co_return result;
@@ -259,9 +257,9 @@ json::object backup_summary(const json::object& backup) {
       if (const json::value* p = s ? s->if_contains("protected") : nullptr; p && p->is_bool())
         is_protected = is_protected || p->get_bool();
     }
-  json::object out{{"backup_id", str_of(backup, "backup_id")},
-                   {"name", str_of(backup, "name")},
-                   {"date", str_of(backup, "date")},
+  json::object out{{"backup_id", str_of(&backup, "backup_id")},
+                   {"name", str_of(&backup, "name")},
+                   {"date", str_of(&backup, "date")},
                    {"age_days", std::round(age_days(backup) * 10) / 10},
                    {"size", human_size(size)},
                    {"size_bytes", size},
@@ -314,6 +312,43 @@ asio::awaitable<mcp::ToolResult> run_snapshot(Args& args, ToolEnv& env, mcp::Req
   }
   throw ToolException(bad_argument("action", "scope=snapshot takes list, create, restore, delete or view (backup_id)",
                                    "view, diff and the edit journal: scope=edits."));
+}
+
+std::int64_t keep_newest_of(const Args& args) {
+  const std::int64_t keep = args.integer("keep_newest", 0);
+  if (keep < 0)
+    throw ToolException(bad_argument("keep_newest", "must be 0 or more", "E.g. keep_newest=3 spares the 3 newest."));
+  return keep;
+}
+
+json::array select_old(const json::array& newest_first, double min_age, std::int64_t keep_newest) {
+  json::array out;
+  std::int64_t seen = 0;
+  for (const json::value& b : newest_first) {
+    if (seen++ < keep_newest) continue;
+    const json::object& o = b.as_object();
+    const json::value* age = o.if_contains("age_days");
+    const double days = age && age->is_number() ? age->to_number<double>() : age_days(o);
+    if (days >= min_age) out.push_back(b);
+  }
+  return out;
+}
+
+asio::awaitable<std::optional<mcp::ToolResult>> preview_old_deletes(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
+                                                                    const json::object& body,
+                                                                    const json::array& would) {
+  if (args.flag("confirm", false)) co_return std::nullopt;
+  json::object fields = body;
+  fields["deleted"] = false;
+  fields["would_delete"] = would;
+  json::object change{{"deletes_backups", would}};
+  const double min_age = body.at("older_than_days").to_number<double>();
+  auto asking =
+      confirm_or_preview(args, env, ctx,
+                         Preview{"delete", json::string("backups older than " + one_decimal(min_age) + " days"),
+                                 std::move(change), "for good", std::move(fields)});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  co_return preview;
 }
 
 }  // namespace hamcp::tools::backup

@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "common/iso_time.hpp"
+#include "home/entity_docs.hpp"
 #include "tools/addons/addons_tools.hpp"
 #include "tools/addons/supervisor_job.hpp"
 #include "tools/backup/backup_tools.hpp"
@@ -27,22 +28,19 @@ using addons::supervisor;
 constexpr double kDefaultMinAgeDays = 1;
 constexpr double kDefaultWaitSeconds = 600;
 
-std::string text(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
+using home::str_of;
 
 double age_days(const json::object& b) {
-  const double date = common::parse_iso_time(text(b, "date")).value_or(0);
+  const double date = common::parse_iso_time(str_of(&b, "date")).value_or(0);
   return date > 0 ? (common::now_epoch_seconds() - date) / 86400 : 0;
 }
 
 json::object summary(const json::object& b) {
-  json::object out{{"backup_id", text(b, "slug")},
-                   {"name", text(b, "name")},
-                   {"date", text(b, "date")},
+  json::object out{{"backup_id", str_of(&b, "slug")},
+                   {"name", str_of(&b, "name")},
+                   {"date", str_of(&b, "date")},
                    {"age_days", std::round(age_days(b) * 10) / 10},
-                   {"type", text(b, "type")}};
+                   {"type", str_of(&b, "type")}};
   if (const json::value* size = b.if_contains("size"); size && size->is_number())
     out["size"] = one_decimal(size->to_number<double>()) + " MB";
   for (const char* k : {"protected", "content", "addons", "folders"})
@@ -129,8 +127,8 @@ asio::awaitable<mcp::ToolResult> create(Args& args, ToolEnv& env, mcp::RequestCo
     body["note"] = "The backup is still being made; action=list via=\"supervisor\" shows it once it is done.";
     co_return ok(std::move(body));
   }
-  std::string slug = text(outcome.job, "reference");
-  if (slug.empty() && started.is_object()) slug = text(started.get_object(), "slug");
+  std::string slug = str_of(&outcome.job, "reference");
+  if (slug.empty() && started.is_object()) slug = str_of(started.if_object(), "slug");
   body["created"] = true;
   if (!slug.empty()) {
     auto reading = backup_info(env, slug);
@@ -175,11 +173,58 @@ asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env, mcp::RequestC
   co_return ok(std::move(body));
 }
 
+asio::awaitable<json::array> backups_newest_first(ToolEnv& env) {
+  auto reading = supervisor(env, "get", "/backups");
+  json::value data = co_await std::move(reading);
+  json::array backups;
+  if (const json::value* b = data.is_object() ? data.get_object().if_contains("backups") : nullptr)
+    if (b->is_array()) backups = b->get_array();
+  std::stable_sort(backups.begin(), backups.end(), [](const json::value& a, const json::value& b) {
+    return age_days(a.as_object()) < age_days(b.as_object());
+  });
+  co_return backups;
+}
+
+// Every backup older than older_than_days but the keep_newest newest: a
+// preview of exactly those without confirm, else deleted one by one, each
+// outcome reported (one refusal does not stop the rest).
+asio::awaitable<mcp::ToolResult> delete_old(Args& args, ToolEnv& env, mcp::RequestContext& ctx, double min_age) {
+  auto listing = backups_newest_first(env);
+  const json::array backups = co_await std::move(listing);
+  json::array chosen;
+  for (const json::value& b : select_old(backups, min_age, keep_newest_of(args)))
+    chosen.push_back(summary(b.as_object()));
+  json::object body{{"via", "supervisor"}, {"older_than_days", min_age}, {"keep_newest", keep_newest_of(args)}};
+  auto asking = preview_old_deletes(args, env, ctx, body, chosen);
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
+  json::array done;
+  for (const json::value& b : chosen) {
+    json::object one = b.as_object();
+    try {
+      auto deleting = supervisor(env, "delete", "/backups/" + str_of(&one, "backup_id"));
+      co_await std::move(deleting);
+      one["deleted"] = true;
+    } catch (const ToolException& e) {
+      one["deleted"] = false;
+      one["error"] = e.error().message;
+    }
+    done.push_back(std::move(one));
+  }
+  body["deleted"] = std::move(done);
+  co_return ok(std::move(body));
+}
+
 asio::awaitable<mcp::ToolResult> remove(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
-  const std::string slug = backup_slug(args);
   const double min_age = args.number("older_than_days", kDefaultMinAgeDays);
   if (min_age < 0)
     throw ToolException(bad_argument("older_than_days", "must be 0 or more", "0 allows a backup of any age."));
+  if (!args.has("backup_id") && (args.has("older_than_days") || args.has("keep_newest"))) {
+    auto deleting = delete_old(args, env, ctx, min_age);
+    mcp::ToolResult result = co_await std::move(deleting);
+    co_return result;
+  }
+  const std::string slug = backup_slug(args);
   auto reading = backup_info(env, slug);
   const json::object info = co_await std::move(reading);
   DeleteCheck check{slug, summary(info), {}, age_days(info), min_age};

@@ -202,6 +202,13 @@ boost::asio::awaitable<boost::json::value> HaGate::rest_post_json(std::string pa
   co_return co_await std::move(posting);
 }
 
+namespace {
+std::string upper(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
+  return text;
+}
+}  // namespace
+
 boost::asio::awaitable<boost::json::value> HaGate::supervisor(std::string method, std::string path,
                                                               boost::json::object body, boost::json::object params) {
   std::string verb = method;
@@ -223,7 +230,7 @@ boost::asio::awaitable<std::string> HaGate::supervisor_log(std::string path, int
 
 boost::asio::awaitable<ha::Response> HaGate::addon_http(std::string slug, std::string host, std::uint16_t port,
                                                         std::string method, std::string path, boost::json::value body) {
-  check(RequestKind::supervisor, "PROXY " + method + " " + slug + " " + path);  // "PROXY GET …" reads
+  check(RequestKind::supervisor, "PROXY " + upper(method) + " " + slug + " " + path);  // "PROXY GET …" reads
   check_visible(body);
   // Only hamcp's own Supervisor token reaches an add-on's API; Home Assistant
   // has no route to it for a user's token (its hassio views proxy only the
@@ -241,6 +248,16 @@ boost::asio::awaitable<ha::Response> HaGate::addon_http(std::string slug, std::s
                                    "An add-on's own API is reachable only from inside an add-on (hamcp as the "
                                    "hamcp add-on, on the Supervisor's network)."});
   auto calling = client.addon_http(std::move(host), port, std::move(method), std::move(path), std::move(body));
+  co_return co_await std::move(calling);
+}
+
+boost::asio::awaitable<ha::Response> HaGate::addon_ingress(std::string slug, std::string token, std::string method,
+                                                           std::string path, boost::json::value body) {
+  check(RequestKind::supervisor, "PROXY " + upper(method) + " " + slug + " " + path);
+  check_visible(body);
+  const std::shared_ptr<ha::HaClient> acting = co_await acting_client();
+  ha::SupervisorClient client(*acting);
+  auto calling = client.ingress_http(std::move(token), std::move(method), std::move(path), std::move(body));
   co_return co_await std::move(calling);
 }
 

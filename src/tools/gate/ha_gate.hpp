@@ -93,6 +93,10 @@ class HaGate {
   // An add-on's own HTTP API (SupervisorClient::addon_http): never a known read.
   boost::asio::awaitable<ha::Response> addon_http(std::string slug, std::string host, std::uint16_t port,
                                                   std::string method, std::string path, boost::json::value body);
+  // The same through the add-on's ingress (SupervisorClient::ingress_http): the
+  // session it opens is part of the request, gated as "PROXY <METHOD> slug path".
+  boost::asio::awaitable<ha::Response> addon_ingress(std::string slug, std::string token, std::string method,
+                                                     std::string path, boost::json::value body);
 
  private:
   // Throws the entity_hidden ToolException when `request` names a hidden entity.

@@ -204,6 +204,7 @@ const OWN_FAILURES = {
     [{ action: 'explode', slug: 'core_mosquitto' }, 'invalid_argument'],
     [{ action: 'remove_repository', repository: 'nope' }, 'repository_not_found'],
     [{ action: 'install', slug: 'core_mosquitto' }, 'supervisor_refused'],
+    [{ action: 'proxy', slug: 'core_mosquitto', path: '/', ingress: true }, 'invalid_argument'],
   ],
   ha_manage_radio: [
     [{ radio: 'zigbee', action: 'cluster_write', params: { cluster_id: 6, attribute: 0, value: 1 } }, 'invalid_argument'],

@@ -129,12 +129,23 @@ TEST_F(SupervisorRoutes, BackgroundCallsAnswerAJobThatAdvancesWhenRead) {
       "background":true})"));
   const std::string job = std::string(started.at("data").at("job_id").as_string());
   EXPECT_FALSE(started.at("data").as_object().contains("slug"));
-  json::object half = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
+  // Four reads take it through its stages (25 % each), the finished stages as done child jobs.
+  json::object half;
+  for (int i = 0; i < 2; ++i) half = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
   EXPECT_EQ(half.at("done"), false);
   EXPECT_EQ(half.at("progress").to_number<double>(), 50.0);
-  EXPECT_TRUE(half.at("child_jobs").is_array());
-  json::object done = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
+  EXPECT_EQ(half.at("stage"), "addons");
+  const json::array& children = half.at("child_jobs").as_array();
+  ASSERT_EQ(children.size(), 3u) << json::serialize(half);
+  EXPECT_EQ(children.at(0).at("name"), "backup_manager_partial_backup_addon_repositories");
+  EXPECT_EQ(children.at(1).at("done"), true);
+  EXPECT_EQ(children.at(2).at("done"), false);
+  json::object done;
+  for (int i = 0; i < 2; ++i) done = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
   EXPECT_EQ(done.at("done"), true);
+  EXPECT_EQ(done.at("progress").to_number<double>(), 100.0);
+  EXPECT_EQ(done.at("stage"), "finishing_file");
+  for (const auto& child : done.at("child_jobs").as_array()) EXPECT_EQ(child.at("done"), true);
   EXPECT_EQ(done.at("name"), "backup_manager_partial_backup");
   EXPECT_EQ(request("GET", "/jobs/nope").status, 404);
 
@@ -143,6 +154,45 @@ TEST_F(SupervisorRoutes, BackgroundCallsAnswerAJobThatAdvancesWhenRead) {
   EXPECT_EQ(addon("core_ssh").version, "9.19.0");
   RestResponse restore = request("POST", "/backups/b71e44d5/restore/partial", R"({"folders":["share"]})");
   EXPECT_EQ(restore.status, 200);
+}
+
+// Ingress as HA's frontend uses it: a session from the Supervisor (through HA's
+// supervisor/api), validated, then HA's /api/hassio_ingress/<token>/<path>,
+// which needs no token but the ingress_session cookie (401 without).
+TEST_F(SupervisorRoutes, IngressSessionsAndTheIngressView) {
+  json::object made = cmd({{"type", "supervisor/api"}, {"endpoint", "/ingress/session"}, {"method", "post"}});
+  ASSERT_TRUE(made.at("success").as_bool()) << json::serialize(made);
+  const std::string session(made.at("result").at("session").as_string());
+  EXPECT_EQ(session.size(), 128u);
+  json::object valid = cmd({{"type", "supervisor/api"},
+                            {"endpoint", "/ingress/validate_session"},
+                            {"method", "post"},
+                            {"data", json::object{{"session", session}}}});
+  EXPECT_TRUE(valid.at("success").as_bool()) << json::serialize(valid);
+  json::object unknown = cmd({{"type", "supervisor/api"},
+                              {"endpoint", "/ingress/validate_session"},
+                              {"method", "post"},
+                              {"data", json::object{{"session", "nope"}}}});
+  EXPECT_EQ(code(unknown), "unknown_error");
+
+  RestApi api(core, nullptr);
+  RestRequest req;
+  req.method = "GET";
+  req.target = "/api/hassio_ingress/45df7312_zigbee2mqtt/api/info";
+  EXPECT_EQ(api.handle(req).status, 401) << "no cookie";
+  req.cookie = "ingress_session=wrong";
+  EXPECT_EQ(api.handle(req).status, 401) << "an unknown session";
+  req.cookie = "theme=dark; ingress_session=" + session;
+  RestResponse info = api.handle(req);
+  ASSERT_EQ(info.status, 200) << info.body;
+  EXPECT_EQ(json::parse(info.body).at("name"), "Zigbee2MQTT");
+  req.target = "/api/hassio_ingress/45df7312_zigbee2mqtt/";
+  RestResponse page = api.handle(req);
+  EXPECT_EQ(page.content_type, "text/html");
+  req.target = "/api/hassio_ingress/core_configurator/";
+  EXPECT_EQ(api.handle(req).status, 502) << "a stopped add-on";
+  req.target = "/api/hassio_ingress/core_mosquitto/";
+  EXPECT_EQ(api.handle(req).status, 503) << "no ingress";
 }
 
 TEST_F(SupervisorRoutes, NoSupervisorOnHaContainer) {

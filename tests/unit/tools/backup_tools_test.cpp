@@ -5,14 +5,14 @@
 // integration not loaded), and the edit journal (list with filters and
 // retention, view, diff, restore through the family's restore, itself
 // journaled; delete old edits; a kind not restorable yet).
-#include "unit/tools/tools_fixture.hpp"
+#include "unit/tools/progress_call.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
 std::string str(const json::value& o, std::string_view key) { return std::string(o.at(key).as_string()); }
 
-class BackupToolsTest : public ToolsTest {
+class BackupToolsTest : public ProgressCallTest {
  protected:
   template <class F>
   auto with_backups(F fn) {
@@ -21,23 +21,6 @@ class BackupToolsTest : public ToolsTest {
   }
   std::size_t backup_count() {
     return with_backups([](sim::BackupManager& m) { return m.backups.size(); });
-  }
-  // A tools/call with a progress token; the response and the progress notifications.
-  std::pair<json::object, std::vector<json::object>> call_with_progress(const std::string& args_json) {
-    json::object req{{"jsonrpc", "2.0"},
-                     {"id", ++next_id},
-                     {"method", "tools/call"},
-                     {"params", json::object{{"name", "ha_manage_backup"},
-                                             {"arguments", json::parse(args_json)},
-                                             {"_meta", json::object{{"progressToken", "backup-1"}}}}}};
-    auto channel = std::make_shared<mcp::testing::MemoryChannel>();
-    h.session->deliver(json::value(std::move(req)), channel);
-    EXPECT_TRUE(h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(20000)));
-    auto responses = channel->responses();
-    EXPECT_EQ(responses.size(), 1u);
-    std::vector<json::object> progress;
-    for (auto& p : channel->with_method("notifications/progress")) progress.push_back(p);
-    return {responses.empty() ? json::object() : responses.front(), progress};
   }
   // An automation's edit through ha_config_set (a patch of its alias): the edit id.
   std::string edit_automation(const std::string& alias) {
@@ -73,9 +56,10 @@ TEST_F(BackupToolsTest, ListsBackupsNewestFirstWithSizeAgentsAndProtection) {
 
 TEST_F(BackupToolsTest, CreateWaitsForTheBackupAndReportsProgress) {
   start();
-  auto [response, progress] = call_with_progress(R"({"scope":"snapshot","action":"create","name":"Before MCP"})");
-  ASSERT_FALSE(mcp::testing::is_error_result(response)) << json::serialize(response);
-  const json::object& body = response.at("result").at("structuredContent").as_object();
+  auto [response, progress] = call_with_progress(
+      "ha_manage_backup", R"({"scope":"snapshot","action":"create","name":"Before MCP"})", "backup-1");
+  ASSERT_FALSE(response.is_error) << response.text;
+  const json::object& body = response.structured;
   EXPECT_TRUE(body.at("created").as_bool()) << json::serialize(body);
   EXPECT_EQ(str(body.at("backup"), "name"), "Before MCP");
   EXPECT_EQ(body.at("agents").as_array().front().as_string(), "backup.local");
@@ -157,6 +141,19 @@ TEST_F(BackupToolsTest, DeleteOlderThanDaysPreviewsThenDeletesThoseOnly) {
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("deleted").as_array().empty());
   EXPECT_EQ(backup_count(), 3u);
+  r = call("ha_manage_backup", R"({"action":"delete","older_than_days":3})");
+  CallResult kept = call("ha_manage_backup", R"({"action":"delete","older_than_days":3,"keep_newest":1})");
+  ASSERT_FALSE(kept.is_error) << kept.text;
+  const json::array& would = kept.structured.at("would_delete").as_array();
+  ASSERT_EQ(would.size(), 2u) << "the newest is kept: " << kept.text;
+  const json::array& all = r.structured.at("would_delete").as_array();
+  EXPECT_EQ(would.at(0).at("backup_id"), all.at(1).at("backup_id"));
+  EXPECT_EQ(would.at(1).at("backup_id"), all.at(2).at("backup_id"));
+  kept = call("ha_manage_backup", R"({"action":"delete","older_than_days":3,"keep_newest":1,"confirm":true})");
+  ASSERT_FALSE(kept.is_error) << kept.text;
+  ASSERT_EQ(kept.structured.at("deleted").as_array().size(), 2u) << kept.text;
+  for (const auto& one : kept.structured.at("deleted").as_array()) EXPECT_TRUE(one.at("deleted").as_bool());
+  EXPECT_EQ(backup_count(), 1u);
 }
 
 TEST_F(BackupToolsTest, NoBackupIntegrationIsAClearAnswer) {

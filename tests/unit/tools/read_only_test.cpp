@@ -228,7 +228,8 @@ TEST_F(ReadOnlyTest, EveryFamilysReadsAnswerInAReadOnlySession) {
       {"ha_get_app", R"({"source":"available","repository":"core"})"},
       {"ha_get_app", R"({"slug":"core_mosquitto","include_stats":true})"},
       {"ha_get_addon", R"({"slug":"core_mosquitto"})"},
-      {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto"})"},  // the preview
+      {"ha_manage_app", R"({"action":"uninstall","slug":"core_mosquitto"})"},      // the preview
+      {"ha_manage_app", R"({"slug":"45df7312_zigbee2mqtt","path":"/api/info"})"},  // a GET through ingress
       {"ha_get_logs", R"({"source":"supervisor","slug":"core_mosquitto"})"},
       {"ha_get_logs", R"({"source":"system_service","slug":"kernel"})"},
       {"ha_get_skill_guide", R"({})"},

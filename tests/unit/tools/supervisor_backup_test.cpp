@@ -5,14 +5,15 @@
 // is absent); ha_manage_app install/update as background jobs with progress;
 // an add-on configuration edit restored from the journal (masked secrets,
 // refused when the add-on changed after the edit).
-#include "unit/tools/tools_fixture.hpp"
+#include "common/iso_time.hpp"
+#include "unit/tools/progress_call.hpp"
 
 namespace hamcp::tools::testing {
 namespace {
 
 std::string str(const json::value& v, std::string_view key) { return std::string(v.at(key).as_string()); }
 
-class SupervisorBackupTest : public ToolsTest {
+class SupervisorBackupTest : public ProgressCallTest {
  protected:
   template <class F>
   auto with_supervisor(F fn) {
@@ -24,32 +25,6 @@ class SupervisorBackupTest : public ToolsTest {
   }
   std::size_t job_count() {
     return with_supervisor([](sim::SupervisorData& d) { return d.jobs.size(); });
-  }
-  // A tools/call with a progress token: the response and the progress notifications.
-  std::pair<CallResult, std::vector<json::object>> call_with_progress(const std::string& tool,
-                                                                      const std::string& args_json) {
-    json::object req{{"jsonrpc", "2.0"},
-                     {"id", ++next_id},
-                     {"method", "tools/call"},
-                     {"params", json::object{{"name", tool},
-                                             {"arguments", json::parse(args_json)},
-                                             {"_meta", json::object{{"progressToken", "sup-1"}}}}}};
-    auto channel = std::make_shared<mcp::testing::MemoryChannel>();
-    h.session->deliver(json::value(std::move(req)), channel);
-    EXPECT_TRUE(h.run_until([&] { return channel->closed > 0; }, std::chrono::milliseconds(20000)));
-    auto responses = channel->responses();
-    EXPECT_EQ(responses.size(), 1u);
-    std::vector<json::object> progress;
-    for (auto& p : channel->with_method("notifications/progress")) progress.push_back(p);
-    CallResult r;
-    if (!responses.empty()) {
-      r.response = responses.front();
-      r.result = r.response.at("result").as_object();
-      r.is_error = r.result.contains("isError") && r.result.at("isError").as_bool();
-      if (const json::value* s = r.result.if_contains("structuredContent")) r.structured = s->as_object();
-      r.text = json::serialize(r.result);
-    }
-    return {r, progress};
   }
 };
 
@@ -71,7 +46,8 @@ TEST_F(SupervisorBackupTest, ListsTheSupervisorsBackupsNewestFirst) {
 
 TEST_F(SupervisorBackupTest, CreateFullFollowsTheJobWithProgress) {
   start();
-  auto [r, progress] = call_with_progress("ha_manage_backup", R"({"action":"create","via":"supervisor","name":"x"})");
+  auto [r, progress] =
+      call_with_progress("ha_manage_backup", R"({"action":"create","via":"supervisor","name":"x"})", "sup-1");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("created").as_bool(), true);
   EXPECT_EQ(str(r.structured, "type"), "full");
@@ -136,6 +112,40 @@ TEST_F(SupervisorBackupTest, DeleteNeedsConfirmAndAMinimumAge) {
       call("ha_manage_backup", R"({"action":"delete","via":"supervisor","backup_id":"9f3c1a20","confirm":true})");
   ASSERT_FALSE(gone.is_error) << gone.text;
   EXPECT_EQ(backup_count(), 2u);
+}
+
+// Four backups 1, 5, 10 and 20 days old: older_than_days=3 with keep_newest=2
+// names exactly the 10- and 20-day ones, previews them, then deletes them one by one.
+TEST_F(SupervisorBackupTest, DeleteByAgeKeepsTheNewestAndReportsEachOutcome) {
+  start();
+  with_supervisor([](sim::SupervisorData& d) {
+    d.backups.clear();
+    for (int days : {20, 1, 10, 5}) {
+      sim::SimBackup b;
+      b.slug = "aged" + std::to_string(days);
+      b.name = "Backup " + std::to_string(days);
+      b.date = common::format_iso_time(common::now_epoch_seconds() - days * 86400.0);
+      d.backups.push_back(b);
+    }
+  });
+  const std::string ask = R"({"action":"delete","via":"supervisor","older_than_days":3,"keep_newest":2)";
+  CallResult preview = call("ha_manage_backup", ask + "}");
+  ASSERT_FALSE(preview.is_error) << preview.text;
+  const json::array& would = preview.structured.at("would_delete").as_array();
+  ASSERT_EQ(would.size(), 2u) << preview.text;
+  EXPECT_EQ(str(would.at(0), "backup_id"), "aged10");
+  EXPECT_EQ(str(would.at(1), "backup_id"), "aged20");
+  EXPECT_EQ(backup_count(), 4u);
+
+  CallResult done = call("ha_manage_backup", ask + R"(,"confirm":true})");
+  ASSERT_FALSE(done.is_error) << done.text;
+  const json::array& deleted = done.structured.at("deleted").as_array();
+  ASSERT_EQ(deleted.size(), 2u) << done.text;
+  for (const auto& one : deleted) EXPECT_TRUE(one.at("deleted").as_bool()) << done.text;
+  EXPECT_EQ(backup_count(), 2u);
+  CallResult bad = call("ha_manage_backup", R"({"action":"delete","via":"supervisor","keep_newest":-1})");
+  EXPECT_EQ(bad.code(), "invalid_argument") << bad.text;
+  EXPECT_NE(bad.text.find("keep_newest"), std::string::npos) << bad.text;
 }
 
 TEST_F(SupervisorBackupTest, WithoutTheBackupIntegrationTheSupervisorAnswers) {
