@@ -199,9 +199,11 @@ asio::awaitable<std::optional<mcp::ToolResult>> check_delete(Args& args, ToolEnv
   if (!args.flag("confirm", false)) {
     Preview preview{"delete", json::string(check.id), json::object{{"deletes_backup", check.summary}}, "for good",
                     std::move(check.fields)};
-    if (too_new)  // still asked: an accept meets the same backup_too_new refusal as confirm=true (below)
+    if (too_new) {  // nothing to ask the user: confirm=true would meet the backup_too_new refusal (below)
       preview.note = "younger than older_than_days=" + one_decimal(check.min_age) +
                      ": confirm=true would refuse it; pass older_than_days=0 to allow it";
+      co_return preview_result(std::move(preview));
+    }
     auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
     std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
     if (previewed) co_return previewed;

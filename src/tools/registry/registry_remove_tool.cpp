@@ -126,9 +126,10 @@ boost::asio::awaitable<mcp::ToolResult> run_remove_registry(Args& args, ToolEnv&
     for (auto& kv : change) fields[kv.key()] = kv.value();
     if (kind == Kind::device) fields["removable"] = removable.blocked.empty();
     if (!removable.blocked.empty()) fields["blocked_by"] = removable.blocked;
-    // Blocked: still asked like every other removal; an accept meets the same refusal as confirm=true.
     std::string note = removable.blocked.empty() ? "" : "blocked_by says why it cannot be removed";
     Preview preview{"remove", json::string(key), std::move(change), std::move(note), std::move(fields)};
+    // Blocked: nothing to ask the user, confirm=true would meet the same refusal.
+    if (!removable.blocked.empty()) co_return preview_result(std::move(preview));
     auto asking = confirm_or_preview(args, env, ctx, std::move(preview));
     std::optional<mcp::ToolResult> previewed = co_await std::move(asking);
     if (previewed) co_return std::move(*previewed);

@@ -82,7 +82,8 @@ asio::awaitable<mcp::ToolResult> run_restart(Args& args, ToolEnv& env, mcp::Requ
   ctx.progress(0, kSteps, "checking the configuration");
   auto checking = system::check_config(env);
   json::object check = co_await std::move(checking);
-  // An invalid configuration is asked about too: an accept meets the same config_invalid refusal as confirm=true.
+  // An invalid configuration: nothing to ask the user, confirm=true would meet the config_invalid refusal.
+  if (!args.flag("confirm", false) && !config_valid(check)) co_return preview_result(preview_of(check));
   auto asking = confirm_or_preview(args, env, ctx, preview_of(check));
   std::optional<mcp::ToolResult> preview = co_await std::move(asking);
   if (preview) co_return std::move(*preview);

@@ -202,10 +202,11 @@ asio::awaitable<mcp::ToolResult> run_install(Args& args, ToolEnv& env, mcp::Requ
   }
   json::array targets;
   for (const json::value& plan : plans) targets.push_back(plan.as_object().at("entity_id"));
-  // Refused entries are asked about too: an accept meets the same install_refused error as confirm=true.
   std::string note =
       refused ? "fix the refused entries first; nothing was installed" : "installs these, one after the other";
   Preview asked{"install", std::move(targets), plans, std::move(note), {{"installed", false}}};
+  // Refused entries: nothing to ask the user, confirm=true would meet the install_refused error.
+  if (refused && !args.flag("confirm", false)) co_return preview_result(std::move(asked));
   auto asking = confirm_or_preview(args, env, ctx, std::move(asked));
   std::optional<mcp::ToolResult> preview = co_await std::move(asking);
   if (preview) co_return std::move(*preview);
