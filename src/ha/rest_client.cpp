@@ -375,6 +375,20 @@ asio::awaitable<Response> RestClient::del(std::string path, RequestOptions optio
   co_return co_await impl->request(http::verb::delete_, std::move(path), std::move(no_body), options);
 }
 
+asio::awaitable<Response> RestClient::send(std::string method, std::string path, boost::json::value body) {
+  auto impl = impl_;
+  std::optional<std::string> text;
+  const RequestOptions options{};  // named: GCC 12 coroutine temporaries
+  http::verb verb = http::verb::get;
+  if (method == "post") {
+    verb = http::verb::post;
+    text = boost::json::serialize(body);
+  } else if (method == "delete") {
+    verb = http::verb::delete_;
+  }
+  co_return co_await impl->request(verb, std::move(path), std::move(text), options);
+}
+
 namespace {
 boost::json::value to_json_or_throw(const Response& r, const ConnectionSettings& s, const std::string& path) {
   // An HA (or a proxy) that echoes the Authorization header must not put the token into an error:

@@ -50,6 +50,9 @@ class RestClient {
   boost::asio::awaitable<Response> get(std::string path, RequestOptions options = {});
   boost::asio::awaitable<Response> post(std::string path, boost::json::value body, RequestOptions options = {});
   boost::asio::awaitable<Response> del(std::string path, RequestOptions options = {});
+  // By a method name as tools and the Supervisor's API take it: "post", "delete", else GET
+  // (the body is sent with POST only).
+  boost::asio::awaitable<Response> send(std::string method, std::string path, boost::json::value body);
 
   // Like get/post, but a non-2xx status throws its classified HaError and the
   // body is parsed as JSON (plain-text bodies come back as a JSON string).

@@ -87,17 +87,8 @@ boost::asio::awaitable<json::value> SupervisorClient::call_direct(std::string me
   auto executor = co_await boost::asio::this_coro::executor;
   RestClient rest(executor, settings);
   const std::string target = path + query_string(params);
-  Response r;
-  if (method == "post") {
-    auto posting = rest.post(target, json::value(std::move(body)));
-    r = co_await std::move(posting);
-  } else if (method == "delete") {
-    auto deleting = rest.del(target);
-    r = co_await std::move(deleting);
-  } else {
-    auto getting = rest.get(target);
-    r = co_await std::move(getting);
-  }
+  auto sending = rest.send(std::move(method), target, json::value(std::move(body)));
+  Response r = co_await std::move(sending);
   co_return unwrap(r);
 }
 
@@ -151,18 +142,8 @@ boost::asio::awaitable<Response> SupervisorClient::addon_http(std::string host, 
   auto executor = co_await boost::asio::this_coro::executor;
   RestClient rest(executor, settings);
   rest.set_retry_policy(RetryPolicy{1, std::chrono::milliseconds(0), std::chrono::milliseconds(0)});
-  Response r;
-  if (method == "post") {
-    auto posting = rest.post(path, std::move(body));
-    r = co_await std::move(posting);
-  } else if (method == "delete") {
-    auto deleting = rest.del(path);
-    r = co_await std::move(deleting);
-  } else {
-    auto getting = rest.get(path);
-    r = co_await std::move(getting);
-  }
-  co_return r;
+  auto sending = rest.send(std::move(method), std::move(path), std::move(body));
+  co_return co_await std::move(sending);
 }
 
 boost::asio::awaitable<std::string> SupervisorClient::log_via_core(std::string path, int lines) {

@@ -92,17 +92,8 @@ boost::asio::awaitable<Response> SupervisorClient::ingress_request(const std::st
   RestClient rest(executor, ingress_settings(*ha_.settings(), route()));
   rest.set_retry_policy(RetryPolicy{1, std::chrono::milliseconds(0), std::chrono::milliseconds(0)});
   rest.set_cookie(Secret("ingress_session=" + session));
-  Response r;
-  if (method == "post") {
-    auto posting = rest.post(target, body);
-    r = co_await std::move(posting);
-  } else if (method == "delete") {
-    auto deleting = rest.del(target);
-    r = co_await std::move(deleting);
-  } else {
-    auto getting = rest.get(target);
-    r = co_await std::move(getting);
-  }
+  auto sending = rest.send(method, target, body);
+  Response r = co_await std::move(sending);
   r.body = Secret(session).scrub(std::move(r.body));
   co_return r;
 }

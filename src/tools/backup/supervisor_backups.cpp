@@ -84,7 +84,7 @@ asio::awaitable<json::object> backup_info(ToolEnv& env, const std::string& slug)
   co_return info.is_object() ? info.get_object() : json::object{};
 }
 
-asio::awaitable<mcp::ToolResult> list(Args& args, ToolEnv& env) {
+asio::awaitable<json::array> backups_newest_first(ToolEnv& env) {
   auto reading = supervisor(env, "get", "/backups");
   json::value data = co_await std::move(reading);
   json::array backups;
@@ -93,6 +93,12 @@ asio::awaitable<mcp::ToolResult> list(Args& args, ToolEnv& env) {
   std::stable_sort(backups.begin(), backups.end(), [](const json::value& a, const json::value& b) {
     return age_days(a.as_object()) < age_days(b.as_object());
   });
+  co_return backups;
+}
+
+asio::awaitable<mcp::ToolResult> list(Args& args, ToolEnv& env) {
+  auto listing = backups_newest_first(env);
+  json::array backups = co_await std::move(listing);
   const auto limit = static_cast<std::size_t>(std::max<std::int64_t>(1, args.integer("limit", 20)));
   json::array items;
   for (const auto& b : backups)
@@ -171,18 +177,6 @@ asio::awaitable<mcp::ToolResult> restore(Args& args, ToolEnv& env, mcp::RequestC
   body["job"] = addons::job_summary(outcome, job_id);
   if (!outcome.done) body["note"] = "Home Assistant may restart during the restore; hamcp reconnects on its own.";
   co_return ok(std::move(body));
-}
-
-asio::awaitable<json::array> backups_newest_first(ToolEnv& env) {
-  auto reading = supervisor(env, "get", "/backups");
-  json::value data = co_await std::move(reading);
-  json::array backups;
-  if (const json::value* b = data.is_object() ? data.get_object().if_contains("backups") : nullptr)
-    if (b->is_array()) backups = b->get_array();
-  std::stable_sort(backups.begin(), backups.end(), [](const json::value& a, const json::value& b) {
-    return age_days(a.as_object()) < age_days(b.as_object());
-  });
-  co_return backups;
 }
 
 // Every backup older than older_than_days but the keep_newest newest: a

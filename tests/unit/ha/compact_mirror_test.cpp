@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdlib>
 #if defined(__GLIBC__)
-#include <malloc.h>
 #endif
 
 #include "ha/detail/ha_json.hpp"
@@ -16,30 +15,20 @@
 #include "ha/snapshot.hpp"
 #include "sim/core/registry_json.hpp"
 #include "sim/home/home_model.hpp"
+#include "unit/heap_in_use.hpp"
 
 using namespace hamcp::ha;
 namespace json = boost::json;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+using hamcp::testing::kSanitized;
+using hamcp::testing::small_heap_in_use;
 
 json::array entity_registry_list(const hamcp::sim::Home& home) {
   json::array items;
   for (const auto& e : home.entities) items.emplace_back(hamcp::sim::entity_entry_json(e, false));
   return items;
-}
-
-std::size_t heap_in_use() {
-#if defined(__GLIBC__)
-  return mallinfo2().uordblks;
-#else
-  return 0;
-#endif
 }
 
 TEST(CompactMirror, AttributesGiveBackTheSameObject) {
@@ -162,12 +151,12 @@ TEST(CompactMirror, RegistriesHoldLessThanHalfTheirText) {
   if (kSanitized) GTEST_SKIP() << "the sanitizer's allocator does not report mallinfo";
   const auto home = hamcp::sim::generate_home(5000, 42);
   for (const RegistryKind kind : {RegistryKind::entity, RegistryKind::device}) {
-    const std::size_t before = heap_in_use();  // the list's DOM is made and freed after this
+    const std::size_t before = small_heap_in_use();  // the list's DOM is made and freed after this
     json::array items = kind == RegistryKind::entity ? entity_registry_list(home) : device_registry_list(home);
     const std::size_t count = items.size(), text_bytes = text_size(items);
     ASSERT_GT(count, 1000u);
     auto reg = Registry::make(kind, std::move(items));
-    const double held = static_cast<double>(heap_in_use()) - static_cast<double>(before);
+    const double held = static_cast<double>(small_heap_in_use()) - static_cast<double>(before);
     EXPECT_EQ(reg->size(), count);
     EXPECT_LT(held, 0.5 * static_cast<double>(text_bytes))
         << to_string(kind) << ": " << held / static_cast<double>(count) << " bytes per entry, JSON text "

@@ -7,32 +7,18 @@
 #include <boost/json.hpp>
 #include <string>
 #if defined(__GLIBC__)
-#include <malloc.h>
 #endif
 
 #include "ha/snapshot.hpp"
+#include "unit/heap_in_use.hpp"
 
 using namespace hamcp::ha;
 namespace json = boost::json;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
-// Small blocks plus mmap'ed ones (the item table and the index are large
-// single blocks).
-std::size_t heap_in_use() {
-#if defined(__GLIBC__)
-  const auto info = mallinfo2();
-  return info.uordblks + info.hblkhd;
-#else
-  return 0;
-#endif
-}
+using hamcp::testing::heap_in_use;
+using hamcp::testing::kSanitized;
 
 std::string area_id(int i) { return "area_" + std::to_string(100000 + i); }
 

@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 #if defined(__GLIBC__)
-#include <malloc.h>
 #endif
 
 #include "ha/snapshot.hpp"
 #include "ha/state_context.hpp"
+#include "unit/heap_in_use.hpp"
 
 using hamcp::ha::EntityState;
 using hamcp::ha::StateContext;
@@ -20,11 +20,8 @@ namespace json = boost::json;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+using hamcp::testing::kSanitized;
+using hamcp::testing::small_heap_in_use;
 
 json::value state_with_context(json::value context) {
   return json::value{{"entity_id", "light.kitchen"},
@@ -86,9 +83,9 @@ TEST(StateContext, UsualContextNeedsNoHeapBlock) {
   if (kSanitized) GTEST_SKIP() << "the sanitizer's allocator does not report mallinfo";
 #if defined(__GLIBC__)
   std::vector<EntityState> states(1000);
-  const std::size_t before = mallinfo2().uordblks;
+  const std::size_t before = small_heap_in_use();
   for (auto& state : states) state.context = StateContext("01KBN3Z8M1Q2W3E4R5T6Y7U8I9", "", "");
-  EXPECT_EQ(mallinfo2().uordblks, before);
+  EXPECT_EQ(small_heap_in_use(), before);
   EXPECT_EQ(states.back().context.id(), "01KBN3Z8M1Q2W3E4R5T6Y7U8I9");
 #endif
 }

@@ -5,27 +5,19 @@
 // return to per-entity std::strings, node maps keyed by copies of the ids or
 // tokens, a token list per entity, or phrases with two strings each.
 #include <gtest/gtest.h>
-#include <malloc.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "search/entity_index.hpp"
+#include "unit/heap_in_use.hpp"
 #include "unit/search/doc_json.hpp"
 
 namespace hamcp::search {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
-std::size_t heap_in_use() {
-  struct mallinfo2 mi = mallinfo2();
-  return mi.uordblks + mi.hblkhd;
-}
+using hamcp::testing::heap_in_use;
+using hamcp::testing::kSanitized;
 
 std::vector<EntityDoc> generated_home() {
   std::ifstream in(std::filesystem::path(HAMCP_SEARCH_TEST_DIR) / "fixtures" / "generated_1000_seed42.jsonl");
