@@ -142,17 +142,12 @@ bool ws_command_requires_admin(std::string_view type) {
 
 bool service_requires_admin(std::string_view domain, std::string_view service) {
   // homeassistant's own admin services (components/homeassistant/__init__.py).
-  static const std::set<std::string, std::less<>> kAdminServices = {"homeassistant.restart",
-                                                                    "homeassistant.check_config",
-                                                                    "homeassistant.stop",
-                                                                    "homeassistant.reload_core_config",
-                                                                    "homeassistant.set_location",
-                                                                    "homeassistant.reload_all",
-                                                                    "homeassistant.reload_config_entry",
-                                                                    "homeassistant.reload_custom_templates",
-                                                                    // zha's async_register_admin_service ones
-                                                                    "zha.set_zigbee_cluster_attribute",
-                                                                    "zha.issue_zigbee_cluster_command"};
+  static const std::set<std::string, std::less<>> kAdminServices = {
+      "homeassistant.restart", "homeassistant.check_config", "homeassistant.stop", "homeassistant.reload_core_config",
+      "homeassistant.set_location", "homeassistant.reload_all", "homeassistant.reload_config_entry",
+      "homeassistant.reload_custom_templates",
+      // zha's async_register_admin_service ones
+      "zha.set_zigbee_cluster_attribute", "zha.issue_zigbee_cluster_command"};
   std::string name(domain);
   name += '.';
   name += service;

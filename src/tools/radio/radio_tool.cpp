@@ -103,8 +103,7 @@ ToolSpec make_manage_radio_spec() {
   ToolSpec s;
   s.name = "ha_manage_radio";
   s.title = "Radio networks";
-  s.description =
-      "Zigbee/Z-Wave/Thread/Matter networks. Inputs in params; risky actions need confirm=true.";
+  s.description = "Zigbee/Z-Wave/Thread/Matter networks. Inputs in params; risky actions need confirm=true.";
   s.input_schema = R"J({"type":"object","properties":{
 "radio":{"type":"string","enum":["zwave","zigbee","matter","thread"]},
 "action":{"type":"string","description":"all: network_status, diagnostics. zwave/zigbee/matter: firmware_update. zwave: get_config_params, get_config_param, set_config_param, reinterview, rebuild_routes, remove_device, ping, add, hard_reset. zigbee: groups, permit_join, bind, unbind, group_add/_remove, group_members_add/_remove, remove_device, network_backup/_restore, change_channel, reconfigure, cluster_read/_write/_command. thread: list_datasets, discover_routers, set_preferred_dataset, delete_dataset, add_dataset, create_network, set_network, set_channel. matter: ping, interview, remove_fabric, commission, commission_on_network, share_out, set_thread, set_wifi_credentials"},
