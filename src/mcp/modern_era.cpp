@@ -53,10 +53,13 @@ std::optional<std::string> base64_decode(std::string_view text) {
   return out;
 }
 
-// Where Mcp-Name comes from: params.name (tools/call, prompts/get) or params.uri (resources/read).
+// Where Mcp-Name comes from: params.name (tools/call, prompts/get), params.uri
+// (resources/read) or params.taskId (the tasks extension's tasks/get, update, cancel).
 const json::value* name_source(std::string_view method, const json::object& params) {
   if (method == "tools/call" || method == "prompts/get") return params.if_contains("name");
   if (method == "resources/read") return params.if_contains("uri");
+  if (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel")
+    return params.if_contains("taskId");
   return nullptr;
 }
 
@@ -110,8 +113,10 @@ RequestMeta read_request_meta(const json::object& params) {
 }
 
 bool is_removed_method(std::string_view method) {
-  static constexpr std::array<std::string_view, 5> kRemoved = {"initialize", "ping", "logging/setLevel",
-                                                               "resources/subscribe", "resources/unsubscribe"};
+  // tasks/result and tasks/list: the tasks extension (SEP-2663) inlines the result in tasks/get and lists nothing.
+  static constexpr std::array<std::string_view, 7> kRemoved = {
+      "initialize",   "ping",      "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
+      "tasks/result", "tasks/list"};
   return std::find(kRemoved.begin(), kRemoved.end(), method) != kRemoved.end();
 }
 

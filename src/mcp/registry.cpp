@@ -47,6 +47,9 @@ json::object build_listing(const Tool& tool) {
   if (a.idempotent_hint) annotations.emplace("idempotentHint", *a.idempotent_hint);
   if (a.open_world_hint) annotations.emplace("openWorldHint", *a.open_world_hint);
   if (!annotations.empty()) entry.emplace("annotations", std::move(annotations));
+  if (tool.task_support != TaskSupport::forbidden)
+    entry.emplace("execution",
+                  json::object{{"taskSupport", tool.task_support == TaskSupport::required ? "required" : "optional"}});
   return entry;
 }
 
@@ -150,6 +153,11 @@ void Registry::add_tool(Tool tool) {
   tool_index_.emplace(entry->tool.name, entry);
   for (const std::string& alias : entry->tool.aliases) tool_index_.emplace(alias, entry);
   tools_.push_back(std::move(entry));
+}
+
+bool Registry::has_task_tools() const {
+  return std::any_of(tools_.begin(), tools_.end(),
+                     [](const auto& t) { return t->tool.task_support != TaskSupport::forbidden; });
 }
 
 bool Registry::remove_tool(std::string_view name) {

@@ -136,6 +136,7 @@ class Registry {
   bool has_tools() const { return !tools_.empty(); }
   bool has_resources() const { return !resources_.empty() || !templates_.empty(); }
   bool has_prompts() const { return !prompts_.empty(); }
+  bool has_task_tools() const;  // any tool with task_support other than forbidden
   bool has_completion() const { return static_cast<bool>(completion_) || !completion_by_ref_.empty(); }
 
  private:

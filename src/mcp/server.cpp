@@ -26,9 +26,15 @@ json::object ServerCore::capabilities() const {
   }
   if (registry.has_prompts()) caps.emplace("prompts", list_changed);
   if (registry.has_completion()) caps.emplace("completions", json::object());
-  if (!registry.extensions().empty()) {
+  const bool tasks = registry.has_task_tools();
+  if (tasks)  // 2025-11-25; the 2026 era drops this slot for the extension (discover_result)
+    caps.emplace("tasks", json::object{{"list", json::object()},
+                                       {"cancel", json::object()},
+                                       {"requests", json::object{{"tools", json::object{{"call", json::object()}}}}}});
+  if (!registry.extensions().empty() || tasks) {
     json::object extensions;
     for (const auto& [id, settings] : registry.extensions()) extensions.emplace(id, settings);
+    if (tasks) extensions.emplace(kTasksExtension, json::object());
     caps.emplace("extensions", std::move(extensions));
   }
   return caps;

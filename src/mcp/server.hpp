@@ -19,6 +19,7 @@
 #include "mcp/log_level.hpp"
 #include "mcp/registry.hpp"
 #include "mcp/session.hpp"
+#include "mcp/task_store.hpp"
 
 namespace hamcp::mcp {
 
@@ -40,10 +41,13 @@ struct ServerOptions {
   // resources/subscribe: uris one session may watch; resources/updated owed
   // to one session and not yet sent (coalesced per uri; a session watches at
   // most this many uris, so no update is ever dropped); how long to wait
-  // before retrying while the client is not reading (Channel::congested).
+  // before retrying while the client is not reading (Channel::congested):
+  // congested_retry, doubled per retry up to congested_retry_max (the most a
+  // client that reads again waits for its updates).
   std::size_t max_subscriptions = 10000;
   std::size_t max_pending_updates = 10000;
   std::chrono::milliseconds congested_retry{20};
+  std::chrono::milliseconds congested_retry_max{100};
 };
 
 namespace detail {
@@ -59,6 +63,7 @@ struct ServerCore {
   std::shared_ptr<std::atomic<bool>> resources_watched = std::make_shared<std::atomic<bool>>(false);
   // Called after a session's persistent_state() changed (setLevel, subscribe).
   std::function<void(const Session&, const json::object& change)> state_observer;
+  TaskStore tasks;  // tools/call run as tasks, every session's (each sees only its own)
   json::object capabilities() const;
   template <class F>
   void for_each_session(F&& f);

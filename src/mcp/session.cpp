@@ -238,6 +238,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
         "Invalid Request: session not initialized; send \"initialize\" first (got \"" + std::string(method) + "\")");
   if (in_flight_.count(id_key(id)))
     return error(error_code::invalid_request, "Invalid Request: a request with this id is still in progress");
+  if (method.starts_with("tasks/")) return handle_task_method(std::move(id), method, params, reply, batch);
 
   const Registry& registry = core_->registry;
   const std::size_t page = core_->options.page_size;
@@ -282,6 +283,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
     return error(e.code(), e.what(), e.data());
   }
 
+  if (method == "tools/call" && registry.has_task_tools() && call_as_task(id, params, reply, batch)) return false;
   bool async = (method == "tools/call" && registry.has_tools()) ||
                (method == "resources/read" && registry.has_resources()) ||
                (method == "prompts/get" && registry.has_prompts()) ||

@@ -25,8 +25,10 @@ namespace hamcp::mcp {
 namespace modern {
 struct RequestMeta;
 }
+struct TaskRecord;
 namespace detail {
 struct ServerCore;
+struct CallOutcome;
 struct InFlightRequest;
 struct OutgoingRequest;
 }  // namespace detail
@@ -161,6 +163,27 @@ class Session : public std::enable_shared_from_this<Session> {
   // stream stays open until the client cancels it or the parent shuts down.
   bool start_listen(json::value id, const json::object& params, const std::shared_ptr<Channel>& reply);
   bool cancel_modern(const std::string& key);  // notifications/cancelled for a child's request
+
+  // Tasks (session_tasks.cpp, task_store.hpp). A tools/call the client asked to
+  // run as a task (2025: params.task; 2026: the tasks extension declared) is
+  // answered at once with a CreateTaskResult and goes on in the background;
+  // true when this answered the call (the task, or why it cannot be one).
+  bool call_as_task(json::value& id, json::object& params, const std::shared_ptr<Channel>& reply,
+                    const std::shared_ptr<Batch>& batch);
+  void start_task(json::value id, json::object params, const std::shared_ptr<Channel>& reply,
+                  const std::shared_ptr<Batch>& batch);
+  void run_task_work(TaskRecord& task, json::value id, json::object params);
+  void resume_task(TaskRecord& task, const json::object& params);
+  void finish_task(const std::string& task_id, detail::CallOutcome outcome);
+  // tasks/get, tasks/result, tasks/list, tasks/cancel (2025); tasks/get,
+  // tasks/update, tasks/cancel (2026). True while the answer is still owed.
+  bool handle_task_method(json::value id, std::string_view method, const json::object& params,
+                          const std::shared_ptr<Channel>& reply, const std::shared_ptr<Batch>& batch);
+  bool answer_task_result(json::value id, TaskRecord& task, const std::shared_ptr<Channel>& reply,
+                          const std::shared_ptr<Batch>& batch);
+  void notify_task_status(const TaskRecord& task);  // 2025: notifications/tasks/status
+  std::string task_owner() const;                   // whose tasks this session sees
+  bool tasks_declared() const;                      // 2026: the client declared io.modelcontextprotocol/tasks
 
   // What a subscriptions/listen stream asked for and was granted.
   struct Listen {

@@ -16,6 +16,43 @@ namespace hamcp::mcp {
 using detail::id_key;
 
 namespace {
+asio::awaitable<json::value> run_method(const Registry& registry, const std::string& method, json::object params,
+                                        RequestContext& ctx);
+}  // namespace
+
+// The body of one concurrent request (or task): waits for a fair turn first
+// (call_scheduler.hpp; tool work of one session must not hold up the other
+// sessions' requests), then runs the method; every failure is caught.
+asio::awaitable<detail::CallOutcome> detail::run_outcome(const Registry& registry,
+                                                         std::shared_ptr<CallScheduler> scheduler, const void* owner,
+                                                         const std::string& method, json::object params,
+                                                         RequestContext& ctx) {
+  detail::CallOutcome out;
+  try {
+    auto turn = scheduler->wait_turn(owner);  // named before co_await (GCC 12)
+    co_await std::move(turn);
+    if (method == "tools/call") {
+      auto calling = methods::call_tool_result(registry, std::move(params), ctx);  // named (GCC 12)
+      out.tool_result = co_await std::move(calling);
+    } else {
+      auto working = run_method(registry, method, std::move(params), ctx);  // named (GCC 12)
+      out.result = co_await std::move(working);
+    }
+  } catch (const McpError& e) {
+    out.failure.emplace(e);
+  } catch (const InputRequired& e) {
+    out.tool_result.reset();
+    out.result = e.result();  // the client retries with the answers (2026-07-28 MRTR)
+    out.input_required = true;
+  } catch (const std::exception& e) {
+    out.internal = e.what();
+  } catch (...) {
+    out.internal = "unknown error";
+  }
+  co_return out;
+}
+
+namespace {
 
 // A tools/call result as the JSON-RPC response text, written once.
 detail::Reply render_tool_response(json::value id, const ToolResult& result) {
@@ -48,50 +85,32 @@ asio::awaitable<json::value> run_method(const Registry& registry, const std::str
   co_return result;
 }
 
-// The body of one concurrent request: the method's result, a JSON-RPC error,
-// or nothing when it was cancelled (then nothing is sent).
-// Waits for a fair turn first (call_scheduler.hpp): tool work of one session
-// must not hold up the other sessions' requests.
+// A concurrent request's result, a JSON-RPC error, or nothing when it was
+// cancelled (then nothing is sent).
+detail::Reply render_reply(json::value id, const std::string& method, detail::CallOutcome outcome, bool cancelled) {
+  if (cancelled) return detail::Reply{};
+  if (outcome.failure)
+    return detail::Reply{
+        make_error_response(std::move(id), outcome.failure->code(), outcome.failure->what(), outcome.failure->data()),
+        {}};
+  if (!outcome.internal.empty()) {
+    spdlog::warn("mcp: {} failed: {}", method, outcome.internal);
+    return detail::Reply{
+        make_error_response(std::move(id), error_code::internal_error, "Internal error: " + outcome.internal), {}};
+  }
+  if (outcome.tool_result) return render_tool_response(std::move(id), *outcome.tool_result);
+  return detail::Reply{make_result_response(std::move(id), std::move(outcome.result)), {}};
+}
+
 asio::awaitable<detail::Reply> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
                                            const void* owner, std::string method, json::object params,
                                            std::shared_ptr<SessionRequestContext> ctx,
                                            std::shared_ptr<detail::InFlightRequest> in_flight) {
   json::value id = ctx->request_id();
-  std::optional<McpError> failure;
-  std::string internal;
-  std::optional<ToolResult> tool_result;
-  json::value result;
-  try {
-    auto turn = scheduler->wait_turn(owner);  // named before co_await (GCC 12)
-    co_await std::move(turn);
-    if (method == "tools/call") {
-      auto calling = methods::call_tool_result(registry, std::move(params), *ctx);  // named (GCC 12)
-      tool_result = co_await std::move(calling);
-    } else {
-      auto working = run_method(registry, method, std::move(params), *ctx);  // named (GCC 12)
-      result = co_await std::move(working);
-    }
-  } catch (const McpError& e) {
-    failure.emplace(e);
-  } catch (const InputRequired& e) {
-    tool_result.reset();
-    result = e.result();  // the client retries with the answers (2026-07-28 MRTR)
-  } catch (const std::exception& e) {
-    internal = e.what();
-  } catch (...) {
-    internal = "unknown error";
-  }
+  auto running = detail::run_outcome(registry, std::move(scheduler), owner, method, std::move(params), *ctx);
+  detail::CallOutcome outcome = co_await std::move(running);  // named before co_await (GCC 12)
   ctx->finish();
-  if (in_flight->cancelled) co_return detail::Reply{};
-  if (failure)
-    co_return detail::Reply{make_error_response(std::move(id), failure->code(), failure->what(), failure->data()), {}};
-  if (!internal.empty()) {
-    spdlog::warn("mcp: {} failed: {}", method, internal);
-    co_return detail::Reply{
-        make_error_response(std::move(id), error_code::internal_error, "Internal error: " + internal), {}};
-  }
-  if (tool_result) co_return render_tool_response(std::move(id), *tool_result);
-  co_return detail::Reply{make_result_response(std::move(id), std::move(result)), {}};
+  co_return render_reply(std::move(id), method, std::move(outcome), in_flight->cancelled);
 }
 
 }  // namespace

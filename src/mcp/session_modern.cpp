@@ -32,7 +32,9 @@ json::object Session::server_info() const {
 json::object Session::discover_result() const {
   json::object result;
   result.emplace("supportedVersions", modern::supported_versions());
-  result.emplace("capabilities", core_->capabilities());
+  json::object capabilities = core_->capabilities();
+  capabilities.erase("tasks");  // 2026-07-28: tasks are the io.modelcontextprotocol/tasks extension
+  result.emplace("capabilities", std::move(capabilities));
   if (!core_->options.instructions.empty()) result.emplace("instructions", core_->options.instructions);
   return result;
 }

@@ -12,8 +12,11 @@
 #include <string>
 
 #include "json/json_text.hpp"
+#include "mcp/call_scheduler.hpp"
 #include "mcp/errors.hpp"
+#include "mcp/registry.hpp"
 #include "mcp/session.hpp"
+#include "mcp/tool.hpp"
 
 namespace hamcp::mcp {
 
@@ -43,6 +46,19 @@ struct Reply {
   json::value message;
   std::string text;
 };
+
+// How a concurrent request (or a task's tools/call) ended: a tool result, another
+// method's result, a JSON-RPC error, or an internal failure (session_calls.cpp).
+struct CallOutcome {
+  std::optional<McpError> failure;
+  std::string internal;
+  std::optional<ToolResult> tool_result;
+  json::value result;
+  bool input_required = false;  // result is an InputRequiredResult (2026-07-28)
+};
+asio::awaitable<CallOutcome> run_outcome(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
+                                         const void* owner, const std::string& method, json::object params,
+                                         RequestContext& ctx);
 
 }  // namespace detail
 

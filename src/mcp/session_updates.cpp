@@ -44,10 +44,9 @@ void Session::flush_updates() {
     return;
   }
   if (standalone_->congested()) {
-    constexpr unsigned kMaxDoublings = 6;  // 20 ms doubled six times: about a second
-    const unsigned doublings = std::min(updates_.congested_retries, kMaxDoublings);
-    ++updates_.congested_retries;
-    schedule_update_flush(core_->options.congested_retry * (1U << doublings));
+    const ServerOptions& options = core_->options;
+    schedule_update_flush(
+        congested_delay(options.congested_retry, options.congested_retry_max, updates_.congested_retries++));
     return;
   }
   updates_.congested_retries = 0;

@@ -24,6 +24,11 @@ struct ToolAnnotations {
   std::optional<bool> read_only_hint, destructive_hint, idempotent_hint, open_world_hint;
 };
 
+// Whether a call may run as a task (task_store.hpp; tools/list execution.taskSupport):
+// forbidden (the default: always answered in the call), optional (a client that
+// supports tasks may leave it running and poll), required (only as a task).
+enum class TaskSupport { forbidden, optional, required };
+
 // Content blocks for ToolResult::content (and prompt messages).
 namespace content {
 json::object text(std::string_view text);
@@ -130,6 +135,12 @@ struct Tool {
   // caller's) before validation, e.g. an old per-kind name fixing `kind`.
   // Each alias here must also be in `aliases`.
   std::vector<std::pair<std::string, json::object>> alias_args;
+  // Long-running work (backups, updates, installs) a client may run as a task.
+  TaskSupport task_support = TaskSupport::forbidden;
+  // Which calls of an optional-task tool the server makes tasks when the
+  // client lets it choose (2026-07-28: the tasks extension declared); the rest
+  // answer at once. Unset: every call.
+  std::function<bool(const json::object& arguments)> task_for;
 };
 
 }  // namespace hamcp::mcp

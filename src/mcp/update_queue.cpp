@@ -4,6 +4,13 @@
 
 namespace hamcp::mcp {
 
+std::chrono::milliseconds congested_delay(std::chrono::milliseconds base, std::chrono::milliseconds max,
+                                          unsigned retries) {
+  std::chrono::milliseconds delay = std::max(base, std::chrono::milliseconds(1));
+  for (unsigned i = 0; i < retries && delay < max; ++i) delay *= 2;
+  return std::min(delay, std::max(max, std::chrono::milliseconds(1)));
+}
+
 UpdateQueue::Mark UpdateQueue::mark(std::string_view uri) {
   std::string key(uri);
   if (pending_.count(key)) {

@@ -8,6 +8,7 @@
 // bound a uri would be dropped and counted. The session drains it
 // (Session::flush_updates) while its standalone channel is not congested.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -17,6 +18,12 @@
 #include <vector>
 
 namespace hamcp::mcp {
+
+// How long a drain waits after `retries` drains found the channel congested:
+// `base` doubled each time, never more than `max`, so a client that reads again
+// gets its coalesced updates at most `max` later (ServerOptions::congested_retry*).
+std::chrono::milliseconds congested_delay(std::chrono::milliseconds base, std::chrono::milliseconds max,
+                                          unsigned retries);
 
 class UpdateQueue {
  public:
@@ -36,7 +43,7 @@ class UpdateQueue {
 
   bool flush_scheduled = false;  // a drain is posted or waiting on a timer
   // Consecutive drains that found the channel congested: the retry backs off
-  // (a client with no reader at all costs a timer a second, not fifty).
+  // (congested_delay), so a client with no reader costs a few timers a second.
   unsigned congested_retries = 0;
 
  private:

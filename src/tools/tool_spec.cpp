@@ -1,5 +1,6 @@
 #include "tools/tool_spec.hpp"
 
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <boost/system/system_error.hpp>
 #include <chrono>
@@ -296,6 +297,15 @@ mcp::Tool build_tool(ToolSpec spec, std::shared_ptr<ToolEnv> env) {
   t.annotations = spec.annotations;
   t.aliases = spec.aliases;
   t.kept_in_read_only = spec.mixed;
+  if (!spec.task_actions.empty()) {
+    t.task_support = mcp::TaskSupport::optional;
+    t.task_for = [actions = spec.task_actions](const json::object& arguments) {
+      if (actions.front() == "*") return true;
+      const json::value* action = arguments.if_contains("action");
+      return action && action->is_string() &&
+             std::find(actions.begin(), actions.end(), std::string_view(action->get_string())) != actions.end();
+    };
+  }
   for (const auto& [alias, fixed] : spec.alias_args) {
     t.aliases.push_back(alias);
     t.alias_args.emplace_back(alias, json::parse(fixed).as_object());

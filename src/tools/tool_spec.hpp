@@ -67,6 +67,11 @@ struct ToolSpec {
   // Hidden names that fix some arguments: {alias, JSON object text}, e.g.
   // {"ha_get_zone", R"({"kind":"zone"})"}. Added to the aliases.
   std::vector<std::pair<std::string, std::string>> alias_args;
+  // The `action` values that run long (a backup, an install, a restart): a
+  // client that supports tasks may run the tool as a task
+  // (execution.taskSupport "optional"), and one that lets the server choose
+  // (2026-07-28) gets a task for these actions only. {"*"}: every call.
+  std::vector<std::string> task_actions;
   RunFn run;
 };
 

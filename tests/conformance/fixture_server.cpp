@@ -127,6 +127,7 @@ static int run_main(int argc, char** argv) {
   mcp::Server server(io.get_executor(), options);
   conformance::register_conformance_fixtures(server.registry());
   conformance::register_modern_fixtures(server);
+  conformance::register_task_fixtures(server);
   if (e2e || extra_tools > 0) conformance::register_e2e_tools(server.registry(), extra_tools);
 
   asio::signal_set signals(io, SIGINT, SIGTERM);

@@ -181,6 +181,7 @@ ToolSpec make_manage_app_spec() {
   s.mixed = true;                 // previews and proxy GETs read; the gate refuses the rest in read-only mode
   s.keeps_masked_secrets = true;  // options merged: the mask keeps the current secret
   s.aliases = {"ha_manage_addon"};
+  s.task_actions = {"install", "update", "rebuild"};  // Supervisor jobs, followed to the end
   s.hidden_args = {"path",        "ingress",          "method",        "body",
                    "port",        "offset",           "limit",         "debug",
                    "websocket",   "wait_for_close",   "message_limit", "message_offset",

@@ -95,6 +95,7 @@ ToolSpec make_manage_backup_spec() {
   s.output_schema = R"J({"type":"object"})J";
   s.annotations = writes(true, false);
   s.mixed = true;
+  s.task_actions = {"create", "restore"};
   // Hidden: the backup's password, agents, database, and how long create waits.
   s.hidden_args = {"password", "agent_ids", "include_database", "wait_timeout", "homeassistant", "keep_newest"};
   s.legacy_args = {{"edit_id", "backup_id"}, {"kind", "domain"}};

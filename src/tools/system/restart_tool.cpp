@@ -134,6 +134,7 @@ ToolSpec make_restart_spec() {
   s.input_schema = R"J({"type":"object","properties":{"confirm":{"type":"boolean"}}})J";
   s.output_schema = R"J({"type":"object","properties":{"restarted":{"type":"boolean"},"back":{"type":"boolean"}}})J";
   s.annotations = writes(true, false);
+  s.task_actions = {"*"};
   s.run = run_restart;
   return s;
 }

@@ -178,6 +178,7 @@ ToolSpec make_manage_updates_spec() {
   s.also_accepts = {{"entity_ids", R"({"type":["string","array"],"items":{"type":"string"}})"},
                     {"categories", R"({"type":["string","array"],"items":{"type":"string"}})"}};
   s.hidden_args = {"version", "wait", "entity_id"};
+  s.task_actions = {"install"};
   s.run = run_manage_updates;
   return s;
 }

@@ -69,6 +69,19 @@ TEST(UpdateQueue, CoalescesPerUriAndDropsBeyondTheBound) {
   EXPECT_EQ(q.dropped(), 1u);
 }
 
+TEST(UpdateQueue, CongestedRetriesBackOffButStayBounded) {
+  using std::chrono::milliseconds;
+  const ServerOptions defaults;
+  EXPECT_EQ(congested_delay(defaults.congested_retry, defaults.congested_retry_max, 0), milliseconds(20));
+  EXPECT_EQ(congested_delay(defaults.congested_retry, defaults.congested_retry_max, 1), milliseconds(40));
+  // However long a client was congested, once it reads again its updates wait
+  // at most the cap (it used to be 20 ms doubled six times: 1.28 s).
+  for (unsigned retries : {3U, 6U, 10U, 40U, 1000U})
+    EXPECT_EQ(congested_delay(defaults.congested_retry, defaults.congested_retry_max, retries), milliseconds(100));
+  EXPECT_LE(defaults.congested_retry_max, milliseconds(100));
+  EXPECT_EQ(congested_delay(milliseconds(0), milliseconds(0), 5), milliseconds(1));  // never a busy loop
+}
+
 TEST_F(UpdatesTest, ABurstOfOneUriIsOneNotification) {
   start(small_options(100));
   subscribe("test://a");

@@ -1,0 +1,169 @@
+// The task store: ids, scoping, ttl and the status lifecycle (task_store.hpp).
+#include "mcp/task_store.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "common/iso_time.hpp"
+#include "mcp/errors.hpp"
+#include "mcp/http/session_token.hpp"
+
+namespace hamcp::mcp {
+
+namespace {
+
+std::string iso(std::chrono::system_clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  return common::format_iso_time(static_cast<double>(ms) / 1000.0);
+}
+
+std::size_t live_count(const std::map<std::string, TaskRecord, std::less<>>& tasks, std::string_view owner) {
+  return static_cast<std::size_t>(std::count_if(tasks.begin(), tasks.end(), [&](const auto& kv) {
+    return !is_terminal(kv.second.status) && (owner.empty() || kv.second.owner == owner);
+  }));
+}
+
+}  // namespace
+
+std::string_view to_string(TaskStatus status) {
+  switch (status) {
+    case TaskStatus::working:
+      return "working";
+    case TaskStatus::input_required:
+      return "input_required";
+    case TaskStatus::completed:
+      return "completed";
+    case TaskStatus::failed:
+      return "failed";
+    case TaskStatus::cancelled:
+      return "cancelled";
+  }
+  return "failed";
+}
+
+TaskStore::TaskStore(Options options, Clock clock) : options_(options), clock_(std::move(clock)) {
+  if (!clock_) clock_ = [] { return std::chrono::system_clock::now(); };
+}
+
+std::string TaskStore::new_id() {
+  std::array<unsigned char, 16> bytes{};  // 128 random bits: not guessable, not derived from anything
+  http::random_bytes(bytes.data(), bytes.size());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  id.reserve(bytes.size() * 2);
+  for (unsigned char b : bytes) {
+    id += kHex[b >> 4];
+    id += kHex[b & 0xF];
+  }
+  return id;
+}
+
+void TaskStore::expire() {
+  const auto now = clock_();
+  // Only finished tasks expire: a working one still holds its work (and is bounded by max_per_owner).
+  std::erase_if(
+      tasks_, [&](const auto& kv) { return is_terminal(kv.second.status) && now > kv.second.created + kv.second.ttl; });
+}
+
+TaskRecord& TaskStore::create(std::string owner, std::optional<std::chrono::milliseconds> ttl) {
+  expire();
+  if (live_count(tasks_, owner) >= options_.max_per_owner || tasks_.size() >= options_.max_total)
+    throw McpError(error_code::invalid_request,
+                   "Too many tasks: wait for running tasks to finish (tasks/get) or cancel some (tasks/cancel)");
+  std::chrono::milliseconds life = ttl.value_or(options_.default_ttl);
+  life = std::clamp(life, std::chrono::milliseconds(1000), options_.max_ttl);
+  std::string id = new_id();
+  TaskRecord record;
+  record.id = id;
+  record.owner = std::move(owner);
+  record.created = record.updated = clock_();
+  record.ttl = life;
+  return tasks_.emplace(std::move(id), std::move(record)).first->second;
+}
+
+TaskRecord* TaskStore::find(std::string_view owner, std::string_view id) {
+  expire();
+  auto it = tasks_.find(id);
+  if (it == tasks_.end() || it->second.owner != owner) return nullptr;
+  return &it->second;
+}
+
+std::vector<const TaskRecord*> TaskStore::list(std::string_view owner) {
+  expire();
+  std::vector<const TaskRecord*> out;
+  for (const auto& [id, task] : tasks_)
+    if (task.owner == owner) out.push_back(&task);
+  std::sort(out.begin(), out.end(), [](const TaskRecord* a, const TaskRecord* b) { return a->created > b->created; });
+  return out;
+}
+
+void TaskStore::settle(TaskRecord& task, TaskStatus status) {
+  task.status = status;
+  task.updated = clock_();
+  task.stop = nullptr;
+  auto waiters = std::move(task.waiters);
+  task.waiters.clear();
+  for (auto& wake : waiters) wake(task);
+}
+
+bool TaskStore::finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error) {
+  auto it = tasks_.find(id);
+  if (it == tasks_.end() || is_terminal(it->second.status)) return false;
+  TaskRecord& task = it->second;
+  task.result = std::move(result);
+  task.error = std::move(error);
+  settle(task, task.error ? TaskStatus::failed : TaskStatus::completed);
+  return true;
+}
+
+bool TaskStore::await_input(std::string_view id, json::object requests, std::string state) {
+  auto it = tasks_.find(id);
+  if (it == tasks_.end() || it->second.status != TaskStatus::working) return false;
+  TaskRecord& task = it->second;
+  task.status = TaskStatus::input_required;
+  task.updated = clock_();
+  task.input_requests = std::move(requests);
+  task.request_state = std::move(state);
+  task.answers.clear();
+  task.stop = nullptr;
+  return true;
+}
+
+bool TaskStore::answer(TaskRecord& task, const json::object& responses) {
+  if (task.status != TaskStatus::input_required) return false;
+  for (const auto& [key, response] : responses) {
+    if (!task.input_requests.contains(key)) continue;  // unknown or answered already: ignored
+    task.input_requests.erase(key);
+    task.answers[key] = response;
+  }
+  if (!task.input_requests.empty()) return false;
+  task.status = TaskStatus::working;
+  task.updated = clock_();
+  return true;
+}
+
+bool TaskStore::cancel(TaskRecord& task) {
+  if (is_terminal(task.status)) return false;
+  std::function<void()> stop = std::move(task.stop);
+  task.status_message = "cancelled by the client";
+  settle(task, TaskStatus::cancelled);
+  if (stop) stop();
+  return true;
+}
+
+json::object task_json(const TaskRecord& task, const TaskStore::Options& options, bool modern, bool detailed) {
+  json::object out;
+  out.emplace("taskId", task.id);
+  out.emplace("status", to_string(task.status));
+  if (!task.status_message.empty()) out.emplace("statusMessage", task.status_message);
+  out.emplace("createdAt", iso(task.created));
+  out.emplace("lastUpdatedAt", iso(task.updated));
+  out.emplace(modern ? "ttlMs" : "ttl", task.ttl.count());
+  if (!is_terminal(task.status)) out.emplace(modern ? "pollIntervalMs" : "pollInterval", options.poll_interval.count());
+  if (detailed && task.result && task.status == TaskStatus::completed) out.emplace("result", *task.result);
+  if (detailed && task.error && task.status == TaskStatus::failed) out.emplace("error", *task.error);
+  if (detailed && task.status == TaskStatus::input_required) out.emplace("inputRequests", task.input_requests);
+  return out;
+}
+
+}  // namespace hamcp::mcp

@@ -1,0 +1,105 @@
+#pragma once
+// Tasks (MCP 2025-11-25 utility "tasks"; MCP 2026-07-28 extension
+// io.modelcontextprotocol/tasks, SEP-2663): a tools/call the client may leave
+// running and poll. The store keeps each task's status and final result, scoped
+// to the owner that created it (a 2025 session or a 2026 principal: another
+// owner's id is "unknown"), with unguessable ids and a time to live counted from
+// creation. Bounded per owner and overall; finished tasks past their ttl are
+// dropped on the next access (no timers). Knows nothing of Home Assistant.
+//
+// Threading: the server's executor only (like Session).
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcp/json.hpp"
+
+namespace hamcp::mcp {
+
+inline constexpr std::string_view kTasksExtension = "io.modelcontextprotocol/tasks";
+
+// The lifetime of one task. working and input_required are live; the rest are terminal.
+enum class TaskStatus { working, input_required, completed, failed, cancelled };
+std::string_view to_string(TaskStatus status);
+inline bool is_terminal(TaskStatus s) { return s != TaskStatus::working && s != TaskStatus::input_required; }
+
+struct TaskRecord {
+  std::string id;
+  std::string owner;
+  TaskStatus status = TaskStatus::working;
+  std::string status_message;
+  std::chrono::system_clock::time_point created, updated;
+  std::chrono::milliseconds ttl{0};
+  std::optional<json::object> result;  // completed: the CallToolResult
+  std::optional<json::object> error;   // failed: the JSON-RPC error {code, message, data?}
+  std::function<void()> stop;          // while working: stops the work (tasks/cancel)
+  // 2026-07-28: what the work asked the client (input_required; only what is
+  // still unanswered), the answers so far, the requestState to hand back, and
+  // the call itself, run again with the answers once none is pending.
+  json::object input_requests;
+  json::object answers;
+  std::string request_state;
+  json::object call;
+  std::vector<std::function<void(const TaskRecord&)>> waiters;  // called once, when it becomes terminal
+};
+
+struct TaskStoreOptions {
+  std::chrono::milliseconds default_ttl{std::chrono::hours(1)};
+  std::chrono::milliseconds max_ttl{std::chrono::hours(24)};
+  std::chrono::milliseconds poll_interval{500};
+  std::size_t max_per_owner = 64;
+  std::size_t max_total = 4096;
+};
+
+class TaskStore {
+ public:
+  using Options = TaskStoreOptions;
+  using Clock = std::function<std::chrono::system_clock::time_point()>;
+
+  explicit TaskStore(Options options = {}, Clock clock = {});
+
+  // A new working task; `ttl` as the client asked (clamped to max_ttl; unset:
+  // default_ttl). Throws McpError(invalid_request) when the owner or the store
+  // is full of live tasks.
+  TaskRecord& create(std::string owner, std::optional<std::chrono::milliseconds> ttl = {});
+  // nullptr for an unknown id, an expired task or another owner's.
+  TaskRecord* find(std::string_view owner, std::string_view id);
+  // The owner's tasks, newest first.
+  std::vector<const TaskRecord*> list(std::string_view owner);
+  // Work ended: completed with `result`, or failed with `error`. A task already
+  // terminal (cancelled meanwhile, or expired) is left as it is: false.
+  bool finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error);
+  // The work stopped to ask the client (an InputRequiredResult's inputRequests
+  // and requestState): input_required. False when the task is not working.
+  bool await_input(std::string_view id, json::object requests, std::string state);
+  // Answers to pending input requests (other keys ignored). True when the last
+  // one was answered: the task is working again and the caller re-runs the call.
+  bool answer(TaskRecord& task, const json::object& responses);
+  // Marks a live task cancelled and stops its work; false when it was terminal already.
+  bool cancel(TaskRecord& task);
+
+  const Options& options() const { return options_; }
+  std::size_t size() const { return tasks_.size(); }
+
+ private:
+  void expire();
+  void settle(TaskRecord& task, TaskStatus status);
+  std::string new_id();
+
+  Options options_;
+  Clock clock_;
+  std::map<std::string, TaskRecord, std::less<>> tasks_;
+};
+
+// A task as the wire shows it. 2025-11-25: {taskId, status, statusMessage?,
+// createdAt, lastUpdatedAt, ttl, pollInterval}; 2026-07-28: ttlMs and
+// pollIntervalMs, and `detailed` inlines result / error (DetailedTask).
+json::object task_json(const TaskRecord& task, const TaskStore::Options& options, bool modern, bool detailed);
+
+}  // namespace hamcp::mcp
