@@ -25,7 +25,7 @@ asio::awaitable<json::value> run_method(const Registry& registry, const std::str
 // sessions' requests), then runs the method; every failure is caught.
 asio::awaitable<detail::CallOutcome> detail::run_outcome(const Registry& registry,
                                                          std::shared_ptr<CallScheduler> scheduler, const void* owner,
-                                                         const std::string& method, json::object params,
+                                                         std::string method, json::object params,
                                                          RequestContext& ctx) {
   detail::CallOutcome out;
   try {

@@ -49,6 +49,7 @@ struct Reply {
 
 // How a concurrent request (or a task's tools/call) ended: a tool result, another
 // method's result, a JSON-RPC error, or an internal failure (session_calls.cpp).
+// A coroutine: it takes its strings by value (a reference to a caller's temporary would dangle).
 struct CallOutcome {
   std::optional<McpError> failure;
   std::string internal;
@@ -57,7 +58,7 @@ struct CallOutcome {
   bool input_required = false;  // result is an InputRequiredResult (2026-07-28)
 };
 asio::awaitable<CallOutcome> run_outcome(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
-                                         const void* owner, const std::string& method, json::object params,
+                                         const void* owner, std::string method, json::object params,
                                          RequestContext& ctx);
 
 }  // namespace detail
