@@ -25,8 +25,7 @@ asio::awaitable<json::value> run_method(const Registry& registry, const std::str
 // sessions' requests), then runs the method; every failure is caught.
 asio::awaitable<detail::CallOutcome> detail::run_outcome(const Registry& registry,
                                                          std::shared_ptr<CallScheduler> scheduler, const void* owner,
-                                                         std::string method, json::object params,
-                                                         RequestContext& ctx) {
+                                                         std::string method, json::object params, RequestContext& ctx) {
   detail::CallOutcome out;
   try {
     auto turn = scheduler->wait_turn(owner);  // named before co_await (GCC 12)
@@ -110,6 +109,7 @@ asio::awaitable<detail::Reply> run_request(const Registry& registry, std::shared
   auto running = detail::run_outcome(registry, std::move(scheduler), owner, method, std::move(params), *ctx);
   detail::CallOutcome outcome = co_await std::move(running);  // named before co_await (GCC 12)
   ctx->finish();
+  if (ctx->finish_as_task(outcome)) co_return detail::Reply{};  // answered already: a CreateTaskResult
   co_return render_reply(std::move(id), method, std::move(outcome), in_flight->cancelled);
 }
 
@@ -137,6 +137,7 @@ void Session::spawn_request(json::value id, std::string method, json::object par
                                                         std::exception_ptr, detail::Reply response) {
                    auto it = self->in_flight_.find(key);
                    if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
+                   if (in_flight->detached) return;  // continued as a task: answered and closed already
                    if (in_flight->cancelled) response = detail::Reply{};  // cancelled: never answer
                    if (batch) {
                      batch->finish_one(std::move(response));

@@ -26,6 +26,15 @@ namespace detail {
 struct InFlightRequest {
   asio::cancellation_signal signal;
   bool cancelled = false;
+  bool detached = false;  // answered with a CreateTaskResult: the outcome goes to the task (continue_as_task)
+};
+
+// Where a task's own messages go once its tools/call was answered: nowhere of
+// its own; progress and logs fall back to the session's standalone stream.
+class DetachedChannel final : public Channel {
+ public:
+  void send(json::value) override {}
+  bool is_open() const override { return false; }
 };
 
 // One server->client request waiting for the client's response. The waiter
@@ -161,6 +170,9 @@ class SessionRequestContext final : public RequestContext {
   std::string_view session_id() const override { return session_->id_; }
   const json::value& request_id() const override { return id_; }
   bool release_connection() override { return !finished_ && reply_->release_connection(); }
+  bool continue_as_task() override;  // session_tasks.cpp
+  // After the run: a call that continued as a task hands its outcome to the task (true).
+  bool finish_as_task(detail::CallOutcome& outcome);
 
   void finish() { finished_ = true; }
 
@@ -190,6 +202,7 @@ class SessionRequestContext final : public RequestContext {
   bool finished_ = false;
   std::optional<json::object> input_responses_;
   std::string request_state_;
+  std::string task_id_;    // set once the call continued as a task
   json::object answers_;   // earlier rounds' answers (carried in requestState) and this round's
   std::size_t asked_ = 0;  // questions asked so far in this run of the handler
 };

@@ -21,14 +21,6 @@ namespace {
 
 constexpr std::string_view kRelatedTask = "io.modelcontextprotocol/related-task";
 
-// Where a task's own messages go once its tools/call was answered: nowhere of
-// its own; progress and logs fall back to the session's standalone stream.
-class DetachedChannel final : public Channel {
- public:
-  void send(json::value) override {}
-  bool is_open() const override { return false; }
-};
-
 json::object error_object(int code, std::string_view message, json::value data = nullptr) {
   json::object error;
   error.emplace("code", code);
@@ -108,9 +100,9 @@ bool Session::call_as_task(json::value& id, json::object& params, const std::sha
       return true;
     }
     if (support == TaskSupport::forbidden) return false;
-    if (support == TaskSupport::optional && tool->tool.task_for) {
+    if (tool->tool.task_for) {  // the others run as calls (and may continue as a task themselves)
       const json::value* args = params.if_contains("arguments");
-      if (!args || !args->is_object() || !tool->tool.task_for(args->get_object())) return false;  // quick: answered now
+      if (!args || !args->is_object() || !tool->tool.task_for(args->get_object())) return false;
     }
     start_task(std::move(id), std::move(params), reply, batch);
     return true;
@@ -159,7 +151,7 @@ void Session::run_task_work(TaskRecord& task, json::value id, json::object param
   };
   auto self = shared_from_this();
   auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), progress_token_of(params),
-                                                     std::make_shared<DetachedChannel>(), in_flight);
+                                                     std::make_shared<detail::DetachedChannel>(), in_flight);
   if (modern_) ctx->set_round_trip(params);
   auto done = [self, task_id = task.id](detail::CallOutcome outcome) {
     self->finish_task(task_id, std::move(outcome));
@@ -292,6 +284,41 @@ bool Session::answer_task_result(json::value id, TaskRecord& task, const std::sh
     if (reply->is_open()) reply->send(std::move(response));
     reply->close();
   });
+  return true;
+}
+
+bool SessionRequestContext::continue_as_task() {
+  if (!task_id_.empty()) return true;
+  if (finished_ || !session_->modern_ || !session_->tasks_declared()) return false;
+  TaskStore& store = session_->core_->tasks;
+  TaskRecord* task = nullptr;
+  try {
+    task = &store.create(session_->task_owner());
+  } catch (const McpError&) {
+    return false;  // too many tasks: answer in the call
+  }
+  task->stop = [in_flight = in_flight_] {
+    in_flight->cancelled = true;
+    in_flight->signal.emit(asio::cancellation_type::terminal);
+  };
+  task_id_ = task->id;
+  in_flight_->detached = true;
+  // No longer the request's work: the request's end (a 2026 HTTP request's
+  // session is shut down once answered) must not cancel it; tasks/cancel does.
+  if (auto it = session_->in_flight_.find(detail::id_key(id_));
+      it != session_->in_flight_.end() && it->second == in_flight_)
+    session_->in_flight_.erase(it);
+  json::object created = task_json(*task, store.options(), true, false);
+  created.emplace("resultType", "task");
+  if (reply_->is_open()) reply_->send(make_result_response(id_, std::move(created)));
+  reply_->close();
+  reply_ = std::make_shared<detail::DetachedChannel>();
+  return true;
+}
+
+bool SessionRequestContext::finish_as_task(detail::CallOutcome& outcome) {
+  if (task_id_.empty()) return false;
+  session_->finish_task(task_id_, std::move(outcome));
   return true;
 }
 

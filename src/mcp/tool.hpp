@@ -102,6 +102,11 @@ class RequestContext {
   // on (Channel::release_connection): for long calls behind proxies that cut
   // long connections. False when the transport cannot resume it.
   virtual bool release_connection() { return false; }
+  // 2026-07-28, the tasks extension declared: answer this tools/call now with a
+  // CreateTaskResult and run the rest of the handler as that task (e.g. once
+  // the user's answers are in, before the long work). False where the client
+  // cannot take a task: the handler goes on and answers as usual.
+  virtual bool continue_as_task() { return false; }
 };
 
 // Arguments arrive validated against input_schema; they are moved in.
@@ -137,9 +142,10 @@ struct Tool {
   std::vector<std::pair<std::string, json::object>> alias_args;
   // Long-running work (backups, updates, installs) a client may run as a task.
   TaskSupport task_support = TaskSupport::forbidden;
-  // Which calls of an optional-task tool the server makes tasks when the
-  // client lets it choose (2026-07-28: the tasks extension declared); the rest
-  // answer at once. Unset: every call.
+  // Which calls the server makes tasks up front when the client lets it
+  // choose (2026-07-28: the tasks extension declared); the rest run as
+  // ordinary calls, which may still continue as a task
+  // (RequestContext::continue_as_task). Unset: every call.
   std::function<bool(const json::object& arguments)> task_for;
 };
 

@@ -25,7 +25,7 @@ void register_conformance_fixtures(mcp::Registry& registry);
 // announce list changes through `server`.
 void register_modern_fixtures(mcp::Server& server);
 // The tasks extension's (SEP-2663) fixtures: greet, slow_compute, failing_job,
-// protocol_error_job, confirm_delete, multi_input (fixtures_tasks.cpp).
+// protocol_error_job, confirm_delete, multi_input, test_tool_with_task (fixtures_tasks.cpp).
 void register_task_fixtures(mcp::Server& server);
 
 void register_e2e_tools(mcp::Registry& registry, std::size_t extra_tools);

@@ -106,6 +106,32 @@ asio::awaitable<ToolResult> multi_input(json::object, RequestContext& ctx) {
   throw mcp::InputRequired(std::move(requests));
 }
 
+// Asks for the user's name first (an ordinary multi round-trip), then goes on as a task.
+asio::awaitable<ToolResult> tool_with_task(json::object, RequestContext& ctx) {
+  const json::object* answers = ctx.input_responses();
+  const json::value* answer = answers && !answers->empty() ? &answers->begin()->value() : nullptr;
+  if (!answer) {
+    json::object params;
+    params.emplace("message", "What is your name?");
+    params.emplace("requestedSchema", json::parse(R"({"type":"object","properties":{"name":{"type":"string"}},)"
+                                                  R"("required":["name"]})"));
+    json::object request;
+    request.emplace("method", "elicitation/create");
+    request.emplace("params", std::move(params));
+    json::object requests;
+    requests.emplace("user_name", std::move(request));
+    throw mcp::InputRequired(std::move(requests));
+  }
+  std::string name = "unknown";
+  if (const json::value* content = answer->is_object() ? answer->get_object().if_contains("content") : nullptr;
+      content && content->is_object())
+    name = string_arg(content->get_object(), "name", name);
+  ctx.continue_as_task();  // the answer is in: the rest runs as a task
+  auto sleeping = sleep_ms(300);
+  co_await std::move(sleeping);
+  co_return ToolResult::text("Hello, " + name + "! (finished as a task)");
+}
+
 }  // namespace
 
 void register_task_fixtures(mcp::Server& server) {
@@ -124,6 +150,10 @@ void register_task_fixtures(mcp::Server& server) {
   registry.add_tool(task_tool("confirm_delete", "Asks the user to confirm, then deletes (task-supporting)",
                               R"({"type":"object","properties":{"filename":{"type":"string"}}})", TaskSupport::optional,
                               confirm_delete));
+  mcp::Tool with_task = task_tool("test_tool_with_task", "Asks for a name, then continues as a task (task required)",
+                                  R"({"type":"object","properties":{}})", TaskSupport::required, tool_with_task);
+  with_task.task_for = [](const json::object&) { return false; };  // it becomes a task by itself
+  registry.add_tool(std::move(with_task));
   registry.add_tool(task_tool("multi_input", "Asks two questions at once (task-supporting)",
                               R"({"type":"object","properties":{}})", TaskSupport::optional, multi_input));
 }

@@ -26,7 +26,7 @@ HAMCP_BIN = os.environ.get("HAMCP_BIN", "")
 EXTRA_TOOLS = 25
 PAGE_SIZE = 10
 FIXTURE_ARGS = ["--e2e", "--extra-tools", str(EXTRA_TOOLS), "--page-size", str(PAGE_SIZE)]
-EXPECTED_TOOL_COUNT = 15 + 13 + 6 + 2 + EXTRA_TOOLS  # 15 conformance fixtures (test_custom_header), 13 for 2026-07-28, 6 tasks
+EXPECTED_TOOL_COUNT = 15 + 13 + 7 + 2 + EXTRA_TOOLS  # 15 conformance fixtures (test_custom_header), 13 for 2026-07-28, 7 tasks
 
 pytestmark = pytest.mark.anyio
 

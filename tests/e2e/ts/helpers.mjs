@@ -18,9 +18,9 @@ export const EXTRA_TOOLS = 25;
 export const PAGE_SIZE = 10;
 export const FIXTURE_ARGS = ['--e2e', '--extra-tools', String(EXTRA_TOOLS), '--page-size', String(PAGE_SIZE)];
 // 15 conformance fixtures (test_custom_header included), 13 for the 2026-07-28 scenarios
-// (fixtures_modern.cpp), 6 for the tasks extension (fixtures_tasks.cpp), 2 e2e tools (slow_echo,
+// (fixtures_modern.cpp), 7 for the tasks extension (fixtures_tasks.cpp), 2 e2e tools (slow_echo,
 // log_burst), the page_tool_NNN tools.
-export const EXPECTED_TOOL_COUNT = 15 + 13 + 6 + 2 + EXTRA_TOOLS;
+export const EXPECTED_TOOL_COUNT = 15 + 13 + 7 + 2 + EXTRA_TOOLS;
 
 export function tempDir(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -352,5 +352,41 @@ TEST(Tasks2026, CancelIsAnEmptyAckAlsoWhenFinished) {
   EXPECT_EQ(result_of(h.request(modern_task("4", "tasks/cancel", id))).at("resultType").as_string(), "complete");
 }
 
+TEST(Tasks2026, ACallMayContinueAsATaskWhenTheClientTakesOne) {
+  Harness h;
+  with_task_tools(h);
+  Tool later = simple_tool("later", [](json::object, RequestContext& ctx) -> asio::awaitable<ToolResult> {
+    const bool as_task = ctx.continue_as_task();  // e.g. once the user's answers are in
+    const milliseconds wait(as_task ? 20 : 0);
+    auto sleeping = sleep_for(wait);  // named before co_await (GCC 12)
+    co_await std::move(sleeping);
+    co_return ToolResult::text(as_task ? "finished in a task" : "finished in the call");
+  });
+  later.task_support = TaskSupport::optional;
+  later.task_for = [](const json::object&) { return false; };  // not a task up front: the tool decides
+  h.server.registry().add_tool(std::move(later));
+
+  auto plain = h.send(modern("1", "tools/call", R"("name":"later","arguments":{})", kPlainMeta));
+  ASSERT_TRUE(h.run_until([&] { return !plain->responses().empty(); }));
+  EXPECT_EQ(text_of(plain->responses().front()), "finished in the call");
+
+  auto channel = h.send(modern("2", "tools/call", R"("name":"later","arguments":{})", kTasksMeta));
+  ASSERT_EQ(channel->responses().size(), 1u);
+  EXPECT_EQ(channel->closed, 1);
+  const json::object created = result_of(channel->responses().front());
+  EXPECT_EQ(created.at("resultType").as_string(), "task");
+  const std::string id(created.at("taskId").as_string());
+  json::object done;
+  ASSERT_TRUE(h.run_until([&] {
+    done = result_of(h.request(modern_task("3", "tasks/get", id)));
+    return done.at("status").as_string() != "working";
+  }));
+  EXPECT_EQ(done.at("status").as_string(), "completed") << json::serialize(done);
+  EXPECT_EQ(done.at("result").as_object().at("content").as_array()[0].as_object().at("text").as_string(),
+            "finished in a task");
+  EXPECT_EQ(channel->responses().size(), 1u);  // nothing more on the call's own channel
+  EXPECT_EQ(channel->closed, 1);
+}
+
 }  // namespace
 }  // namespace hamcp::mcp::testing
