@@ -8,8 +8,9 @@
 #   3. the suite's 0.2.0 pre-release (pinned in next/package-lock.json) against the fixture
 #      server: exactly the scenarios the 2025-11-25 and the 2026-07-28 revisions require
 #      (--requirements), 0 failed; the scenarios it runs but does not score (pending ones, the
-#      optional tasks extension) are listed, not counted. Then its fixture-free 2026-07-28
-#      scenarios against the real `hamcp --http --demo`.
+#      optional tasks extension) are listed, not counted, except that every tasks-* scenario (the
+#      io.modelcontextprotocol/tasks extension, which hamcp serves) must pass too. Then its
+#      fixture-free 2026-07-28 scenarios against the real `hamcp --http --demo`.
 #
 #   tests/conformance/run.sh            (HAMCP_BUILD_DIR = Release build dir, default build-ci)
 #   CONFORMANCE_SCENARIO=ping tests/conformance/run.sh   one fixture scenario only (local iteration)
@@ -229,6 +230,22 @@ run_requirements() {
 if [ -z "${CONFORMANCE_SCENARIO:-}" ]; then
   run_requirements next-2025-11-25 "$url" 2025-11-25 "${EXPECTED_REQUIRED_2025:-30}" || status=1
   run_requirements next-2026-07-28 "$url" 2026-07-28 "${EXPECTED_REQUIRED_2026:-37}" || status=1
+  # The tasks extension is not scored by the suite, but hamcp serves it: each tasks-* scenario it
+  # ran must pass (tasks-status-notifications has no checks when no notification is sent: optional).
+  n_tasks=0
+  while read -r name ok bad _; do
+    case "$name" in tasks-*) ;; *) continue ;; esac
+    n_tasks=$((n_tasks + 1))
+    if [ "$bad" -eq 0 ]; then
+      passed=$((passed + 1)); printf '  pass  %-44s %3s checks ok (tasks extension)\n' "$name" "$ok"
+    else
+      failed=$((failed + 1)); status=1; printf '  FAIL  %-44s %3s ok, %s failed (tasks extension)\n' "$name" "$ok" "$bad"
+    fi
+  done <<<"$(summarize "$out/next-2026-07-28" 2>/dev/null)"
+  if [ "$n_tasks" -ne "${EXPECTED_TASKS_SCENARIOS:-10}" ]; then
+    echo "conformance[tasks]: ran $n_tasks tasks-* scenarios, expected ${EXPECTED_TASKS_SCENARIOS:-10}" >&2
+    failed=$((failed + 1)); status=1
+  fi
   if [ -n "${hurl:-}" ]; then
     for s in "${HAMCP_NEXT_SCENARIOS[@]}"; do
       ndir="$out/hamcp-next-$s"; rm -rf "$ndir"; mkdir -p "$ndir"
