@@ -49,8 +49,9 @@ describe('tasks through the TypeScript SDK (fixture server, Streamable HTTP)', (
 
   test('a tool error completes the task with isError; tasks/list shows this session\'s tasks', async () => {
     let result;
+    // (task given explicitly: the SDK remembers task tools of the last tools/list page only)
     for await (const message of session.client.experimental.tasks.callToolStream(
-      { name: 'failing_job', arguments: {} })) {
+      { name: 'failing_job', arguments: {} }, undefined, { task: {} })) {
       if (message.type === 'result') result = message.result;
       if (message.type === 'error') throw message.error;
     }
