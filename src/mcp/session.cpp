@@ -243,17 +243,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
   const Registry& registry = core_->registry;
   const std::size_t page = core_->options.page_size;
   try {
-    if (method == "logging/setLevel") {
-      const std::optional<LogLevel> parsed = requested_log_level(params);
-      if (!parsed)
-        return error(error_code::invalid_params,
-                     "Invalid params: level must be one of debug, info, notice, warning, error, critical, "
-                     "alert, emergency");
-      const bool changed = log_level_ != *parsed;
-      log_level_ = *parsed;
-      if (changed) note_state_changed(json::object{{"logLevel", to_string(log_level_)}});
-      return result(json::object());
-    }
+    if (method == "logging/setLevel") return result(set_log_level(params));
     if (method == "tools/list") {
       if (!registry.has_tools()) return error(error_code::method_not_found, "Method not found: tools/list");
       return result(methods::list_tools(registry, params, page, info_.read_only));
@@ -292,6 +282,18 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
   if (!async) return error(error_code::method_not_found, "Method not found: " + std::string(method));
   spawn_request(std::move(id), std::string(method), std::move(params), reply, batch);
   return true;
+}
+
+json::object Session::set_log_level(const json::object& params) {
+  const std::optional<LogLevel> parsed = requested_log_level(params);
+  if (!parsed)
+    throw McpError(error_code::invalid_params,
+                   "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, "
+                   "emergency");
+  const bool changed = log_level_ != *parsed;
+  log_level_ = *parsed;
+  if (changed) note_state_changed(json::object{{"logLevel", to_string(log_level_)}});
+  return json::object();
 }
 
 json::object Session::initialize(const json::object& params) {

@@ -136,6 +136,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void spawn_request(json::value id, std::string method, json::object params, const std::shared_ptr<Channel>& reply,
                      const std::shared_ptr<Batch>& batch);
   json::object initialize(const json::object& params);
+  json::object set_log_level(const json::object& params);  // logging/setLevel; McpError for a bad level
   void handle_notification(std::string_view method, const json::object& params);
   void handle_response(json::object& message);
   asio::awaitable<json::value> send_request(std::string method, json::object params, std::shared_ptr<Channel> via,
