@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Writes gold's --section-ordering-file for hamcp from callgrind profiles (bench/ha/text_order.sh).
+
+usage: text_order.py BIN OUT PROFILE [PROFILE ...]
+
+Each PROFILE is a callgrind output file; the functions it saw executed in BIN (callgrind's `ob=`
+is BIN's path) become input section names, profile by profile (start-up first, then what a sync
+and the tool calls added), hottest first within a profile (self instruction count).
+
+A function's section name is exact when BIN was linked with its map (BIN.map, written by
+cmake/text_layout.cmake): the symbol's address (nm) falls in one input section of the map. Without
+a map (e.g. a binary linked without per-function sections) GCC's naming rule is used:
+`.text.NAME`, `.text.unlikely.NAME` for NAME.cold, `.text.startup.NAME` for static initialisers and
+main. Names gold does not find when linking are ignored, so a stale file costs only layout.
+"""
+import bisect
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+COST_LINE = re.compile(r"^[+\-*0-9]")
+NAMED = re.compile(r"^\((\d+)\)(?: (.*))?$")
+
+
+def resolve(table, value):
+    """callgrind's name compression: "(id) name" defines id, "(id)" refers to it."""
+    m = NAMED.match(value)
+    if not m:
+        return value
+    if m.group(2) is not None:
+        table[m.group(1)] = m.group(2)
+    return table.get(m.group(1), "")
+
+
+def self_costs(path, binary):
+    """{function name: self Ir} for the functions of `binary` that the profile saw executed."""
+    obs, fns = {}, {}
+    costs = defaultdict(int)
+    ob = fn = ""
+    skip_next = False
+    real = os.path.realpath(binary)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if skip_next:  # the inclusive cost of a call, not the caller's own
+                skip_next = False
+                continue
+            key, _, value = line.rstrip("\n").partition("=")
+            if key == "ob":
+                ob = resolve(obs, value)
+            elif key == "cob":
+                resolve(obs, value)
+            elif key == "fn":
+                fn = resolve(fns, value)
+            elif key == "cfn":
+                resolve(fns, value)
+            elif key == "calls":
+                skip_next = True
+            elif COST_LINE.match(line) and ob and os.path.realpath(ob) == real:
+                parts = line.split()
+                if len(parts) > 1:
+                    costs[fn] += int(parts[1])
+    return costs
+
+
+def clean(name):
+    """callgrind marks recursion levels as NAME'2."""
+    return re.sub(r"'\d+$", "", name)
+
+
+def symbol_addresses(binary):
+    """{symbol: [addresses]} of BIN's functions (local symbols share names across objects)."""
+    out = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    addrs = defaultdict(list)
+    for line in out.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[1] in "tTwW":
+            addrs[parts[2]].append(int(parts[0], 16))
+    return addrs
+
+
+def map_sections(map_path):
+    """Sorted [(start, end, name)] of the .text input sections gold placed (from `-Map`)."""
+    spans = []
+    pending = None
+    with open(map_path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith(" .text"):
+                parts = line.split()
+                if len(parts) == 1:
+                    pending = parts[0]
+                    continue
+                name, rest = parts[0], parts[1:]
+            elif pending and line.startswith("      "):
+                name, rest = pending, line.split()
+            else:
+                pending = None
+                continue
+            pending = None
+            if len(rest) >= 2 and rest[0].startswith("0x"):
+                start, size = int(rest[0], 16), int(rest[1], 16)
+                if start and size:
+                    spans.append((start, start + size, name))
+    spans.sort()
+    return spans
+
+
+def by_rule(name):
+    """GCC's section name for a function when no map says where it is."""
+    if name.endswith(".cold"):
+        return [".text.unlikely." + name[: -len(".cold")]]
+    if name == "main" or name.startswith("_GLOBAL__sub_I_"):
+        return [".text.startup." + name]
+    return [".text." + name]
+
+
+def sections_for(names, addrs, spans):
+    starts = [s[0] for s in spans]
+    out = []
+    for name in names:
+        if not spans:
+            if re.fullmatch(r"[\w.$]+", name) and not name.startswith("0x"):
+                out.extend(by_rule(name))
+            continue
+        # callgrind names a function without a symbol by its address.
+        found = [int(name, 16)] if name.startswith("0x") else addrs.get(name, [])
+        for addr in found:
+            i = bisect.bisect_right(starts, addr) - 1
+            if i >= 0 and spans[i][0] <= addr < spans[i][1]:
+                out.append(spans[i][2])
+    return out
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    binary, out_path, profiles = sys.argv[1], sys.argv[2], sys.argv[3:]
+    map_path = binary + ".map"
+    spans = map_sections(map_path) if os.path.exists(map_path) else []
+    addrs = symbol_addresses(binary) if spans else {}
+    seen, lines, unplaced = set(), [], 0
+    for profile in profiles:
+        costs = self_costs(profile, binary)
+        names = sorted((clean(n) for n in costs), key=lambda n: (-costs.get(n, 0), n))
+        before = len(lines)
+        for section in sections_for(dict.fromkeys(names), addrs, spans):
+            if section not in seen and section != ".text":  # .text: objects without per-function sections
+                seen.add(section)
+                lines.append(section)
+        if spans:
+            unplaced += sum(1 for n in set(names) if n not in addrs and not n.startswith("0x"))
+        print(f"{os.path.basename(profile)}: {len(costs)} functions executed, "
+              f"{len(lines) - before} new sections", file=sys.stderr)
+    if spans:
+        size = {s[2]: 0 for s in spans}
+        for start, end, name in spans:
+            size[name] += end - start
+        total = sum(e - s for s, e, _ in spans)
+        print(f"ordered text: {sum(size[n] for n in seen) / 1e6:.2f} MB of {total / 1e6:.2f} MB "
+              f"(map {map_path}); executed names without a symbol: {unplaced}", file=sys.stderr)
+    with open(out_path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{out_path}: {len(lines)} sections", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
