@@ -160,6 +160,8 @@ def main():
         print(f"ordered text: {sum(size[n] for n in seen) / 1e6:.2f} MB of {total / 1e6:.2f} MB "
               f"(map {map_path}); executed names without a symbol: {unplaced}", file=sys.stderr)
     with open(out_path, "w", encoding="utf-8") as f:
+        f.write("# hamcp's .text order for gold (cmake/text_layout.cmake), hot first; written by\n"
+                "# bench/ha/text_order.sh from callgrind profiles. Regenerate, do not edit.\n")
         f.write("\n".join(lines) + "\n")
     print(f"{out_path}: {len(lines)} sections", file=sys.stderr)
 
