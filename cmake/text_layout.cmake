@@ -13,6 +13,9 @@
 #   only lays the code out less well. Without the file, or without gold, hamcp links as before.
 # - Not for the sanitizer and fuzz builds (their own build dirs and caches stay as they are) nor Debug.
 option(HAMCP_TEXT_LAYOUT "Per-function sections, gc-sections and a profile-ordered .text for hamcp" ON)
+# Libraries left whole (a build that cannot afford recompiling them, e.g. -DHAMCP_TEXT_SECTIONS_SKIP=hamcp_tools).
+set(HAMCP_TEXT_SECTIONS_SKIP "" CACHE STRING
+    "Libraries compiled without per-function sections (their code stays whole, before the ordered code)")
 set(HAMCP_TEXT_ORDER_FILE "${CMAKE_SOURCE_DIR}/cmake/hamcp-text.order" CACHE FILEPATH
     "gold --section-ordering-file for hamcp (bench/ha/text_order.sh writes it)")
 
@@ -30,7 +33,7 @@ endif()
 
 # Compile TARGET's own sources one section per function/datum.
 function(hamcp_text_sections target)
-  if(hamcp_text_layout)
+  if(hamcp_text_layout AND NOT target IN_LIST HAMCP_TEXT_SECTIONS_SKIP)
     target_compile_options(${target} PRIVATE -ffunction-sections -fdata-sections)
   endif()
 endfunction()

@@ -145,7 +145,10 @@ def main():
         names = sorted((clean(n) for n in costs), key=lambda n: (-costs.get(n, 0), n))
         before = len(lines)
         for section in sections_for(dict.fromkeys(names), addrs, spans):
-            if section not in seen and section != ".text":  # .text: objects without per-function sections
+            # An object compiled without per-function sections (HAMCP_TEXT_SECTIONS_SKIP) has one
+            # .text and one .text.unlikely for all its code: never pull those forward. Its
+            # .text.startup holds only static initialisers: every one runs at start-up.
+            if section not in seen and section not in (".text", ".text.unlikely", ".text.hot"):
                 seen.add(section)
                 lines.append(section)
         if spans:
