@@ -11,7 +11,9 @@ A function's section name is exact when BIN was linked with its map (BIN.map, wr
 cmake/text_layout.cmake): the symbol's address (nm) falls in one input section of the map. Without
 a map (e.g. a binary linked without per-function sections) GCC's naming rule is used:
 `.text.NAME`, `.text.unlikely.NAME` for NAME.cold, `.text.startup.NAME` for static initialisers and
-main. Names gold does not find when linking are ignored, so a stale file costs only layout.
+main. A function in an object compiled whole (HAMCP_TEXT_SECTIONS_SKIP) is also named by the rule,
+so the file serves a build that compiles that object per function. Names gold does not find when
+linking are ignored, so a stale file costs only layout.
 """
 import bisect
 import os
@@ -115,6 +117,10 @@ def by_rule(name):
     return [".text." + name]
 
 
+# The sections of an object compiled without per-function sections (HAMCP_TEXT_SECTIONS_SKIP).
+WHOLE = (".text", ".text.unlikely", ".text.hot", ".text.startup")
+
+
 def sections_for(names, addrs, spans):
     starts = [s[0] for s in spans]
     out = []
@@ -128,7 +134,10 @@ def sections_for(names, addrs, spans):
         for addr in found:
             i = bisect.bisect_right(starts, addr) - 1
             if i >= 0 and spans[i][0] <= addr < spans[i][1]:
-                out.append(spans[i][2])
+                section = spans[i][2]
+                out.append(section)
+                if section in WHOLE:  # its own section once the object is compiled per function
+                    out.extend(by_rule(name))
     return out
 
 
@@ -148,7 +157,7 @@ def main():
             # An object compiled without per-function sections (HAMCP_TEXT_SECTIONS_SKIP) has one
             # .text and one .text.unlikely for all its code: never pull those forward. Its
             # .text.startup holds only static initialisers: every one runs at start-up.
-            if section not in seen and section not in (".text", ".text.unlikely", ".text.hot"):
+            if section not in seen and section not in WHOLE[:3]:
                 seen.add(section)
                 lines.append(section)
         if spans:
@@ -160,7 +169,7 @@ def main():
         for start, end, name in spans:
             size[name] += end - start
         total = sum(e - s for s, e, _ in spans)
-        print(f"ordered text: {sum(size[n] for n in seen) / 1e6:.2f} MB of {total / 1e6:.2f} MB "
+        print(f"ordered text: {sum(size.get(n, 0) for n in seen) / 1e6:.2f} MB of {total / 1e6:.2f} MB "
               f"(map {map_path}); executed names without a symbol: {unplaced}", file=sys.stderr)
     with open(out_path, "w", encoding="utf-8") as f:
         f.write("# hamcp's .text order for gold (cmake/text_layout.cmake), hot first; written by\n"
