@@ -82,13 +82,14 @@ def symbol_addresses(binary):
     return addrs
 
 
-def map_sections(map_path):
-    """Sorted [(start, end, name)] of the .text input sections gold placed (from `-Map`)."""
+def map_sections(map_path, prefix=" .text"):
+    """Sorted [(start, end, name, object)] of the input sections gold placed (from `-Map`)
+    whose line starts with `prefix`."""
     spans = []
     pending = None
     with open(map_path, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if line.startswith(" .text"):
+            if line.startswith(prefix):
                 parts = line.split()
                 if len(parts) == 1:
                     pending = parts[0]
@@ -100,10 +101,10 @@ def map_sections(map_path):
                 pending = None
                 continue
             pending = None
-            if len(rest) >= 2 and rest[0].startswith("0x"):
+            if len(rest) >= 3 and rest[0].startswith("0x"):
                 start, size = int(rest[0], 16), int(rest[1], 16)
                 if start and size:
-                    spans.append((start, start + size, name))
+                    spans.append((start, start + size, name, rest[2]))
     spans.sort()
     return spans
 
@@ -166,9 +167,9 @@ def main():
               f"{len(lines) - before} new sections", file=sys.stderr)
     if spans:
         size = {s[2]: 0 for s in spans}
-        for start, end, name in spans:
+        for start, end, name, _ in spans:
             size[name] += end - start
-        total = sum(e - s for s, e, _ in spans)
+        total = sum(span[1] - span[0] for span in spans)
         print(f"ordered text: {sum(size.get(n, 0) for n in seen) / 1e6:.2f} MB of {total / 1e6:.2f} MB "
               f"(map {map_path}); executed names without a symbol: {unplaced}", file=sys.stderr)
     with open(out_path, "w", encoding="utf-8") as f:
