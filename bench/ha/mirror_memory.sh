@@ -8,10 +8,11 @@
 # VmHWM (peak) from /proc. An "idle" row is hamcp with HOMEASSISTANT_URL pointing at a closed
 # port, read 3 s after start.
 # Prints one line per run, then the medians. MB = 1000 kB as /proc reports kB.
+# MM_PORT (default 18490): the sim's port, hamcp's is the next; set it when two runs share a machine.
 set -u
 runs=$1; sizes=$2; shift 2
 sim_bin=${1#*=}
-sp=18490; hp=18491
+sp=${MM_PORT:-18490}; hp=$((sp + 1))
 tmp=$(mktemp -d)
 tck=$(getconf CLK_TCK)
 cpu_ms() { awk -v t="$tck" '{print int(($14 + $15) * 1000 / t)}' "/proc/$1/stat"; }
