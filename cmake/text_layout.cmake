@@ -40,11 +40,13 @@ endfunction()
 
 # Link the executable TARGET with gold, dropping unreferenced sections and ordering .text by the
 # profile; also writes TARGET.map (input section -> address) for bench/ha/text_order.sh's check.
+# --rosegment: read-only data (.rodata, .eh_frame) in a non-executable segment of its own, as
+# bfd's default -z separate-code keeps it (gold would otherwise map it executable with the code).
 function(hamcp_text_link target)
   if(NOT hamcp_text_layout OR NOT HAMCP_HAVE_GOLD)
     return()
   endif()
-  target_link_options(${target} PRIVATE -fuse-ld=gold LINKER:--gc-sections
+  target_link_options(${target} PRIVATE -fuse-ld=gold LINKER:--gc-sections LINKER:--rosegment
                       LINKER:-Map=${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
   if(EXISTS "${HAMCP_TEXT_ORDER_FILE}")
     target_link_options(${target} PRIVATE LINKER:--section-ordering-file=${HAMCP_TEXT_ORDER_FILE})
