@@ -45,5 +45,38 @@ TEST(IndexMemory, HoldsAboutHalfItsFormerHeapPerEntity) {
   EXPECT_FALSE(index.query(q).hits.empty());
 }
 
+// Heap of an index of n entities that all have the same friendly name.
+std::size_t heap_of_index(std::size_t n, const std::string& friendly_name) {
+  const std::size_t before = heap_in_use();
+  std::vector<EntityDoc> docs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    docs[i].entity_id = "light.l" + std::to_string(i);
+    docs[i].friendly_name = friendly_name;
+  }
+  EntityIndex index(std::move(docs));
+  EXPECT_EQ(index.size(), n);
+  return heap_in_use() - before;
+}
+
+// What one posting (an entity holding a token) costs: two homes whose
+// entities differ only in their names' word count, names of equal length
+// (same packed document and phrase size). 15 words make 29 tokens (the words
+// and the 14 joined neighbour pairs), one 29-letter word one token: 28 more
+// postings per entity. A {u32 slot, u16 fields} posting padded to 8 bytes.
+TEST(IndexMemory, APostingCostsSixBytes) {
+  if (kSanitized) GTEST_SKIP() << "the sanitizer's allocator does not report mallinfo";
+  constexpr std::size_t kEntities = 20000;
+  const std::string one_word(29, 'q');
+  const std::string fifteen_words = "a b c d e f g h i j k l m n o";
+  ASSERT_EQ(one_word.size(), fifteen_words.size());
+  const std::size_t few = heap_of_index(kEntities, one_word);
+  const std::size_t many = heap_of_index(kEntities, fifteen_words);
+  ASSERT_GT(many, few);
+  const double per_posting = static_cast<double>(many - few) / static_cast<double>(kEntities * 28);
+  std::printf("%.2f bytes per posting\n", per_posting);
+  EXPECT_GT(per_posting, 5.5);  // the 28 postings are really there
+  EXPECT_LT(per_posting, 7.0);
+}
+
 }  // namespace
 }  // namespace hamcp::search
