@@ -68,12 +68,14 @@ static_assert(95 / 100.0f == 0.95f && 90 / 100.0f == 0.9f && 85 / 100.0f == 0.85
 std::uint32_t char_class_mask(std::u32string_view text);
 int char_class(char32_t c);
 
+// 72 bytes, one per slot: `live` sits in the phrase list's tail padding.
 struct Entry {
   PackedDoc doc;
+  [[no_unique_address]] PhraseList phrases;
   bool live = false;
-  PhraseList phrases;
   FilterKeys keys;  // ids in the store's KeyPool
 };
+static_assert(sizeof(Entry) <= 72);
 
 struct WordList;
 
