@@ -31,9 +31,9 @@ float phrase_weight(Field f) {
   }
 }
 
-// The space-separated words of folded text, at most kMaxWordsPerValue.
-std::vector<std::u32string_view> word_views(std::u32string_view folded) {
-  std::vector<std::u32string_view> out;
+// The space-separated words of folded text, at most kMaxWordsPerValue, into out.
+void word_views(std::u32string_view folded, std::vector<std::u32string_view>& out) {
+  out.clear();
   std::size_t start = 0;
   while (start < folded.size() && out.size() < kMaxWordsPerValue) {
     std::size_t end = folded.find(U' ', start);
@@ -41,7 +41,6 @@ std::vector<std::u32string_view> word_views(std::u32string_view folded) {
     if (end > start) out.push_back(folded.substr(start, end - start));
     start = end + 1;
   }
-  return out;
 }
 
 }  // namespace
@@ -66,9 +65,11 @@ void WordList::sort_and_merge() {
 
 void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases) {
   std::u32string display;  // folded name shown to people, for the "area + name" phrase
+  std::u32string folded;   // reused for every field: no allocation per text
+  std::vector<std::u32string_view> toks;
   for_each_field_text(doc, [&](Field f, std::uint8_t value, std::string_view text) {
-    const std::u32string folded = fold(text);
-    const auto toks = word_views(folded);
+    fold_into(text, folded);
+    word_views(folded, toks);
     for (std::size_t i = 0; i < toks.size(); ++i) {
       words.add(toks[i], {}, bit(f));
       if (i + 1 < toks.size()) words.add(toks[i], toks[i + 1], bit(f));

@@ -111,8 +111,13 @@ void IndexStore::shrink_to_fit() {
 
 void IndexStore::add_posting(TokenId t, Slot s, FieldMask m) {
   auto& p = tokens_[t].postings;
-  auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot < b; });
-  if (it != p.end() && it->slot == s)
+  // A build adds slots in ascending order: append without a search.
+  if (p.empty() || p.back().slot() < s) {
+    p.emplace_back(s, m);
+    return;
+  }
+  auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot() < b; });
+  if (it != p.end() && it->slot() == s)
     it->fields = m;
   else
     p.insert(it, Posting{s, m});
@@ -120,8 +125,8 @@ void IndexStore::add_posting(TokenId t, Slot s, FieldMask m) {
 
 void IndexStore::remove_posting(TokenId t, Slot s) {
   auto& p = tokens_[t].postings;
-  auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot < b; });
-  if (it != p.end() && it->slot == s) p.erase(it);
+  auto it = std::lower_bound(p.begin(), p.end(), s, [](const Posting& a, Slot b) { return a.slot() < b; });
+  if (it != p.end() && it->slot() == s) p.erase(it);
   if (p.empty()) release_token(t);
 }
 

@@ -239,22 +239,23 @@ char32_t decode_one(std::string_view s, size_t& i) {
 
 }  // namespace
 
-std::u32string fold(std::string_view utf8) {
-  std::u32string raw;
-  raw.reserve(utf8.size());
-  for (size_t i = 0; i < utf8.size();) fold_code_point(decode_one(utf8, i), raw);
-  // Collapse separator runs and trim.
-  std::u32string out;
-  out.reserve(raw.size());
-  for (char32_t c : raw) {
-    if (c == kDrop) continue;
-    if (c == kSeparator) {
-      if (!out.empty() && out.back() != kSeparator) out.push_back(kSeparator);
-    } else {
-      out.push_back(c);
-    }
+void fold_into(std::string_view utf8, std::u32string& out) {
+  out.clear();
+  for (size_t i = 0; i < utf8.size();) {
+    const size_t before = out.size();
+    fold_code_point(decode_one(utf8, i), out);
+    // Separator runs collapse to one, none leads; dropped code points vanish.
+    if (out.size() != before + 1) continue;
+    const char32_t c = out.back();
+    if (c == kDrop || (c == kSeparator && (before == 0 || out[before - 1] == kSeparator))) out.pop_back();
   }
   if (!out.empty() && out.back() == kSeparator) out.pop_back();
+}
+
+std::u32string fold(std::string_view utf8) {
+  std::u32string out;
+  out.reserve(utf8.size());
+  fold_into(utf8, out);
   return out;
 }
 

@@ -27,6 +27,8 @@ namespace hamcp::search {
 // Decodes UTF-8 and folds it: lower case, no diacritics, separators collapsed
 // to single spaces, no leading/trailing space.  "  Küche -- Licht " -> "kuche licht".
 std::u32string fold(std::string_view utf8);
+// The same into out (replacing its content): a caller folding many texts reuses one buffer.
+void fold_into(std::string_view utf8, std::u32string& out);
 
 // Splits folded text on spaces.
 std::vector<std::u32string> split_tokens(std::u32string_view folded);

@@ -166,15 +166,16 @@ PackedDoc::PackedDoc(const EntityDoc& d, PlacePool* pool) : hidden_(d.hidden), d
   w.list(d.labels);
   w.text(d.device_class);
   w.text(d.state);
-  out.shrink_to_fit();
-  bytes_ = std::move(out);
+  bytes_ = std::make_unique_for_overwrite<char[]>(out.size());
+  std::memcpy(bytes_.get(), out.data(), out.size());
+  size_ = static_cast<std::uint32_t>(out.size());
   if (has_place(d)) place_ = pool ? pool->share(pack_place(d)) : std::make_shared<const std::string>(pack_place(d));
 }
 
 EntityDoc PackedDoc::unpack() const {
   EntityDoc d;
-  if (bytes_.empty()) return d;
-  Reader r(bytes_);
+  if (size_ == 0) return d;
+  Reader r(bytes());
   for (std::string* s : {&d.entity_id, &d.domain, &d.friendly_name, &d.registry_name, &d.original_name}) *s = r.text();
   d.aliases = r.list();
   for (std::string* s : {&d.device_id, &d.device_name, &d.manufacturer, &d.model}) *s = r.text();
@@ -215,9 +216,9 @@ std::size_t PlacePool::heap_bytes() const noexcept {
 }
 
 std::string_view PackedDoc::entity_id() const {
-  if (bytes_.empty()) return {};
+  if (size_ == 0) return {};
   // The first text: never a repeat or a hex id (only the device id is packed as one).
-  return Reader(bytes_).text();
+  return Reader(bytes()).text();
 }
 
 }  // namespace hamcp::search

@@ -11,6 +11,7 @@
 // same for every entity of a room, so it is packed apart and shared through a
 // PlacePool when the index builds the document.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -33,13 +34,18 @@ class PackedDoc {
   bool hidden() const noexcept { return hidden_; }
   bool disabled() const noexcept { return disabled_; }
   // The document's own heap (a shared place counts for the pool).
-  std::size_t heap_bytes() const noexcept { return bytes_.capacity() > 15 ? bytes_.capacity() + 1 : 0; }
+  std::size_t heap_bytes() const noexcept { return size_; }
 
  private:
-  std::string bytes_;
-  std::shared_ptr<const std::string> place_;  // null when the entity has no area or floor
+  std::string_view bytes() const noexcept { return {bytes_.get(), size_}; }
+
+  // Exactly sized, not a std::string: 12 bytes inline instead of 32 (every
+  // document is longer than a short string's 15 bytes anyway).
+  std::unique_ptr<char[]> bytes_;
+  std::uint32_t size_ = 0;
   bool hidden_ = false;
   bool disabled_ = false;
+  std::shared_ptr<const std::string> place_;  // null when the entity has no area or floor
 };
 
 // One copy of each distinct packed place. Not thread-safe: used by the index's

@@ -186,7 +186,7 @@ class QueryRun {
       for (const Posting& p : tokens_[m.id].postings) {
         const MaskBest& mb = masks[p.fields];
         const float v = m.credit * mb.weight;
-        const std::uint32_t c = candidate(p.slot);
+        const std::uint32_t c = candidate(p.slot());
         if (p.fields & kTypeFields) type_hit_[c] = 1;
         const std::size_t k = static_cast<std::size_t>(c) * n_ + word;
         if (v > best_[k]) {

@@ -36,7 +36,7 @@ Result list_by_filters(const IndexStore& store, const Query& q, const Filters& f
   FieldMask field = 0;
   if (const auto* postings = narrowest_filter_postings(store, filters, field)) {
     for (const Posting& p : *postings)
-      if ((p.fields & field) && filters.pass(store.entries()[p.slot])) matches.push_back(&store.entries()[p.slot]);
+      if ((p.fields & field) && filters.pass(store.entries()[p.slot()])) matches.push_back(&store.entries()[p.slot()]);
   } else {
     for (const auto& e : store.entries())
       if (filters.pass(e)) matches.push_back(&e);

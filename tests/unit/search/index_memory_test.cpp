@@ -1,9 +1,10 @@
 // The heap an index holds per entity, measured with mallinfo2 around a build
 // of the frozen 1,000-entity generated home (documents freed as they are
 // indexed, so what remains is the index alone). Before the compact layout
-// (issue 9) it held 1,628 bytes per entity here; now ~800. The bound catches a
-// return to per-entity std::strings, node maps keyed by copies of the ids or
-// tokens, a token list per entity, or phrases with two strings each.
+// (issue 9) it held 1,628 bytes per entity here; ~800 with it; ~730 since a
+// posting takes 6 bytes and an entry 72 (was 104). The bound catches a return to
+// per-entity std::strings, node maps keyed by copies of the ids or tokens, a token
+// list per entity, phrases with two strings each, or 8-byte postings.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -38,11 +39,44 @@ TEST(IndexMemory, HoldsAboutHalfItsFormerHeapPerEntity) {
   RecordProperty("bytes_per_entity", static_cast<int>(per_entity));
   std::printf("index heap: %zu bytes for %zu entities, %.0f per entity\n", held, n, per_entity);
   EXPECT_EQ(index.size(), n);
-  EXPECT_LT(per_entity, 850.0);
+  EXPECT_LT(per_entity, 760.0);
   // Still answers after the compaction (the quality tests check the answers themselves).
   Query q;
   q.text = "living room ceiling light";
   EXPECT_FALSE(index.query(q).hits.empty());
+}
+
+// Heap of an index of n entities that all have the same friendly name.
+std::size_t heap_of_index(std::size_t n, const std::string& friendly_name) {
+  const std::size_t before = heap_in_use();
+  std::vector<EntityDoc> docs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    docs[i].entity_id = "light.l" + std::to_string(i);
+    docs[i].friendly_name = friendly_name;
+  }
+  EntityIndex index(std::move(docs));
+  EXPECT_EQ(index.size(), n);
+  return heap_in_use() - before;
+}
+
+// What one posting (an entity holding a token) costs: two homes whose
+// entities differ only in their names' word count, names of equal length
+// (same packed document and phrase size). 15 words make 29 tokens (the words
+// and the 14 joined neighbour pairs), one 29-letter word one token: 28 more
+// postings per entity. A {u32 slot, u16 fields} posting padded to 8 bytes.
+TEST(IndexMemory, APostingCostsSixBytes) {
+  if (kSanitized) GTEST_SKIP() << "the sanitizer's allocator does not report mallinfo";
+  constexpr std::size_t kEntities = 20000;
+  const std::string one_word(29, 'q');
+  const std::string fifteen_words = "a b c d e f g h i j k l m n o";
+  ASSERT_EQ(one_word.size(), fifteen_words.size());
+  const std::size_t few = heap_of_index(kEntities, one_word);
+  const std::size_t many = heap_of_index(kEntities, fifteen_words);
+  ASSERT_GT(many, few);
+  const double per_posting = static_cast<double>(many - few) / static_cast<double>(kEntities * 28);
+  std::printf("%.2f bytes per posting\n", per_posting);
+  EXPECT_GT(per_posting, 5.5);  // the 28 postings are really there
+  EXPECT_LT(per_posting, 7.0);
 }
 
 }  // namespace

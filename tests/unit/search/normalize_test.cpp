@@ -92,5 +92,25 @@ TEST(Normalize, TokensAndEntityIdParts) {
   EXPECT_EQ(to_utf8(U"κ€\U0001F4A1"), "κ€\xF0\x9F\x92\xA1");
 }
 
+// fold_into is what indexing uses, one buffer for every field of an entity:
+// each call replaces what the previous one left, and separator runs, leading
+// and trailing separators and combining marks (between separators too)
+// collapse as in one pass over the whole text.
+TEST(Normalize, FoldIntoReplacesTheReusedBuffer) {
+  std::u32string buf = U"left over from a longer text";
+  fold_into("  Küche -- Licht ", buf);
+  EXPECT_EQ(buf, U"kuche licht");
+  fold_into("a \u0301 _ \u00AD b", buf);  // a combining acute and a soft hyphen between separators
+  EXPECT_EQ(buf, U"a b");
+  fold_into("Ku\u0308che\u00C6", buf);  // NFD umlaut dropped, Æ expanded
+  EXPECT_EQ(buf, U"kucheae");
+  fold_into("--__--", buf);
+  EXPECT_EQ(buf, U"");
+  fold_into("", buf);
+  EXPECT_EQ(buf, U"");
+  fold_into("\xFF\xFEx\xC3", buf);  // invalid UTF-8: separators
+  EXPECT_EQ(buf, U"x");
+}
+
 }  // namespace
 }  // namespace hamcp::search
