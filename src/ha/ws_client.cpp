@@ -8,6 +8,7 @@
 
 #include "common/isolated_await.hpp"
 #include "ha/detail/ws_client_impl.hpp"
+#include "ha/ws_command.hpp"
 
 namespace hamcp::ha {
 
@@ -107,16 +108,18 @@ asio::awaitable<std::uint64_t> WsClient::Impl::do_subscribe(json::object message
   auto self = shared_from_this();
   const auto start = Clock::now();
   co_await wait_connected(start + options.connect_wait);
+  const bool command = take_command_mark(message);  // ha/ws_command.hpp: never re-sent
   std::uint64_t id = 0;
   auto w = calls.send(message, id);
-  const std::uint64_t handle = calls.add_subscription(std::move(message), std::move(handler), id);
+  const std::uint64_t handle = calls.add_subscription(std::move(message), std::move(handler), id, command);
   subscription_count = calls.subscription_count();
   w->timer.expires_at(start + options.command_timeout);
   boost::system::error_code ec;
   co_await w->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
   if (w->result) co_return handle;
-  // Lost connection: the subscription stays and is re-sent on reconnect.
-  if (w->error && w->error->cause == ErrorCause::connection_lost) co_return handle;
+  // Lost connection: a subscription stays and is re-sent on reconnect; a
+  // command subscription ended with the connection (fail_all).
+  if (w->error && w->error->cause == ErrorCause::connection_lost && !command) co_return handle;
   drop_subscription(handle);
   if (w->error) throw HaException(*w->error);
   calls.forget(id);

@@ -112,6 +112,7 @@ void WsClient::Impl::on_connection_lost(const HaError& lost) {
   close_socket();
   link.reset();
   calls.fail_all(make_error(ErrorCause::connection_lost, settings.ws_url(), lost.detail));
+  subscription_count = calls.subscription_count();  // command subscriptions ended with it
   inbox.reset();
   calls.end_connection();
   set_state(WsState::waiting_to_reconnect, lost);

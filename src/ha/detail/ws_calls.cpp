@@ -1,6 +1,11 @@
 #include "ha/detail/ws_calls.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/json/serialize.hpp>
+#include <vector>
+
+#include "ha/ws_command.hpp"
 
 namespace hamcp::ha::detail {
 namespace json = boost::json;
@@ -60,14 +65,35 @@ void WsCalls::fail_all(const HaError& error) {
     if (!waiter->done()) waiter->error = error;
     waiter->timer.cancel();
   }
+  std::vector<WsClient::EventHandler> ended;
+  for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
+    if (!it->second.command) {
+      ++it;
+      continue;
+    }
+    wire_to_handle_.erase(it->second.wire_id);
+    ended.push_back(std::move(it->second.handler));
+    it = subscriptions_.erase(it);
+  }
+  // Told once the book is consistent: a handler may unsubscribe or subscribe again.
+  for (auto& handler : ended) {
+    json::value last = ended_event(error);
+    try {
+      handler(last, false);
+    } catch (const std::exception& e) {
+      spdlog::error("ha ws: event handler threw: {}", e.what());
+    }
+  }
 }
 
-std::uint64_t WsCalls::add_subscription(json::object message, WsClient::EventHandler handler, std::uint64_t wire_id) {
+std::uint64_t WsCalls::add_subscription(json::object message, WsClient::EventHandler handler, std::uint64_t wire_id,
+                                        bool command) {
   const std::uint64_t handle = next_handle_++;
   Subscription sub;
   sub.message = std::move(message);
   sub.handler = std::move(handler);
   sub.wire_id = wire_id;
+  sub.command = command;
   subscriptions_.emplace(handle, std::move(sub));
   wire_to_handle_[wire_id] = handle;
   return handle;
@@ -96,6 +122,7 @@ void WsCalls::begin_connection() {
 
 void WsCalls::resubscribe_all() {
   for (auto& [handle, sub] : subscriptions_) {
+    if (sub.command) continue;  // never re-sent (fail_all ended it with its connection)
     sub.first = true;
     std::uint64_t id = 0;
     send(sub.message, id);  // a failed re-subscription is logged by the owner's resync

@@ -1,7 +1,7 @@
 #pragma once
 // The WebSocket client's book of what it asked Home Assistant: commands
 // waiting for their result, subscriptions (which outlive a connection and are
-// re-sent on the next one), and the outbox of serialised messages with their
+// re-sent on the next one; command subscriptions end with it), and the outbox of serialised messages with their
 // connection-local ids.
 // Threading: strand only (the WsClient's strand); nothing here locks.
 
@@ -39,6 +39,8 @@ struct Subscription {
   WsClient::EventHandler handler;
   std::uint64_t wire_id = 0;  // id on the current connection, 0 = not sent
   bool first = true;
+  // A command subscription (ha/ws_command.hpp): ended, not re-sent, when its connection ends.
+  bool command = false;
 };
 
 class WsCalls {
@@ -64,11 +66,13 @@ class WsCalls {
   void forget(std::uint64_t id) { pending_.erase(id); }
   // Is a command_raw() waiting for the result with this id?
   bool wants_text(std::uint64_t id) const;
-  // Every waiting command fails with error (connection lost, client stopped).
+  // Every waiting command fails with error (connection lost, client stopped),
+  // and every command subscription ends: removed, its handler given ended_event(error).
   void fail_all(const HaError& error);
 
   // ---- subscriptions ----
-  std::uint64_t add_subscription(boost::json::object message, WsClient::EventHandler handler, std::uint64_t wire_id);
+  std::uint64_t add_subscription(boost::json::object message, WsClient::EventHandler handler, std::uint64_t wire_id,
+                                 bool command = false);
   // Removes it; returns its id on the current connection (0: not sent).
   std::uint64_t drop_subscription(std::uint64_t handle);
   // The subscription an event with this wire id belongs to, or null.
@@ -78,7 +82,7 @@ class WsCalls {
   // ---- connection boundaries ----
   // A new connection: ids restart at 1, the outbox of the old one is void.
   void begin_connection();
-  // Re-send every subscription with an id of this connection.
+  // Re-send every subscription (command subscriptions have ended) with an id of this connection.
   void resubscribe_all();
   // The connection is gone: nothing in flight on it any more.
   void end_connection();

@@ -3,6 +3,7 @@
 // zha.issue_zigbee_cluster_command over Home::radios["zha"] and the sim's
 // cluster model (zha_clusters.*), with HA's schema and its errors: an unknown
 // device or cluster is the handler's ValueError (unknown_error with its text).
+// On/Off reaches the device's light or switch entity, as in HA.
 // They exist only while a zha config entry does (else: service not found).
 #include "sim/core/service_spec.hpp"
 #include "sim/core/zha_clusters.hpp"
@@ -60,6 +61,15 @@ std::string converted(const zm::Attribute& a, const json::value& value) {
   return value.is_string() ? std::string(value.get_string()) : json::serialize(value);
 }
 
+// OnOff's on_off. A device with a light or switch entity: that entity turns on or
+// off (HA's cluster handler reports the attribute, the entity's state follows,
+// state_changed fires); else the attribute alone.
+void set_on_off(svc::Run& r, json::object& zha, const json::object& device, bool on) {
+  const std::string entity = zm::on_off_entity(r.impl.store, device);
+  if (entity.empty()) return zm::store_value(zha, device, 0x0006, 0x0000, on ? "True" : "False");
+  r.call(entity.substr(0, entity.find('.')), on ? "turn_on" : "turn_off", {}, json::object{{"entity_id", entity}});
+}
+
 std::optional<json::value> set_attribute(svc::Run& r, const json::object& d) {
   json::object& zha = zha_data(r, "set_zigbee_cluster_attribute");
   const json::object& device = device_of(zha, d);
@@ -72,16 +82,21 @@ std::optional<json::value> set_attribute(svc::Run& r, const json::object& d) {
                       json::serialize(d.at("value")));
   const zm::Attribute* a = zm::find_attribute(cluster, attribute);
   if (!a) throw value_error(json::serialize(attribute));  // zigpy's find_attribute: KeyError(attribute)
-  zm::store_value(zha, device, cluster, a->id, converted(*a, d.at("value")));
+  const std::string value = converted(*a, d.at("value"));
+  if (cluster == 0x0006 && a->id == 0x0000) {
+    set_on_off(r, zha, device, value == "True");
+    return std::nullopt;
+  }
+  zm::store_value(zha, device, cluster, a->id, value);
   return std::nullopt;
 }
 
-// OnOff's commands change on_off; Identify's identify sets identify_time.
-void apply_command(json::object& zha, const json::object& device, const zm::Command& cmd, const json::object& d) {
+// OnOff's commands change on_off (and the entity); Identify's identify sets identify_time.
+void apply_command(svc::Run& r, json::object& zha, const json::object& device, const zm::Command& cmd,
+                   const json::object& d) {
   if (cmd.cluster == 0x0006) {
-    const bool was_on = zm::attribute_value(zha, device, 0x0006, 0x0000) == "True";
-    const bool on = cmd.id == 0x01 || (cmd.id == 0x02 && !was_on);
-    zm::store_value(zha, device, 0x0006, 0x0000, on ? "True" : "False");
+    const bool was_on = zm::attribute_value(r.impl.store, zha, device, 0x0006, 0x0000) == "True";
+    set_on_off(r, zha, device, cmd.id == 0x01 || (cmd.id == 0x02 && !was_on));
   }
   if (cmd.cluster == 0x0003 && cmd.id == 0x00) {
     const json::value* params = d.if_contains("params");
@@ -108,7 +123,7 @@ std::optional<json::value> issue_command(svc::Run& r, const json::object& d) {
   const zm::Command* cmd = text(d, "command_type", "") == "server" ? zm::find_command(cluster, command) : nullptr;
   if (!cmd)
     throw value_error("Command " + std::to_string(command) + " not found on cluster " + std::to_string(cluster));
-  apply_command(zha, device, *cmd, d);
+  apply_command(r, zha, device, *cmd, d);
   list_of(zha, "commands_issued")
       .push_back(json::object{{"ieee", device.at("ieee")}, {"cluster_id", cluster}, {"command", cmd->name}});
   return std::nullopt;

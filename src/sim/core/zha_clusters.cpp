@@ -81,8 +81,23 @@ const json::object* device_by_ieee(const json::object& zha, std::string_view iee
   return nullptr;
 }
 
-std::string attribute_value(const json::object& zha, const json::object& d, std::int64_t cluster,
-                            std::int64_t attribute) {
+std::string on_off_entity(const StateStore& store, const json::object& device) {
+  const json::value* reg_id = device.if_contains("device_reg_id");
+  if (!reg_id || !reg_id->is_string() || !has_cluster(device, 1, 0x0006, "in")) return {};
+  for (const auto& e : store.home().entities) {
+    if (!e.device_id || *e.device_id != reg_id->get_string() || e.disabled_by) continue;
+    if (e.entity_id.rfind("light.", 0) == 0 || e.entity_id.rfind("switch.", 0) == 0) return e.entity_id;
+  }
+  return {};
+}
+
+std::string attribute_value(const StateStore& store, const json::object& zha, const json::object& d,
+                            std::int64_t cluster, std::int64_t attribute) {
+  if (cluster == 0x0006 && attribute == 0x0000) {
+    const std::string entity = on_off_entity(store, d);
+    if (const StatePtr state = entity.empty() ? nullptr : store.get(entity))
+      return state->state == "on" ? "True" : "False";
+  }
   const json::object* written = zha.contains("attribute_values") ? zha.at("attribute_values").if_object() : nullptr;
   if (const json::value* v = written ? written->if_contains(key_of(d, cluster, attribute)) : nullptr)
     return std::string(v->as_string());

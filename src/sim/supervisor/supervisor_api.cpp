@@ -65,6 +65,7 @@ const RestRouter& supervisor_router() {
     add_addon_routes(r);
     add_store_routes(r);
     add_backup_routes(r);
+    add_job_routes(r);
     add_ingress_routes(r);
     return r;
   }();
@@ -77,6 +78,7 @@ void add_supervisor_routes(RestRouter& router) {
   add_addon_routes(router);
   add_store_routes(router);
   add_backup_routes(router);
+  add_job_routes(router);
   add_ingress_routes(router);
   add_core_log_proxy(router);
 }

@@ -1,7 +1,6 @@
-// /backups/... and /jobs/{uuid} of the simulated Supervisor
-// (supervisor/api/backups.py, supervisor/api/jobs.py): list, info, create
-// full/partial, restore full/partial, delete; `background: true` answers
-// {"job_id"} and the job is read at /jobs/{uuid} (as_dict + child_jobs).
+// /backups/... of the simulated Supervisor (supervisor/api/backups.py): list,
+// info, create full/partial, restore full/partial, delete; `background: true`
+// answers {"job_id"} and the job is read at /jobs/{uuid} (supervisor_job_routes.cpp).
 #include <algorithm>
 #include <set>
 #include <string>
@@ -135,81 +134,7 @@ RestResponse restore(RestCall& c, SupervisorData& d, bool partial) {
   return job_answer(job);
 }
 
-// The stages a job passes (supervisor/backups/const.py BackupJobStage and
-// RestoreJobStage; add-on jobs have none), each run as a child job as the
-// Supervisor's JobManager nests them.
-std::vector<std::string> stages_of(const std::string& job_name) {
-  if (job_name.find("_backup") != std::string::npos)
-    return {"addon_repositories", "home_assistant", "addons", "folders", "finishing_file"};
-  if (job_name.find("_restore") != std::string::npos)
-    return {"addon_repositories", "docker_config", "home_assistant", "addons", "await_addon_restarts"};
-  return {};
-}
-
-// The child jobs so far: the finished stages done, the current one running.
-json::array child_jobs(const SimJob& j, const std::vector<std::string>& stages) {
-  json::array out;
-  const auto reached = static_cast<std::size_t>(j.progress / 100.0 * static_cast<double>(stages.size()));
-  for (std::size_t i = 0; i < stages.size() && i <= reached; ++i) {
-    const bool finished = j.done || i < reached;
-    out.push_back(json::object{{"name", j.name + "_" + stages[i]},
-                               {"reference", j.reference},
-                               {"uuid", j.uuid.substr(0, 24) + std::to_string(100000 + i)},
-                               {"progress", finished ? 100.0 : 0.0},
-                               {"stage", nullptr},
-                               {"done", finished},
-                               {"errors", json::array{}},
-                               {"created", j.created},
-                               {"extra", nullptr},
-                               {"child_jobs", json::array{}}});
-  }
-  return out;
-}
-
-// Each GET moves the job one step (deterministic: tests count polls, not time).
-RestResponse job_info(RestCall& c, SupervisorData& d) {
-  auto it = d.jobs.find(c.path[0]);
-  if (it == d.jobs.end()) return error(404, "Job does not exist");
-  SimJob& j = it->second;
-  const std::vector<std::string> stages = stages_of(j.name);
-  if (!j.done) {
-    j.progress = std::min(100.0, j.progress + j.step);
-    j.done = j.progress >= 100;
-    const auto at = static_cast<std::size_t>(j.progress / 100.0 * static_cast<double>(stages.size()));
-    j.stage = stages.empty() ? std::string() : stages[std::min(at, stages.size() - 1)];
-  }
-  return ok(json::object{{"name", j.name},
-                         {"reference", j.reference},
-                         {"uuid", j.uuid},
-                         {"progress", j.progress},
-                         {"stage", j.stage.empty() ? json::value(nullptr) : json::value(j.stage)},
-                         {"done", j.done},
-                         {"errors", j.errors},
-                         {"created", j.created},
-                         {"extra", nullptr},
-                         {"child_jobs", child_jobs(j, stages)}});
-}
-
 }  // namespace
-
-std::string start_job(SupervisorData& d, std::string name, std::string reference, double step) {
-  SimJob j;
-  j.uuid = "9c1e" + std::to_string(1000000 + d.next_id++) + "0f2b4a6d8e0a1c3e5f7a9b";
-  j.name = std::move(name);
-  j.reference = std::move(reference);
-  j.created = common::format_iso_time(common::now_epoch_seconds());
-  j.step = step;
-  j.done = step >= 100;
-  j.progress = j.done ? 100 : 0;
-  const std::string uuid = j.uuid;
-  d.jobs[uuid] = std::move(j);
-  return uuid;
-}
-
-RestResponse job_answer(const std::string& uuid, json::object extra) {
-  extra["job_id"] = uuid;
-  return ok(std::move(extra));
-}
 
 void add_backup_routes(RestRouter& r) {
   r.add("GET", "/backups", guarded([](RestCall&, SupervisorData& d) {
@@ -234,7 +159,6 @@ void add_backup_routes(RestRouter& r) {
           d.backups.erase(it);
           return ok();
         }));
-  r.add("GET", "/jobs/{uuid}", guarded(job_info));
 }
 
 }  // namespace hamcp::sim::supervisor_detail

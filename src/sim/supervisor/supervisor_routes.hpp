@@ -24,7 +24,8 @@ json::object store_item(const SimAddon& a);  // the store's view of an add-on
 
 void add_addon_routes(RestRouter& router);
 void add_store_routes(RestRouter& router);
-void add_backup_routes(RestRouter& router);   // /backups/... and /jobs/{uuid}
+void add_backup_routes(RestRouter& router);   // /backups/...
+void add_job_routes(RestRouter& router);      // /jobs/info, /jobs/{uuid}
 void add_ingress_routes(RestRouter& router);  // /ingress/session, /ingress/validate_session
 
 // A new job (already done when step >= 100): its uuid.

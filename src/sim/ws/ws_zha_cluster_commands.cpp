@@ -4,7 +4,8 @@
 // value (sent as text, as HA's str(value) does), and zha/devices/reconfigure,
 // which, as in HA, never answers with a result: it streams the cluster
 // handlers' bind and configure-reporting messages on the command's id until
-// unsubscribed (the sim sends them at once, ending with zha_channel_cfg_done).
+// unsubscribed (the sim sends them at once, ending with zha_channel_cfg_done;
+// nothing for a device listed in radios["zha"]["asleep"]).
 #include <cctype>
 
 #include "sim/core/zha_clusters.hpp"
@@ -70,7 +71,7 @@ void attribute_read(WsConnection& c, int64_t id, const json::object& msg) {
   if (!m.found())
     // HA's async_get_cluster returns None, read_attributes raises: async_response's generic answer.
     return c.send_error(id, "unknown_error", "Unknown error");
-  c.send_result(id, json::value(zm::attribute_value(zha(c), *m.device, m.cluster, attribute)));
+  c.send_result(id, json::value(zm::attribute_value(c.core().store(), zha(c), *m.device, m.cluster, attribute)));
 }
 
 // IEEE_SCHEMA (EUI64.convert): eight hex pairs separated by colons.
@@ -117,6 +118,9 @@ void reconfigure(WsConnection& c, int64_t id, const json::object& msg) {
   const json::object* d = zha_device(c, ieee);
   if (!d) return c.send_error(id, "unknown_error", "Unknown error");
   list(zha(c), "reconfigured").push_back(json::value(ieee));  // for tests: what was reconfigured
+  // A sleeping end device (tests list it in "asleep") configures when it wakes: nothing to report until then.
+  for (const auto& sleeping : list(zha(c), "asleep"))
+    if (sleeping == ieee.c_str()) return;
   for (const auto& event : reconfigure_events(*d)) c.send_event(id, event);
 }
 

@@ -1,6 +1,7 @@
 // Polls GET /jobs/{uuid} (supervisor/api/jobs.py job_info: progress 0-100,
 // stage, done, errors, child_jobs) every kPollMs until done, the deadline or
 // the client's cancel. Reads only: the job itself was started by the caller.
+// A progress message names the job's stage, or the child job running now.
 #include "tools/addons/supervisor_job.hpp"
 
 #include <boost/asio/steady_timer.hpp>
@@ -23,6 +24,45 @@ double progress_of(const json::object& job) {
   return p && p->is_number() ? p->to_number<double>() : 0;
 }
 
+bool is_done(const json::object& job) {
+  const json::value* done = job.if_contains("done");
+  return done && done->is_bool() && done->get_bool();
+}
+
+const json::array* children_of(const json::object& job) {
+  const json::value* c = job.if_contains("child_jobs");
+  return c ? c->if_array() : nullptr;
+}
+
+// What the job is doing now: its stage, else the running child job deepest
+// down with that one's stage (add-on install/update have no stage of their
+// own: "addon_update > addon_stop"). "" when nothing says.
+std::string current_step(const json::object& job) {
+  std::string step = home::str_of(&job, "stage");
+  if (!step.empty()) return step;
+  const json::array* children = children_of(job);
+  if (!children) return {};
+  for (const auto& c : *children) {
+    const json::object* child = c.if_object();
+    if (!child || is_done(*child)) continue;
+    const std::string below = current_step(*child);
+    return home::str_of(child, "name") + (below.empty() ? std::string() : " > " + below);
+  }
+  return {};
+}
+
+// The child jobs depth first: [{name, done}] (the steps the job went through).
+void collect_steps(const json::object& job, json::array& out) {
+  const json::array* children = children_of(job);
+  if (!children) return;
+  for (const auto& c : *children) {
+    const json::object* child = c.if_object();
+    if (!child) continue;
+    out.push_back(json::object{{"name", home::str_of(child, "name")}, {"done", is_done(*child)}});
+    collect_steps(*child, out);
+  }
+}
+
 void read_outcome(JobOutcome& out) {
   const json::value* done = out.job.if_contains("done");
   out.done = done && done->is_bool() && done->get_bool();
@@ -43,6 +83,9 @@ json::object job_summary(const JobOutcome& outcome, const std::string& uuid) {
   json::object out{{"job_id", uuid}, {"done", outcome.done}};
   for (const char* k : {"name", "progress", "stage", "errors"})
     if (const json::value* v = outcome.job.if_contains(k)) out[k] = *v;
+  json::array steps;
+  collect_steps(outcome.job, steps);
+  if (!steps.empty()) out["steps"] = std::move(steps);
   return out;
 }
 
@@ -69,7 +112,7 @@ asio::awaitable<JobOutcome> wait_for_job(ToolEnv& env, mcp::RequestContext& ctx,
     }
     read_outcome(out);
     const double progress = progress_of(out.job);
-    const std::string stage = home::str_of(&out.job, "stage");
+    const std::string stage = current_step(out.job);
     const std::string report = std::to_string(progress) + stage;
     if (report != last_reported) {
       last_reported = report;

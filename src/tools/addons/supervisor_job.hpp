@@ -1,7 +1,8 @@
 #pragma once
 // A Supervisor background job (POST … with background=true answers
 // {"job_id"}) followed to its end: GET /jobs/{uuid} polled, each change of
-// progress or stage a progress notification, bounded in time. Used by add-on
+// progress or of its stage or running child job a progress notification,
+// bounded in time. Used by add-on
 // install/update and by Supervisor backups.
 
 #include <boost/asio/awaitable.hpp>
@@ -23,7 +24,8 @@ struct JobOutcome {
 boost::asio::awaitable<JobOutcome> wait_for_job(ToolEnv& env, mcp::RequestContext& ctx, std::string uuid,
                                                 double seconds, std::string label);
 
-// The job as an answer shows it: uuid, name, progress, stage, done, errors.
+// The job as an answer shows it: uuid, name, progress, stage, done, errors,
+// steps (its child jobs depth first: name, done).
 json::object job_summary(const JobOutcome& outcome, const std::string& uuid);
 
 // The job id of a background answer ({"job_id": …}), "" when none.

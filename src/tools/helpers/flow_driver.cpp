@@ -298,6 +298,13 @@ boost::asio::awaitable<json::object> peek_subentry_flow(ToolEnv& env, std::strin
   co_return out;
 }
 
+json::object suggested_values(const json::object& form) {
+  json::object values;
+  std::set<std::string> used;
+  if (form.contains("data_schema")) answer_form(json::value(form), json::object{}, used, &values);
+  return values;
+}
+
 boost::asio::awaitable<json::object> current_options(ToolEnv& env, std::string entry_id) {
   const std::string base = base_of(true);
   auto starting = rest_call(env, "POST", base, json::value(json::object{{"handler", entry_id}}), false);

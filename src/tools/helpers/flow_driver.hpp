@@ -50,6 +50,10 @@ boost::asio::awaitable<json::object> peek_flow(ToolEnv& env, std::string handler
 boost::asio::awaitable<json::object> peek_subentry_flow(ToolEnv& env, std::string entry_id, std::string type,
                                                         std::string subentry_id);
 
+// A form's suggested values by field name (HA's description.suggested_value):
+// a reconfigure form's current values.
+json::object suggested_values(const json::object& form);
+
 // The current options of a config entry, as its options flow suggests them ({} when it has none).
 boost::asio::awaitable<json::object> current_options(ToolEnv& env, std::string entry_id);
 

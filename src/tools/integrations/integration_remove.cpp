@@ -2,7 +2,9 @@
 // a config entry, one of its subentries, or a storage helper (helper_type).
 // Without confirm=true: a preview of what would go (devices, entities,
 // subentries), nothing sent. A removed entry is journaled with its view and
-// options; never retried.
+// options, a removed subentry with its values (restorable); never retried.
+#include <spdlog/spdlog.h>
+
 #include "home/entity_docs.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/helpers/flow_driver.hpp"
@@ -51,6 +53,27 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
   co_return removed;
 }
 
+// A subentry's values before it goes: HA lists none, but its reconfigure form
+// suggests them (the flow is aborted again). The journal keeps them under
+// "data", so a restore can answer the creation form with them; a type without
+// a reconfigure form leaves them out.
+boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::object& entry, json::object subentry) {
+  const std::string type = str_of(&subentry, "subentry_type");
+  const json::value* types = entry.if_contains("supported_subentry_types");
+  const json::value* one = types && types->is_object() ? types->as_object().if_contains(type) : nullptr;
+  const json::value* can = one && one->is_object() ? one->as_object().if_contains("supports_reconfigure") : nullptr;
+  if (!can || !can->is_bool() || !can->get_bool()) co_return subentry;
+  json::object form;
+  try {
+    auto peeking = helpers::peek_subentry_flow(env, str_of(&entry, "entry_id"), type, str_of(&subentry, "subentry_id"));
+    form = co_await std::move(peeking);
+  } catch (const std::exception& e) {  // no values then: the removal itself does not depend on them
+    spdlog::debug("subentry {}: its values were not read: {}", str_of(&subentry, "subentry_id"), e.what());
+  }
+  if (str_of(&form, "type") == "form") subentry["data"] = helpers::suggested_values(form);
+  co_return subentry;
+}
+
 boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
                                                      const json::object& entry, const std::string& subentry_id) {
   const std::string entry_id = str_of(&entry, "entry_id");
@@ -75,11 +98,14 @@ boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, m
       ask_first(args, env, ctx, entry_id + "/" + subentry_id, json::object{{"removes_subentry", found}}, body);
   std::optional<json::object> preview = co_await std::move(asking);
   if (preview) co_return std::move(*preview);
+  auto reading = with_values(env, entry, found.as_object());
+  json::object journaled = co_await std::move(reading);
   json::object msg{{"type", "config_entries/subentries/delete"}, {"entry_id", entry_id}, {"subentry_id", subentry_id}};
   auto deleting = helpers::ws_write(env, std::move(msg), "the removal of subentry " + subentry_id);
   co_await std::move(deleting);
   body["result"] = "subentry_removed";
-  helpers::journal(env, body, "integration", "subentry/" + entry_id + "/" + subentry_id, "", "remove", found, nullptr);
+  helpers::journal(env, body, "integration", "subentry/" + entry_id + "/" + subentry_id, "", "remove",
+                   std::move(journaled), nullptr);
   co_return body;
 }
 

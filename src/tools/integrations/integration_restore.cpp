@@ -1,11 +1,14 @@
 // ha_config_set restore=<edit id> of an integration edit: options and
 // reconfigure edits are undone by running the same flow again with the values
-// before (journaled as "restore"); a removed entry or subentry cannot be made
-// again from its journal entry (its credentials and devices are not there), so
-// that answer says how to add it back.
+// before (journaled as "restore"); a removed subentry is made again by its
+// type's creation flow answered with the values its reconfigure form showed
+// before the removal (a new subentry id; HA picks ids). A removed entry cannot
+// be made again from its journal entry (its credentials and devices are not
+// there), so that answer says how to add it back.
 #include "home/entity_docs.hpp"
 #include "tools/helpers/flow_driver.hpp"
 #include "tools/helpers/helper_ha.hpp"
+#include "tools/helpers/helper_write.hpp"
 #include "tools/integrations/integration_tools.hpp"
 
 namespace hamcp::tools::integrations {
@@ -45,12 +48,47 @@ boost::asio::awaitable<json::object> restore_subentry_edit(ToolEnv& env, const h
   co_return body;
 }
 
+// A removed subentry ("subentry/<entry>/<subentry>", before: the subentry with
+// its "data") created again through its type's flow, its values as the answer.
+boost::asio::awaitable<json::object> restore_removed_subentry(ToolEnv& env, const home::EditRecord& rec) {
+  const json::object& before = rec.before.as_object();
+  const std::string rest = rec.key.substr(rec.key.find('/') + 1);
+  const std::string entry_id = rest.substr(0, rest.find('/'));
+  const json::value* data = before.if_contains("data");
+  if (!data || !data->is_object())
+    throw ToolException(
+        ToolError{"not_restorable",
+                  "Edit " + rec.id +
+                      " removed a subentry whose values Home Assistant did not show (its type has no "
+                      "reconfigure form), so hamcp cannot make it again. Nothing was written.",
+                  "Create it again with ha_config_set_helper helper_type=config_subentry subentry_type=" +
+                      home::str_of(&before, "subentry_type") + " (the journal's `before` shows its title).",
+                  {{"written", false}}});
+  helpers::HelperCall call;
+  call.id = entry_id;
+  call.subentry_type = home::str_of(&before, "subentry_type");
+  call.config = data->as_object();
+  if (!call.config.contains("name")) call.name = home::str_of(&before, "title");
+  call.action = "create";
+  call.journal_action = "restore";
+  auto writing = helpers::write_subentry(env, call);
+  json::object body = co_await std::move(writing);
+  body["result"] = "restored";
+  body["restored_edit"] = rec.id;
+  co_return body;
+}
+
 }  // namespace
 
 boost::asio::awaitable<json::object> restore_integration_edit(ToolEnv& env, const home::EditRecord& rec) {
   const std::string_view key = rec.key;
   if (key.rfind("subentry_reconfigure/", 0) == 0 && rec.before.is_object()) {
     auto restoring = restore_subentry_edit(env, rec);
+    json::object body = co_await std::move(restoring);
+    co_return body;
+  }
+  if (key.rfind("subentry/", 0) == 0 && rec.action == "remove" && rec.before.is_object()) {
+    auto restoring = restore_removed_subentry(env, rec);
     json::object body = co_await std::move(restoring);
     co_return body;
   }

@@ -5,12 +5,11 @@
 // zha_channel_configure_reporting, zha_channel_cfg_done) until unsubscribed.
 // They are collected until cfg_done or params.seconds (default 30), then the
 // subscription ends and the answer says per cluster what was configured.
-// It re-applies ZHA's own configuration, so it needs no confirm.
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
+// It re-applies ZHA's own configuration, so it needs no confirm. A dropped
+// connection ends it with write_outcome_unknown: it is never sent again.
 #include <mutex>
 
+#include "tools/radio/radio_stream.hpp"
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -82,13 +81,18 @@ bool finished(Progress& progress) {
 
 // Subscribes; HA's refusals as command() words them. nullopt: no message at all
 // within the client's wait (a sleeping device configures when it wakes).
+constexpr char kCheck[] =
+    "Check the device (ha_get_device: its entities available, their last updates) before calling reconfigure again.";
+
 asio::awaitable<std::optional<std::uint64_t>> subscribe(ToolEnv& env, const Device& device,
-                                                        std::shared_ptr<Progress> progress) {
+                                                        std::shared_ptr<Progress> progress,
+                                                        std::shared_ptr<std::atomic<bool>> lost) {
   json::object message{{"type", "zha/devices/reconfigure"}, {"ieee", device.identifier}};
   std::optional<ha::HaError> failure;
   try {
-    auto subscribing =
-        env.ha.subscribe(std::move(message), [progress](json::value& event, bool) { on_event(*progress, event); });
+    auto subscribing = subscribe_command(
+        env, std::move(message), [progress](json::value& event, bool) { on_event(*progress, event); }, std::move(lost),
+        "reconfigure", kCheck);
     const std::uint64_t handle = co_await std::move(subscribing);
     co_return handle;
   } catch (const ha::HaException& e) {
@@ -120,18 +124,19 @@ asio::awaitable<json::object> zigbee_reconfigure(Args& args, ToolEnv& env) {
   if (seconds < 1 || seconds > 120)
     throw ToolException(bad_argument("params.seconds", "must be 1..120", "How long to collect ZHA's progress."));
   auto progress = std::make_shared<Progress>();
+  auto lost = std::make_shared<std::atomic<bool>>(false);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  auto subscribing = subscribe(env, device, progress);
+  auto subscribing = subscribe(env, device, progress, lost);
   const std::optional<std::uint64_t> subscription = co_await std::move(subscribing);
-  asio::steady_timer timer(co_await asio::this_coro::executor);
-  while (subscription && !finished(*progress) && std::chrono::steady_clock::now() < deadline) {
-    timer.expires_after(std::chrono::milliseconds(100));
-    co_await timer.async_wait(asio::use_awaitable);
+  if (subscription) {
+    auto listening = listen_until(deadline, *lost, [progress] { return finished(*progress); });
+    co_await std::move(listening);
   }
   if (subscription) {
-    auto ending = env.ha.unsubscribe(*subscription);
+    auto ending = env.ha.unsubscribe(*subscription);  // after a drop: only hamcp's own book
     co_await std::move(ending);
   }
+  if (*lost) throw ToolException(not_repeated("reconfigure", kCheck));
   json::array events;
   bool done = false;
   {

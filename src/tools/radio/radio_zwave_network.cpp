@@ -2,13 +2,12 @@
 // (components/zwave_js/api.py, button.py): ping (presses the node's ping
 // button, as HA's UI does, then reads its status), add (zwave_js/add_node:
 // inclusion runs for params.seconds while its events are collected, then
-// stops unless a node was found), hard_reset (confirm; the controller forgets
+// stops unless a node was found; a dropped connection ends it, never re-sent,
+// and inclusion is stopped), hard_reset (confirm; the controller forgets
 // every node: zwave_js/hard_reset_controller).
 #include <algorithm>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
+#include "tools/radio/radio_stream.hpp"
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
 
@@ -40,10 +39,20 @@ asio::awaitable<json::value> node_status(ToolEnv& env, const Device& device) {
   co_return node.is_object() && node.as_object().contains("status") ? node.at("status") : json::value(nullptr);
 }
 
-asio::awaitable<void> pause(std::int64_t seconds) {
-  asio::steady_timer timer(co_await asio::this_coro::executor);
-  timer.expires_after(std::chrono::seconds(seconds));
-  co_await timer.async_wait(asio::use_awaitable);
+constexpr char kAddCheck[] =
+    "action=network_status shows the controller's inclusion state and its nodes; call add again once it is idle.";
+
+// A drop ended add_node (never sent again): HA's controller may still be
+// including, so end that (a new command, not the add repeated) and say so.
+asio::awaitable<void> stop_after_drop(ToolEnv& env, const std::string& entry) {
+  ToolError error = not_repeated("inclusion (zwave_js/add_node)", kAddCheck);
+  try {
+    auto stopping = command(env, zwave(), json::object{{"type", "zwave_js/stop_inclusion"}, {"entry_id", entry}});
+    error.extra["inclusion_stopped"] = co_await std::move(stopping);
+  } catch (const std::exception&) {
+    error.extra["inclusion_stopped"] = "unknown";
+  }
+  throw ToolException(std::move(error));
 }
 
 bool names_a_node(const json::value& event) {
@@ -89,14 +98,23 @@ asio::awaitable<json::object> zwave_add(Args& args, ToolEnv& env) {
   if (const json::value* force = param(args, "force_security"); force && force->is_bool())
     message["force_security"] = force->get_bool();
   auto events = std::make_shared<json::array>();
-  auto subscribing = env.ha.subscribe(std::move(message), [events](json::value& event, bool) {
-    if (events->size() < 50) events->push_back(event);
-  });
+  auto lost = std::make_shared<std::atomic<bool>>(false);
+  auto subscribing = subscribe_command(
+      env, std::move(message),
+      [events](json::value& event, bool) {
+        if (events->size() < 50) events->push_back(event);
+      },
+      lost, "inclusion (zwave_js/add_node)", kAddCheck);
   const std::uint64_t subscription = co_await std::move(subscribing);
-  auto waiting = pause(seconds);
+  auto waiting =
+      listen_until(std::chrono::steady_clock::now() + std::chrono::seconds(seconds), *lost, [] { return false; });
   co_await std::move(waiting);
-  auto ending = env.ha.unsubscribe(subscription);
+  auto ending = env.ha.unsubscribe(subscription);  // after a drop: only hamcp's own book
   co_await std::move(ending);
+  if (*lost) {
+    auto stopping = stop_after_drop(env, entry);
+    co_await std::move(stopping);
+  }
   const bool node_seen = std::any_of(events->begin(), events->end(), names_a_node);
   json::object out{{"listened_seconds", seconds}, {"events", *events}, {"node_found", node_seen}};
   if (!node_seen) {

@@ -13,6 +13,7 @@
 
 #include "client_loop.hpp"
 #include "fake_ha.hpp"
+#include "ha/ws_command.hpp"
 #include "test_util.hpp"
 
 using namespace hamcp::ha;
@@ -167,6 +168,75 @@ TEST(WsClient, ReconnectResubscribesEverySubscription) {
     std::lock_guard l(m);
     return std::find(changed.begin(), changed.end(), "switch.fan") != changed.end();
   }));
+}
+
+// A command that acts on HA and streams events (zha/devices/reconfigure) must
+// not run twice: a drop ends it for its owner and the reconnect does not send
+// it again, while the state subscriptions next to it are re-sent.
+TEST(WsClient, CommandSubscriptionEndsOnDropAndIsNeverResent) {
+  FakeHa ha;
+  ClientLoop loop;
+  WsClient ws(loop.executor(), settings_for(ha.url(), ha.token()), fast_options());
+  ws.start();
+  std::atomic<int> firsts{0};
+  loop.run(ws.subscribe(msg("subscribe_entities"), [&](const json::value&, bool first) { firsts += first ? 1 : 0; }));
+  std::mutex m;
+  std::vector<HaError> ended;
+  json::object command = msg("subscribe_events");  // FakeHa confirms it with a result, as HA does add_node
+  command["event_type"] = "zha_channel_msg";
+  const auto handle = loop.run(ws.subscribe(command_subscription(command), [&](const json::value& event, bool) {
+    std::lock_guard lock(m);
+    if (auto error = ended_by(event)) ended.push_back(*error);
+  }));
+  EXPECT_EQ(ws.active_subscriptions(), 2u);
+  ha.drop_connections();
+  ASSERT_TRUE(wait_until([&] { return firsts == 2 && ws.state() == WsState::connected; })) << "not re-subscribed";
+  {
+    std::lock_guard lock(m);
+    ASSERT_EQ(ended.size(), 1u) << "the owner was not told";
+    EXPECT_EQ(ended[0].cause, ErrorCause::connection_lost);
+  }
+  EXPECT_EQ(ha.command_count("subscribe_entities"), 2u);
+  EXPECT_EQ(ha.command_count("subscribe_events"), 1u) << "the command was sent again";
+  EXPECT_EQ(ws.active_subscriptions(), 1u);
+  loop.run(ws.unsubscribe(handle));  // already over: nothing to send
+  EXPECT_EQ(ha.command_count("unsubscribe_events"), 0u);
+}
+
+// Dropped before HA confirmed it: subscribe() fails at once and nothing is re-sent.
+TEST(WsClient, CommandSubscriptionDroppedBeforeItsAnswerFails) {
+  FakeHa ha;
+  ha.stall_command("zha/devices/reconfigure");
+  ClientLoop loop;
+  WsClient ws(loop.executor(), settings_for(ha.url(), ha.token()), fast_options());
+  ws.start();
+  ASSERT_TRUE(wait_until([&] { return ws.state() == WsState::connected; }));
+  std::atomic<bool> finished{false};
+  std::atomic<int> ended{0};
+  std::optional<HaError> error;
+  json::object reconfigure = msg("zha/devices/reconfigure");
+  reconfigure["ieee"] = "84:2e:14:ff:fe:6b:0d:91";
+  auto op = ws.subscribe(command_subscription(reconfigure), [&](const json::value& event, bool) {
+    if (ended_by(event)) ++ended;
+  });
+  asio::co_spawn(loop.executor(), std::move(op), [&](std::exception_ptr e, std::uint64_t) {
+    try {
+      if (e) std::rethrow_exception(e);
+    } catch (const HaException& ex) {
+      error = ex.error();
+    }
+    finished = true;
+  });
+  ASSERT_TRUE(wait_until([&] { return ha.command_count("zha/devices/reconfigure") == 1; }));
+  ha.drop_connections();
+  ASSERT_TRUE(wait_until([&] { return finished.load(); }, 3s)) << "subscribe hung after the drop";
+  ASSERT_TRUE(error) << "subscribe succeeded on a dropped connection";
+  EXPECT_EQ(error->cause, ErrorCause::connection_lost);
+  ASSERT_TRUE(wait_until([&] { return ha.websocket_sessions() == 2 && ws.state() == WsState::connected; }));
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(ha.command_count("zha/devices/reconfigure"), 1u) << "the command was sent again";
+  EXPECT_EQ(ws.active_subscriptions(), 0u);
+  EXPECT_EQ(ended.load(), 1);
 }
 
 TEST(WsClient, UnsubscribeStopsEvents) {

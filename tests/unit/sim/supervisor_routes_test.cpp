@@ -1,7 +1,7 @@
 // The simulated Supervisor in its own shapes: the {"result":"ok","data":…}
 // envelope and its errors, options checked against the add-on's schema (the
 // Supervisor's words, nothing applied on a refusal), text logs with ?lines=,
-// repositories; the same API through HA's supervisor/api command (data, or
+// repositories; jobs with the Supervisor's child jobs; the same API through HA's supervisor/api command (data, or
 // unknown_error with the message) and /api/hassio logs; and an install
 // without a Supervisor: 404 and unknown_command.
 #include <gtest/gtest.h>
@@ -154,6 +154,54 @@ TEST_F(SupervisorRoutes, BackgroundCallsAnswerAJobThatAdvancesWhenRead) {
   EXPECT_EQ(addon("core_ssh").version, "9.19.0");
   RestResponse restore = request("POST", "/backups/b71e44d5/restore/partial", R"({"folders":["share"]})");
   EXPECT_EQ(restore.status, 200);
+}
+
+// Add-on install and update as the Supervisor runs them: stage null, progress
+// the image pull's, the steps child jobs; /jobs/info lists the jobs newest first.
+TEST_F(SupervisorRoutes, AddonJobsHaveTheSupervisorsChildJobs) {
+  auto job_of = [&](const std::string& target, const std::string& body) {
+    return std::string(envelope(request("POST", target, body)).at("data").at("job_id").as_string());
+  };
+  auto read = [&](const std::string& job) { return envelope(request("GET", "/jobs/" + job)).at("data").as_object(); };
+  const std::string install = job_of("/store/addons/core_ssh/install", R"({"background":true})");
+  json::object running = read(install);
+  EXPECT_EQ(running.at("name"), "addon_manager_install");
+  EXPECT_TRUE(running.at("stage").is_null());
+  EXPECT_EQ(running.at("progress").to_number<double>(), 25.0);
+  ASSERT_EQ(running.at("child_jobs").as_array().size(), 1u) << json::serialize(running);
+  const json::object& child = running.at("child_jobs").at(0).as_object();
+  EXPECT_EQ(child.at("name"), "addon_install");
+  EXPECT_EQ(child.at("reference"), "core_ssh");
+  EXPECT_EQ(child.at("done"), false);
+  for (const char* key : {"uuid", "progress", "stage", "errors", "created", "child_jobs"})
+    EXPECT_TRUE(child.contains(key)) << key;
+  json::object done;
+  for (int i = 0; i < 3; ++i) done = read(install);
+  EXPECT_EQ(done.at("done"), true);
+  EXPECT_EQ(done.at("child_jobs").at(0).at("done"), true);
+
+  ASSERT_EQ(addon("core_mosquitto").state, "started");
+  const std::string update = job_of("/store/addons/core_mosquitto/update", R"({"background":true})");
+  json::object updating = read(update);
+  EXPECT_TRUE(updating.at("stage").is_null());
+  const json::array& steps = updating.at("child_jobs").as_array();
+  ASSERT_EQ(steps.size(), 1u) << json::serialize(updating);
+  EXPECT_EQ(steps.at(0).at("name"), "addon_update");
+  EXPECT_EQ(steps.at(0).at("done"), false);
+  EXPECT_TRUE(steps.at(0).at("child_jobs").as_array().empty()) << "stopped before the pull";
+  for (int i = 0; i < 3; ++i) done = read(update);
+  const json::array& around = done.at("child_jobs").at(0).at("child_jobs").as_array();
+  ASSERT_EQ(around.size(), 2u) << json::serialize(done);
+  EXPECT_EQ(around.at(0).at("name"), "addon_stop");
+  EXPECT_EQ(around.at(1).at("name"), "addon_start");
+
+  const json::object info = envelope(request("GET", "/jobs/info")).at("data").as_object();
+  EXPECT_TRUE(info.at("ignore_conditions").is_array());
+  const json::array& jobs = info.at("jobs").as_array();
+  ASSERT_GE(jobs.size(), 2u);
+  EXPECT_EQ(jobs.at(0).at("uuid"), update.c_str()) << "newest first";
+  EXPECT_EQ(jobs.at(1).at("uuid"), install.c_str());
+  EXPECT_EQ(jobs.at(1).at("child_jobs").at(0).at("name"), "addon_install");
 }
 
 // Ingress as HA's frontend uses it: a session from the Supervisor (through HA's

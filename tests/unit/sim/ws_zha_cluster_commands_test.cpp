@@ -27,14 +27,46 @@ class WsZhaClusterTest : public WsCommandTest {
   json::object service(const char* name, json::object data) {
     return cmd({{"type", "call_service"}, {"domain", "zha"}, {"service", name}, {"service_data", std::move(data)}});
   }
-  json::value read(std::int64_t cluster, std::int64_t attribute) {
+  json::value read(std::int64_t cluster, std::int64_t attribute, const std::string& ieee = kPlug) {
     return cmd({{"type", "zha/devices/clusters/attributes/value"},
-                {"ieee", kPlug},
+                {"ieee", ieee},
                 {"endpoint_id", 1},
                 {"cluster_id", cluster},
                 {"cluster_type", "in"},
                 {"attribute", attribute}})
         .at("result");
+  }
+  json::object on_off(const std::string& ieee, int command) {
+    return service("issue_zigbee_cluster_command", {{"ieee", ieee},
+                                                    {"endpoint_id", 1},
+                                                    {"cluster_id", 6},
+                                                    {"command", command},
+                                                    {"command_type", "server"},
+                                                    {"params", json::object{}}});
+  }
+  // A demo ZHA light (a TRADFRI bulb): its IEEE address and light entity.
+  std::pair<std::string, std::string> zha_light() {
+    Home& home = core.store().home();
+    for (const auto& d : home.devices) {
+      if (d.identifiers.empty() || d.identifiers.front().first != "zha") continue;
+      for (const auto& e : home.entities)
+        if (e.device_id == d.id && e.entity_id.rfind("light.", 0) == 0)
+          return {d.identifiers.front().second, e.entity_id};
+    }
+    ADD_FAILURE() << "the demo has no ZHA light";
+    return {};
+  }
+  std::string state_of(const std::string& entity_id) { return core.store().get(entity_id)->state; }
+  // state_changed events of entity_id among the frames sent since the last command.
+  std::vector<std::string> new_states(const std::string& entity_id) {
+    std::vector<std::string> states;
+    for (const auto& m : out) {
+      const json::object& o = m.as_object();
+      if (o.at("type") != "event" || o.at("event").at("event_type") != "state_changed") continue;
+      const json::object& data = o.at("event").at("data").as_object();
+      if (data.at("entity_id") == entity_id.c_str()) states.emplace_back(data.at("new_state").at("state").as_string());
+    }
+    return states;
   }
 };
 
@@ -76,6 +108,34 @@ TEST_F(WsZhaClusterTest, ServicesWriteAttributesAndIssueCommands) {
                                                                        {"params", json::object{}}});
   ASSERT_TRUE(toggle.at("success").as_bool()) << json::serialize(toggle);
   EXPECT_EQ(read(6, 0), "False");
+}
+
+// In HA the light entity ZHA made of a device's OnOff cluster follows the
+// cluster's on_off (state_changed fires), and turning the entity on or off
+// is what a cluster read answers afterwards.
+TEST_F(WsZhaClusterTest, OnOffCommandsAndTheLightEntityAreOne) {
+  const auto [ieee, light] = zha_light();
+  ASSERT_FALSE(light.empty());
+  cmd({{"type", "subscribe_events"}, {"event_type", "state_changed"}});
+  ASSERT_TRUE(on_off(ieee, 1).at("success").as_bool());  // on
+  EXPECT_EQ(state_of(light), "on");
+  EXPECT_EQ(read(6, 0, ieee), "True");
+  ASSERT_TRUE(on_off(ieee, 0).at("success").as_bool());  // off
+  EXPECT_EQ(state_of(light), "off");
+  EXPECT_EQ(new_states(light), (std::vector<std::string>{"off"})) << "no state_changed for the light";
+  EXPECT_EQ(read(6, 0, ieee), "False");
+  ASSERT_TRUE(on_off(ieee, 2).at("success").as_bool());  // toggle
+  EXPECT_EQ(state_of(light), "on");
+  EXPECT_EQ(new_states(light), (std::vector<std::string>{"on"}));
+  const json::object off =
+      cmd({{"type", "call_service"}, {"domain", "light"}, {"service", "turn_off"}, {"target", {{"entity_id", light}}}});
+  ASSERT_TRUE(off.at("success").as_bool()) << json::serialize(off);
+  EXPECT_EQ(read(6, 0, ieee), "False") << "the attribute did not follow the entity";
+  const json::object write =
+      service("set_zigbee_cluster_attribute",
+              {{"ieee", ieee}, {"endpoint_id", 1}, {"cluster_id", 6}, {"attribute", 0}, {"value", 1}});
+  ASSERT_TRUE(write.at("success").as_bool()) << json::serialize(write);
+  EXPECT_EQ(state_of(light), "on");
 }
 
 TEST_F(WsZhaClusterTest, ServicesRefuseAnUnknownDeviceOrClusterAsHaDoes) {

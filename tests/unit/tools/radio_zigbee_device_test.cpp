@@ -3,7 +3,8 @@
 // reconfigure collects ZHA's progress until cfg_done and says per cluster what
 // was configured (and what failed); the cluster writes preview without confirm
 // (nothing sent), then act and show before/after; bad input is named with
-// what exists; read-only sessions and a home without ZHA refuse them.
+// what exists; On/Off moves the device's light as in HA; a drop during a
+// reconfigure is not repeated; read-only sessions and a home without ZHA refuse them.
 #include "unit/tools/radio_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -22,6 +23,17 @@ class RadioZigbeeDeviceTest : public RadioTest {
     const json::value values = radio_data("zha", "attribute_values");
     const json::value* v = values.is_object() ? values.as_object().if_contains(key) : nullptr;
     return v ? *v : json::value(nullptr);
+  }
+  // A demo ZHA light (a TRADFRI bulb): its device id and light entity.
+  std::pair<std::string, std::string> zha_light() {
+    return with_sim_home([](sim::Home& home) {
+      for (const auto& d : home.devices)
+        for (const auto& e : home.entities)
+          if (!d.identifiers.empty() && d.identifiers.front().first == "zha" && e.device_id == d.id &&
+              e.entity_id.rfind("light.", 0) == 0)
+            return std::make_pair(d.id, e.entity_id);
+      return std::make_pair(std::string(), std::string());
+    });
   }
   void set_plug_available(bool available) {
     with_sim_home([&](sim::Home& home) {
@@ -50,6 +62,24 @@ TEST_F(RadioZigbeeDeviceTest, ReconfigureSaysPerClusterWhatWasConfigured) {
   EXPECT_FALSE(failed.structured.at("clusters").at("OnOff").at("bound").as_bool()) << failed.text;
   CallResult bad = on_plug("reconfigure", R"({"seconds":500})");
   EXPECT_NE(bad.text.find("params.seconds"), std::string::npos) << bad.text;
+}
+
+// The connection drops while ZHA configures a sleeping device (no message yet):
+// the call ends with a clear error and the reconnect does not reconfigure again.
+TEST_F(RadioZigbeeDeviceTest, ReconfigureCutByADropIsNotRepeated) {
+  start();
+  with_sim_home([](sim::Home& home) {
+    home.radios.at("zha").as_object()["asleep"] = json::array{kPlugIeee};  // ZHA waits for it to wake up
+    return 0;
+  });
+  auto reconfigured = [&] { return radio_data("zha", "reconfigured"); };
+  CallResult cut = radio_dropped_when(
+      R"({"radio":"zigbee","action":"reconfigure","device_id":")" + plug() + R"(","params":{"seconds":20}})",
+      [&] { return reconfigured().is_array() && !reconfigured().as_array().empty(); });
+  EXPECT_EQ(cut.code(), "write_outcome_unknown") << cut.text;
+  EXPECT_NE(cut.text.find("dropped during the reconfigure; it was not repeated"), std::string::npos) << cut.text;
+  EXPECT_NE(cut.error().at("suggestion").as_string().find("Check the device"), std::string::npos) << cut.text;
+  EXPECT_EQ(reconfigured(), (json::array{kPlugIeee})) << "sent again on the reconnect";
 }
 
 TEST_F(RadioZigbeeDeviceTest, ClusterWritePreviewsThenWritesAndShowsBeforeAndAfter) {
@@ -109,6 +139,29 @@ TEST_F(RadioZigbeeDeviceTest, ClusterCommandPreviewsThenSends) {
   CallResult unknown = on_plug("cluster_command", R"({"cluster_id":6,"command":"explode"})", true);
   EXPECT_NE(unknown.text.find("params.command"), std::string::npos) << unknown.text;
   EXPECT_NE(unknown.text.find("toggle"), std::string::npos) << "the commands that exist: " << unknown.text;
+}
+
+// As in HA, On/Off through the cluster moves the light entity ZHA made of it
+// (hamcp's mirror sees the state change), and the entity's own turn_on is what
+// the cluster read answers next.
+TEST_F(RadioZigbeeDeviceTest, OnOffThroughTheClusterMovesTheLight) {
+  start();
+  const auto [device, light] = zha_light();
+  ASSERT_FALSE(light.empty()) << "the demo has no ZHA light";
+  auto on_light = [&, device = device](const char* action, const char* params) {
+    return radio(std::string(R"({"radio":"zigbee","action":")") + action + R"(","device_id":")" + device +
+                 R"(","params":)" + params + R"(,"confirm":true})");
+  };
+  CallResult off = on_light("cluster_command", R"({"cluster_id":6,"command":"off"})");
+  ASSERT_FALSE(off.is_error) << off.text;
+  EXPECT_EQ(state_of(light), "off");
+  EXPECT_TRUE(eventually([&, light = light] { return ha->snapshot()->states.find(light)->state == "off"; }))
+      << "no state_changed reached the mirror";
+  CallResult on = call("ha_call_service", R"({"domain":"light","service":"turn_on","entity_id":")" + light + R"("})");
+  ASSERT_FALSE(on.is_error) << on.text;
+  CallResult read = on_light("cluster_read", R"({"cluster_id":6,"attribute":"on_off"})");
+  ASSERT_FALSE(read.is_error) << read.text;
+  EXPECT_EQ(read.structured.at("values").at(0).at("value"), "True") << read.text;
 }
 
 TEST_F(RadioZigbeeDeviceTest, ReadOnlySessionsRefuseTheWritesButShowPreviews) {

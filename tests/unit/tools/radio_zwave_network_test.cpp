@@ -40,6 +40,18 @@ TEST_F(RadioZwaveNetworkTest, AddReportsInclusionEventsThenStops) {
   EXPECT_NE(too_long.text.find("params.seconds"), std::string::npos) << too_long.text;
 }
 
+// A drop during inclusion: add_node is not sent again; the call says so and ends
+// the inclusion HA's controller would otherwise keep running.
+TEST_F(RadioZwaveNetworkTest, AddCutByADropIsNotRepeatedAndStopsInclusion) {
+  start();
+  CallResult cut = radio_dropped_when(R"({"radio":"zwave","action":"add","params":{"seconds":20}})",
+                                      [&] { return zwave("controller").at("inclusion_state").as_int64() != 0; });
+  EXPECT_EQ(cut.code(), "write_outcome_unknown") << cut.text;
+  EXPECT_NE(cut.text.find("it was not repeated"), std::string::npos) << cut.text;
+  EXPECT_EQ(cut.error().at("inclusion_stopped"), true) << cut.text;
+  EXPECT_EQ(zwave("controller").at("inclusion_state").as_int64(), 0);
+}
+
 TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
   start();
   const std::size_t nodes = zwave("nodes").as_array().size();

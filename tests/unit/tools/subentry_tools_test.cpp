@@ -1,7 +1,8 @@
 // ha_config_set_helper helper_type=config_subentry (ha-mcp's way to add and
 // reconfigure a config entry's subentries) against the demo's sim_bridge hub
 // and its "room" subentries: create, a duplicate refused by HA's abort, the
-// arguments each action needs, reconfigure journaled and restored.
+// arguments each action needs, reconfigure journaled and restored, a removed
+// subentry restored with its values.
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -92,6 +93,33 @@ TEST_F(SubentryToolsTest, ReconfigureIsJournaledAndRestored) {
 "diagnostics_data_path":"subentries"})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_NE(json::serialize(r.structured).find(R"("sensors":2)"), std::string::npos) << "the data before is back";
+}
+
+// A removed subentry comes back from the journal with its old values: its
+// reconfigure form's suggested values, read before the removal, answer the
+// type's creation form (HA gives it a new id).
+TEST_F(SubentryToolsTest, RemovedSubentryIsRestoredWithItsValues) {
+  start();
+  const std::string id = bridge();
+  CallResult r =
+      call("ha_remove_helpers_integrations",
+           R"({"target":")" + id +
+               R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01","confirm":true})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  ASSERT_EQ(subentries(id).size(), 1u);
+  const std::string edit(r.structured.at("edit_id").as_string());
+  r = call("ha_config_set", R"({"restore":")" + edit + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("result"), "restored");
+  EXPECT_EQ(r.structured.at("restored_edit"), edit.c_str());
+  EXPECT_EQ(r.structured.at("subentry").at("title"), "Kitchen");
+  EXPECT_EQ(r.structured.at("subentry").at("unique_id"), "room-kitchen");
+  EXPECT_EQ(subentries(id).size(), 2u);
+  r = call("ha_get_integration", R"({"entry_id":")" + id + R"(","include_diagnostics":true,
+"diagnostics_data_path":"subentries"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string diagnostics = json::serialize(r.structured);
+  EXPECT_NE(diagnostics.find(R"("sensors":2)"), std::string::npos) << "the old value, not the form's default 1";
 }
 
 TEST_F(SubentryToolsTest, ShowsEachSubentryTypesForm) {

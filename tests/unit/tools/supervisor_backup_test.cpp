@@ -181,11 +181,21 @@ TEST_F(SupervisorBackupTest, AddonInstallAndUpdateFollowTheirJobs) {
   EXPECT_EQ(str(installed.structured.at("addon"), "version"), "9.19.0");
   ASSERT_GE(progress.size(), 4u) << "start and each step of the job";
   EXPECT_EQ(progress.back().at("params").at("progress").to_number<double>(), 100.0);
+  // The Supervisor's install job has no stage: the messages name its running child job.
+  EXPECT_EQ(str(progress.at(1).at("params"), "message"), "install core_ssh: addon_install");
+  EXPECT_EQ(installed.structured.at("job").at("steps"),
+            (json::array{json::object{{"name", "addon_install"}, {"done", true}}}));
 
-  CallResult updated = call("ha_manage_app", R"({"action":"update","slug":"core_mosquitto","confirm":true})");
+  auto [updated, update_progress] =
+      call_with_progress("ha_manage_app", R"({"action":"update","slug":"core_mosquitto","confirm":true})", "up-1");
   ASSERT_FALSE(updated.is_error) << updated.text;
   EXPECT_EQ(str(updated.structured.at("addon"), "version"), "6.5.2");
   EXPECT_TRUE(updated.structured.at("job").at("done").as_bool());
+  ASSERT_GE(update_progress.size(), 3u);
+  EXPECT_EQ(str(update_progress.at(1).at("params"), "message"), "update core_mosquitto: addon_update");
+  json::array names;
+  for (const auto& step : updated.structured.at("job").at("steps").as_array()) names.push_back(step.at("name"));
+  EXPECT_EQ(names, (json::array{"addon_update", "addon_stop", "addon_start"})) << updated.text;
 
   CallResult again = call("ha_manage_app", R"({"action":"install","slug":"core_ssh"})");
   EXPECT_EQ(again.code(), "supervisor_refused") << again.text;
