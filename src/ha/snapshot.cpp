@@ -142,8 +142,10 @@ void StateTable::for_each_difference(const StateTable& before, const Difference&
     if (&now == &was) continue;
     for (const auto& [id, st] : now) {
       const auto old = was.find(id);
-      if (old == was.end()) fn(id, absent, st);
-      else if (old->second != st) fn(id, old->second, st);
+      if (old == was.end())
+        fn(id, absent, st);
+      else if (old->second != st)
+        fn(id, old->second, st);
     }
     for (const auto& [id, st] : was)
       if (!now.count(id)) fn(id, st, absent);

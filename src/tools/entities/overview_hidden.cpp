@@ -42,12 +42,12 @@ void count(HiddenTally& tally, const overview::AreaMap& areas, const ha::EntityS
   count_in(tally.by_area[area][domain], st.state, in);
 }
 
-std::shared_ptr<HiddenTally> build(const HiddenSet& hidden, const ha::Snapshot& snap,
-                                   const overview::AreaMap& areas) {
+std::shared_ptr<HiddenTally> build(const HiddenSet& hidden, const ha::Snapshot& snap, const overview::AreaMap& areas) {
   ++full_builds;
   auto tally = std::make_shared<HiddenTally>();
   for (const std::string& id : hidden.ids())
-    if (const ha::EntityStatePtr st = snap.states.find(id)) count(*tally, areas, *st, true);  // registry only: never counted
+    if (const ha::EntityStatePtr st = snap.states.find(id))
+      count(*tally, areas, *st, true);  // registry only: never counted
   return tally;
 }
 

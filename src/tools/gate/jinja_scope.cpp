@@ -14,10 +14,10 @@ bool opens(const Token& t) { return is_op(t, "(") || is_op(t, "[") || is_op(t, "
 bool closes(const Token& t) { return is_op(t, ")") || is_op(t, "]") || is_op(t, "}"); }
 
 struct Block {
-  std::string_view kind;                    // "for", "if", "macro"... ("": the template)
-  bool inherits = true;                     // sees the enclosing blocks' user names
-  std::vector<std::string_view> names;      // user names stored in it so far
-  std::vector<std::string_view> on_close;   // stored in the enclosing block at its end
+  std::string_view kind;                   // "for", "if", "macro"... ("": the template)
+  bool inherits = true;                    // sees the enclosing blocks' user names
+  std::vector<std::string_view> names;     // user names stored in it so far
+  std::vector<std::string_view> on_close;  // stored in the enclosing block at its end
 };
 
 class Scopes {

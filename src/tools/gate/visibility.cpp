@@ -238,8 +238,7 @@ HiddenSetPtr Visibility::hidden(const ha::SnapshotPtr& snapshot) {
 }
 
 bool Visibility::cache_holds(const ha::Snapshot& snapshot) const {
-  if (!cached_ || cached_generation_ != exposure_generation_ || cached_registries_ != snapshot.registries)
-    return false;
+  if (!cached_ || cached_generation_ != exposure_generation_ || cached_registries_ != snapshot.registries) return false;
   // An entity with a state but no registry entry can be hidden (by id or
   // domain): the set changes when one comes or goes, not when a state changes.
   bool ids_changed = false;

@@ -104,7 +104,7 @@ class Visibility {
   HiddenSetPtr cached_;
   std::uint64_t cached_generation_ = 0;
   std::array<ha::RegistryPtr, ha::kRegistryKinds> cached_registries_;  // held: no address reuse
-  ha::StateTable cached_states_;  // the states cached_ was last checked against
+  ha::StateTable cached_states_;                                       // the states cached_ was last checked against
 };
 
 }  // namespace hamcp::tools

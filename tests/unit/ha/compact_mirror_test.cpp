@@ -4,11 +4,10 @@
 // parsed into an arena that is unmapped as a whole.
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include <boost/json.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #if defined(__GLIBC__)
 #endif
 
@@ -151,7 +150,8 @@ TEST(CompactMirror, StateTableDifferenceIsWhatChanged) {
   after.for_each_difference(before, [&](std::string_view id, const EntityStatePtr& was, const EntityStatePtr& is) {
     seen[std::string(id)] = (was ? was->state : "-") + ">" + (is ? is->state : "-");
   });
-  EXPECT_EQ(seen, (std::map<std::string, std::string>{{"sensor.new", "->1"}, {"sensor.s7", "0>1"}, {"sensor.s9", "0>-"}}));
+  EXPECT_EQ(seen,
+            (std::map<std::string, std::string>{{"sensor.new", "->1"}, {"sensor.s7", "0>1"}, {"sensor.s9", "0>-"}}));
   std::size_t same = 0;
   after.for_each_difference(after, [&](std::string_view, const EntityStatePtr&, const EntityStatePtr&) { ++same; });
   EXPECT_EQ(same, 0u);

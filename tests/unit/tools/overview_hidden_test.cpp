@@ -5,6 +5,8 @@
 // entity's state changes (a new snapshot), and for one area; a state change,
 // visible or hidden, keeps the hidden set and rebuilds no tally.
 
+#include "tools/entities/overview_hidden.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
@@ -12,7 +14,6 @@
 #include <string>
 
 #include "home/overview_data.hpp"
-#include "tools/entities/overview_hidden.hpp"
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {

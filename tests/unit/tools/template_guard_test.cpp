@@ -5,8 +5,8 @@
 // literal) and what must be refused (ids built at run time, domain loops,
 // every function of Home Assistant's that walks entities, aliases, loaded
 // templates), and the template's own variables named like HA's functions
-// against HA's functions used where no such variable is in effect. HA 2026.2's template functions: helpers/template/__init__.py and
-// helpers/template/extensions.
+// against HA's functions used where no such variable is in effect. HA 2026.2's template functions:
+// helpers/template/__init__.py and helpers/template/extensions.
 
 #include "tools/gate/template_guard.hpp"
 
@@ -63,7 +63,8 @@ const std::vector<Case> kUserVariables = {
     {"keyword arguments", "{{ dict(states=1, area_id=2) }}"},
     {"a macro parameter", "{% macro show(states, labels=[]) %}{{ states | count }}{{ labels }}{% endmacro %}"},
     {"a macro named states", "{% macro states(x) %}{{ x }}{% endmacro %}{{ states('light.' ~ x) }}"},
-    {"a namespace attribute", "{% set ns = namespace(labels=[]) %}{% set ns.labels = ns.labels + [1] %}{{ ns.labels }}"},
+    {"a namespace attribute",
+     "{% set ns = namespace(labels=[]) %}{% set ns.labels = ns.labels + [1] %}{{ ns.labels }}"},
     {"a block set", "{% set area_name %}Kitchen{% endset %}{{ area_name }}"},
     {"a with target", "{% with states = [1] %}{{ states | count }}{% endwith %}"},
     {"a set in a branch, read in it", "{% if x %}{% set states = 1 %}{{ states }}{% endif %}"},
@@ -79,15 +80,18 @@ const std::vector<Case> kNotUserVariables = {
     {"the right-hand side reads HA's", "{% set states = states.light | list %}"},
     {"a loop variable after its loop", "{% for states in [1] %}{% endfor %}{{ states.light | list }}"},
     {"the loop's iterable reads HA's", "{% for states in states.light %}{{ states }}{% endfor %}"},
-    {"set in one branch, read in another", "{% if x %}{% set states = 1 %}{% else %}{{ states.light | list }}{% endif %}"},
+    {"set in one branch, read in another",
+     "{% if x %}{% set states = 1 %}{% else %}{{ states.light | list }}{% endif %}"},
     {"set in a branch, read after it", "{% if x %}{% set states = 1 %}{% endif %}{{ states.light | list }}"},
     {"a loop variable in the loop's else", "{% for states in xs %}{% else %}{{ states.light | list }}{% endfor %}"},
     {"a block set's body reads HA's", "{% set states %}{{ states.light | list }}{% endset %}"},
-    {"a macro body does not see outer sets", "{% set states = 1 %}{% macro m() %}{{ states.light | list }}{% endmacro %}"},
+    {"a macro body does not see outer sets",
+     "{% set states = 1 %}{% macro m() %}{{ states.light | list }}{% endmacro %}"},
     {"a macro default reads HA's", "{% macro m(x=states.light) %}{{ x }}{% endmacro %}"},
     {"a filter, with a variable of its name", "{% set states = 1 %}{{ name | states }}"},
     {"a test, with a variable of its name", "{% set is_state = 1 %}{{ x is is_state('on') }}"},
-    {"a filter block, with a variable of its name", "{% set states = 1 %}{% filter states %}light.{{ x }}{% endfilter %}"},
+    {"a filter block, with a variable of its name",
+     "{% set states = 1 %}{% filter states %}light.{{ x }}{% endfilter %}"},
     {"a keyword argument's value", "{{ dict(a=states.light) }}"},
     {"a with value reads the outer name", "{% with states = states.light %}{{ states | list }}{% endwith %}"},
     {"a set in a loop does not leak", "{% for i in xs %}{% set states = 1 %}{% endfor %}{{ states | count }}"},
