@@ -62,10 +62,8 @@ class Scopes {
   void loads(std::size_t b, std::size_t e, bool scoped) {
     for (std::size_t k = b; k < e; ++k) {
       if (t_[k].kind != TokenKind::name || (k > 0 && is_op(t_[k - 1], ".")) || filter_or_test(k)) continue;
-      if (k + 1 < e && is_op(t_[k + 1], "="))
-        user_[k] = true;
-      else if (scoped && visible(t_[k].text))
-        user_[k] = true;
+      const bool stored = k + 1 < e && is_op(t_[k + 1], "=");
+      if (stored || (scoped && visible(t_[k].text))) user_[k] = true;
     }
   }
 
