@@ -25,6 +25,13 @@ namespace {
 using namespace hamcp;
 namespace json = boost::json;
 
+void put(ha::StateTableBuilder& b, const std::string& id, const std::string& value) {
+  auto s = std::make_shared<ha::EntityState>();
+  s->entity_id = id;
+  s->state = value;
+  b.put(std::move(s));
+}
+
 std::string entity_id(std::size_t i, std::size_t hidden) {
   return i < hidden ? "lock.l" + std::to_string(i) : "light.l" + std::to_string(i);
 }
@@ -35,7 +42,7 @@ ha::SnapshotPtr make_home(std::size_t n, std::size_t hidden) {
   json::array entities;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string id = entity_id(i, hidden);
-    b.put(std::make_shared<ha::EntityState>(ha::EntityState{id, i % 2 ? "on" : "off"}));
+    put(b, id, i % 2 ? "on" : "off");
     entities.push_back(json::object{{"entity_id", id}, {"area_id", "area_" + std::to_string(i % 50)}});
   }
   snap->states = b.build();
@@ -48,7 +55,7 @@ ha::SnapshotPtr changed(const ha::SnapshotPtr& base, const std::string& id, cons
   auto next = std::make_shared<ha::Snapshot>(*base);
   ++next->version;
   ha::StateTableBuilder b(base->states);
-  b.put(std::make_shared<ha::EntityState>(ha::EntityState{id, value}));
+  put(b, id, value);
   next->states = b.build();
   return next;
 }
