@@ -102,7 +102,7 @@ TEST_F(OverviewHiddenTest, RepeatedCallsAndANewSnapshotKeepTheVisibleCounts) {
   EXPECT_FALSE(first.structured.at("domains").as_object().contains("lock"));
   const CallResult again = call("ha_get_overview", R"({"detail":"minimal"})");
   EXPECT_EQ(again.structured.at("domains"), first.structured.at("domains"));
-  // A hidden entity's state changes: a new snapshot, a new tally, the same visible counts.
+  // A hidden entity's state changes: a new snapshot, the tally follows, the same visible counts.
   const std::uint64_t before = ha->snapshot()->version;
   sim->store().set_state(kHiddenLight, "off", json::object{{"friendly_name", "Kitchen Ceiling Light"}},
                          sim->store().new_context());
