@@ -8,16 +8,9 @@
 set -u
 bin=$1; n=$2; sp=${3:-18290}; hp=${4:-18291}
 here=$(cd "$(dirname "$0")" && pwd)
-log=$(mktemp)
-"$bin" sim --host 127.0.0.1 --port "$sp" --token t --entities "$n" --seed 42 >/dev/null 2>&1 &
-sim=$!
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$sp/api/" && break; sleep 0.3; done
-HOMEASSISTANT_URL=http://127.0.0.1:$sp HOMEASSISTANT_TOKEN=t "$bin" --http --port "$hp" >"$log" 2>&1 &
-srv=$!
-for _ in $(seq 600); do grep -q "mirror: synced" "$log" && break; sleep 0.1; done
-grep -o "synced [0-9]* entities in [0-9]* ms" "$log" || echo "not synced within 60 s"
-sleep 1
+. "$here/sim_server.sh"
+start_sim_server "$bin" "$n" "$sp" "$hp"
 echo "after sync:    $(grep -E 'VmHWM|VmRSS' /proc/$srv/status | tr -s ' \n' ' ')"
 python3 "$here/tool_latency.py" "$hp" 200
 echo "after queries: $(grep -E 'VmHWM|VmRSS' /proc/$srv/status | tr -s ' \n' ' ')"
-kill "$srv" "$sim"; wait "$srv" "$sim" 2>/dev/null; rm -f "$log"
+stop_sim_server

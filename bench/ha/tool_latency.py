@@ -1,20 +1,10 @@
 # Serial MCP tools/call latency over loopback HTTP (used by bench/ha/sync_memory.sh).
 # usage: tool_latency.py PORT N   (N calls each of ha_get_state and ha_search)
-import http.client, json, sys, time, statistics
+import sys, statistics
+from mcp_session import Session
 port=int(sys.argv[1]); n=int(sys.argv[2])
-c=http.client.HTTPConnection("127.0.0.1",port)
-H={"Content-Type":"application/json","Accept":"application/json, text/event-stream"}
-def post(body,sid=None):
-    h=dict(H)
-    if sid: h["Mcp-Session-Id"]=sid
-    c.request("POST","/mcp",json.dumps(body),h); r=c.getresponse(); d=r.read()
-    return r,d
-r,d=post({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"lat","version":"1"}}})
-sid=r.getheader("Mcp-Session-Id")
-post({"jsonrpc":"2.0","method":"notifications/initialized"},sid)
-def call(name,args):
-    t=time.perf_counter(); r,d=post({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":name,"arguments":args}},sid); 
-    return (time.perf_counter()-t)*1000, d
+s=Session(port,"lat")
+call=s.call
 # An entity every simulated size has (the sim names apartments differently at 100k).
 ids=[i for i in ("light.apt_1a_office_ceiling_light","light.apt_14a_office_ceiling_light","light.office_ceiling_light")
      if b"entity_not_found" not in call("ha_get_state",{"entity_id":i})[1]][:1]

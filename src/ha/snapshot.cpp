@@ -134,6 +134,24 @@ std::vector<std::string> StateTable::entity_ids() const {
   return ids;
 }
 
+void StateTable::for_each_difference(const StateTable& before, const Difference& fn) const {
+  static const EntityStatePtr absent;
+  for (std::size_t i = 0; i < kShards; ++i) {
+    const Shard& now = *shards_[i];
+    const Shard& was = *before.shards_[i];
+    if (&now == &was) continue;
+    for (const auto& [id, st] : now) {
+      const auto old = was.find(id);
+      if (old == was.end())
+        fn(id, absent, st);
+      else if (old->second != st)
+        fn(id, old->second, st);
+    }
+    for (const auto& [id, st] : was)
+      if (!now.count(id)) fn(id, st, absent);
+  }
+}
+
 StateTableBuilder::StateTableBuilder(const StateTable& base) : table_(base) {}
 
 EntityStatePtr StateTableBuilder::find(std::string_view id) const { return table_.find(id); }

@@ -82,6 +82,12 @@ class StateTable {
   std::size_t size() const noexcept { return size_; }
   void for_each(const std::function<void(const EntityStatePtr&)>& fn) const;
   std::vector<std::string> entity_ids() const;  // sorted
+  // Calls fn(id, before's state, this table's state) for every entity whose
+  // state differs between `before` and this table (null: absent from that
+  // table). Only shards that differ are walked: between two snapshots a few
+  // changed states cost a few shards (~size/256 entries each), not the table.
+  using Difference = std::function<void(std::string_view id, const EntityStatePtr& was, const EntityStatePtr& is)>;
+  void for_each_difference(const StateTable& before, const Difference& fn) const;
 
  private:
   friend class StateTableBuilder;

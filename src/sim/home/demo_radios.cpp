@@ -9,6 +9,7 @@
 #include "sim/core/update_progress.hpp"
 #include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
+#include "sim/home/matter_diagnostics.hpp"
 
 namespace hamcp::sim {
 
@@ -305,36 +306,15 @@ void add_matter(HomeBuilder& b) {
   const std::string plug = radio_device(b, "matter", "Living Room Matter Plug", "Eve Systems", "Eve Energy",
                                         "deviceid_0000000000000001-0000000000000005-MatterNodeDevice", "living_room");
   add_firmware(b, plug, "matter", "1.2.3", "1.3.0");
-  json::object diagnostics{{"node_id", 5},
-                           {"network_type", "thread"},
-                           {"node_type", "end_device"},
-                           {"network_name", "MapleHouse"},
-                           {"ip_adresses", json::array{"fd11:22::1c2d:3e4f:5a6b:7c8d"}},
-                           {"mac_address", nullptr},
-                           {"available", true},
-                           {"active_fabrics", json::array{json::object{{"fabric_id", 1},
-                                                                       {"vendor_id", 4939},
-                                                                       {"fabric_index", 1},
-                                                                       {"fabric_label", "Home Assistant"},
-                                                                       {"vendor_name", "Nabu Casa"}},
-                                                          json::object{{"fabric_id", 2},
-                                                                       {"vendor_id", 4937},
-                                                                       {"fabric_index", 2},
-                                                                       {"fabric_label", "Apple Home"},
-                                                                       {"vendor_name", "Apple Home"}}}},
-                           {"active_fabric_index", 1}};
-  json::array nodes{json::object{{"device_id", plug}, {"diagnostics", diagnostics}}};
+  const MatterNode thread_node{5, "thread", "end_device", "MapleHouse", "fd11:22::1c2d:3e4f:5a6b:7c8d", true};
+  json::array nodes{json::object{{"device_id", plug}, {"diagnostics", matter_diagnostics(thread_node)}}};
   // The demo's other Matter devices (device_kinds) are Wi-Fi nodes of the same fabric.
   std::int64_t node_id = 6;
   for (const auto& d : b.home().devices) {
     if (d.identifiers.empty() || d.identifiers.front().first != "matter" || d.id == plug) continue;
-    json::object wifi = diagnostics;
-    wifi["node_id"] = node_id++;
-    wifi["network_type"] = "wifi";
-    wifi["node_type"] = "sleepy_end_device";
-    wifi["network_name"] = "MapleHouse-WiFi";
-    wifi["ip_adresses"] = json::array{"192.168.1." + std::to_string(100 + node_id)};
-    nodes.push_back(json::object{{"device_id", d.id}, {"diagnostics", std::move(wifi)}});
+    MatterNode wifi{node_id++, "wifi", "sleepy_end_device", "MapleHouse-WiFi", "", true};
+    wifi.ip_address = "192.168.1." + std::to_string(100 + node_id);
+    nodes.push_back(json::object{{"device_id", d.id}, {"diagnostics", matter_diagnostics(wifi)}});
   }
   b.home().radios["matter"] = json::object{{"nodes", std::move(nodes)}};
 }

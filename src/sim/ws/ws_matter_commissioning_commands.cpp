@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "sim/home/matter_diagnostics.hpp"
 #include "sim/ws/ws_radio_data.hpp"
 #include "sim/ws/ws_radio_devices.hpp"
 
@@ -57,20 +58,8 @@ void add_node(WsConnection& c, const char* network_type) {
   const std::string device_id = radio_devices::add_device(
       c, std::move(d),
       {"switch", "matter", std::string("0000000000000001-") + node_hex + "-MatterNodeDevice-1-MatterPlug-6-0", "off"});
-  json::object diagnostics{{"node_id", node_id},
-                           {"network_type", network_type},
-                           {"node_type", "end_device"},
-                           {"network_name", nullptr},
-                           {"ip_adresses", json::array{"fd11:22::" + std::to_string(node_id)}},
-                           {"mac_address", nullptr},
-                           {"available", true},
-                           {"active_fabrics", json::array{json::object{{"fabric_id", 1},
-                                                                       {"vendor_id", 4939},
-                                                                       {"fabric_index", 1},
-                                                                       {"fabric_label", "Home Assistant"},
-                                                                       {"vendor_name", "Nabu Casa"}}}},
-                           {"active_fabric_index", 1}};
-  list(matter(c), "nodes").push_back(json::object{{"device_id", device_id}, {"diagnostics", std::move(diagnostics)}});
+  const MatterNode node{node_id, network_type, "end_device", std::nullopt, "fd11:22::" + std::to_string(node_id)};
+  list(matter(c), "nodes").push_back(json::object{{"device_id", device_id}, {"diagnostics", matter_diagnostics(node)}});
 }
 
 void commission(WsConnection& c, int64_t id, const json::object& msg) {

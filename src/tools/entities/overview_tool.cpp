@@ -242,7 +242,7 @@ boost::asio::awaitable<mcp::ToolResult> run_overview(Args& args, ToolEnv& env, m
   // Aggregates kept current from the mirror: O(domains + areas) per call.
   overview::Summary sum = env.overview.summarize(latest, req.query);
   const ha::SnapshotPtr snap = sum.snapshot ? sum.snapshot : latest;
-  // A visibility filter's hidden entities are not counted either (tally kept per hidden set and snapshot).
+  // A visibility filter's hidden entities are not counted either (tally kept per hidden set, following states).
   std::shared_ptr<const HiddenTally> tally;
   if (!hidden->empty()) tally = HiddenTally::of(hidden, snap);
   if (tally) tally->leave_out(sum, req.query);

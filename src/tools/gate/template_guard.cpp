@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "tools/gate/jinja_lexer.hpp"
+#include "tools/gate/jinja_scope.hpp"
 
 namespace hamcp::tools {
 
@@ -60,7 +61,7 @@ bool plain_literal(const Token* t) {
 
 class Guard {
  public:
-  explicit Guard(const std::vector<Token>& tokens) : t_(tokens) {}
+  explicit Guard(const std::vector<Token>& tokens) : t_(tokens), user_(jinja::user_names(tokens)) {}
 
   // Index of the first token reaching entities other than by a literal id; npos when none.
   std::size_t first_refused() const {
@@ -77,6 +78,7 @@ class Guard {
     const Token& t = t_[i];
     if (t.kind != TokenKind::name) return false;
     if (is_op(before(i), ".")) return false;  // an attribute (trigger.to_state.states), not HA's global
+    if (user_[i]) return false;               // the template's own variable ({% set states = 3 %})
     if (before(i) && before(i)->kind == TokenKind::block_start && one_of(kLoaders, t.text)) return true;
     if (one_of(kWalkers, t.text)) return true;
     if (t.text == "states" && literal_states_attribute(i)) return false;
@@ -120,6 +122,7 @@ class Guard {
   }
 
   const std::vector<Token>& t_;
+  const std::vector<bool> user_;  // jinja_scope.hpp
 };
 
 std::string snippet(std::string_view text, std::size_t at) {

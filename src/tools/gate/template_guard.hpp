@@ -7,6 +7,8 @@
 // active, a rendered template may read entities only by literal ids:
 // states('light.x'), is_state('light.x', 'on'), state_attr('light.x', 'a'),
 // states.light.x. Anything else is refused before it reaches Home Assistant.
+// The template's own variables named like HA's functions ({% set states = 3 %},
+// loop variables, macro parameters) are not HA's: jinja_scope.hpp.
 
 #include <optional>
 #include <string>

@@ -225,14 +225,27 @@ void Visibility::invalidate_exposure() {
 HiddenSetPtr Visibility::hidden(const ha::SnapshotPtr& snapshot) {
   if (!active() || !snapshot) return std::make_shared<const HiddenSet>();
   const std::lock_guard lock(mutex_);
-  if (cached_ && cached_snapshot_ == snapshot.get() && cached_version_ == snapshot->version &&
-      cached_generation_ == exposure_generation_)
+  if (cache_holds(*snapshot)) {
+    cached_states_ = snapshot->states;  // later checks walk only what changes after this one
     return cached_;
-  cached_ = compute(*snapshot);
-  cached_snapshot_ = snapshot.get();
-  cached_version_ = snapshot->version;
+  }
+  HiddenSetPtr fresh = compute(*snapshot);
+  if (!cached_ || !(*cached_ == *fresh)) cached_ = std::move(fresh);  // the same set keeps its identity
   cached_generation_ = exposure_generation_;
+  cached_registries_ = snapshot->registries;
+  cached_states_ = snapshot->states;
   return cached_;
+}
+
+bool Visibility::cache_holds(const ha::Snapshot& snapshot) const {
+  if (!cached_ || cached_generation_ != exposure_generation_ || cached_registries_ != snapshot.registries) return false;
+  // An entity with a state but no registry entry can be hidden (by id or
+  // domain): the set changes when one comes or goes, not when a state changes.
+  bool ids_changed = false;
+  snapshot.states.for_each_difference(cached_states_, [&](std::string_view, const auto& was, const auto& is) {
+    if (!was || !is) ids_changed = true;
+  });
+  return !ids_changed;
 }
 
 // Called with mutex_ held (reads exposed_).

@@ -11,13 +11,17 @@
 // Only entities Home Assistant knows (states and the entity registry) are
 // hidden: "light.turn_on" or "states.light" are never taken for one. The
 // hidden set is worked out from the mirror's snapshot when a tool needs it,
-// and kept until the snapshot or the exposure changes.
+// and kept (the same HiddenSetPtr) until what it depends on changes: the
+// registries, the exposure, or which entities have a state. A state change of
+// an existing entity keeps it, so what is derived per hidden set
+// (overview_hidden.hpp) is kept as well.
 //
 // It is enforced at two choke points, like read-only mode: the gate (ha_gate)
 // refuses any request naming a hidden entity or targeting an area, device,
 // label or floor holding one; the egress of every tool (tool_spec.cpp) removes
 // hidden entities from results (entity_filter.hpp).
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -56,6 +60,7 @@ class HiddenSet {
   std::optional<std::string> first_in(std::string_view text) const;
   // Replaces every hidden entity id in a text by kHiddenMark; true when one was.
   bool mask_in(std::string& text) const;
+  bool operator==(const HiddenSet&) const = default;
 
  private:
   friend class Visibility;
@@ -74,7 +79,8 @@ class Visibility {
   const VisibilityRules& rules() const { return rules_; }
 
   // The hidden set for this snapshot (null snapshot: nothing known, nothing hidden
-  // unless exposed-only found no exposure). Cached per snapshot version.
+  // unless exposed-only found no exposure). Kept while the registries, the
+  // exposure and the set of entity ids stay the same.
   HiddenSetPtr hidden(const ha::SnapshotPtr& snapshot);
 
   // Exposure to Assist (exposed-only): when it should be read again.
@@ -87,6 +93,8 @@ class Visibility {
 
  private:
   HiddenSetPtr compute(const ha::Snapshot& snapshot) const;
+  // Whether cached_ still holds for this snapshot (mutex_ held).
+  bool cache_holds(const ha::Snapshot& snapshot) const;
 
   VisibilityRules rules_;
   mutable std::mutex mutex_;
@@ -94,9 +102,9 @@ class Visibility {
   std::uint64_t exposure_generation_ = 0;
   std::optional<std::chrono::steady_clock::time_point> exposure_read_;
   HiddenSetPtr cached_;
-  std::uint64_t cached_version_ = 0;
   std::uint64_t cached_generation_ = 0;
-  const ha::Snapshot* cached_snapshot_ = nullptr;
+  std::array<ha::RegistryPtr, ha::kRegistryKinds> cached_registries_;  // held: no address reuse
+  ha::StateTable cached_states_;                                       // the states cached_ was last checked against
 };
 
 }  // namespace hamcp::tools

@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #if defined(__GLIBC__)
 #endif
 
@@ -126,6 +127,34 @@ TEST(CompactMirror, StateTableKeysFollowReplacedStates) {
   EXPECT_TRUE(c.erase("sensor.a_rather_long_entity_id_beyond_sso"));
   EXPECT_EQ(c.build().size(), 0u);
   EXPECT_EQ(table.size(), 1u);  // the published table is untouched
+}
+
+// for_each_difference reports exactly the added, changed and removed states
+// between two tables, and nothing for the states both share.
+TEST(CompactMirror, StateTableDifferenceIsWhatChanged) {
+  const auto state = [](const std::string& id, const std::string& value) {
+    auto s = std::make_shared<EntityState>();
+    s->entity_id = id;
+    s->state = value;
+    return s;
+  };
+  StateTableBuilder b{StateTable{}};
+  for (int i = 0; i < 1000; ++i) b.put(state("sensor.s" + std::to_string(i), "0"));
+  const StateTable before = b.build();
+  StateTableBuilder c(before);
+  c.put(state("sensor.s7", "1"));
+  c.put(state("sensor.new", "1"));
+  EXPECT_TRUE(c.erase("sensor.s9"));
+  const StateTable after = c.build();
+  std::map<std::string, std::string> seen;  // id -> "was>is" ("-" for absent)
+  after.for_each_difference(before, [&](std::string_view id, const EntityStatePtr& was, const EntityStatePtr& is) {
+    seen[std::string(id)] = (was ? was->state : "-") + ">" + (is ? is->state : "-");
+  });
+  EXPECT_EQ(seen,
+            (std::map<std::string, std::string>{{"sensor.new", "->1"}, {"sensor.s7", "0>1"}, {"sensor.s9", "0>-"}}));
+  std::size_t same = 0;
+  after.for_each_difference(after, [&](std::string_view, const EntityStatePtr&, const EntityStatePtr&) { ++same; });
+  EXPECT_EQ(same, 0u);
 }
 
 std::size_t text_size(const json::array& items) {

@@ -1,8 +1,11 @@
 // ha_get_overview under a visibility filter takes the hidden entities out of
-// its numbers from a tally kept per (hidden set, snapshot)
-// (tools/entities/overview_hidden.hpp): the numbers equal a count made from
-// scratch over the visible entities, on repeated calls, after a hidden
-// entity's state changes (a new snapshot), and for one area.
+// its numbers from a tally kept per hidden set and followed through state
+// changes (tools/entities/overview_hidden.hpp): the numbers equal a count made
+// from scratch over the visible entities, on repeated calls, after a hidden
+// entity's state changes (a new snapshot), and for one area; a state change,
+// visible or hidden, keeps the hidden set and rebuilds no tally.
+
+#include "tools/entities/overview_hidden.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,7 +47,52 @@ class OverviewHiddenTest : public ToolsTest {
     EXPECT_EQ(shown, expected) << r.text;
     EXPECT_EQ(r.structured.at("home").at("entities").to_number<std::size_t>(), total);
   }
+  // The light domain's state histogram equals the visible lights' states.
+  void expect_light_states_match(const CallResult& r) {
+    ASSERT_FALSE(r.is_error) << r.text;
+    std::map<std::string, std::size_t> expected;
+    const auto hidden = env->ha.hidden_now();
+    for (const auto& id : ha->snapshot()->states.entity_ids())
+      if (id.rfind("light.", 0) == 0 && !hidden->contains(id)) ++expected[ha->snapshot()->states.find(id)->state];
+    const json::object& light = r.structured.at("domains").at("light").as_object();
+    ASSERT_TRUE(light.contains("states")) << r.text;
+    for (const auto& [state, n] : light.at("states").as_object())
+      EXPECT_EQ(n.to_number<std::size_t>(), expected[std::string(state)]) << state << ": " << r.text;
+  }
+  void set_and_wait(const std::string& id, const std::string& state) {
+    const std::uint64_t before = ha->snapshot()->version;
+    sim->store().set_state(id, state, json::object{}, sim->store().new_context());
+    ASSERT_TRUE(eventually([&] { return ha->snapshot()->version > before; }));
+  }
 };
+
+TEST_F(OverviewHiddenTest, AStateChangeKeepsTheHiddenSetAndRebuildsNoTally) {
+  start_hidden();
+  const CallResult first = call("ha_get_overview", R"({"detail":"minimal"})");
+  expect_counts_match(first);
+  const HiddenSetPtr hidden = env->ha.hidden_now();
+  const std::size_t builds = HiddenTally::builds();
+  // A visible light changes: the same hidden set, nothing rebuilt.
+  set_and_wait("light.hallway_light", "unavailable");
+  EXPECT_EQ(env->ha.hidden_now(), hidden);
+  const CallResult after_visible = call("ha_get_overview", R"({"detail":"minimal"})");
+  expect_counts_match(after_visible);
+  expect_light_states_match(after_visible);
+  // The hidden light changes state both ways: followed, not rebuilt.
+  for (const char* state : {"unavailable", "on", "off"}) {
+    set_and_wait(kHiddenLight, state);
+    EXPECT_EQ(env->ha.hidden_now(), hidden);
+    const CallResult r = call("ha_get_overview", R"({"detail":"minimal"})");
+    expect_counts_match(r);
+    expect_light_states_match(r);
+  }
+  EXPECT_EQ(HiddenTally::builds(), builds);
+  // A new hidden entity changes what is hidden: a new set, a new tally.
+  set_and_wait("lock.bench_new", "locked");
+  EXPECT_NE(env->ha.hidden_now(), hidden);
+  expect_counts_match(call("ha_get_overview", R"({"detail":"minimal"})"));
+  EXPECT_EQ(HiddenTally::builds(), builds + 1);
+}
 
 TEST_F(OverviewHiddenTest, RepeatedCallsAndANewSnapshotKeepTheVisibleCounts) {
   start_hidden();
@@ -54,7 +102,7 @@ TEST_F(OverviewHiddenTest, RepeatedCallsAndANewSnapshotKeepTheVisibleCounts) {
   EXPECT_FALSE(first.structured.at("domains").as_object().contains("lock"));
   const CallResult again = call("ha_get_overview", R"({"detail":"minimal"})");
   EXPECT_EQ(again.structured.at("domains"), first.structured.at("domains"));
-  // A hidden entity's state changes: a new snapshot, a new tally, the same visible counts.
+  // A hidden entity's state changes: a new snapshot, the tally follows, the same visible counts.
   const std::uint64_t before = ha->snapshot()->version;
   sim->store().set_state(kHiddenLight, "off", json::object{{"friendly_name", "Kitchen Ceiling Light"}},
                          sim->store().new_context());

@@ -4,8 +4,9 @@
 // strings, comments and raw blocks, literal calls, filters and tests on a
 // literal) and what must be refused (ids built at run time, domain loops,
 // every function of Home Assistant's that walks entities, aliases, loaded
-// templates). HA 2026.2's template functions: helpers/template/__init__.py and
-// helpers/template/extensions.
+// templates), and the template's own variables named like HA's functions
+// against HA's functions used where no such variable is in effect. HA 2026.2's template functions:
+// helpers/template/__init__.py and helpers/template/extensions.
 
 #include "tools/gate/template_guard.hpp"
 
@@ -50,6 +51,53 @@ const std::vector<Case> kAllowed = {
     {"nested dict braces", "{{ {'a': {'b': states('sensor.power')}} }}"},
     {"a statement with literals", "{% if is_state('light.kitchen', 'on') %}on{% endif %}"},
     {"lone braces in text", "a { b } {{ 1 }}"},
+};
+
+// The template's own variables named like HA's functions (jinja_scope.hpp).
+const std::vector<Case> kUserVariables = {
+    {"a variable named states", "{% set states = 3 %}{{ states }}"},
+    {"a variable named states, then attributes", "{% set states = {'a': 1} %}{{ states.a }} {{ states['a'] }}"},
+    {"a loop variable", "{% for area_name in ['a', 'b'] %}{{ area_name | upper }}{% endfor %}"},
+    {"two loop variables", "{% for area_id, states in pairs %}{{ area_id }}{{ states | count }}{% endfor %}"},
+    {"a variable named distance", "{% set distance = 5 %}{{ distance * 2 }}"},
+    {"keyword arguments", "{{ dict(states=1, area_id=2) }}"},
+    {"a macro parameter", "{% macro show(states, labels=[]) %}{{ states | count }}{{ labels }}{% endmacro %}"},
+    {"a macro named states", "{% macro states(x) %}{{ x }}{% endmacro %}{{ states('light.' ~ x) }}"},
+    {"a namespace attribute",
+     "{% set ns = namespace(labels=[]) %}{% set ns.labels = ns.labels + [1] %}{{ ns.labels }}"},
+    {"a block set", "{% set area_name %}Kitchen{% endset %}{{ area_name }}"},
+    {"a with target", "{% with states = [1] %}{{ states | count }}{% endwith %}"},
+    {"a set in a branch, read in it", "{% if x %}{% set states = 1 %}{{ states }}{% endif %}"},
+    {"a set in a loop, read in it", "{% for i in xs %}{% set expand = i %}{{ expand }}{% endfor %}"},
+    {"a reassignment", "{% set states = 1 %}{% set states = states + 1 %}{{ states }}"},
+    {"a call block parameter", "{% call(states) m() %}{{ states }}{% endcall %}"},
+    {"a filter on a literal next to a variable", "{% set states = 1 %}{{ 'light.kitchen' | states }}"},
+};
+
+// What scoping must not let through: HA's functions wherever the variable is not in effect.
+const std::vector<Case> kNotUserVariables = {
+    {"read before it is set", "{{ states | count }}{% set states = 3 %}"},
+    {"the right-hand side reads HA's", "{% set states = states.light | list %}"},
+    {"a loop variable after its loop", "{% for states in [1] %}{% endfor %}{{ states.light | list }}"},
+    {"the loop's iterable reads HA's", "{% for states in states.light %}{{ states }}{% endfor %}"},
+    {"set in one branch, read in another",
+     "{% if x %}{% set states = 1 %}{% else %}{{ states.light | list }}{% endif %}"},
+    {"set in a branch, read after it", "{% if x %}{% set states = 1 %}{% endif %}{{ states.light | list }}"},
+    {"a loop variable in the loop's else", "{% for states in xs %}{% else %}{{ states.light | list }}{% endfor %}"},
+    {"a block set's body reads HA's", "{% set states %}{{ states.light | list }}{% endset %}"},
+    {"a macro body does not see outer sets",
+     "{% set states = 1 %}{% macro m() %}{{ states.light | list }}{% endmacro %}"},
+    {"a macro default reads HA's", "{% macro m(x=states.light) %}{{ x }}{% endmacro %}"},
+    {"a filter, with a variable of its name", "{% set states = 1 %}{{ name | states }}"},
+    {"a test, with a variable of its name", "{% set is_state = 1 %}{{ x is is_state('on') }}"},
+    {"a filter block, with a variable of its name",
+     "{% set states = 1 %}{% filter states %}light.{{ x }}{% endfilter %}"},
+    {"a keyword argument's value", "{{ dict(a=states.light) }}"},
+    {"a with value reads the outer name", "{% with states = states.light %}{{ states | list }}{% endwith %}"},
+    {"a set in a loop does not leak", "{% for i in xs %}{% set states = 1 %}{% endfor %}{{ states | count }}"},
+    {"a with target ends with its block", "{% with states = 1 %}{% endwith %}{{ states | count }}"},
+    {"a keyword argument in an if stores nothing", "{% if f(states=1) %}{{ states | count }}{% endif %}"},
+    {"a macro's name before its end", "{% macro states(x) %}{{ states('light.' ~ x) }}{% endmacro %}"},
 };
 
 const std::vector<Case> kRefused = {
@@ -105,6 +153,14 @@ TEST(TemplateGuardTest, AllowsLiteralReadsAndWordsJinjaNeverEvaluates) {
 
 TEST(TemplateGuardTest, RefusesEveryWayToReachEntitiesOtherThanByALiteralId) {
   for (const Case& c : kRefused) EXPECT_TRUE(unnamed_entity_access(c.text)) << c.why << ": " << c.text;
+}
+
+TEST(TemplateGuardTest, TheTemplatesOwnVariablesAreNotHasFunctions) {
+  for (const Case& c : kUserVariables) {
+    const auto found = unnamed_entity_access(c.text);
+    EXPECT_FALSE(found) << c.why << ": " << c.text << " refused at " << found.value_or("");
+  }
+  for (const Case& c : kNotUserVariables) EXPECT_TRUE(unnamed_entity_access(c.text)) << c.why << ": " << c.text;
 }
 
 TEST(TemplateGuardTest, NamesWhereItRefused) {

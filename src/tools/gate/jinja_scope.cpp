@@ -1,0 +1,209 @@
+#include "tools/gate/jinja_scope.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+namespace hamcp::tools::jinja {
+
+namespace {
+
+bool is_op(const Token& t, std::string_view op) { return t.kind == TokenKind::op && t.text == op; }
+bool is_name(const Token& t, std::string_view name) { return t.kind == TokenKind::name && t.text == name; }
+bool opens(const Token& t) { return is_op(t, "(") || is_op(t, "[") || is_op(t, "{"); }
+bool closes(const Token& t) { return is_op(t, ")") || is_op(t, "]") || is_op(t, "}"); }
+
+struct Block {
+  std::string_view kind;                   // "for", "if", "macro"... ("": the template)
+  bool inherits = true;                    // sees the enclosing blocks' user names
+  std::vector<std::string_view> names;     // user names stored in it so far
+  std::vector<std::string_view> on_close;  // stored in the enclosing block at its end
+};
+
+class Scopes {
+ public:
+  explicit Scopes(const std::vector<Token>& tokens) : t_(tokens), user_(tokens.size(), false) {}
+
+  std::vector<bool> run() {
+    for (std::size_t i = 0; i < t_.size();) {
+      const bool statement = t_[i].kind == TokenKind::block_start;
+      const std::size_t begin = statement ? i + 1 : i;
+      std::size_t end = begin;
+      while (end < t_.size() && t_[end].kind != TokenKind::end) ++end;
+      if (statement && begin < end && t_[begin].kind == TokenKind::name)
+        this->statement(begin, end);
+      else
+        loads(begin, end, true);
+      i = end + 1;
+    }
+    return std::move(user_);
+  }
+
+ private:
+  bool visible(std::string_view name) const {
+    for (auto block = stack_.rbegin(); block != stack_.rend(); ++block) {
+      if (std::find(block->names.begin(), block->names.end(), name) != block->names.end()) return true;
+      if (!block->inherits) return false;
+    }
+    return false;
+  }
+
+  // A filter (after |) or a test (after `is`, `is not`): never a variable.
+  bool filter_or_test(std::size_t k) const {
+    if (k == 0) return false;
+    const Token& prev = t_[k - 1];
+    if (is_op(prev, "|") || is_name(prev, "is")) return true;
+    return is_name(prev, "not") && k >= 2 && is_name(t_[k - 2], "is");
+  }
+
+  // The names of [b, e) as an expression: `x=` stores (keyword arguments,
+  // parameters, targets); other names are the user's when `scoped` and one of
+  // theirs is in effect. Attributes, filters and tests are left alone.
+  void loads(std::size_t b, std::size_t e, bool scoped) {
+    for (std::size_t k = b; k < e; ++k) {
+      if (t_[k].kind != TokenKind::name || (k > 0 && is_op(t_[k - 1], ".")) || filter_or_test(k)) continue;
+      const bool stored = k + 1 < e && is_op(t_[k + 1], "=");
+      if (stored || (scoped && visible(t_[k].text))) user_[k] = true;
+    }
+  }
+
+  // Marks and returns the names of [b, e) that stand for themselves (not an
+  // attribute, not the object of one): the targets of a set or a for.
+  std::vector<std::string_view> targets(std::size_t b, std::size_t e) {
+    std::vector<std::string_view> out;
+    for (std::size_t k = b; k < e; ++k) {
+      if (t_[k].kind != TokenKind::name || (k > 0 && is_op(t_[k - 1], "."))) continue;
+      if (k + 1 < e && is_op(t_[k + 1], ".")) continue;
+      user_[k] = true;
+      out.push_back(t_[k].text);
+    }
+    return out;
+  }
+
+  // Marks and returns the parameters in the parentheses opening at `open`
+  // (names right after "(" or "," at their depth); `close` gets the ")".
+  std::vector<std::string_view> params(std::size_t open, std::size_t e, std::size_t& close) {
+    std::vector<std::string_view> out;
+    int depth = 0;
+    for (close = open; close < e; ++close) {
+      if (opens(t_[close])) ++depth;
+      if (closes(t_[close]) && --depth == 0) break;
+      const bool first = close > open && (is_op(t_[close - 1], "(") || is_op(t_[close - 1], ","));
+      if (depth == 1 && first && t_[close].kind == TokenKind::name) {
+        user_[close] = true;
+        out.push_back(t_[close].text);
+      }
+    }
+    return out;
+  }
+
+  // The first token of [b, e) at bracket depth 0 satisfying `is`; e when none.
+  template <class Pred>
+  std::size_t find_top(std::size_t b, std::size_t e, Pred is) const {
+    int depth = 0;
+    for (std::size_t k = b; k < e; ++k) {
+      if (depth == 0 && is(t_[k])) return k;
+      if (opens(t_[k])) ++depth;
+      if (closes(t_[k])) --depth;
+    }
+    return e;
+  }
+
+  void statement(std::size_t b, std::size_t e) {
+    const std::string_view keyword = t_[b].text;
+    if (keyword.substr(0, 3) == "end") {
+      for (std::size_t k = b + 1; k < e; ++k) user_[k] = t_[k].kind == TokenKind::name;  // {% endblock name %}
+      close();
+    } else if (keyword == "set") {
+      set_statement(b + 1, e);
+    } else if (keyword == "for") {
+      for_statement(b + 1, e);
+    } else if (keyword == "elif" || keyword == "else") {
+      stack_.back().names.clear();  // what the previous branch (or the loop) stored is not in effect
+      loads(b + 1, e, true);
+    } else if (keyword == "macro" || keyword == "call") {
+      callable_statement(keyword, b + 1, e);
+    } else if (keyword == "block") {
+      if (b + 1 < e && t_[b + 1].kind == TokenKind::name) user_[b + 1] = true;  // the block's name
+      stack_.push_back({keyword, false, {}, {}});
+    } else if (keyword == "filter") {
+      stack_.push_back({keyword, true, {}, {}});  // its names are filters
+    } else {
+      loads(b + 1, e, true);
+      if (keyword == "if" || keyword == "with" || keyword == "autoescape") with_statement(keyword, b + 1, e);
+    }
+  }
+
+  void close() {
+    if (stack_.size() < 2) return;
+    Block done = std::move(stack_.back());
+    stack_.pop_back();
+    stack_.back().names.insert(stack_.back().names.end(), done.on_close.begin(), done.on_close.end());
+  }
+
+  // {% set a, b = expr %} stores after the expression; {% set a | f %}...{% endset %} at its end.
+  void set_statement(std::size_t b, std::size_t e) {
+    const std::size_t eq = find_top(b, e, [](const Token& t) { return is_op(t, "="); });
+    if (eq == e) {
+      const std::size_t bar = find_top(b, e, [](const Token& t) { return is_op(t, "|"); });
+      std::vector<std::string_view> names = targets(b, bar);
+      loads(bar, e, true);
+      stack_.push_back({"set", true, {}, std::move(names)});
+      return;
+    }
+    loads(b, eq, true);  // ns.x = ...: ns is read
+    std::vector<std::string_view> names = targets(b, eq);
+    loads(eq + 1, e, true);
+    stack_.back().names.insert(stack_.back().names.end(), names.begin(), names.end());
+  }
+
+  // {% for a, b in iterable [if cond] %}: the iterable reads the outer names.
+  void for_statement(std::size_t b, std::size_t e) {
+    const std::size_t in = find_top(b, e, [](const Token& t) { return is_name(t, "in"); });
+    std::vector<std::string_view> names = targets(b, in);
+    loads(in < e ? in + 1 : e, e, true);
+    stack_.push_back({"for", true, std::move(names), {}});
+  }
+
+  // {% with a = x %}, {% if %}, {% autoescape %}: a block seeing the outer names.
+  void with_statement(std::string_view keyword, std::size_t b, std::size_t e) {
+    Block block{keyword, true, {}, {}};
+    int depth = 0;  // targets stand at depth 0: f(x=1) is a keyword argument
+    for (std::size_t k = b; k < e; ++k) {
+      if (opens(t_[k])) ++depth;
+      if (closes(t_[k])) --depth;
+      if (depth == 0 && keyword == "with" && user_[k] && k + 1 < e && is_op(t_[k + 1], "="))
+        block.names.push_back(t_[k].text);
+    }
+    stack_.push_back(std::move(block));
+  }
+
+  // {% macro name(params) %} and {% call(params) macro(args) %}: a body that
+  // starts with its parameters only; a macro's name is stored at endmacro.
+  void callable_statement(std::string_view keyword, std::size_t b, std::size_t e) {
+    Block block{keyword, false, {}, {}};
+    std::size_t open = b;
+    if (keyword == "macro" && b < e && t_[b].kind == TokenKind::name) {
+      user_[b] = true;
+      block.on_close.push_back(t_[b].text);
+      open = b + 1;
+    }
+    std::size_t close = open;
+    if (open < e && is_op(t_[open], "(")) {
+      loads(open, e, false);  // defaults: read as HA's names, whatever the call site holds
+      block.names = params(open, e, close);
+    }
+    if (keyword == "call") loads(close, e, true);  // the called macro and its arguments
+    stack_.push_back(std::move(block));
+  }
+
+  const std::vector<Token>& t_;
+  std::vector<bool> user_;
+  std::vector<Block> stack_{Block{}};
+};
+
+}  // namespace
+
+std::vector<bool> user_names(const std::vector<Token>& tokens) { return Scopes(tokens).run(); }
+
+}  // namespace hamcp::tools::jinja
