@@ -27,7 +27,8 @@ one() {  # name bin n -> "name n sync_ms rss_kB hwm_kB cpu_ms"
   "$sim_bin" sim --host 127.0.0.1 --port $sp --token t --entities "$n" --seed 42 >/dev/null 2>&1 &
   sim=$!
   for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$sp/api/" && break; sleep 0.3; done
-  HOMEASSISTANT_URL=http://127.0.0.1:$sp HOMEASSISTANT_TOKEN=t "$bin" --http --port $hp >$log 2>&1 &
+  : >"$log"  # emptied here, not by the child's redirection: the wait below must not read the last run's log
+  HOMEASSISTANT_URL=http://127.0.0.1:$sp HOMEASSISTANT_TOKEN=t "$bin" --http --port $hp >>$log 2>&1 &
   srv=$!
   for _ in $(seq 1800); do grep -q "mirror: synced" $log && break; sleep 0.1; done
   local ms cpu; cpu=$(cpu_ms $srv); ms=$(grep -o "entities in [0-9]* ms" $log | grep -o "[0-9]*" | head -1)
