@@ -369,9 +369,13 @@ void register_conformance_fixtures(mcp::Registry& registry) {
                                 parse_object(R"({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "$defs": {"address": {"type": "object",
+    "$defs": {"address": {"$anchor": "address", "type": "object",
                           "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
     "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "allOf": [{"anyOf": [{"required": ["name"]}, {"required": ["address"]}]}],
+    "if": {"required": ["address"]},
+    "then": {"properties": {"address": {"required": ["city"]}}},
+    "else": {"properties": {"name": {"minLength": 1}}},
     "additionalProperties": false
   })")));
   registry.add_tool(simple_tool("test_reconnection",
