@@ -112,4 +112,9 @@ double now_epoch_seconds() {
   return std::chrono::duration<double>(now).count();
 }
 
+std::int64_t now_unix_seconds() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::seconds>(now).count();
+}
+
 }  // namespace hamcp::common

@@ -2,6 +2,7 @@
 // ISO 8601 timestamps as Home Assistant writes them, both ways. One implementation for the HA
 // client (states, history, logbook), the tools' time arguments and the simulator.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,5 +21,8 @@ std::optional<double> parse_iso_time(std::string_view text);
 
 // Wall-clock now, in the same unit.
 double now_epoch_seconds();
+
+// Wall-clock now in whole seconds (session and revocation records store these).
+std::int64_t now_unix_seconds();
 
 }  // namespace hamcp::common

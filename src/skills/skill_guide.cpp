@@ -6,6 +6,8 @@
 #include <array>
 #include <cstddef>
 
+#include "common/ascii.hpp"
+
 namespace hamcp::embedded {
 struct File {
   const char* path;
@@ -40,12 +42,6 @@ std::vector<GuideFile> load() {
     return a.path < b.path;
   });
   return files;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
 }
 
 }  // namespace
@@ -86,10 +82,11 @@ std::vector<std::pair<std::string, std::string>> parse_frontmatter(std::string_v
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
-    if (trim(line) == "---") return fields;
+    if (ascii_trim(line) == "---") return fields;
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    fields.emplace_back(std::string(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))));
+    fields.emplace_back(std::string(ascii_trim(line.substr(0, colon))),
+                        std::string(ascii_trim(line.substr(colon + 1))));
   }
   return {};  // no closing delimiter: not frontmatter
 }

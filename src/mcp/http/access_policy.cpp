@@ -16,12 +16,6 @@
 namespace hamcp::mcp::http {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 std::string strip_brackets(std::string_view host) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   return ascii_lower(host);
@@ -30,7 +24,7 @@ std::string strip_brackets(std::string_view host) {
 }  // namespace
 
 std::string host_without_port(std::string_view authority) {
-  authority = trim(authority);
+  authority = ascii_trim(authority);
   if (!authority.empty() && authority.front() == '[') {
     const auto close = authority.find(']');
     if (close == std::string_view::npos) return ascii_lower(authority);
@@ -45,7 +39,7 @@ std::string host_without_port(std::string_view authority) {
 }
 
 std::optional<std::string> parse_host_header(std::string_view authority) {
-  authority = trim(authority);
+  authority = ascii_trim(authority);
   std::string_view host, port;
   bool ipv6 = false;
   if (!authority.empty() && authority.front() == '[') {
@@ -128,9 +122,9 @@ AuthRequirement auth_requirement(std::string_view bind_host, bool token_configur
 
 std::optional<std::string_view> bearer_value(std::optional<std::string_view> authorization) {
   if (!authorization) return std::nullopt;
-  std::string_view value = trim(*authorization);
+  std::string_view value = ascii_trim(*authorization);
   if (value.size() < 7 || ascii_lower(value.substr(0, 7)) != "bearer ") return std::nullopt;
-  value = trim(value.substr(7));
+  value = ascii_trim(value.substr(7));
   if (value.empty()) return std::nullopt;
   return value;
 }
@@ -163,7 +157,7 @@ OriginPolicy::OriginPolicy(std::string bind_host, std::vector<std::string> extra
     if (o == "*")
       any_origin_ = true;
     else {
-      std::string v = ascii_lower(trim(o));
+      std::string v = ascii_lower(ascii_trim(o));
       while (!v.empty() && v.back() == '/') v.pop_back();
       origins_.push_back(std::move(v));
     }
@@ -185,7 +179,7 @@ bool OriginPolicy::host_allowed(std::optional<std::string_view> host_header) con
 bool OriginPolicy::origin_allowed(std::optional<std::string_view> origin_header) const {
   if (!origin_header) return true;
   if (any_origin_) return true;
-  std::string origin = ascii_lower(trim(*origin_header));
+  std::string origin = ascii_lower(ascii_trim(*origin_header));
   while (!origin.empty() && origin.back() == '/') origin.pop_back();
   if (std::find(origins_.begin(), origins_.end(), origin) != origins_.end()) return true;
   const auto scheme_end = origin.find("://");

@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "common/ascii.hpp"
+
 namespace hamcp::mcp::http {
 namespace {
 
@@ -18,12 +20,6 @@ bool starts_with_nocase(std::string_view text, std::string_view prefix) {
   return true;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // The Mcp-Param-* names of Access-Control-Request-Headers (2026-07-28 sends
 // one per routed parameter, so they cannot be listed in advance). Only
 // header-name characters are kept.
@@ -32,7 +28,7 @@ std::string requested_param_headers(std::optional<std::string_view> requested) {
   std::string_view rest = requested.value_or("");
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    const std::string_view name = trim(rest.substr(0, comma));
+    const std::string_view name = ascii_trim(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     if (!starts_with_nocase(name, "mcp-param-") || name.size() > 128) continue;
     bool token = true;

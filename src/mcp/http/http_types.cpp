@@ -53,17 +53,9 @@ HttpResponse HttpResponse::rpc_error(unsigned status, int code, std::string_view
   return json(status, body);
 }
 
-namespace {
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-}  // namespace
-
 Accepts parse_accept(std::optional<std::string_view> accept) {
   Accepts a;
-  if (!accept || trim(*accept).empty()) return Accepts{true, true};
+  if (!accept || ascii_trim(*accept).empty()) return Accepts{true, true};
   std::string_view rest = *accept;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
@@ -81,7 +73,7 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
 }
 
 std::string media_type(std::string_view content_type) {
-  return ascii_lower(trim(content_type.substr(0, content_type.find(';'))));
+  return ascii_lower(ascii_trim(content_type.substr(0, content_type.find(';'))));
 }
 
 HttpResponse sse_head() {

@@ -12,16 +12,14 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "common/iso_time.hpp"
+
 namespace hamcp::mcp::http {
 namespace fs = std::filesystem;
 namespace {
 
 // Below this many lines a file is never rewritten: small files cost nothing.
 constexpr std::uint64_t kCompactMinLines = 4096;
-
-std::int64_t now_unix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 // Holds an exclusive flock on the lock file for its lifetime.
 class FileLock {
@@ -124,7 +122,7 @@ void RevocationList::read_from_locked(std::uint64_t offset) {
 }
 
 void RevocationList::revoke(const std::string& nonce_hex) {
-  const std::int64_t at = now_unix();
+  const std::int64_t at = common::now_unix_seconds();
   std::lock_guard lock(mutex_);
   FileLock file_lock(lock_file_);
   refresh_locked();  // other processes' lines first, so offset_ is the end of the file
@@ -155,7 +153,7 @@ void RevocationList::revoke(const std::string& nonce_hex) {
 // the file has grown by as many lines as it held live entries.
 void RevocationList::maybe_compact_locked(bool force) {
   if (!force && lines_ < next_compaction_check_) return;
-  const std::int64_t cutoff = now_unix() - retention_.count();
+  const std::int64_t cutoff = common::now_unix_seconds() - retention_.count();
   std::erase_if(revoked_, [cutoff](const auto& e) { return e.second < cutoff; });
   next_compaction_check_ = std::max<std::uint64_t>(kCompactMinLines, lines_ + revoked_.size());
   const bool worth_it = force ? lines_ > revoked_.size() : lines_ > 2 * revoked_.size();

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 
+#include "common/iso_time.hpp"
+
 namespace hamcp::mcp::http {
 namespace {
-
-std::int64_t now_unix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 std::string random_hex(std::size_t bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -183,7 +181,7 @@ SessionRegistry::Lookup SessionRegistry::lookup(std::string_view token) {
     if (states_) states_->remove(key);
     return out;
   }
-  const std::int64_t now = now_unix();
+  const std::int64_t now = common::now_unix_seconds();
   std::unique_lock lock(mutex_);
   if (expired_locked(*out.payload, now)) {
     out.status = Status::expired;
@@ -204,7 +202,7 @@ std::shared_ptr<HttpSession> SessionRegistry::insert(std::shared_ptr<HttpSession
                                                      std::vector<std::shared_ptr<HttpSession>>& evicted) {
   std::lock_guard lock(mutex_);
   if (auto it = live_.find(session->key); it != live_.end()) return it->second;
-  if (last_seen_.size() < options_.max_last_seen) last_seen_[session->key] = now_unix();
+  if (last_seen_.size() < options_.max_last_seen) last_seen_[session->key] = common::now_unix_seconds();
   // Memory cap: push out the least recently used idle sessions. Busy ones stay
   // even over the cap: serving is more important than the bound.
   while (live_.size() >= options_.max_in_memory) {
@@ -237,7 +235,7 @@ std::shared_ptr<HttpSession> SessionRegistry::revoke(const SessionTokenPayload& 
 std::vector<std::shared_ptr<HttpSession>> SessionRegistry::evict_idle() {
   std::vector<std::shared_ptr<HttpSession>> out;
   const auto now = std::chrono::steady_clock::now();
-  const std::int64_t now_s = now_unix();
+  const std::int64_t now_s = common::now_unix_seconds();
   std::lock_guard lock(mutex_);
   for (auto it = live_.begin(); it != live_.end();) {
     if (!it->second->busy() && now - it->second->last_used() > options_.memory_idle) {

@@ -28,14 +28,8 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 Rule parse_rule(std::string_view text) {
-  const std::string_view t = trim(text);
+  const std::string_view t = ascii_trim(text);
   const auto prefixed = [&](std::string_view prefix) { return t.substr(0, prefix.size()) == prefix; };
   Rule rule{RuleKind::entity_glob, {}};
   if (prefixed("domain:"))
@@ -50,7 +44,7 @@ Rule parse_rule(std::string_view text) {
     rule = {RuleKind::entity_glob, lower(t)};
   else
     rule = {RuleKind::domain, lower(t)};
-  rule.value = std::string(trim(rule.value));
+  rule.value = std::string(ascii_trim(rule.value));
   if (rule.value.empty())
     throw std::invalid_argument("entity rule '" + std::string(text) +
                                 "' names nothing: use an entity-id glob (light.*), a domain (lock), area:<id or "
@@ -61,7 +55,7 @@ Rule parse_rule(std::string_view text) {
 std::vector<Rule> parse_rules(const std::vector<std::string>& texts) {
   std::vector<Rule> rules;
   for (const auto& t : texts)
-    if (!trim(t).empty()) rules.push_back(parse_rule(t));
+    if (!ascii_trim(t).empty()) rules.push_back(parse_rule(t));
   return rules;
 }
 
