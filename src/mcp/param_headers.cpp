@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "common/ascii.hpp"
+
 namespace hamcp::mcp::modern {
 namespace {
 
@@ -37,12 +39,6 @@ const json::value* value_at(const json::object& arguments, const std::vector<std
     at = found->if_object();
   }
   return found;
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 std::string dotted(const std::vector<std::string>& path) {
@@ -82,7 +78,7 @@ std::optional<std::string> check_one(const HeaderLookup& header, const ParamHead
   const std::string header_name = "Mcp-Param-" + declared.header_name;
   const json::value* body = value_at(arguments, declared.path);
   const bool has_body = body && !body->is_null() && !body->is_object() && !body->is_array();
-  const auto raw = header(lower(header_name));
+  const auto raw = header(ascii_lower(header_name));
   if (!raw && !has_body) return std::nullopt;
   if (!raw)
     return "Header mismatch: " + header_name + " header is required when " + dotted(declared.path) +

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "common/ascii.hpp"
 #include "sim/core/sim_core.hpp"
 
 namespace hamcp::sim {
@@ -11,16 +12,10 @@ namespace {
 
 namespace json = boost::json;
 
-std::string lower(std::string_view s) {
-  std::string out;
-  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Lower case, no trailing punctuation, single spaces.
 std::string normalise(const std::string& text) {
   std::string out;
-  for (char c : lower(text)) {
+  for (char c : ascii_lower(text)) {
     if (c == '?' || c == '.' || c == '!' || c == ',') continue;
     if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
     out += c;
@@ -70,10 +65,10 @@ StatePtr entity_named(SimCore& core, const std::string& name) {
     for (std::string_view d : kDomains) controllable = controllable || s->entity_id.rfind(d, 0) == 0;
     if (!controllable) continue;
     const json::value* fn = s->attributes.if_contains("friendly_name");
-    if (fn && fn->is_string() && lower(fn->get_string()) == name) return s;
+    if (fn && fn->is_string() && ascii_lower(fn->get_string()) == name) return s;
     if (const EntityRegistryEntry* e = registry_entry(core.store().home(), s->entity_id))
       for (const auto& alias : e->aliases)
-        if (lower(alias) == name) return s;
+        if (ascii_lower(alias) == name) return s;
   }
   return nullptr;
 }
@@ -115,7 +110,7 @@ json::object temperature(SimCore& core, const std::string& rest, const std::stri
   const std::string wanted = strip_article(rest);
   const Area* area = nullptr;
   for (const auto& a : home.areas)
-    if (lower(a.name) == wanted) area = &a;
+    if (ascii_lower(a.name) == wanted) area = &a;
   if (!area) return error(language, "no_valid_targets", "Sorry, I am not aware of any area called " + wanted);
   for (const auto& e : home.entities) {
     if (e.entity_id.rfind("sensor.", 0) != 0 || area_of(home, e) != area->area_id) continue;

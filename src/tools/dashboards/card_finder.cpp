@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "common/ascii.hpp"
+
 namespace hamcp::tools::dashboards {
 
 namespace {
@@ -21,14 +23,8 @@ bool mentions(const json::value& v, std::string_view text) {
   return false;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool contains_text(const json::value& v, const std::string& lowered) {
-  if (v.is_string()) return lower(v.get_string()).find(lowered) != std::string::npos;
+  if (v.is_string()) return ascii_lower(v.get_string()).find(lowered) != std::string::npos;
   if (v.is_array()) {
     for (const auto& x : v.get_array())
       if (contains_text(x, lowered)) return true;
@@ -52,11 +48,11 @@ bool matches(const json::object& card, const CardQuery& q) {
     if (type != q.card_type && type != "custom:" + q.card_type) return false;
   }
   if (!q.heading.empty()) {
-    const std::string want = lower(q.heading);
-    const std::string words = lower(text_of(card, "heading") + " " + text_of(card, "title"));
+    const std::string want = ascii_lower(q.heading);
+    const std::string words = ascii_lower(text_of(card, "heading") + " " + text_of(card, "title"));
     if (words.find(want) == std::string::npos) return false;
   }
-  return q.text.empty() || contains_text(card, lower(q.text));
+  return q.text.empty() || contains_text(card, ascii_lower(q.text));
 }
 
 struct Walk {

@@ -22,28 +22,22 @@ struct Rule {
   std::string value;  // lower-cased
 };
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
-  return out;
-}
-
 Rule parse_rule(std::string_view text) {
   const std::string_view t = ascii_trim(text);
   const auto prefixed = [&](std::string_view prefix) { return t.substr(0, prefix.size()) == prefix; };
   Rule rule{RuleKind::entity_glob, {}};
   if (prefixed("domain:"))
-    rule = {RuleKind::domain, lower(t.substr(7))};
+    rule = {RuleKind::domain, ascii_lower(t.substr(7))};
   else if (prefixed("area:"))
-    rule = {RuleKind::area, lower(t.substr(5))};
+    rule = {RuleKind::area, ascii_lower(t.substr(5))};
   else if (prefixed("label:"))
-    rule = {RuleKind::label, lower(t.substr(6))};
+    rule = {RuleKind::label, ascii_lower(t.substr(6))};
   else if (prefixed("entity:"))
-    rule = {RuleKind::entity_glob, lower(t.substr(7))};
+    rule = {RuleKind::entity_glob, ascii_lower(t.substr(7))};
   else if (t.find_first_of(".*?[") != std::string_view::npos)
-    rule = {RuleKind::entity_glob, lower(t)};
+    rule = {RuleKind::entity_glob, ascii_lower(t)};
   else
-    rule = {RuleKind::domain, lower(t)};
+    rule = {RuleKind::domain, ascii_lower(t)};
   rule.value = std::string(ascii_trim(rule.value));
   if (rule.value.empty())
     throw std::invalid_argument("entity rule '" + std::string(text) +
@@ -88,11 +82,11 @@ Names registry_names(const ha::Snapshot& snap) {
   snap.registry(ha::RegistryKind::area).for_each([&](const json::value& v) {
     if (!v.is_object()) return;
     const std::string id = str(v.get_object(), "area_id");
-    n.area_name[id] = lower(str(v.get_object(), "name"));
+    n.area_name[id] = ascii_lower(str(v.get_object(), "name"));
     n.area_floor[id] = str(v.get_object(), "floor_id");
   });
   snap.registry(ha::RegistryKind::label).for_each([&](const json::value& v) {
-    if (v.is_object()) n.label_name[str(v.get_object(), "label_id")] = lower(str(v.get_object(), "name"));
+    if (v.is_object()) n.label_name[str(v.get_object(), "label_id")] = ascii_lower(str(v.get_object(), "name"));
   });
   snap.registry(ha::RegistryKind::device).for_each([&](const json::value& v) {
     if (!v.is_object()) return;
@@ -122,7 +116,7 @@ bool matches(const Rule& rule, const std::string& entity_id, const Facts& f, con
   const auto named = [](const std::unordered_map<std::string, std::string>& map, const std::string& id,
                         const std::string& wanted) {
     if (id.empty()) return false;
-    if (lower(id) == wanted) return true;
+    if (ascii_lower(id) == wanted) return true;
     const auto it = map.find(id);
     return it != map.end() && it->second == wanted;
   };

@@ -19,16 +19,11 @@ using namespace integrations;
 
 constexpr const char* kOptionsBase = "/api/config/config_entries/options/flow";
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 bool matches(const json::object& e, const std::string& query, bool exact) {
   if (query.empty()) return true;
-  const std::string q = lower(query);
+  const std::string q = ascii_lower(query);
   for (const char* k : {"domain", "title", "entry_id"}) {
-    const std::string v = lower(str_of(&e, k));
+    const std::string v = ascii_lower(str_of(&e, k));
     if (exact ? v == q : v.find(q) != std::string::npos) return true;
   }
   return false;

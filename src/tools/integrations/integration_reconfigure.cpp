@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "common/ascii.hpp"
 #include "home/entity_docs.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/helpers/flow_driver.hpp"
@@ -18,11 +19,6 @@ namespace {
 
 using home::str_of;
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // What identifies the entry: its devices (ids, identifiers, MACs) and entities (ids, unique ids).
 struct Identity {
   std::vector<std::string> device_ids, unique_ids, macs, entity_ids;
@@ -35,7 +31,7 @@ void add_pairs(const json::object* device, const char* key, std::vector<std::str
     const json::array* pair = p.if_array();
     if (!pair || pair->size() != 2 || !(*pair)[1].is_string()) continue;
     if (macs_only && (*pair)[0] != json::value("mac")) continue;
-    out.push_back(lower(std::string((*pair)[1].get_string())));
+    out.push_back(ascii_lower(std::string((*pair)[1].get_string())));
   }
 }
 
@@ -55,7 +51,7 @@ Identity identity_of(const ha::Snapshot& snap, const std::string& entry_id) {
     const json::object* o = item.if_object();
     if (str_of(o, "config_entry_id") != entry_id) return;
     id.entity_ids.push_back(str_of(o, "entity_id"));
-    id.unique_ids.push_back(lower(str_of(o, "unique_id")));
+    id.unique_ids.push_back(ascii_lower(str_of(o, "unique_id")));
   });
   return id;
 }
@@ -78,8 +74,8 @@ void check_identity(Args& args, const Identity& id, const std::string& entry_id)
       failed.push_back(json::object{{"field", field}, {"expected", value}, {"found", strings(known)}});
   };
   expect("expected_device_id", args.str("expected_device_id"), id.device_ids);
-  expect("expected_unique_id", lower(args.str("expected_unique_id")), id.unique_ids);
-  std::string mac = lower(args.str("expected_mac"));
+  expect("expected_unique_id", ascii_lower(args.str("expected_unique_id")), id.unique_ids);
+  std::string mac = ascii_lower(args.str("expected_mac"));
   std::replace(mac.begin(), mac.end(), '-', ':');
   expect("expected_mac", mac, id.macs);
   for (const auto& e : args.list("expected_entity_ids")) expect("expected_entity_ids", e, id.entity_ids);

@@ -5,6 +5,7 @@
 // refresh (update_information). All through HACS's WebSocket API.
 #include <algorithm>
 
+#include "common/ascii.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/updates/hacs_ws.hpp"
@@ -17,11 +18,6 @@ namespace {
 namespace asio = boost::asio;
 
 constexpr std::size_t kDescriptionBytes = 160;
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 std::string text(const json::object& o, std::string_view key) {
   const json::value* v = o.if_contains(key);
@@ -60,7 +56,7 @@ bool matches(const json::object& r, const std::string& query) {
   if (const json::value* topics = r.if_contains("topics"); topics && topics->is_array())
     for (const auto& t : topics->get_array())
       if (t.is_string()) hay += " " + std::string(t.get_string());
-  return lower(hay).find(lower(query)) != std::string::npos;
+  return ascii_lower(hay).find(ascii_lower(query)) != std::string::npos;
 }
 
 asio::awaitable<mcp::ToolResult> run_search(Args& args, ToolEnv& env) {

@@ -1,19 +1,15 @@
 #include "tools/updates/hacs_ws.hpp"
 
+#include "common/ascii.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools::hacs {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 // "https://github.com/owner/name(.git)(/)" -> "owner/name" (lower case: GitHub names ignore case).
 std::string full_name_of(std::string text) {
-  text = lower(std::move(text));
+  text = ascii_lower(std::move(text));
   for (const char* prefix : {"https://github.com/", "http://github.com/", "github.com/"})
     if (text.rfind(prefix, 0) == 0) text = text.substr(std::string_view(prefix).size());
   while (!text.empty() && text.back() == '/') text.pop_back();
@@ -70,7 +66,7 @@ boost::asio::awaitable<std::string> repository_id(ToolEnv& env, std::string text
                                 : id && id->is_number() ? json::serialize(*id)
                                                         : std::string();
     if (id_text == text) co_return id_text;
-    if (name && name->is_string() && lower(std::string(name->get_string())) == full) co_return id_text;
+    if (name && name->is_string() && ascii_lower(std::string(name->get_string())) == full) co_return id_text;
   }
   throw ToolException(bad_argument(field, "HACS knows no repository '" + text + "'",
                                    "action=search query=... finds it; a repository outside the store needs "
@@ -86,7 +82,7 @@ boost::asio::awaitable<json::object> info(ToolEnv& env, std::string id) {
 }
 
 std::string category_name(std::string text) {
-  text = lower(std::move(text));
+  text = ascii_lower(std::move(text));
   static const std::pair<const char*, const char*> kNames[] = {{"integration", "integration"},
                                                                {"plugin", "plugin"},
                                                                {"lovelace", "plugin"},

@@ -3,17 +3,13 @@
 // and the device class (firmware), their attributes in one flat item.
 #include <algorithm>
 
+#include "common/ascii.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/updates/updates_tools.hpp"
 
 namespace hamcp::tools::updates {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 std::string text(const json::object* o, std::string_view key) {
   const json::value* v = o ? o->if_contains(key) : nullptr;
@@ -22,7 +18,7 @@ std::string text(const json::object* o, std::string_view key) {
 
 // The Supervisor's update entities: core, OS, Supervisor; every other one is an add-on.
 std::string hassio_category(const std::string& entity_id, const std::string& title) {
-  const std::string t = lower(title) + " " + entity_id;
+  const std::string t = ascii_lower(title) + " " + entity_id;
   if (t.find("operating system") != std::string::npos || t.find("operating_system") != std::string::npos) return "os";
   if (t.find("supervisor") != std::string::npos) return "supervisor";
   if (t.find("home assistant core") != std::string::npos || entity_id == "update.home_assistant_core_update")
@@ -122,7 +118,7 @@ std::vector<std::string> categories_arg(Args& args) {
 }
 
 std::string category_name(std::string name) {
-  name = lower(std::move(name));
+  name = ascii_lower(std::move(name));
   static const std::pair<const char*, const char*> kNames[] = {
       {"core", "core"},        {"os", "os"},        {"operating_system", "os"}, {"supervisor", "supervisor"},
       {"addons", "addons"},    {"addon", "addons"}, {"add-on", "addons"},       {"add-ons", "addons"},
