@@ -13,7 +13,7 @@
 #                                            needs no build, so it runs beside the other lanes at low priority)
 #   qemu          the Release unit_* binaries under `qemu-x86_64 -cpu Conroe` (a 2006 CPU: no SSE4/AVX)
 #   arm64         tests/arm64/run.sh         (aarch64 cross build; its unit_* and a --demo smoke under qemu-aarch64)
-#   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON: -Og, asserts on; own build dir) + ctest + tests/stress
+#   asan          ASan+UBSan build (-DHAMCP_SANITIZE=ON, at -Og; own build dir) + ctest + tests/stress
 #   tsan          ThreadSanitizer build of hamcp (-DHAMCP_TSAN=ON, own build dir) + tests/stress
 #   conformance   tests/conformance/run.sh   (official MCP conformance suite)
 #   e2e           tests/e2e/run.sh           (official TypeScript and Python client SDKs)
