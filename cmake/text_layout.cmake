@@ -8,11 +8,13 @@
 #   objects keep their flags and their ccache entries).
 # - hamcp is linked by gold (binutils' ld.gold, Debian 12 and its aarch64 cross toolchain) with
 #   --gc-sections and --section-ordering-file=cmake/hamcp-text.order: the sections a profile saw
-#   executed, start-up first (bench/ha/text_order.sh writes the file). Sections the file does not
-#   name keep the compiler's order; names that no longer exist are ignored by gold, so a stale file
-#   only lays the code out less well. Without the file, or without gold, hamcp links as before.
+#   executed, start-up first, then the same functions' exception and jump tables
+#   (.gcc_except_table.NAME, .rodata.NAME; bench/ha/text_order.sh writes the file). Sections the
+#   file does not name keep the compiler's order; names that no longer exist are ignored by gold,
+#   so a stale file only lays the code out less well. Without the file, or without gold, hamcp
+#   links as before.
 # - hamcp exports no dynamic symbol of its own namespaces (cmake/hamcp-exports.ver: the GNU-unique
-#   statics of Beast/Asio templates were 1,270 exported names, 0.7 MB of .dynstr read at start-up).
+#   statics of Beast/Asio templates were ~1,240 exported names, 0.7 MB of .dynstr read at start-up).
 # - Not for the sanitizer and fuzz builds (their own build dirs and caches stay as they are) nor Debug.
 option(HAMCP_TEXT_LAYOUT "Per-function sections, gc-sections and a profile-ordered .text for hamcp" ON)
 # Libraries left whole (a build that cannot afford recompiling them, e.g. -DHAMCP_TEXT_SECTIONS_SKIP=hamcp_tools).
