@@ -33,6 +33,12 @@ calls += [("ha_get_state", {"entity_id": ids[:20], "attribute_keys": ["friendly_
 calls += [("ha_get_state", {"entity_id": "light.does_not_exist"})]
 calls += [("ha_get_entity", {"entity_id": i}) for i in ids[:20]]
 calls += [("ha_list_services", {"domain": d}) for d in ("light", "climate", "cover")]
+# The exact filters (area/floor ids and names, labels), from the home's own floors and areas.
+floors = json.loads(a("ha_list_floors_areas", {}))["result"]["structuredContent"]["items"]
+places = [("floor", f["floor_id"]) for f in floors[:3]] + [("floor", floors[0]["name"])]
+places += [("area", x[k]) for f in floors[:2] for x in f["areas"][:4] for k in ("area_id", "name")]
+calls += [("ha_search", {"query": q, pk: pv, "limit": 25}) for pk, pv in places for q in ("", "light")]
+calls += [("ha_search", {"query": "", "label": lb, "limit": 25}) for lb in ("security", "energy", "night")]
 diff = errors = size = 0
 for name, args in calls:
     x, y = a(name, args), b(name, args)

@@ -7,7 +7,7 @@
 # headers, rw-p = relocated data) and the largest shared libraries; then medians per build.
 set -u
 runs=$1; shift
-hp=18492
+hp=${IS_PORT:-18492}  # IS_PORT: set it when two runs share a machine
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 one() {  # name bin

@@ -118,6 +118,22 @@ def by_rule(name):
     return [".text." + name]
 
 
+def companions(lines, map_path):
+    """The read-only data of the ordered functions, in their order: each function's exception
+    table (`.gcc_except_table.NAME`, read when an exception passes through it) and its own
+    `.rodata.NAME` (switch tables), when the map has them. gold orders these output sections by
+    the same file, so the start-up's data sits together as its code does."""
+    with open(map_path, encoding="utf-8", errors="replace") as f:
+        present = set(re.findall(r"^ (\.(?:gcc_except_table|rodata)\.\S+)", f.read(), re.M))
+    out = []
+    for kind in (".gcc_except_table.", ".rodata."):
+        for section in lines:
+            name = re.sub(r"^\.text\.(?:unlikely\.|startup\.)?", "", section)
+            if kind + name in present and kind + name not in out:
+                out.append(kind + name)
+    return out
+
+
 # The sections of an object compiled without per-function sections (HAMCP_TEXT_SECTIONS_SKIP).
 WHOLE = (".text", ".text.unlikely", ".text.hot", ".text.startup")
 
@@ -165,18 +181,21 @@ def main():
             unplaced += sum(1 for n in set(names) if n not in addrs and not n.startswith("0x"))
         print(f"{os.path.basename(profile)}: {len(costs)} functions executed, "
               f"{len(lines) - before} new sections", file=sys.stderr)
+    data = companions(lines, map_path) if spans else []
     if spans:
         size = {s[2]: 0 for s in spans}
         for start, end, name, _ in spans:
             size[name] += end - start
         total = sum(span[1] - span[0] for span in spans)
         print(f"ordered text: {sum(size.get(n, 0) for n in seen) / 1e6:.2f} MB of {total / 1e6:.2f} MB "
-              f"(map {map_path}); executed names without a symbol: {unplaced}", file=sys.stderr)
+              f"(map {map_path}); executed names without a symbol: {unplaced}; "
+              f"{len(data)} exception/jump tables", file=sys.stderr)
     with open(out_path, "w", encoding="utf-8") as f:
-        f.write("# hamcp's .text order for gold (cmake/text_layout.cmake), hot first; written by\n"
-                "# bench/ha/text_order.sh from callgrind profiles. Regenerate, do not edit.\n")
-        f.write("\n".join(lines) + "\n")
-    print(f"{out_path}: {len(lines)} sections", file=sys.stderr)
+        f.write("# hamcp's .text order for gold (cmake/text_layout.cmake), hot first, then the same\n"
+                "# functions' exception and jump tables; written by bench/ha/text_order.sh from\n"
+                "# callgrind profiles. Regenerate, do not edit.\n")
+        f.write("\n".join(lines + data) + "\n")
+    print(f"{out_path}: {len(lines) + len(data)} sections", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -186,7 +186,7 @@ void IndexStore::make_keys(const EntityDoc& doc, FilterKeys& keys) {
   const std::uint8_t areas = add_keys(keys_, lists, doc.area_id, doc.area_name, doc.area_aliases);
   const std::uint8_t floors = add_keys(keys_, lists, doc.floor_id, doc.floor_name, doc.floor_aliases);
   add_keys(keys_, lists, {}, {}, doc.labels);
-  keys.set_lists(lists, areas, floors);
+  keys.set_lists(key_lists_, lists, areas, floors);
 }
 
 IndexStore::TokenRefs IndexStore::intern_words(const WordList& words) {
@@ -259,7 +259,7 @@ void IndexStore::replace_entry(Slot slot, Entry entry, const TokenRefs& new_toke
     }
   }
   for (TokenId t : dropped) remove_posting(t, slot);
-  entries_[slot].keys.release(keys_);
+  entries_[slot].keys.release(keys_, key_lists_);
   entries_[slot] = std::move(entry);
   summarise(slot);
 }
@@ -319,7 +319,7 @@ bool IndexStore::remove(std::string_view entity_id) {
   const Slot slot = *found;
   by_id_.erase(slot, id_hash(entity_id));
   for (const auto& [t, mask] : indexed_words(entries_[slot].doc.unpack())) remove_posting(t, slot);
-  entries_[slot].keys.release(keys_);
+  entries_[slot].keys.release(keys_, key_lists_);
   entries_[slot] = Entry{};
   summaries_[slot] = SlotSummary{};
   free_slots_.push_back(slot);
@@ -333,10 +333,10 @@ IndexStats IndexStore::stats() const {
   s.tokens = token_ids_.size();
   std::size_t bytes = heap_bytes(entries_) + heap_bytes(summaries_) + heap_bytes(tokens_) + heap_bytes(free_slots_) +
                       heap_bytes(free_tokens_) + by_id_.heap_bytes() + token_ids_.heap_bytes() + keys_.heap_bytes() +
-                      places_.heap_bytes();
+                      key_lists_.heap_bytes() + places_.heap_bytes();
   for (const auto& e : entries_) {
     if (!e.live) continue;
-    bytes += e.doc.heap_bytes() + e.phrases.heap_bytes() + e.keys.list_size() * sizeof(KeyId);
+    bytes += e.doc.heap_bytes() + e.phrases.heap_bytes();
   }
   for (const auto& t : tokens_) {
     s.postings += t.postings.size();

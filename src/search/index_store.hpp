@@ -133,7 +133,8 @@ class IndexStore {
   std::vector<TokenId> free_tokens_;
   common::IdTable token_ids_;  // tokens by text (the key is the token's own text)
   KeyPool keys_;
-  PlacePool places_;  // each area/floor's packed texts once, shared by its entities' documents
+  KeyLists key_lists_;  // the entries' area/floor/label key lists, each distinct list once
+  PlacePool places_;    // each area/floor's packed texts once, shared by its entities' documents
   mutable std::mutex rank_mutex_;
   mutable std::atomic<bool> ranks_valid_{false};
   mutable std::vector<std::uint32_t> ranks_;

@@ -13,6 +13,8 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 ninja -C "$build" -j"${HAMCP_JOBS:-2}" hamcp >/dev/null
+# The shipped binary's dynamic symbols: none of its own, every one shared with a library exported.
+"$root/scripts/check-exports.sh" "$build/hamcp" | sed 's/^/package: /'
 deb="$("$root/packaging/deb/build.sh" "$build/hamcp" "$build/package")"
 echo "package: built $(basename "$deb") ($(du -k "$deb" | cut -f1) KB)"
 
