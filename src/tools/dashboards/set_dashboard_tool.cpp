@@ -154,10 +154,10 @@ ToolSpec make_set_dashboard_spec() {
   s.name = "ha_set_dashboard";
   s.title = "Create or edit a dashboard";
   s.description =
-      "Creates url_path if missing (needs a hyphen) or sets its metadata. "
+      "Creates url_path (needs a hyphen) or sets its metadata. "
       "Config: full `config` (+view_path: one view), RFC 6902 `patch`, or op + path "
       "(views[1].sections[0].cards[2]; cards[-] appends) + value, move: from. patch/op need config_hash. remove: "
-      "delete it (confirm=true, else a preview). Undo: ha_config_set restore=<edit_id>.";
+      "delete (confirm=true, else a preview). Undo: ha_config_set restore=<edit_id>.";
   s.input_schema = R"J({"type":"object","properties":{"url_path":{"type":"string"},
 "config":{"type":"object"},"view_path":{"type":"string"},"patch":{"type":"array","items":{"type":"object"}},
 "op":{"type":"string","enum":["add","replace","move","remove"]},"path":{"type":"string"},"value":{"type":"object"},
