@@ -108,6 +108,10 @@ ToolSpec merge_actions(ToolSpec merged, std::vector<ToolAction> actions) {
     for (const auto& legacy : a.spec.legacy_args)
       if (std::find(merged.hidden_args.begin(), merged.hidden_args.end(), legacy.first) == merged.hidden_args.end())
         merged.hidden_args.push_back(legacy.first);
+    for (const auto& widened : a.spec.also_accepts)  // the MCP layer validates the listed union with these
+      if (std::none_of(merged.also_accepts.begin(), merged.also_accepts.end(),
+                       [&](const auto& w) { return w.first == widened.first; }))
+        merged.also_accepts.push_back(widened);
     for (const auto& hidden : a.spec.hidden_args)
       if (std::find(merged.hidden_args.begin(), merged.hidden_args.end(), hidden) == merged.hidden_args.end())
         merged.hidden_args.push_back(hidden);

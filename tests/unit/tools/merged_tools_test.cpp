@@ -51,6 +51,10 @@ TEST_F(MergedToolsTest, MergedAndOldNamesDoTheSameWork) {
   ASSERT_FALSE(r.is_error) << r.text;
   r = call("ha_manage_todo", R"({"action":"get","entity_id":"todo.shopping_list"})");
   EXPECT_EQ(r.text.find("Merged tea"), std::string::npos) << r.text;
+  // ha-mcp's recurrence_range "" (this occurrence only) passes, as the old tool's also_accepts let it.
+  r = call("ha_config_remove_calendar_event",
+           R"({"entity_id":"calendar.family","uid":"demo-oma","recurrence_id":"x","recurrence_range":""})");
+  EXPECT_EQ(r.text.find("recurrence_range"), std::string::npos) << r.text;
   // ha_remove_dashboard is ha_set_dashboard remove=true: a preview without confirm.
   r = call("ha_remove_dashboard", R"({"url_path":"dashboard-energy"})");
   ASSERT_FALSE(r.is_error) << r.text;
