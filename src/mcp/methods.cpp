@@ -112,16 +112,26 @@ std::string unknown_tool_message(const Registry& registry, std::string_view name
 
 }  // namespace
 
-json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size, bool read_only) {
+json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size, bool read_only,
+                        std::string_view protocol_version) {
+  // "2024-11-05" and "2025-03-26" sort before "2025-06-18", the first revision with a top-level title.
+  const bool annotation_titles = !protocol_version.empty() && protocol_version < "2025-06-18";
+  auto entry = [annotation_titles](const RegisteredTool& t) {
+    if (!annotation_titles || t.tool.title.empty()) return t.listing;
+    json::object listed = t.listing;
+    json::value& annotations = listed["annotations"];
+    if (!annotations.is_object()) annotations = json::object();
+    annotations.as_object().emplace("title", t.tool.title);
+    return listed;
+  };
   const auto& all = registry.tools();
   const bool everything =
       std::all_of(all.begin(), all.end(), [&](const auto& t) { return t->tool.listed_in(read_only); });
-  if (everything)
-    return page(all, params, "tools", "tools", page_size, [](const RegisteredTool& t) { return t.listing; });
+  if (everything) return page(all, params, "tools", "tools", page_size, entry);
   std::vector<std::shared_ptr<const RegisteredTool>> shown;
   for (const auto& t : all)
     if (t->tool.listed_in(read_only)) shown.push_back(t);
-  return page(shown, params, "tools", "tools", page_size, [](const RegisteredTool& t) { return t.listing; });
+  return page(shown, params, "tools", "tools", page_size, entry);
 }
 
 json::object list_resources(const Registry& registry, const json::object& params, std::size_t page_size) {

@@ -3,6 +3,7 @@
 // routes to these; they throw McpError for JSON-RPC errors.
 
 #include <cstddef>
+#include <string_view>
 
 #include "mcp/json.hpp"
 #include "mcp/registry.hpp"
@@ -12,8 +13,10 @@ namespace hamcp::mcp::methods {
 
 // Paginated lists: params.cursor in, nextCursor out; a bad cursor -> -32602.
 // `read_only`: only the tools a read-only session may use (Tool::listed_in).
+// `protocol_version`: the session's; before 2025-06-18 a tool's title is also
+// given as annotations.title, the only title those clients know.
 json::object list_tools(const Registry& registry, const json::object& params, std::size_t page_size,
-                        bool read_only = false);
+                        bool read_only = false, std::string_view protocol_version = {});
 json::object list_resources(const Registry& registry, const json::object& params, std::size_t page_size);
 json::object list_resource_templates(const Registry& registry, const json::object& params, std::size_t page_size);
 json::object list_prompts(const Registry& registry, const json::object& params, std::size_t page_size);

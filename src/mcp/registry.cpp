@@ -38,9 +38,10 @@ json::object build_listing(const Tool& tool) {
   entry.emplace("description", tool.description);
   entry.emplace("inputSchema", tool.input_schema);
   if (tool.output_schema) entry.emplace("outputSchema", *tool.output_schema);
+  // No annotations.title: from 2025-06-18 clients read the top-level title, and
+  // the copy cost every listed tool ~7 tokens. methods::list_tools adds it for
+  // the 2025-03-26 and 2024-11-05 clients that only know annotations.title.
   json::object annotations;
-  // 2025-03-26 clients only know annotations.title; newer ones read the top-level title.
-  if (!tool.title.empty()) annotations.emplace("title", tool.title);
   const ToolAnnotations& a = tool.annotations;
   if (a.read_only_hint) annotations.emplace("readOnlyHint", *a.read_only_hint);
   if (a.destructive_hint) annotations.emplace("destructiveHint", *a.destructive_hint);

@@ -246,7 +246,7 @@ bool Session::handle_request(json::value id, std::string_view method, json::obje
     if (method == "logging/setLevel") return result(set_log_level(params));
     if (method == "tools/list") {
       if (!registry.has_tools()) return error(error_code::method_not_found, "Method not found: tools/list");
-      return result(methods::list_tools(registry, params, page, info_.read_only));
+      return result(methods::list_tools(registry, params, page, info_.read_only, info_.protocol_version));
     }
     if (method == "resources/list" || method == "resources/templates/list" || method == "resources/subscribe" ||
         method == "resources/unsubscribe") {

@@ -6,8 +6,11 @@
 # ts/error_sweep.test.mjs also runs the MCP Inspector CLI (pinned devDependency) for its
 # schema-portability lint over hamcp's tools/list: 0 findings expected.
 #
-#   tests/e2e/run.sh                 both
-#   E2E_ONLY=ts|py tests/e2e/run.sh  one of them
+# Before them, bench/tools/catalog_tokens.mjs checks the catalogue's token budgets (each issue's
+# share and the whole tools/list, o200k): over budget fails the lane.
+#
+#   tests/e2e/run.sh                         all
+#   E2E_ONLY=ts|py|catalog tests/e2e/run.sh  one of them
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -28,13 +31,30 @@ set +e
 
 passed=0; failed=0; skipped=0; status=0
 
-if [ "$only" != py ]; then
-  stamp="$here/node_modules/.hamcp-lock-sha"
-  lock_sha="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
+# npm ci in DIR when its package-lock.json changed since the last install (a stamp in node_modules).
+npm_ci_cached() {
+  local dir="$1" stamp="$1/node_modules/.hamcp-lock-sha" lock_sha
+  lock_sha="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sha" ]; then
-    ( cd "$here" && PATH="$node_bin:$PATH" npm ci --no-audit --no-fund --loglevel=error ) || exit 1
+    ( cd "$dir" && PATH="$node_bin:$PATH" npm ci --no-audit --no-fund --loglevel=error ) || exit 1
     echo "$lock_sha" > "$stamp"
   fi
+}
+
+if [ -z "$only" ] || [ "$only" = catalog ]; then
+  bench_tools="$root/bench/tools"
+  npm_ci_cached "$bench_tools"
+  echo "e2e[catalog]: token budgets (bench/tools/catalog_tokens.mjs)"
+  ( cd "$bench_tools" && PATH="$node_bin:$PATH" node catalog_tokens.mjs ) 2>&1 | sed -n '/^-- issue budgets/,$p'
+  if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+    passed=$((passed + 1)); echo "e2e[catalog]: within budget"
+  else
+    failed=$((failed + 1)); status=1; echo "e2e[catalog]: OVER BUDGET (or tools/list unreadable)"
+  fi
+fi
+
+if [ "$only" != py ] && [ "$only" != catalog ]; then
+  npm_ci_cached "$here"
   echo "e2e[ts]: node --test (TypeScript SDK $(sed -n 's/.*"@modelcontextprotocol\/sdk": "\(.*\)".*/\1/p' "$here/package.json"))"
   log="$(mktemp)"
   ( cd "$here" && PATH="$node_bin:$PATH" node --test --test-concurrency=1 --test-timeout=120000 \
@@ -78,7 +98,7 @@ run_py_suite() {
   rm -f "$log"
 }
 
-if [ "$only" != ts ]; then
+if [ "$only" != ts ] && [ "$only" != catalog ]; then
   run_py_suite py py "${E2E_VENV:-$build/e2e-venv}"
   # The Python SDK 2.x (MCP 2026-07-28 first, falling back to initialize): its own venv.
   run_py_suite py2 py2 "${E2E_VENV2:-$build/e2e-venv-py2}"

@@ -1,5 +1,5 @@
-"""The dashboard family (ha_get_dashboard, ha_set_dashboard, ha_remove_dashboard,
-ha_manage_dashboard_resources, ha_manage_theme) against a real Home Assistant."""
+"""The dashboard family (ha_get_dashboard, ha_set_dashboard with remove=true, which ha_remove_dashboard
+is an alias of, ha_manage_dashboard_resources, ha_manage_theme) against a real Home Assistant."""
 from check_kit import Ctx, McpStdio, expect, wait_until
 
 URL = "hamcp-dash-test"
@@ -13,7 +13,8 @@ def t_hamcp_dashboard_tools(c: Ctx):
     m = McpStdio(c)
     try:
         names = {t["name"] for t in m.request("tools/list", {})["tools"]}
-        expect({"ha_get_dashboard", "ha_set_dashboard", "ha_remove_dashboard"} <= names, f"tools/list: {sorted(names)}")
+        expect({"ha_get_dashboard", "ha_set_dashboard"} <= names and "ha_remove_dashboard" not in names,
+               f"tools/list: {sorted(names)}")
         config = {"views": [{"title": "One", "path": "one", "cards": [
             {"type": "entities", "entities": ["input_boolean.hamcp_test_flag"]},
             {"type": "tile", "entity": "input_number.hamcp_test_level"}]}]}
@@ -43,7 +44,7 @@ def t_hamcp_dashboard_tools(c: Ctx):
         expect(view["path"] == "views[0]" and view["config_hash"] == patched["config_hash"], f"view: {view}")
         undo = m.tool("ha_config_set", {"restore": edit["edit_id"]})
         expect(undo["result"] == "restored", f"restore card edit: {undo}")
-        preview = m.tool("ha_remove_dashboard", {"url_path": URL})
+        preview = m.tool("ha_set_dashboard", {"url_path": URL, "remove": True})
         expect(preview["result"] == "preview" and preview["cards"] == 2, f"preview: {preview}")
         gone = m.tool("ha_remove_dashboard", {"url_path": URL, "confirm": True})
         expect(gone["result"] == "deleted", f"delete: {gone}")

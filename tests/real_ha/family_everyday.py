@@ -61,7 +61,7 @@ def _calendar_restores(m: McpStdio, cal: str, now: dt.datetime):
     got = dentist()
     expect(len(got) == 1 and got[0]["summary"] == "hamcp dentist" and dt.datetime.fromisoformat(got[0]["start"]) == dt.datetime.fromisoformat(at(day, 9))
            and got[0].get("location") == "Main St", f"update restored: {got}")
-    gone = m.tool("ha_config_remove_calendar_event", {"entity_id": cal, "uid": got[0]["uid"], "confirm": True})
+    gone = m.tool("ha_manage_calendar", {"action": "remove", "entity_id": cal, "uid": got[0]["uid"], "confirm": True})
     expect(dentist() == [], "deleted")
     back = _restore(m, gone)
     got = dentist()
@@ -142,12 +142,12 @@ def t_todo_tools(c: Ctx):
     features = lists[0]["attributes"].get("supported_features", 0)
     m = McpStdio(c)
     try:
-        got = m.tool("ha_get_todo", {})
+        got = m.tool("ha_manage_todo", {"action": "get"})  # the listed name; ha-mcp's six are its aliases
         expect(todo in json.dumps(got), f"lists: {got}")
         add = {"entity_id": todo, "summary": "hamcp test item"}
         if features & 16:
             add["due_date"] = "2030-01-01"
-        made = m.tool("ha_set_todo_item", add)
+        made = m.tool("ha_manage_todo", {"action": "set", **add})
         expect(made["action"] == "added" and made["item"]["summary"] == "hamcp test item", f"add: {made}")
         uid = made["item"]["uid"]
         done = m.tool("ha_set_todo_item", {"entity_id": todo, "item": uid, "status": "completed",

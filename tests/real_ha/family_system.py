@@ -18,7 +18,8 @@ def t_health_and_repairs(c: Ctx):
     try:
         names = {t["name"] for t in m.request("tools/list", {})["tools"]}
         expect({"ha_get_system_health", "ha_restart", "ha_reload_core", "ha_set_log_level",
-                "ha_ignore_repair"} <= names, f"tools/list: {sorted(names)}")
+                "ha_manage_updates"} <= names, f"tools/list: {sorted(names)}")
+        expect("ha_ignore_repair" not in names, "ha_ignore_repair is ha_manage_updates' hidden alias")
         h = m.tool("ha_get_system_health", {"include": "health,repairs,config_check"})
         expect(h["versions"]["core"] == c.version, f"versions: {h['versions']}")
         expect(h["health"]["homeassistant"]["version"] == f"core-{c.version}", f"health: {json.dumps(h['health'])[:400]}")

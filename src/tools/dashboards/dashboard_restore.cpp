@@ -104,7 +104,7 @@ boost::asio::awaitable<json::object> restore_dashboard_edit(ToolEnv& env, const 
                                          "; there is no "
                                          "earlier version",
                                      rec.kind == "resource" ? "Remove it with ha_manage_dashboard_resources."
-                                                            : "Delete it with ha_remove_dashboard."));
+                                                            : "Delete it with ha_set_dashboard remove=true."));
   json::object body;
   if (rec.kind == "dashboard") {
     auto restoring = restore_dashboard(env, rec);

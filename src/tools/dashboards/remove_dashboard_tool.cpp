@@ -1,5 +1,6 @@
 // ha_remove_dashboard (ha-mcp: ha_config_delete_dashboard): deletes a storage
-// dashboard and its config. Without confirm=true it only shows what would go.
+// dashboard and its config. Not listed: ha_set_dashboard remove=true runs it,
+// and both names are ha_set_dashboard's hidden aliases. Without confirm=true it only shows what would go.
 // The dashboard and its config are journaled first, so ha_config_set
 // restore=<edit_id> creates it again.
 #include "tools/confirmation.hpp"
@@ -52,7 +53,6 @@ ToolSpec make_remove_dashboard_spec() {
 "required":["url_path"]})J";
   s.output_schema = R"J({"type":"object"})J";
   s.annotations = writes(true, true);
-  s.aliases = {"ha_config_delete_dashboard"};
   s.run = run_remove;
   return s;
 }

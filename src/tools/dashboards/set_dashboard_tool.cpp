@@ -4,6 +4,7 @@
 // time (op + path) so that the call sends and returns only that card. Every
 // config write is guarded by config_hash, journaled, never retried.
 #include "home/config_json.hpp"
+#include "mcp/echo.hpp"
 #include "tools/dashboards/card_finder.hpp"
 #include "tools/dashboards/dashboard_edit.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
@@ -93,7 +94,23 @@ boost::asio::awaitable<void> write_config(ToolEnv& env, const Args& args, const 
   for (const auto& kv : edit.answer) body[kv.key()] = kv.value();
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_set(Args& args, ToolEnv& env, mcp::RequestContext&) {
+// remove=true (ha_remove_dashboard, ha-mcp's ha_config_delete_dashboard: hidden
+// aliases that set it) deletes the dashboard; it takes url_path and confirm only.
+boost::asio::awaitable<mcp::ToolResult> run_remove_instead(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
+  for (const auto& kv : args.raw())
+    if (kv.key() != "url_path" && kv.key() != "confirm" && kv.key() != "remove")
+      throw ToolException(bad_argument(mcp::echo_excerpt(kv.key()), "not an argument of remove=true",
+                                       "remove=true takes: url_path, confirm."));
+  static const RunFn remove = make_remove_dashboard_spec().run;
+  auto running = remove(args, env, ctx);  // named: GCC 12 coroutine temporaries
+  co_return co_await std::move(running);
+}
+
+boost::asio::awaitable<mcp::ToolResult> run_set(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
+  if (args.flag("remove", false)) {
+    auto removing = run_remove_instead(args, env, ctx);
+    co_return co_await std::move(removing);
+  }
   if (args.has("python_transform"))
     throw ToolException(
         bad_argument("python_transform", "hamcp runs no Python", "Use patch (RFC 6902) or op + path for one card."));
@@ -137,18 +154,20 @@ ToolSpec make_set_dashboard_spec() {
   s.name = "ha_set_dashboard";
   s.title = "Create or edit a dashboard";
   s.description =
-      "Creates url_path if missing (needs a hyphen); title/icon/show_in_sidebar/require_admin set metadata. "
+      "Creates url_path (needs a hyphen) or sets its metadata. "
       "Config: full `config` (+view_path: one view), RFC 6902 `patch`, or op + path "
-      "(views[1].sections[0].cards[2]; cards[-] appends) + value, move: from. patch/op need config_hash. Undo: "
-      "ha_config_set restore=<edit_id>.";
+      "(views[1].sections[0].cards[2]; cards[-] appends) + value, move: from. patch/op need config_hash. remove: "
+      "delete (confirm=true, else a preview). Undo: ha_config_set restore=<edit_id>.";
   s.input_schema = R"J({"type":"object","properties":{"url_path":{"type":"string"},
 "config":{"type":"object"},"view_path":{"type":"string"},"patch":{"type":"array","items":{"type":"object"}},
 "op":{"type":"string","enum":["add","replace","move","remove"]},"path":{"type":"string"},"value":{"type":"object"},
 "from":{"type":"string"},"config_hash":{"type":"string"},"title":{"type":"string"},"icon":{"type":"string"},
-"show_in_sidebar":{"type":"boolean"},"require_admin":{"type":"boolean"}},"required":["url_path"]})J";
+"show_in_sidebar":{"type":"boolean"},"require_admin":{"type":"boolean"},"remove":{"type":"boolean"},
+"confirm":{"type":"boolean"}},"required":["url_path"]})J";
   s.output_schema = R"J({"type":"object"})J";
   s.annotations = writes(true, false);
   s.aliases = {"ha_config_set_dashboard"};
+  s.alias_args = {{"ha_remove_dashboard", R"({"remove":true})"}, {"ha_config_delete_dashboard", R"({"remove":true})"}};
   s.hidden_args = {"python_transform", "MandatoryBPS", "BestPracticeKey", "return_screenshot"};
   s.run = run_set;
   return s;

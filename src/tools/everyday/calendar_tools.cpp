@@ -158,7 +158,7 @@ ToolSpec make_get_calendar_events_spec() {
   s.title = "Calendar events";
   s.description = "Events of a calendar in [start, end) (default: the next 7 days); no entity_id: the calendars.";
   s.input_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},
-"start":{"type":"string","description":"ISO date or date-time"},"end":{"type":"string"},
+"start":{"type":"string"},"end":{"type":"string"},
 "max_results":{"type":"integer","minimum":1}}})J";
   s.output_schema = R"J({"type":"object","properties":{"events":{"type":"array"}}})J";
   s.annotations = read_only();

@@ -3,13 +3,52 @@
 #include <cctype>
 #include <cstdio>
 
+#include "tools/action_tool.hpp"
+
 namespace hamcp::tools {
+
+namespace {
+
+// A mixed tool (read actions too); its answer differs per action, so the output
+// schema declares none of them.
+ToolSpec mixed_spec(std::string name, std::string title, std::string description) {
+  ToolSpec s;
+  s.name = std::move(name);
+  s.title = std::move(title);
+  s.description = std::move(description);
+  s.output_schema = R"J({"type":"object"})J";
+  s.annotations = writes(true, false);
+  s.mixed = true;
+  return s;
+}
+
+}  // namespace
+
+ToolSpec make_manage_calendar_spec() {
+  return merge_actions(
+      mixed_spec("ha_manage_calendar", "Calendar events",
+                 "get: events in [start, end) (default: next 7 days; no entity_id: the calendars). set: summary, "
+                 "start, end; uid updates; recurrence_id: one occurrence, + recurrence_range=THISANDFUTURE: it and "
+                 "the following; start/end both ISO dates (all day, end exclusive) or date-times. remove: uid, "
+                 "confirm=true (else a preview)."),
+      {{"get", make_get_calendar_events_spec()},
+       {"set", make_set_calendar_event_spec()},
+       {"remove", make_remove_calendar_event_spec()}});
+}
+
+ToolSpec make_manage_todo_spec() {
+  return merge_actions(
+      mixed_spec("ha_manage_todo", "To-do lists",
+                 "get: items of a list (status filters; no entity_id: the lists). set: add an item (summary), or "
+                 "update one (item: uid or summary): rename, status, due_date or due_datetime, description; "
+                 "previous_uid moves it after that item (\"\": to the top). remove: item, confirm=true (else a "
+                 "preview)."),
+      {{"get", make_get_todo_spec()}, {"set", make_set_todo_item_spec()}, {"remove", make_remove_todo_item_spec()}});
+}
 
 void register_everyday_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env) {
   using Maker = ToolSpec (*)();
-  static constexpr Maker kMakers[] = {
-      make_get_calendar_events_spec, make_set_calendar_event_spec, make_remove_calendar_event_spec, make_get_todo_spec,
-      make_set_todo_item_spec,       make_remove_todo_item_spec,   make_get_camera_image_spec};
+  static constexpr Maker kMakers[] = {make_manage_calendar_spec, make_manage_todo_spec, make_get_camera_image_spec};
   for (Maker make : kMakers) registry.add_tool(build_tool(make(), env));
 }
 

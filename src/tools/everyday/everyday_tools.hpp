@@ -2,8 +2,11 @@
 // The everyday family: calendars (events in a range; create/update, also
 // recurring and this-and-future; delete an event, one occurrence or the
 // following ones), to-do lists (lists, items; add/update/move; remove) and
-// camera snapshots (MCP image content). ha-mcp 8.7.0's seven tools keep their
-// names and arguments; deletes need confirm=true (without it: a preview).
+// camera snapshots (MCP image content). Listed: ha_manage_calendar and
+// ha_manage_todo (action get|set|remove, tools/action_tool.hpp) and
+// ha_get_camera_image; ha-mcp 8.7.0's six calendar and to-do tools are their
+// hidden aliases with ha-mcp's arguments, each checked against its own schema.
+// Deletes need confirm=true (without it: a preview).
 
 #include <memory>
 #include <string>
@@ -15,6 +18,7 @@
 
 namespace hamcp::tools {
 
+// The old tools, now the actions of the two merged ones.
 ToolSpec make_get_calendar_events_spec();
 ToolSpec make_set_calendar_event_spec();
 ToolSpec make_remove_calendar_event_spec();
@@ -22,6 +26,8 @@ ToolSpec make_get_todo_spec();
 ToolSpec make_set_todo_item_spec();
 ToolSpec make_remove_todo_item_spec();
 ToolSpec make_get_camera_image_spec();
+ToolSpec make_manage_calendar_spec();
+ToolSpec make_manage_todo_spec();
 
 void register_everyday_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env);
 

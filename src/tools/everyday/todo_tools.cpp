@@ -50,7 +50,7 @@ ToolException item_not_found(const json::array& items, const std::string& key) {
     if (names.size() < 20) names.push_back(i.as_object().at("summary"));
   ToolError err{"item_not_found",
                 "No item '" + key + "' in this list.",
-                "Pass an item's uid or exact summary (see ha_get_todo).",
+                "Pass an item's uid or exact summary (see ha_manage_todo action=get).",
                 {{"items", std::move(names)}}};
   return ToolException(std::move(err));
 }

@@ -123,7 +123,7 @@ json::object repair_of(const json::object& issue) {
     if (const json::value* v = issue.if_contains(k); v && !v->is_null()) r[k] = *v;
   const bool fixable = issue.contains("is_fixable") && issue.at("is_fixable") == true;
   r["fix"] = fixable ? "HA offers a fix flow: Settings > System > Repairs"
-                     : "follow learn_more_url; ha_ignore_repair hides it";
+                     : "follow learn_more_url; ha_manage_updates action=ignore_repair hides it";
   return r;
 }
 

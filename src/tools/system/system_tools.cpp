@@ -4,8 +4,9 @@ namespace hamcp::tools {
 
 void register_system_tools(mcp::Registry& registry, std::shared_ptr<ToolEnv> env) {
   using Maker = ToolSpec (*)();
-  static constexpr Maker kMakers[] = {make_system_health_spec, make_restart_spec,       make_reload_core_spec,
-                                      make_set_log_level_spec, make_ignore_repair_spec, make_report_issue_spec};
+  // ha_ignore_repair is ha_manage_updates action=ignore_repair (a hidden alias; updates/manage_updates_tool.cpp).
+  static constexpr Maker kMakers[] = {make_system_health_spec, make_restart_spec, make_reload_core_spec,
+                                      make_set_log_level_spec, make_report_issue_spec};
   for (Maker make : kMakers) registry.add_tool(build_tool(make(), env));
 }
 

@@ -7,6 +7,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <map>
 
+#include "tools/action_tool.hpp"
 #include "tools/system/system_tools.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/updates/updates_tools.hpp"
@@ -152,6 +153,9 @@ asio::awaitable<mcp::ToolResult> run_manage_updates(Args& args, ToolEnv& env, mc
   if (action == "get") return run_get(args, env);
   if (action == "install") return updates::run_install(args, env, ctx);
   if (action == "skip" || action == "clear_skipped") return run_skip(args, env, action == "skip");
+  // ha_ignore_repair (a hidden alias fixing action=ignore_repair) names one issue: its own arguments and answer.
+  if (action == "ignore_repair" && (args.has("issue_id") || args.has("domain") || args.has("ignore")))
+    return run_old_tool({"ignore_repair", make_ignore_repair_spec()}, args, env, ctx);
   if (action == "ignore_repair" || action == "unignore_repair")
     return run_repairs(args, env, action == "ignore_repair");
   throw ToolException(bad_argument("action", "unknown action '" + action + "'",
@@ -177,7 +181,9 @@ ToolSpec make_manage_updates_spec() {
   s.mixed = true;
   s.also_accepts = {{"entity_ids", R"({"type":["string","array"],"items":{"type":"string"}})"},
                     {"categories", R"({"type":["string","array"],"items":{"type":"string"}})"}};
-  s.hidden_args = {"version", "wait", "entity_id"};
+  s.hidden_args = {"version", "wait",     "entity_id",
+                   "domain",  "issue_id", "ignore"};  // the last three: ha_ignore_repair's
+  s.alias_args = {{"ha_ignore_repair", R"({"action":"ignore_repair"})"}};
   s.task_actions = {"install"};
   s.run = run_manage_updates;
   return s;

@@ -141,7 +141,7 @@ ToolSpec make_pipeline_spec() {
   s.name = "ha_manage_pipeline";
   s.title = "Assist pipelines and sentences";
   s.description =
-      "Assist pipelines: list, get, create (name; from base_pipeline_id), update (the fields given), set_preferred "
+      "Assist pipelines: create (name; from base_pipeline_id), update (the fields given), set_preferred "
       "(make_preferred on create/update); process runs a sentence through Assist and says what it did.";
   s.input_schema = R"J({"type":"object","properties":{
 "action":{"type":"string","enum":["list","get","create","update","set_preferred","process"]},

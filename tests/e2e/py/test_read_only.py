@@ -19,7 +19,7 @@ LIGHT = "light.kitchen_ceiling_light"
 
 # Write tools with read actions: listed on /readonly, their writes refused by the gate.
 MIXED = {"ha_manage_app", "ha_manage_radio", "ha_manage_blueprints", "ha_manage_backup", "ha_manage_updates", "ha_manage_hacs", "ha_manage_energy_prefs",
-         "ha_manage_pipeline"}
+         "ha_manage_pipeline", "ha_manage_calendar", "ha_manage_todo"}
 
 
 @contextlib.asynccontextmanager

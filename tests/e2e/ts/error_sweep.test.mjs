@@ -46,7 +46,6 @@ const VALID = {
   ha_restart: {},
   ha_reload_core: { target: 'automation' },
   ha_set_log_level: { integration: 'light', level: 'INFO' },
-  ha_ignore_repair: { domain: 'homeassistant', issue_id: 'deprecated_yaml_sonos', ignore: false },
   ha_report_issue: { title: 'sweep' },
   ha_get_settings: {},
   ha_get_audit_log: { limit: 5 },
@@ -55,15 +54,10 @@ const VALID = {
   ha_remove_registry: { kind: 'label', id: 'Security' },
   ha_get_dashboard: { url_path: 'lovelace' },
   ha_set_dashboard: { url_path: 'dashboard-energy', title: 'Sweep' },
-  ha_remove_dashboard: { url_path: 'dashboard-energy' },
   ha_manage_dashboard_resources: { action: 'list' },
   ha_manage_theme: { action: 'list' },
-  ha_config_get_calendar_events: { entity_id: 'calendar.family' },
-  ha_config_set_calendar_event: { entity_id: 'calendar.family', summary: 'Sweep', start: '2026-12-05T10:00:00Z', end: '2026-12-05T11:00:00Z' },
-  ha_config_remove_calendar_event: { entity_id: 'calendar.family', uid: 'nope-nope' },
-  ha_get_todo: { entity_id: 'todo.shopping_list' },
-  ha_set_todo_item: { entity_id: 'todo.shopping_list', summary: 'Sweep milk' },
-  ha_remove_todo_item: { entity_id: 'todo.shopping_list', item: 'Sweep milk' },
+  ha_manage_calendar: { action: 'get', entity_id: 'calendar.family' },
+  ha_manage_todo: { action: 'get', entity_id: 'todo.shopping_list' },
   ha_get_camera_image: { entity_id: 'camera.doorbell_camera' },
   ha_manage_backup: { scope: 'snapshot', action: 'list' },
   ha_manage_updates: { action: 'list', categories: ['devices'] },
@@ -138,7 +132,6 @@ const OWN_FAILURES = {
     [{}, 'invalid_argument'],
   ],
   ha_set_log_level: [[{ level: 'LOUD' }, 'invalid_argument']],
-  ha_ignore_repair: [[{ domain: 'x', issue_id: 'y' }, 'invalid_argument']],
   ha_get_registry: [[{ kind: 'area', id: 'Atlantis' }, 'area_not_found']],
   ha_set_registry: [
     [{ kind: 'area', id: 'Kitchen' }, 'invalid_argument'],
@@ -150,18 +143,21 @@ const OWN_FAILURES = {
   ha_set_dashboard: [
     [{ url_path: 'dashboard-wall', config: { views: [] } }, 'dashboard_read_only'],
     [{ url_path: 'lovelace', op: 'remove', path: 'views[0]', config_hash: 'stale' }, 'stale_config_hash'],
+    [{ url_path: 'lovelace', remove: true, confirm: true }, 'invalid_argument'],
+    [{ url_path: 'dashboard-energy', remove: true, title: 'x' }, 'invalid_argument'],
   ],
-  ha_remove_dashboard: [[{ url_path: 'lovelace', confirm: true }, 'invalid_argument']],
   ha_manage_dashboard_resources: [[{ action: 'remove', resource_id: 'nope' }, 'resource_not_found']],
   ha_manage_theme: [[{ action: 'set', theme_name: 'nope' }, 'theme_not_found']],
-  ha_config_get_calendar_events: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
-  ha_config_set_calendar_event: [
-    [{ entity_id: 'calendar.family', summary: 'x', start: '2026-12-05T11:00:00Z', end: '2026-12-05T10:00:00Z' }, 'invalid_argument'],
-    [{ entity_id: 'calendar.family', summary: 'x', start: 'tomorrow-ish', end: '2026-12-05T10:00:00Z' }, 'invalid_argument'],
+  ha_manage_calendar: [
+    [{ action: 'get', entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument'],
+    [{ action: 'set', entity_id: 'calendar.family', summary: 'x', start: '2026-12-05T11:00:00Z', end: '2026-12-05T10:00:00Z' }, 'invalid_argument'],
+    [{ action: 'set', entity_id: 'calendar.family', summary: 'x', start: 'tomorrow-ish', end: '2026-12-05T10:00:00Z' }, 'invalid_argument'],
+    [{ action: 'set', entity_id: 'calendar.family', start: '2026-12-05T10:00:00Z' }, 'invalid_argument'],
   ],
-  ha_set_todo_item: [
-    [{ entity_id: 'todo.shopping_list' }, 'invalid_argument'],
-    [{ entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
+  ha_manage_todo: [
+    [{ action: 'set', entity_id: 'todo.shopping_list' }, 'invalid_argument'],
+    [{ action: 'set', entity_id: 'todo.shopping_list', item: 'nope nope', status: 'completed' }, 'item_not_found'],
+    [{ action: 'get', entity_id: 'todo.shopping_list', rename: 'x' }, 'invalid_argument'],
   ],
   ha_get_camera_image: [[{ entity_id: 'light.kitchen_ceiling_light' }, 'invalid_argument']],
   ha_manage_backup: [
@@ -175,6 +171,8 @@ const OWN_FAILURES = {
     [{ action: 'get', entity_ids: ['update.nope_nope'] }, 'entity_not_found'],
     [{ action: 'install', entity_ids: ['update.garage_door_controller_firmware'], version: '1.0', confirm: true }, 'install_refused'],
     [{ action: 'install', categories: ['core'] }, 'invalid_argument'],
+    [{ action: 'ignore_repair', domain: 'x', issue_id: 'y' }, 'invalid_argument'],  // ha_ignore_repair's form
+    [{ action: 'ignore_repair', domain: 'x' }, 'invalid_argument'],
   ],
   ha_manage_hacs: [
     [{ action: 'info', repository_id: 'nope/nope' }, 'invalid_argument'],

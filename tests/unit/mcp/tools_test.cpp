@@ -113,11 +113,39 @@ TEST(ToolsList, ListsSchemaAnnotationsAndHidesAliases) {
   EXPECT_TRUE(ann.at("readOnlyHint").as_bool());
   EXPECT_FALSE(ann.at("destructiveHint").as_bool());
   EXPECT_FALSE(ann.contains("idempotentHint"));
+  EXPECT_FALSE(ann.contains("title"));  // the top-level title is the one 2025-06-18+ clients read
 
   // the alias is callable
   auto called = call_and_wait(h, "get_state", R"({"text":"via alias"})");
   EXPECT_FALSE(is_error_result(called));
   EXPECT_EQ(text_of(called), R"({"text":"via alias"})");
+}
+
+// 2024-11-05 and 2025-03-26 clients know no top-level title: they get it in annotations.title.
+TEST(ToolsList, TitleInAnnotationsOnlyForClientsBefore20250618) {
+  for (const std::string_view version : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
+    Harness h;
+    auto t = simple_tool("titled", echo_handler());
+    t.title = "A title";
+    h.server.registry().add_tool(t);
+    auto untitled = simple_tool("untitled", echo_handler());
+    untitled.annotations.read_only_hint = true;
+    h.server.registry().add_tool(untitled);
+    h.initialize(version);
+    auto r = h.request(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    const auto& tools = r.at("result").as_object().at("tools").as_array();
+    ASSERT_EQ(tools.size(), 2u) << version;
+    const json::object& titled = tools[0].as_object();
+    EXPECT_EQ(titled.at("title").as_string(), "A title") << version;
+    const bool old_client = version < "2025-06-18";
+    EXPECT_EQ(titled.contains("annotations"), old_client) << version;
+    if (old_client) {
+      EXPECT_EQ(titled.at("annotations").at("title").as_string(), "A title") << version;
+    }
+    const json::object& other = tools[1].as_object().at("annotations").as_object();
+    EXPECT_FALSE(other.contains("title")) << version;
+    EXPECT_TRUE(other.at("readOnlyHint").as_bool()) << version;
+  }
 }
 
 TEST(ToolsCall, UnknownToolIsInvalidParams) {

@@ -14,14 +14,13 @@ const std::vector<std::string> kTools = {
     "ha_config_list_helpers", "ha_config_set_helper", "ha_config_list_groups", "ha_config_set_group",
     "ha_config_remove_group",
     // system administration
-    "ha_get_system_health", "ha_restart", "ha_reload_core", "ha_set_log_level", "ha_ignore_repair", "ha_report_issue",
+    "ha_get_system_health", "ha_restart", "ha_reload_core", "ha_set_log_level", "ha_report_issue",
     // registries: devices, areas, floors, labels, categories, zones, exposure
     "ha_get_registry", "ha_set_registry", "ha_remove_registry",
     // dashboards, resources, themes
-    "ha_get_dashboard", "ha_set_dashboard", "ha_remove_dashboard", "ha_manage_dashboard_resources", "ha_manage_theme",
+    "ha_get_dashboard", "ha_set_dashboard", "ha_manage_dashboard_resources", "ha_manage_theme",
     // calendars, to-do lists, cameras
-    "ha_config_get_calendar_events", "ha_config_set_calendar_event", "ha_config_remove_calendar_event", "ha_get_todo",
-    "ha_set_todo_item", "ha_remove_todo_item", "ha_get_camera_image",
+    "ha_manage_calendar", "ha_manage_todo", "ha_get_camera_image",
     // safety
     "ha_get_audit_log",
     // backups and the edit journal

@@ -67,8 +67,8 @@ class ConfirmationTest : public AskingToolsTest {
                                     ? std::string(journaled.structured.at("edit_id").as_string())
                                     : std::string("missing");
     return {
-        {"ha_remove_todo_item", R"({"entity_id":"todo.shopping_list","item":"Milk"})"},
-        {"ha_config_remove_calendar_event", R"({"entity_id":"calendar.family","uid":"demo-oma"})"},
+        {"ha_manage_todo", R"({"action":"remove","entity_id":"todo.shopping_list","item":"Milk"})"},
+        {"ha_manage_calendar", R"({"action":"remove","entity_id":"calendar.family","uid":"demo-oma"})"},
         {"ha_manage_hacs", R"({"action":"download","repository_id":"146194325"})"},
         {"ha_manage_hacs", R"({"action":"remove","repository_id":"444350375"})"},
         {"ha_manage_updates", R"({"action":"install","entity_ids":["update.garage_door_controller_firmware"]})"},
@@ -79,7 +79,7 @@ class ConfirmationTest : public AskingToolsTest {
          R"({"entry_id":")" + entry + R"(","remove":true,"subentry_id":"01JDEMOBRIDGEROOMKITCHEN01"})"},
         {"ha_set_integration", R"({"entry_id":")" + helper_id + R"(","remove":true,"helper_type":"input_boolean"})"},
         {"ha_manage_dashboard_resources", R"({"action":"remove","resource_id":"6f1d0c3e2b7a4c5d9e8f7a6b5c4d3e2f"})"},
-        {"ha_remove_dashboard", R"({"url_path":"dashboard-energy"})"},
+        {"ha_set_dashboard", R"({"url_path":"dashboard-energy","remove":true})"},
         {"ha_remove_registry", R"({"kind":"label","id":"Holiday mode"})"},
         {"ha_restart", R"({})"},
         {"ha_manage_backup", R"({"action":"delete","backup_id":"5e4f3a2b"})"},
