@@ -61,13 +61,37 @@ bool plain_literal(const Token* t) {
 
 class Guard {
  public:
-  explicit Guard(const std::vector<Token>& tokens) : t_(tokens), user_(jinja::user_names(tokens)) {}
+  explicit Guard(const std::vector<Token>& tokens) : t_(tokens), owner_(jinja::owners(tokens)) {}
 
   // Index of the first token reaching entities other than by a literal id; npos when none.
   std::size_t first_refused() const {
     for (std::size_t i = 0; i < t_.size(); ++i)
       if (refused(i)) return i;
     return std::string_view::npos;
+  }
+
+  // The scoping construct that left a name HA's at token i; empty when none.
+  std::string why(std::size_t i) const {
+    const std::string name = "`" + std::string(t_[i].text) + "`";
+    switch (owner_[i]) {
+      case jinja::Owner::partial_if:
+        return name +
+               " may be Home Assistant's here: the template sets it in only some branches of an {% if %} "
+               "before, and without that branch it keeps its outer value. Set it in every branch, an "
+               "{% else %} included, or before the {% if %}";
+      case jinja::Owner::macro_outer:
+        return name +
+               " may be Home Assistant's in this macro or call body: it is defined inside a {% for %}, "
+               "{% with %}, {% filter %}, {% block %} or {% set %} block, where Jinja may give the outer "
+               "variable another value when it is called. Define it at template level after the set, or pass "
+               "the value as a parameter";
+      case jinja::Owner::elsewhere:
+        return name + " is Home Assistant's here: the template's own " + name +
+               " is set only later, or in a "
+               "block or {% if %} branch that has ended (for, with and macro bodies keep their sets)";
+      default:
+        return {};
+    }
   }
 
  private:
@@ -77,8 +101,8 @@ class Guard {
   bool refused(std::size_t i) const {
     const Token& t = t_[i];
     if (t.kind != TokenKind::name) return false;
-    if (is_op(before(i), ".")) return false;  // an attribute (trigger.to_state.states), not HA's global
-    if (user_[i]) return false;               // the template's own variable ({% set states = 3 %})
+    if (is_op(before(i), ".")) return false;            // an attribute (trigger.to_state.states), not HA's global
+    if (owner_[i] == jinja::Owner::user) return false;  // the template's own variable ({% set states = 3 %})
     if (before(i) && before(i)->kind == TokenKind::block_start && one_of(kLoaders, t.text)) return true;
     if (one_of(kWalkers, t.text)) return true;
     if (t.text == "states" && literal_states_attribute(i)) return false;
@@ -122,7 +146,7 @@ class Guard {
   }
 
   const std::vector<Token>& t_;
-  const std::vector<bool> user_;  // jinja_scope.hpp
+  const std::vector<jinja::Owner> owner_;  // jinja_scope.hpp
 };
 
 std::string snippet(std::string_view text, std::size_t at) {
@@ -131,13 +155,14 @@ std::string snippet(std::string_view text, std::size_t at) {
 
 }  // namespace
 
-std::optional<std::string> unnamed_entity_access(std::string_view text) {
+std::optional<TemplateRefusal> unnamed_entity_access(std::string_view text) {
   const jinja::Lexed lexed = jinja::lex(text);
-  const std::size_t refused = Guard(lexed.tokens).first_refused();
+  const Guard guard(lexed.tokens);
+  const std::size_t refused = guard.first_refused();
   std::size_t at = refused == std::string_view::npos ? std::string_view::npos : lexed.tokens[refused].at;
-  at = std::min(at, lexed.broken_at);  // what Jinja would reject is not read past
+  if (lexed.broken_at < at) return TemplateRefusal{snippet(text, lexed.broken_at), {}};  // not read past
   if (at == std::string_view::npos) return std::nullopt;
-  return snippet(text, at);
+  return TemplateRefusal{snippet(text, at), guard.why(refused)};
 }
 
 }  // namespace hamcp::tools
