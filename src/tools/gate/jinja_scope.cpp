@@ -1,7 +1,7 @@
 #include "tools/gate/jinja_scope.hpp"
 
-#include <algorithm>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace hamcp::tools::jinja {
@@ -13,24 +13,24 @@ bool is_name(const Token& t, std::string_view name) { return t.kind == TokenKind
 bool opens(const Token& t) { return is_op(t, "(") || is_op(t, "[") || is_op(t, "{"); }
 bool closes(const Token& t) { return is_op(t, ")") || is_op(t, "]") || is_op(t, "}"); }
 
+// Sets of names: a template with thousands of sets stays linear.
 using Names = std::vector<std::string_view>;
-bool contains(const Names& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
+using NameSet = std::unordered_set<std::string_view>;
+bool contains(const NameSet& names, std::string_view name) { return names.count(name) > 0; }
 
 struct Block {
   Block() = default;
-  explicit Block(std::string_view kind_, bool inherits_ = true, Names names_ = {}, Names on_close_ = {})
-      : kind(kind_), inherits(inherits_), names(std::move(names_)), on_close(std::move(on_close_)) {}
+  explicit Block(std::string_view kind_, bool inherits_ = true, const Names& names_ = {}, Names on_close_ = {})
+      : kind(kind_), inherits(inherits_), names(names_.begin(), names_.end()), on_close(std::move(on_close_)) {}
 
   std::string_view kind;  // "for", "if", "macro"... ("": the template)
   bool inherits = true;   // sees the enclosing blocks' user names
-  Names names;            // user names stored in it so far (in an if: in the current branch)
+  NameSet names;          // user names stored in it so far (in an if: in the current branch)
   Names on_close;         // stored in the enclosing block at its end
-  Names maybe;            // stored in some branches only of an if that ended in it
+  NameSet maybe;          // stored in some branches only of an if that ended in it
   // An if's finished branches: the names each of them stored, those some stored.
-  Names every;
-  Names some;
+  NameSet every;
+  NameSet some;
   bool branched = false;  // an elif or else was seen
   bool has_else = false;
 };
@@ -80,7 +80,7 @@ class Scopes {
 
   void store(std::size_t k) {
     user_[k] = Owner::user;
-    if (!contains(stored_, t_[k].text)) stored_.push_back(t_[k].text);
+    stored_.insert(t_[k].text);
   }
 
   // A macro or call body sees the enclosing frame's names only when that frame
@@ -190,11 +190,8 @@ class Scopes {
       if (!block.branched)
         block.every = block.names;
       else
-        block.every.erase(std::remove_if(block.every.begin(), block.every.end(),
-                                         [&](std::string_view n) { return !contains(block.names, n); }),
-                          block.every.end());
-      for (std::string_view n : block.names)
-        if (!contains(block.some, n)) block.some.push_back(n);
+        std::erase_if(block.every, [&](std::string_view n) { return !contains(block.names, n); });
+      block.some.insert(block.names.begin(), block.names.end());
       block.branched = true;
       block.has_else = block.has_else || else_;
     }
@@ -208,13 +205,13 @@ class Scopes {
     Block done = std::move(stack_.back());
     stack_.pop_back();
     Block& outer = stack_.back();
-    outer.names.insert(outer.names.end(), done.on_close.begin(), done.on_close.end());
+    outer.names.insert(done.on_close.begin(), done.on_close.end());
     if (done.kind != "if") return;
     end_branch(done, false);
-    if (done.has_else) outer.names.insert(outer.names.end(), done.every.begin(), done.every.end());
-    for (const Names* names : {&done.some, &done.maybe})
+    if (done.has_else) outer.names.insert(done.every.begin(), done.every.end());
+    for (const NameSet* names : {&done.some, &done.maybe})
       for (std::string_view n : *names)
-        if (!(done.has_else && contains(done.every, n)) && !contains(outer.maybe, n)) outer.maybe.push_back(n);
+        if (!(done.has_else && contains(done.every, n))) outer.maybe.insert(n);
   }
 
   // {% set a, b = expr %} stores after the expression; {% set a | f %}...{% endset %} at its end.
@@ -230,7 +227,7 @@ class Scopes {
     loads(b, eq, true);  // ns.x = ...: ns is read
     std::vector<std::string_view> names = targets(b, eq);
     loads(eq + 1, e, true);
-    stack_.back().names.insert(stack_.back().names.end(), names.begin(), names.end());
+    stack_.back().names.insert(names.begin(), names.end());
   }
 
   // {% for a, b in iterable [if cond] %}: the iterable reads the outer names.
@@ -249,7 +246,7 @@ class Scopes {
       if (opens(t_[k])) ++depth;
       if (closes(t_[k])) --depth;
       if (depth == 0 && keyword == "with" && user_[k] == Owner::user && k + 1 < e && is_op(t_[k + 1], "="))
-        block.names.push_back(t_[k].text);
+        block.names.insert(t_[k].text);
     }
     stack_.push_back(std::move(block));
   }
@@ -268,7 +265,8 @@ class Scopes {
     std::size_t close = open;
     if (open < e && is_op(t_[open], "(")) {
       loads(open, e, false);  // defaults: read as HA's names, whatever the call site holds
-      block.names = params(open, e, close);
+      const Names parameters = params(open, e, close);
+      block.names.insert(parameters.begin(), parameters.end());
     }
     if (keyword == "call") loads(close, e, true);  // the called macro and its arguments
     stack_.push_back(std::move(block));
@@ -276,7 +274,7 @@ class Scopes {
 
   const std::vector<Token>& t_;
   std::vector<Owner> user_;
-  Names stored_;  // every name the template stores somewhere
+  NameSet stored_;  // every name the template stores somewhere
   std::vector<Block> stack_ = std::vector<Block>(1);
 };
 

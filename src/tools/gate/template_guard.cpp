@@ -72,23 +72,26 @@ class Guard {
 
   // The scoping construct that left a name HA's at token i; empty when none.
   std::string why(std::size_t i) const {
-    const std::string name = "`" + std::string(t_[i].text) + "`";
+    std::string name = "`";
+    name.append(t_[i].text).push_back('`');
+    std::string out = name;
     switch (owner_[i]) {
       case jinja::Owner::partial_if:
-        return name +
-               " may be Home Assistant's here: the template sets it in only some branches of an {% if %} "
-               "before, and without that branch it keeps its outer value. Set it in every branch, an "
-               "{% else %} included, or before the {% if %}";
+        return out.append(
+            " may be Home Assistant's here: the template sets it in only some branches of an {% if %} before, and "
+            "without that branch it keeps its outer value. Set it in every branch, an {% else %} included, or before "
+            "the {% if %}");
       case jinja::Owner::macro_outer:
-        return name +
-               " may be Home Assistant's in this macro or call body: it is defined inside a {% for %}, "
-               "{% with %}, {% filter %}, {% block %} or {% set %} block, where Jinja may give the outer "
-               "variable another value when it is called. Define it at template level after the set, or pass "
-               "the value as a parameter";
+        return out.append(
+            " may be Home Assistant's in this macro or call body: it is defined inside a {% for %}, {% with %}, "
+            "{% filter %}, {% block %} or {% set %} block, where Jinja may give the outer variable another value when "
+            "it is called. Define it at template level after the set, or pass the value as a parameter");
       case jinja::Owner::elsewhere:
-        return name + " is Home Assistant's here: the template's own " + name +
-               " is set only later, or in a "
-               "block or {% if %} branch that has ended (for, with and macro bodies keep their sets)";
+        return out.append(" is Home Assistant's here: the template's own ")
+            .append(name)
+            .append(
+                " is set only later, or in a block or {% if %} branch that has ended (for, with and macro bodies "
+                "keep their sets)");
       default:
         return {};
     }
