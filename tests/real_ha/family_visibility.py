@@ -45,6 +45,20 @@ def t_hamcp_visibility_deny(c: Ctx):
         expect("states(" + c.state(visible)["state"] in tpl and "expand(x)" in tpl, f"words template: {tpl}")
         r = m.tool("ha_eval_template", {"template": "{{ states('" + hidden + "') }}"}, ok=False)
         expect("error" in r, f"a hidden literal id was rendered: {r}")
+        # Jinja's scoping (jinja_scope.hpp): a variable named like HA's function, set in every branch of an if,
+        # is the template's after it and in a macro defined after it; HA's Jinja renders the template's value.
+        on = c.state(visible)["state"] == "on"
+        scoped = ("{% if is_state('" + visible + "', 'on') %}{% set states = 'A' %}{% else %}{% set states = 'B' %}"
+                  "{% endif %}{% macro m() %}{{ states }}{% endmacro %}{{ states }}{{ m() }}|{{ '" + visible
+                  + "' | states }}")
+        tpl = json.dumps(m.tool("ha_eval_template", {"template": scoped}))
+        expect(("AA|on" if on else "BB|" + c.state(visible)["state"]) in tpl, f"scoped template: {tpl}")
+        # Set in one branch only, the name is HA's function after endif when the branch did not run.
+        smuggle = ("{% if is_state('" + visible + "', 'nothing') %}{% set states = 1 %}{% endif %}"
+                   "{{ states('" + hidden[:3] + "' ~ '" + hidden[3:] + "') }}")
+        r = m.tool("ha_eval_template", {"template": smuggle}, ok=False)
+        expect(r["error"]["code"] == "template_not_allowed" and "some branches" in r["error"]["message"]
+               and not named(json.dumps(r), hidden), f"smuggled through an if: {r}")
 
         before = c.state(hidden)["state"]
         service = "turn_off" if before == "on" else "turn_on"
