@@ -1,6 +1,7 @@
 """Entity visibility (issue 14 item 3) against real Home Assistant: hamcp started with
 ENTITIES_DENY naming one light hides it from ha_search, ha_get_state, ha_get_overview and a
-rendered template, refuses ha_call_service on it with the
+rendered template (ids built at run time, also through Jinja's scoping and map/select by a
+filter's or test's name), refuses ha_call_service on it with the
 entity_hidden error while the light stays as it was, and still serves the other lights."""
 
 from __future__ import annotations
@@ -59,6 +60,15 @@ def t_hamcp_visibility_deny(c: Ctx):
         r = m.tool("ha_eval_template", {"template": smuggle}, ok=False)
         expect(r["error"]["code"] == "template_not_allowed" and "some branches" in r["error"]["message"]
                and not named(json.dumps(r), hidden), f"smuggled through an if: {r}")
+        # Jinja's map/select apply HA's filters and tests by name: HA itself renders a built id's state so...
+        built = "['" + hidden[:3] + "' ~ '" + hidden[3:] + "']"
+        direct = c.post("/api/template", {"template": "{{ " + built + " | map('states') | list }}"})
+        expect(c.state(hidden)["state"] in str(direct), f"HA's own render of map('states'): {direct!r}")
+        # ...and hamcp refuses them before anything reaches HA.
+        for by_name in ("map('states')", "select('is_state', 'on')"):
+            r = m.tool("ha_eval_template", {"template": "{{ " + built + " | " + by_name + " | list }}"}, ok=False)
+            expect(r["error"]["code"] == "template_not_allowed" and "named by its argument" in r["error"]["message"],
+                   f"{by_name}: {r}")
 
         before = c.state(hidden)["state"]
         service = "turn_off" if before == "on" else "turn_on"

@@ -51,6 +51,13 @@ const std::vector<Case> kAllowed = {
     {"nested dict braces", "{{ {'a': {'b': states('sensor.power')}} }}"},
     {"a statement with literals", "{% if is_state('light.kitchen', 'on') %}on{% endif %}"},
     {"lone braces in text", "a { b } {{ 1 }}"},
+    {"map by a harmless filter", "{{ ['1', '2'] | map('int') | list }}"},
+    {"map by attribute", "{{ xs | map(attribute='name') | list }}"},
+    {"select by a harmless test", "{{ xs | select('odd') | list }}"},
+    {"select without a test", "{{ xs | select | list }}"},
+    {"selectattr by a harmless test", "{{ xs | selectattr('state', 'eq', 'on') | list }}"},
+    {"selectattr without a test", "{{ xs | selectattr('on') | list }}"},
+    {"rejectattr, a literal list", "{{ xs | rejectattr('name', 'in', ['a', 'b']) | list }}"},
 };
 
 // The template's own variables named like HA's functions (jinja_scope.hpp).
@@ -245,6 +252,19 @@ const std::vector<Case> kRefused = {
     {"an unterminated comment", "{# {{ 1 }}"},
     {"an unterminated raw block", "{% raw %}{{ states | list }}"},
     {"after a string with a brace", "{{ '}}' ~ states | list }}"},
+    // Jinja's map, select, reject, selectattr and rejectattr apply a filter or test named by a string.
+    {"map by states on a built id", "{{ ['light.' ~ x] | map('states') | list }}"},
+    {"map by state_attr", "{{ ids | map('state_attr', 'brightness') | list }}"},
+    {"map by area_entities", "{{ ['kitchen'] | map('area_entities') | list }}"},
+    {"select by is_state", "{{ ids | select('is_state', 'on') | list }}"},
+    {"reject by has_value", "{{ ids | reject('has_value') | list }}"},
+    {"selectattr by is_state", "{{ xs | selectattr('entity_id', 'is_state', 'on') | list }}"},
+    {"rejectattr by is_state_attr", "{{ xs | rejectattr('entity_id', 'is_state_attr', 'a', 1) | list }}"},
+    {"map by a variable name", "{{ ids | map(f) | list }}"},
+    {"selectattr by a variable test", "{{ xs | selectattr('entity_id', t, 'on') | list }}"},
+    {"map by glued literals", "{{ ids | map('sta' 'tes') | list }}"},
+    {"map by an escaped name", R"({{ ids | map('st\x61tes') | list }})"},
+    {"a filter block mapping states", "{% filter map('states') %}x{% endfilter %}"},
 };
 
 TEST(TemplateGuardTest, AllowsLiteralReadsAndWordsJinjaNeverEvaluates) {
@@ -290,6 +310,10 @@ TEST(TemplateGuardTest, NamesWhereItRefused) {
   ASSERT_TRUE(branch);
   EXPECT_EQ(branch->at, "states | count }}");
   EXPECT_EQ(branch->why.rfind("`states` may be Home Assistant's here", 0), 0U) << branch->why;
+  const auto mapped = unnamed_entity_access("{{ ids | map('states') | list }}");
+  ASSERT_TRUE(mapped);
+  EXPECT_EQ(mapped->at, "map('states') | list }}");
+  EXPECT_EQ(mapped->why.rfind("`map` applies a filter or test named by its argument", 0), 0U) << mapped->why;
 }
 
 TEST(JinjaLexerTest, StringsAreOneTokenAndCommentsAndTextAreSkipped) {
