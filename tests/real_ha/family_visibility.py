@@ -69,6 +69,11 @@ def t_hamcp_visibility_deny(c: Ctx):
             r = m.tool("ha_eval_template", {"template": "{{ " + built + " | " + by_name + " | list }}"}, ok=False)
             expect(r["error"]["code"] == "template_not_allowed" and "named by its argument" in r["error"]["message"],
                    f"{by_name}: {r}")
+        # HA lowercases an id on lookup: states.light.<ID IN CAPITALS> is the hidden light too.
+        upper = "{{ states." + hidden.split(".")[0] + "." + hidden.split(".")[1].upper() + ".state }}"
+        expect(c.post("/api/template", {"template": upper}) == c.state(hidden)["state"], "HA's own render of " + upper)
+        r = m.tool("ha_eval_template", {"template": upper}, ok=False)
+        expect(r["error"]["code"] == "template_not_allowed", f"{upper}: {r}")
 
         before = c.state(hidden)["state"]
         service = "turn_off" if before == "on" else "turn_on"

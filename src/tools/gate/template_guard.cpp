@@ -72,6 +72,12 @@ bool plain_literal(const Token* t) {
   return !std::isdigit(static_cast<unsigned char>(s[0]));
 }
 
+bool lowercase_name(const Token* t) {
+  return t && t->kind == TokenKind::name && std::none_of(t->text.begin(), t->text.end(), [](char c) {
+           return std::isupper(static_cast<unsigned char>(c)) != 0;
+         });
+}
+
 class Guard {
  public:
   explicit Guard(const std::vector<Token>& tokens) : t_(tokens), owner_(jinja::owners(tokens)) {}
@@ -133,12 +139,13 @@ class Guard {
   }
 
   // states.light.kitchen: one literal entity (states.light alone lists a domain).
-  // Written without spaces, so the visibility check finds "light.kitchen" in the text.
+  // Written without spaces and in lowercase (HA lowercases the id on lookup), so
+  // the visibility check finds "light.kitchen" in the text.
   bool literal_states_attribute(std::size_t i) const {
     const Token* domain = tok(i + 2);
     const Token* object = tok(i + 4);
-    if (!(is_op(tok(i + 1), ".") && domain && domain->kind == TokenKind::name && is_op(tok(i + 3), ".") && object &&
-          object->kind == TokenKind::name && !is_op(tok(i + 5), "[")))
+    if (!(is_op(tok(i + 1), ".") && lowercase_name(domain) && is_op(tok(i + 3), ".") && lowercase_name(object) &&
+          !is_op(tok(i + 5), "[")))
       return false;
     return object->at + object->text.size() - t_[i].at == 6 + 1 + domain->text.size() + 1 + object->text.size();
   }
