@@ -10,7 +10,7 @@ import json
 import re
 import time
 
-from check_kit import Ctx, McpStdio, expect
+from check_kit import Ctx, McpStdio, expect, wait_until
 
 
 def named(text: str, entity_id: str) -> bool:
@@ -79,6 +79,15 @@ def t_hamcp_visibility_deny(c: Ctx):
         service = "turn_off" if before == "on" else "turn_on"
         r = m.tool("ha_call_service", {"domain": "light", "service": service, "entity_id": hidden}, ok=False)
         expect(r["error"]["code"] == "entity_hidden" and r["error"]["sent"] is False, f"call_service: {r}")
+        # HA lower-cases a service call's entity ids: the visible light in capitals is switched...
+        was = c.state(visible)["state"]
+        c.post("/api/services/light/" + ("turn_off" if was == "on" else "turn_on"), {"entity_id": visible.upper()})
+        expect(wait_until("upper-case id acted on", lambda: c.state(visible)["state"] != was),
+               f"HA ignored {visible.upper()}: {c.state(visible)}")
+        # ...so the hidden one in capitals (or mixed case) is refused like its own id.
+        for spelled in (hidden.upper(), hidden.split(".")[0] + "." + hidden.split(".")[1].title()):
+            r = m.tool("ha_call_service", {"domain": "light", "service": service, "entity_id": spelled}, ok=False)
+            expect(r["error"]["code"] == "entity_hidden" and r["error"]["sent"] is False, f"{spelled}: {r}")
         time.sleep(1.0)  # a leaked call would have landed by now
         expect(c.state(hidden)["state"] == before, f"{hidden} changed: {c.state(hidden)}")
     finally:
