@@ -154,8 +154,9 @@ void check_hidden_kept(ToolEnv& env, const Plan& plan) {
   if (!plan.current || !plan.next) return;
   const HiddenSetPtr hidden = env.ha.hidden_now();
   if (hidden->empty()) return;
-  std::string before = json::serialize(*plan.current);
-  const std::string after = json::serialize(*plan.next);
+  // Lower-cased: an id matches in any case (HiddenSet::first_in), and is erased below as found.
+  std::string before = ascii_lower(json::serialize(*plan.current));
+  const std::string after = ascii_lower(json::serialize(*plan.next));
   for (std::size_t guard = 0; guard < 10000; ++guard) {
     const std::optional<std::string> id = hidden->first_in(before);
     if (!id) return;

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <vector>
 
+#include "common/ascii.hpp"
 #include "tools/tool_error.hpp"
 
 namespace hamcp::tools {
@@ -99,7 +100,8 @@ std::vector<std::string> ids_of(const json::value* v) {
 // The scopes a target (or service data) names; what it refuses, if anything.
 std::optional<std::string> hidden_in_target(const json::object& target, const HiddenSet& hidden) {
   for (const std::string& id : ids_of(target.if_contains("entity_id")))
-    if (id == "all" || hidden.contains(id)) return id == "all" ? "entity_id all" : "a hidden entity";
+    if (id == "all" || hidden.contains(ascii_lower(id)))  // HA lower-cases a call's ids (cv.entity_id)
+      return id == "all" ? "entity_id all" : "a hidden entity";
   static constexpr std::pair<std::string_view, std::string_view> kScopes[] = {
       {"area_id", "area"}, {"device_id", "device"}, {"label_id", "label"}, {"floor_id", "floor"}};
   for (const auto& [key, kind] : kScopes)

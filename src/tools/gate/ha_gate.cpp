@@ -41,7 +41,8 @@ void check_template(const boost::json::value& request, const HiddenSet& hidden) 
   throw ToolException(ToolError{
       "template_not_allowed",
       "An entity visibility filter is active, and this template reads entities other than by a literal id (at \"" +
-          *found + "\"): what it renders could show hidden entities. Nothing was sent to Home Assistant.",
+          found->at + "\"): what it renders could show hidden entities." +
+          (found->why.empty() ? std::string() : " " + found->why + ".") + " Nothing was sent to Home Assistant.",
       "Name each entity literally: states('light.kitchen'), is_state('light.kitchen', 'on'), "
       "state_attr('light.kitchen', 'brightness'), states.light.kitchen. No ids built with ~ or +, no states.<domain> "
       "loops, expand() or area_entities().",

@@ -1,7 +1,7 @@
 #include "tools/gate/jinja_scope.hpp"
 
-#include <algorithm>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace hamcp::tools::jinja {
@@ -13,18 +13,33 @@ bool is_name(const Token& t, std::string_view name) { return t.kind == TokenKind
 bool opens(const Token& t) { return is_op(t, "(") || is_op(t, "[") || is_op(t, "{"); }
 bool closes(const Token& t) { return is_op(t, ")") || is_op(t, "]") || is_op(t, "}"); }
 
+// Sets of names: a template with thousands of sets stays linear.
+using Names = std::vector<std::string_view>;
+using NameSet = std::unordered_set<std::string_view>;
+bool contains(const NameSet& names, std::string_view name) { return names.count(name) > 0; }
+
 struct Block {
-  std::string_view kind;                   // "for", "if", "macro"... ("": the template)
-  bool inherits = true;                    // sees the enclosing blocks' user names
-  std::vector<std::string_view> names;     // user names stored in it so far
-  std::vector<std::string_view> on_close;  // stored in the enclosing block at its end
+  Block() = default;
+  explicit Block(std::string_view kind_, bool inherits_ = true, const Names& names_ = {}, Names on_close_ = {})
+      : kind(kind_), inherits(inherits_), names(names_.begin(), names_.end()), on_close(std::move(on_close_)) {}
+
+  std::string_view kind;  // "for", "if", "macro"... ("": the template)
+  bool inherits = true;   // sees the enclosing blocks' user names
+  NameSet names;          // user names stored in it so far (in an if: in the current branch)
+  Names on_close;         // stored in the enclosing block at its end
+  NameSet maybe;          // stored in some branches only of an if that ended in it
+  // An if's finished branches: the names each of them stored, those some stored.
+  NameSet every;
+  NameSet some;
+  bool branched = false;  // an elif or else was seen
+  bool has_else = false;
 };
 
 class Scopes {
  public:
-  explicit Scopes(const std::vector<Token>& tokens) : t_(tokens), user_(tokens.size(), false) {}
+  explicit Scopes(const std::vector<Token>& tokens) : t_(tokens), user_(tokens.size(), Owner::ha) {}
 
-  std::vector<bool> run() {
+  std::vector<Owner> run() {
     for (std::size_t i = 0; i < t_.size();) {
       const bool statement = t_[i].kind == TokenKind::block_start;
       const std::size_t begin = statement ? i + 1 : i;
@@ -36,14 +51,45 @@ class Scopes {
         loads(begin, end, true);
       i = end + 1;
     }
+    for (std::size_t k = 0; k < t_.size(); ++k)  // "set later or elsewhere" of a name never set: HA's
+      if (user_[k] == Owner::elsewhere && !contains(stored_, t_[k].text)) user_[k] = Owner::ha;
     return std::move(user_);
   }
 
  private:
   bool visible(std::string_view name) const {
     for (auto block = stack_.rbegin(); block != stack_.rend(); ++block) {
-      if (std::find(block->names.begin(), block->names.end(), name) != block->names.end()) return true;
+      if (contains(block->names, name)) return true;
       if (!block->inherits) return false;
+    }
+    return false;
+  }
+
+  // Why a load of `name` is not the user's here (elsewhere: maybe nowhere, see run()).
+  Owner why_not(std::string_view name) const {
+    bool crossed = false;  // past a macro or call body that sees no outer names
+    for (auto block = stack_.rbegin(); block != stack_.rend(); ++block) {
+      if (crossed && contains(block->names, name)) return Owner::macro_outer;
+      if (!crossed && contains(block->maybe, name)) return Owner::partial_if;
+      if (block->inherits) continue;
+      if (!crossed && block->kind != "macro" && block->kind != "call") break;
+      crossed = true;  // then any enclosing block's earlier set is one the body could not see
+    }
+    return Owner::elsewhere;
+  }
+
+  void store(std::size_t k) {
+    user_[k] = Owner::user;
+    stored_.insert(t_[k].text);
+  }
+
+  // A macro or call body sees the enclosing frame's names only when that frame
+  // runs once per run of the code defining the body: the template, or a macro
+  // or call body, with nothing but {% if %}s between (jinja_scope.hpp).
+  bool function_level() const {
+    for (auto block = stack_.rbegin(); block != stack_.rend(); ++block) {
+      if (block->kind == "if") continue;
+      return block->kind.empty() || block->kind == "macro" || block->kind == "call";
     }
     return false;
   }
@@ -62,8 +108,10 @@ class Scopes {
   void loads(std::size_t b, std::size_t e, bool scoped) {
     for (std::size_t k = b; k < e; ++k) {
       if (t_[k].kind != TokenKind::name || (k > 0 && is_op(t_[k - 1], ".")) || filter_or_test(k)) continue;
-      const bool stored = k + 1 < e && is_op(t_[k + 1], "=");
-      if (stored || (scoped && visible(t_[k].text))) user_[k] = true;
+      if (k + 1 < e && is_op(t_[k + 1], "="))
+        store(k);
+      else if (scoped)
+        user_[k] = visible(t_[k].text) ? Owner::user : why_not(t_[k].text);
     }
   }
 
@@ -74,7 +122,7 @@ class Scopes {
     for (std::size_t k = b; k < e; ++k) {
       if (t_[k].kind != TokenKind::name || (k > 0 && is_op(t_[k - 1], "."))) continue;
       if (k + 1 < e && is_op(t_[k + 1], ".")) continue;
-      user_[k] = true;
+      store(k);
       out.push_back(t_[k].text);
     }
     return out;
@@ -90,7 +138,7 @@ class Scopes {
       if (closes(t_[close]) && --depth == 0) break;
       const bool first = close > open && (is_op(t_[close - 1], "(") || is_op(t_[close - 1], ","));
       if (depth == 1 && first && t_[close].kind == TokenKind::name) {
-        user_[close] = true;
+        store(close);
         out.push_back(t_[close].text);
       }
     }
@@ -112,33 +160,58 @@ class Scopes {
   void statement(std::size_t b, std::size_t e) {
     const std::string_view keyword = t_[b].text;
     if (keyword.substr(0, 3) == "end") {
-      for (std::size_t k = b + 1; k < e; ++k) user_[k] = t_[k].kind == TokenKind::name;  // {% endblock name %}
+      for (std::size_t k = b + 1; k < e; ++k)  // {% endblock name %}
+        if (t_[k].kind == TokenKind::name) user_[k] = Owner::user;
       close();
     } else if (keyword == "set") {
       set_statement(b + 1, e);
     } else if (keyword == "for") {
       for_statement(b + 1, e);
     } else if (keyword == "elif" || keyword == "else") {
-      stack_.back().names.clear();  // what the previous branch (or the loop) stored is not in effect
+      end_branch(stack_.back(), keyword == "else");  // what the previous branch (or the loop) stored is not in effect
       loads(b + 1, e, true);
     } else if (keyword == "macro" || keyword == "call") {
       callable_statement(keyword, b + 1, e);
     } else if (keyword == "block") {
-      if (b + 1 < e && t_[b + 1].kind == TokenKind::name) user_[b + 1] = true;  // the block's name
-      stack_.push_back({keyword, false, {}, {}});
+      if (b + 1 < e && t_[b + 1].kind == TokenKind::name) store(b + 1);  // the block's name
+      stack_.emplace_back(keyword, false);
     } else if (keyword == "filter") {
-      stack_.push_back({keyword, true, {}, {}});  // its names are filters
+      stack_.emplace_back(keyword);  // its names are filters
     } else {
       loads(b + 1, e, true);
       if (keyword == "if" || keyword == "with" || keyword == "autoescape") with_statement(keyword, b + 1, e);
     }
   }
 
+  // At elif or else (else_ too) and endif: a branch of an if ends; a for's
+  // else (a loop that ran no iteration) sees nothing the loop stored.
+  static void end_branch(Block& block, bool else_) {
+    if (block.kind == "if") {
+      if (!block.branched)
+        block.every = block.names;
+      else
+        std::erase_if(block.every, [&](std::string_view n) { return !contains(block.names, n); });
+      block.some.insert(block.names.begin(), block.names.end());
+      block.branched = true;
+      block.has_else = block.has_else || else_;
+    }
+    block.names.clear();
+  }
+
+  // An if leaves in the enclosing block what every branch stored when one of
+  // them surely ran (there is an else); what only some stored may be HA's.
   void close() {
     if (stack_.size() < 2) return;
     Block done = std::move(stack_.back());
     stack_.pop_back();
-    stack_.back().names.insert(stack_.back().names.end(), done.on_close.begin(), done.on_close.end());
+    Block& outer = stack_.back();
+    outer.names.insert(done.on_close.begin(), done.on_close.end());
+    if (done.kind != "if") return;
+    end_branch(done, false);
+    if (done.has_else) outer.names.insert(done.every.begin(), done.every.end());
+    for (const NameSet* names : {&done.some, &done.maybe})
+      for (std::string_view n : *names)
+        if (!(done.has_else && contains(done.every, n))) outer.maybe.insert(n);
   }
 
   // {% set a, b = expr %} stores after the expression; {% set a | f %}...{% endset %} at its end.
@@ -148,13 +221,13 @@ class Scopes {
       const std::size_t bar = find_top(b, e, [](const Token& t) { return is_op(t, "|"); });
       std::vector<std::string_view> names = targets(b, bar);
       loads(bar, e, true);
-      stack_.push_back({"set", true, {}, std::move(names)});
+      stack_.emplace_back("set", true, Names{}, std::move(names));
       return;
     }
     loads(b, eq, true);  // ns.x = ...: ns is read
     std::vector<std::string_view> names = targets(b, eq);
     loads(eq + 1, e, true);
-    stack_.back().names.insert(stack_.back().names.end(), names.begin(), names.end());
+    stack_.back().names.insert(names.begin(), names.end());
   }
 
   // {% for a, b in iterable [if cond] %}: the iterable reads the outer names.
@@ -162,48 +235,51 @@ class Scopes {
     const std::size_t in = find_top(b, e, [](const Token& t) { return is_name(t, "in"); });
     std::vector<std::string_view> names = targets(b, in);
     loads(in < e ? in + 1 : e, e, true);
-    stack_.push_back({"for", true, std::move(names), {}});
+    stack_.emplace_back("for", true, std::move(names));
   }
 
   // {% with a = x %}, {% if %}, {% autoescape %}: a block seeing the outer names.
   void with_statement(std::string_view keyword, std::size_t b, std::size_t e) {
-    Block block{keyword, true, {}, {}};
+    Block block(keyword);
     int depth = 0;  // targets stand at depth 0: f(x=1) is a keyword argument
     for (std::size_t k = b; k < e; ++k) {
       if (opens(t_[k])) ++depth;
       if (closes(t_[k])) --depth;
-      if (depth == 0 && keyword == "with" && user_[k] && k + 1 < e && is_op(t_[k + 1], "="))
-        block.names.push_back(t_[k].text);
+      if (depth == 0 && keyword == "with" && user_[k] == Owner::user && k + 1 < e && is_op(t_[k + 1], "="))
+        block.names.insert(t_[k].text);
     }
     stack_.push_back(std::move(block));
   }
 
   // {% macro name(params) %} and {% call(params) macro(args) %}: a body that
-  // starts with its parameters only; a macro's name is stored at endmacro.
+  // starts with its parameters and sees the names stored before it only when
+  // function_level(); a macro's name is stored at endmacro.
   void callable_statement(std::string_view keyword, std::size_t b, std::size_t e) {
-    Block block{keyword, false, {}, {}};
+    Block block(keyword, function_level());
     std::size_t open = b;
     if (keyword == "macro" && b < e && t_[b].kind == TokenKind::name) {
-      user_[b] = true;
+      store(b);
       block.on_close.push_back(t_[b].text);
       open = b + 1;
     }
     std::size_t close = open;
     if (open < e && is_op(t_[open], "(")) {
       loads(open, e, false);  // defaults: read as HA's names, whatever the call site holds
-      block.names = params(open, e, close);
+      const Names parameters = params(open, e, close);
+      block.names.insert(parameters.begin(), parameters.end());
     }
     if (keyword == "call") loads(close, e, true);  // the called macro and its arguments
     stack_.push_back(std::move(block));
   }
 
   const std::vector<Token>& t_;
-  std::vector<bool> user_;
-  std::vector<Block> stack_{Block{}};
+  std::vector<Owner> user_;
+  NameSet stored_;  // every name the template stores somewhere
+  std::vector<Block> stack_ = std::vector<Block>(1);
 };
 
 }  // namespace
 
-std::vector<bool> user_names(const std::vector<Token>& tokens) { return Scopes(tokens).run(); }
+std::vector<Owner> owners(const std::vector<Token>& tokens) { return Scopes(tokens).run(); }
 
 }  // namespace hamcp::tools::jinja

@@ -16,9 +16,15 @@
 
 namespace hamcp::tools {
 
+struct TemplateRefusal {
+  std::string at;   // the template from the refused piece on (40 characters at most)
+  std::string why;  // when a name is HA's there by Jinja's scoping although the template
+                    // sets a variable of that name: the construct (jinja_scope.hpp); else empty
+};
+
 // The first piece of `text` that reads entities by a non-literal id or walks
 // them (e.g. "states('light.' ~", "states.light |", "expand("); nullopt when
 // every entity access names a literal entity id.
-std::optional<std::string> unnamed_entity_access(std::string_view text);
+std::optional<TemplateRefusal> unnamed_entity_access(std::string_view text);
 
 }  // namespace hamcp::tools

@@ -141,9 +141,11 @@ bool any_match(const std::vector<Rule>& rules, const std::string& id, const Fact
   return false;
 }
 
-bool id_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
+// An entity id's character in any case: HA lower-cases the ids it is given
+// (hass.states.get, cv.entity_id), so LIGHT.Kitchen names light.kitchen.
+bool id_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
-// Calls fn(begin, length) for every "word.word" in a text (entity-id shaped).
+// Calls fn(begin, length) for every "word.word" in a text (entity-id shaped, any case).
 template <class Fn>
 void for_each_dotted_word(std::string_view text, Fn fn) {
   for (std::size_t dot = text.find('.'); dot != std::string_view::npos; dot = text.find('.', dot + 1)) {
@@ -171,7 +173,7 @@ std::optional<std::string> HiddenSet::first_in(std::string_view text) const {
   std::optional<std::string> found;
   if (ids_.empty()) return found;
   for_each_dotted_word(text, [&](std::size_t at, std::size_t n) {
-    std::string word(text.substr(at, n));
+    std::string word = lower(text.substr(at, n));
     if (ids_.count(word) == 0) return false;
     found = std::move(word);
     return true;
@@ -183,7 +185,7 @@ bool HiddenSet::mask_in(std::string& text) const {
   if (ids_.empty() || text.find('.') == std::string::npos) return false;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   for_each_dotted_word(text, [&](std::size_t at, std::size_t n) {
-    if (ids_.count(text.substr(at, n))) spans.emplace_back(at, n);
+    if (ids_.count(lower(std::string_view(text).substr(at, n)))) spans.emplace_back(at, n);
     return false;
   });
   for (auto it = spans.rbegin(); it != spans.rend(); ++it) text.replace(it->first, it->second, kHiddenMark);

@@ -92,6 +92,9 @@ TEST_F(VisibilityTest, RulesHideByIdDomainAreaLabelAndGlob) {
   EXPECT_GT(hidden.size(), 4u) << "area:garage and label:Kids should hide more";
   EXPECT_FALSE(set->first_in("light.turn_on states.light").has_value());
   EXPECT_EQ(set->first_in("{{ states('light.kitchen_ceiling_light') }}").value_or(""), kHiddenLight);
+  // Home Assistant lower-cases the ids it is given: any case names the hidden entity.
+  EXPECT_EQ(set->first_in("{{ states('LIGHT.KITCHEN_CEILING_LIGHT') }}").value_or(""), kHiddenLight);
+  EXPECT_FALSE(set->first_in("XLIGHT.KITCHEN_CEILING_LIGHT").has_value());
 }
 
 TEST_F(VisibilityTest, EveryToolUnderEveryNameShowsNoHiddenEntity) {
@@ -153,6 +156,10 @@ TEST_F(VisibilityTest, ActingOnAHiddenEntityIsRefusedAndNothingIsSent) {
       {"ha_call_service", R"({"domain":"light","service":"turn_on","entity_id":"light.kitchen_ceiling_light"})"},
       {"ha_call_service", R"({"domain":"lock","service":"unlock","target":{"entity_id":["lock.front_door_lock"]}})"},
       {"ha_call_service", R"({"domain":"light","service":"turn_off","target":{"area_id":"kitchen"}})"},
+      // HA lower-cases entity ids in a service call (cv.entity_id): these act on the hidden ones.
+      {"ha_call_service", R"({"domain":"light","service":"turn_on","entity_id":"LIGHT.KITCHEN_CEILING_LIGHT"})"},
+      {"ha_call_service", R"({"domain":"lock","service":"unlock","target":{"entity_id":["Lock.Front_Door_Lock"]}})"},
+      {"ha_bulk_control", R"({"operations":[{"entity_id":"LOCK.FRONT_DOOR_LOCK","action":"unlock"}]})"},
       {"ha_bulk_control", R"({"operations":[{"entity_id":"lock.front_door_lock","action":"unlock"}]})"},
       {"ha_eval_template", R"({"template":"{{ states('sensor.planted_secret_code') }}"})"},
       {"ha_config_set",
