@@ -173,7 +173,7 @@ std::optional<std::string> HiddenSet::first_in(std::string_view text) const {
   std::optional<std::string> found;
   if (ids_.empty()) return found;
   for_each_dotted_word(text, [&](std::size_t at, std::size_t n) {
-    std::string word = lower(text.substr(at, n));
+    std::string word = ascii_lower(text.substr(at, n));
     if (ids_.count(word) == 0) return false;
     found = std::move(word);
     return true;
@@ -185,7 +185,7 @@ bool HiddenSet::mask_in(std::string& text) const {
   if (ids_.empty() || text.find('.') == std::string::npos) return false;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   for_each_dotted_word(text, [&](std::size_t at, std::size_t n) {
-    if (ids_.count(lower(std::string_view(text).substr(at, n)))) spans.emplace_back(at, n);
+    if (ids_.count(ascii_lower(std::string_view(text).substr(at, n)))) spans.emplace_back(at, n);
     return false;
   });
   for (auto it = spans.rbegin(); it != spans.rend(); ++it) text.replace(it->first, it->second, kHiddenMark);
