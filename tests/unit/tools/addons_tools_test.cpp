@@ -95,6 +95,40 @@ TEST_F(AddonsToolsTest, LifecycleActionsAndConfirmPreviews) {
   EXPECT_EQ(wrong.code(), "invalid_argument") << wrong.text;
 }
 
+// update with backup=true: the Supervisor's partial backup of the add-on is
+// made first and the answer names its slug; while another backup runs the
+// Supervisor refuses that backup and the update with it: one clear error, the
+// add-on not updated.
+TEST_F(AddonsToolsTest, AnUpdateWithBackupNamesItsBackupOrFailsWithoutUpdating) {
+  start();
+  with_supervisor([](sim::SupervisorData& d) {
+    sim::SimJob busy;
+    busy.uuid = "busy0000000000000000000000000001";
+    busy.name = "backup_manager_full_backup";
+    d.jobs[busy.uuid] = busy;
+  });
+  const std::string args = R"({"action":"update","slug":"core_mosquitto","confirm":true,"backup":true})";
+  CallResult refused = call("ha_manage_app", args);
+  EXPECT_EQ(refused.code(), "addon_backup_failed") << refused.text;
+  EXPECT_NE(refused.text.find("was not updated"), std::string::npos) << refused.text;
+  EXPECT_NE(refused.text.find("Another job is running"), std::string::npos) << refused.text;
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.1");
+
+  const std::size_t backups = with_supervisor([](sim::SupervisorData& d) {
+    d.jobs.at("busy0000000000000000000000000001").done = true;
+    return d.backups.size();
+  });
+  CallResult updated = call("ha_manage_app", args);
+  ASSERT_FALSE(updated.is_error) << updated.text;
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.2");
+  const sim::SimBackup made = with_supervisor([](sim::SupervisorData& d) { return d.backups.back(); });
+  EXPECT_EQ(with_supervisor([](sim::SupervisorData& d) { return d.backups.size(); }), backups + 1);
+  EXPECT_EQ(made.name, "addon_core_mosquitto_6.5.1");
+  const json::object& backup = updated.structured.at("backup").as_object();
+  EXPECT_EQ(str(backup, "slug"), made.slug);
+  EXPECT_EQ(backup.at("made"), true);
+}
+
 TEST_F(AddonsToolsTest, OptionsAreMergedKeepMaskedSecretsAndAreJournaled) {
   start();
   CallResult read = call("ha_get_app", R"({"slug":"45df7312_zigbee2mqtt"})");
