@@ -108,7 +108,8 @@ def t_read_only(c: Ctx):
 def t_subentries(c: Ctx):
     """kitchen_sink's "entity" subentries: the form read, one added through its subentry flow,
     reconfigured (journaled), its restore answered (kitchen_sink suggests no values, so the restore
-    names the field it lacks and writes nothing), removed with confirm."""
+    names the field it lacks and writes nothing), removed with confirm, and restored from the
+    journal with the values hamcp gave it (its sensor shows them)."""
     m = McpStdio(c)
     try:
         sink = m.tool("ha_get_integration", {"domain": "kitchen_sink"})["entries"]
@@ -146,6 +147,31 @@ def t_subentries(c: Ctx):
                                                          "subentry_id": sub_id, "confirm": True})
         expect(gone["result"] == "subentry_removed", f"removed: {gone}")
         expect(sub_id not in titles().values(), f"still listed: {titles()}")
+
+        # Restored from the journal: kitchen_sink's reconfigure form suggests no values, so the
+        # removal kept the values hamcp gave the subentry itself (state 7, its reconfigure);
+        # HA makes it again (a new id), and its sensor (kitchen_sink: state = data["state"]) says 7.
+        back = m.tool("ha_config_set", {"restore": gone["edit_id"]})
+        expect(back["result"] == "restored" and back["subentry"]["title"] == "hamcp sub 2", f"restored: {back}")
+        new_id = back["subentry_id"]
+        expect(titles().get("hamcp sub 2") == new_id and new_id != sub_id, f"listed again: {titles()}")
+
+        def sensor_state():
+            ws = c.ws()
+            try:
+                reg = ws.call({"type": "config/entity_registry/list"})
+            finally:
+                ws.close()
+            ids = [e["entity_id"] for e in reg if e.get("config_subentry_id") == new_id]
+            try:
+                return ids and c.state(ids[0]).get("state")
+            except Exception:  # not in the state machine yet
+                return None
+
+        state = wait_until("the restored subentry's sensor", sensor_state)
+        expect(state == "7", f"the restored subentry's data: state {state!r}, 7 before the removal")
+        m.tool("ha_remove_helpers_integrations", {"target": entry_id, "helper_type": "config_subentry",
+                                                  "subentry_id": new_id, "confirm": True})
     finally:
         m.close()
 
