@@ -150,7 +150,8 @@ def t_subentries(c: Ctx):
 
         # Restored from the journal: kitchen_sink's reconfigure form suggests no values, so the
         # removal kept the values hamcp gave the subentry itself (state 7, its reconfigure);
-        # HA makes it again (a new id), and its sensor (kitchen_sink: state = data["state"]) says 7.
+        # HA makes it again (a new id), and its sensor (kitchen_sink: state = data["state"]) says 7
+        # once the entry is set up again.
         back = m.tool("ha_config_set", {"restore": gone["edit_id"]})
         expect(back["result"] == "restored" and back["subentry"]["title"] == "hamcp sub 2", f"restored: {back}")
         new_id = back["subentry_id"]
@@ -168,7 +169,9 @@ def t_subentries(c: Ctx):
             except Exception:  # not in the state machine yet
                 return None
 
-        state = wait_until("the restored subentry's sensor", sensor_state)
+        # kitchen_sink adds a subentry's sensor when its entry is set up (no update listener), as in HA's UI
+        c.post(f"/api/config/config_entries/entry/{entry_id}/reload")
+        state = wait_until("the restored subentry's sensor", sensor_state, timeout=30.0)
         expect(state == "7", f"the restored subentry's data: state {state!r}, 7 before the removal")
         m.tool("ha_remove_helpers_integrations", {"target": entry_id, "helper_type": "config_subentry",
                                                   "subentry_id": new_id, "confirm": True})

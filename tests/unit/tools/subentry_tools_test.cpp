@@ -24,14 +24,17 @@ class SubentryToolsTest : public ToolsTest {
     EXPECT_FALSE(r.is_error) << r.text;
     return r.structured.at("subentries").as_array();
   }
+  // An "Office" room with 3 sensors, created through the subentry flow.
+  CallResult add_office(const std::string& id) {
+    return call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
+                                            R"(","subentry_type":"room","name":"Office","config":{"sensors":3}})");
+  }
 };
 
 TEST_F(SubentryToolsTest, CreatesASubentryThroughItsFlow) {
   start();
   const std::string id = bridge();
-  CallResult r =
-      call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
-                                       R"(","subentry_type":"room","name":"Office","config":{"sensors":3}})");
+  CallResult r = add_office(id);
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("result"), "created");
   EXPECT_EQ(r.structured.at("subentry").at("title"), "Office");
@@ -129,9 +132,7 @@ TEST_F(SubentryToolsTest, RemovedSubentryIsRestoredWithItsValues) {
 TEST_F(SubentryToolsTest, RemovedSubentryWithoutAFormIsRestoredWithTheValuesHamcpWrote) {
   start();
   const std::string id = bridge();
-  CallResult r =
-      call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
-                                       R"(","subentry_type":"room","name":"Office","config":{"sensors":3}})");
+  CallResult r = add_office(id);
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string sub(r.structured.at("subentry_id").as_string());
   r = call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id + R"(","subentry_id":")" +
