@@ -25,6 +25,21 @@ class AddonsToolsTest : public ToolsTest {
       return sim::SimAddon{};
     });
   }
+  // hamcp as an add-on runs it: SUPERVISOR_TOKEN, the Supervisor (the sim) at a
+  // test endpoint, requests recorded; the sim's port.
+  uint16_t start_inside_an_addon() {
+    sim = std::make_unique<sim::SimServer>(sim::demo_home(), sim::SimServerOptions{"127.0.0.1", 0, "sv-token"});
+    const uint16_t port = sim->start();
+    adjust_input = [port](ha::ConnectionInput& input) {
+      input.url.clear();
+      input.token.clear();
+      input.supervisor_token = "sv-token";
+      input.supervisor_endpoint = "127.0.0.1:" + std::to_string(port);
+    };
+    sim->core().record_requests(true);
+    start({}, "http://unused", "sv-token");
+    return port;
+  }
   std::vector<std::string> slugs(const CallResult& r) {
     std::vector<std::string> out;
     for (const auto& a : r.structured.at("addons").as_array()) out.push_back(str(a, "slug"));
@@ -231,16 +246,7 @@ TEST_F(AddonsToolsTest, NoSupervisorIsOneClearError) {
 }
 
 TEST_F(AddonsToolsTest, InsideAnAddonTheSupervisorIsReachedDirectly) {
-  sim = std::make_unique<sim::SimServer>(sim::demo_home(), sim::SimServerOptions{"127.0.0.1", 0, "sv-token"});
-  const uint16_t port = sim->start();
-  adjust_input = [port](ha::ConnectionInput& input) {
-    input.url.clear();
-    input.token.clear();
-    input.supervisor_token = "sv-token";
-    input.supervisor_endpoint = "127.0.0.1:" + std::to_string(port);
-  };
-  sim->core().record_requests(true);
-  start({}, "http://unused", "sv-token");
+  const uint16_t port = start_inside_an_addon();
   ASSERT_TRUE(
       h.run_until([&] { return ha->status().state == ha::MirrorState::synced; }, std::chrono::milliseconds(10000)));
   CallResult r = call("ha_get_app", R"({"slug":"core_mosquitto"})");
@@ -271,6 +277,35 @@ TEST_F(AddonsToolsTest, InsideAnAddonTheSupervisorIsReachedDirectly) {
   EXPECT_NE(str(api.structured, "body").find("Unauthorized"), std::string::npos) << api.text;
   CallResult escape = call("ha_manage_app", R"({"slug":"core_mosquitto","path":"/../x"})");
   EXPECT_EQ(escape.code(), "invalid_argument") << escape.text;
+}
+
+// Ingress inside an add-on: the session is made through HA's supervisor/api
+// command (over the Supervisor's /core/websocket: the Supervisor's
+// /ingress/session answers Home Assistant alone, require_home_assistant), and
+// the request goes to HA's own /api/hassio_ingress with the session cookie
+// alone (on HA OS homeassistant:8123; here the test endpoint), not through the
+// Supervisor's Core proxy (/core/api), which would want a token.
+TEST_F(AddonsToolsTest, InsideAnAddonIngressReachesHomeAssistantWithTheCookie) {
+  start_inside_an_addon();
+  ASSERT_TRUE(
+      h.run_until([&] { return ha->status().state == ha::MirrorState::synced; }, std::chrono::milliseconds(10000)));
+  CallResult r = call("ha_manage_app", R"({"slug":"45df7312_zigbee2mqtt","path":"/api/info"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "via"), "ingress");
+  EXPECT_EQ(r.structured.at("status"), 200);
+  EXPECT_EQ(str(r.structured.at("json"), "name"), "Zigbee2MQTT") << r.text;
+  EXPECT_EQ(with_supervisor([](sim::SupervisorData& d) { return d.ingress_sessions.size(); }), 1u);
+  int through_ha = 0, direct_sessions = 0, ingress = 0, through_core = 0;
+  for (const auto& q : sim->core().received_requests()) {
+    through_ha += q.what == "supervisor/api POST /ingress/session" ? 1 : 0;
+    direct_sessions += q.what == "/ingress/session" ? 1 : 0;
+    ingress += q.channel == "GET" && q.what.rfind("/api/hassio_ingress/", 0) == 0 ? 1 : 0;
+    through_core += q.what.rfind("/core/api/hassio_ingress", 0) == 0 ? 1 : 0;
+  }
+  EXPECT_EQ(through_ha, 1);
+  EXPECT_EQ(direct_sessions, 0);
+  EXPECT_EQ(ingress, 1);
+  EXPECT_EQ(through_core, 0);
 }
 
 TEST_F(AddonsToolsTest, TheAddonApiProxyNeedsHamcpInsideAnAddon) {
