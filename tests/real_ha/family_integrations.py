@@ -107,9 +107,9 @@ def t_read_only(c: Ctx):
 
 def t_subentries(c: Ctx):
     """kitchen_sink's "entity" subentries: the form read, one added through its subentry flow,
-    reconfigured (journaled), its restore answered (kitchen_sink suggests no values, so the restore
-    names the field it lacks and writes nothing), removed with confirm, and restored from the
-    journal with the values hamcp gave it (its sensor shows them)."""
+    reconfigured (journaled) and restored (kitchen_sink suggests no values, so the values before
+    are those hamcp gave it), removed with confirm, and restored from the journal with the values
+    hamcp gave it (its sensor shows them)."""
     m = McpStdio(c)
     try:
         sink = m.tool("ha_get_integration", {"domain": "kitchen_sink"})["entries"]
@@ -139,9 +139,13 @@ def t_subentries(c: Ctx):
                                                   "subentry_id": sub_id, "name": "hamcp sub 2", "config": {"state": 7}})
         expect(changed["result"] == "updated" and changed["edit_id"], f"reconfigured: {changed}")
         expect(titles().get("hamcp sub 2") == sub_id, f"renamed: {titles()}")
-        undo = m.tool("ha_config_set", {"restore": changed["edit_id"]}, ok=False)
-        expect("error" in undo and "state" in json.dumps(undo), f"restore without the values before: {undo}")
-        expect(titles().get("hamcp sub 2") == sub_id, "a refused restore wrote nothing")
+        # kitchen_sink's reconfigure form suggests nothing: the values before are those hamcp gave it.
+        undo = m.tool("ha_config_set", {"restore": changed["edit_id"]})
+        expect(undo["result"] == "restored", f"restore with the values hamcp wrote before: {undo}")
+        expect(titles().get("hamcp sub") == sub_id, f"the title before is back: {titles()}")
+        again = m.tool("ha_config_set_helper", {"helper_type": "config_subentry", "entry_id": entry_id,
+                                                "subentry_id": sub_id, "name": "hamcp sub 2", "config": {"state": 7}})
+        expect(again["result"] == "updated", f"reconfigured again: {again}")
 
         gone = m.tool("ha_remove_helpers_integrations", {"target": entry_id, "helper_type": "config_subentry",
                                                          "subentry_id": sub_id, "confirm": True})

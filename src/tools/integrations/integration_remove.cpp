@@ -5,8 +5,6 @@
 // options, a removed subentry with its values (restorable); never retried.
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-
 #include "home/entity_docs.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/helpers/flow_driver.hpp"
@@ -55,29 +53,10 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
   co_return removed;
 }
 
-// The values hamcp itself gave this subentry: its creation and reconfigures
-// through ha_config_set_helper, journaled with their answers as `after`,
-// oldest first so the newest wins. The title is the listing's ("name" left out).
-json::object journaled_values(ToolEnv& env, const std::string& entry_id, const std::string& subentry_id) {
-  std::vector<std::string> ids;
-  for (const char* prefix : {"subentry/", "subentry_reconfigure/"})
-    for (const auto& r : env.journal.list("integration", prefix + entry_id + "/" + subentry_id, 64))
-      if (r.action != "remove") ids.push_back(r.id);
-  std::sort(ids.begin(), ids.end());  // "e" + fixed-width increasing numbers
-  json::object out;
-  for (const auto& id : ids) {
-    const std::optional<home::EditRecord> rec = env.journal.get(id);
-    if (rec && rec->after.is_object())
-      for (const auto& kv : rec->after.get_object())
-        if (kv.key() != "name") out[kv.key()] = kv.value();
-  }
-  return out;
-}
-
 // A subentry's values before it goes: HA lists none, but its reconfigure form
 // suggests them (the flow is aborted again); a form that suggests none
 // (kitchen_sink's), or a type without one, leaves the values hamcp gave it
-// itself (journaled_values) as the only source. The journal keeps them under
+// itself (journaled_subentry_values) as the only source. The journal keeps them under
 // "data", so a restore can answer the creation form with them; with neither
 // they are left out.
 boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::object& entry, json::object subentry) {
@@ -98,7 +77,7 @@ boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::objec
   const bool shown = str_of(&form, "type") == "form";
   json::object data = shown ? helpers::suggested_values(form) : json::object{};
   json::array from_journal;
-  for (const auto& kv : journaled_values(env, entry_id, subentry_id))
+  for (const auto& kv : helpers::journaled_subentry_values(env, entry_id, subentry_id))
     if (!data.contains(kv.key())) {
       data[kv.key()] = kv.value();
       from_journal.emplace_back(kv.key());
