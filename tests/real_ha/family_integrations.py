@@ -107,8 +107,9 @@ def t_read_only(c: Ctx):
 
 def t_subentries(c: Ctx):
     """kitchen_sink's "entity" subentries: the form read, one added through its subentry flow,
-    reconfigured (journaled), its restore answered (kitchen_sink suggests no values, so the restore
-    names the field it lacks and writes nothing), removed with confirm."""
+    reconfigured (journaled) and restored (kitchen_sink suggests no values, so the values before
+    are those hamcp gave it), removed with confirm, and restored from the journal with the values
+    hamcp gave it (its sensor shows them)."""
     m = McpStdio(c)
     try:
         sink = m.tool("ha_get_integration", {"domain": "kitchen_sink"})["entries"]
@@ -138,14 +139,46 @@ def t_subentries(c: Ctx):
                                                   "subentry_id": sub_id, "name": "hamcp sub 2", "config": {"state": 7}})
         expect(changed["result"] == "updated" and changed["edit_id"], f"reconfigured: {changed}")
         expect(titles().get("hamcp sub 2") == sub_id, f"renamed: {titles()}")
-        undo = m.tool("ha_config_set", {"restore": changed["edit_id"]}, ok=False)
-        expect("error" in undo and "state" in json.dumps(undo), f"restore without the values before: {undo}")
-        expect(titles().get("hamcp sub 2") == sub_id, "a refused restore wrote nothing")
+        # kitchen_sink's reconfigure form suggests nothing: the values before are those hamcp gave it.
+        undo = m.tool("ha_config_set", {"restore": changed["edit_id"]})
+        expect(undo["result"] == "restored", f"restore with the values hamcp wrote before: {undo}")
+        expect(titles().get("hamcp sub") == sub_id, f"the title before is back: {titles()}")
+        again = m.tool("ha_config_set_helper", {"helper_type": "config_subentry", "entry_id": entry_id,
+                                                "subentry_id": sub_id, "name": "hamcp sub 2", "config": {"state": 7}})
+        expect(again["result"] == "updated", f"reconfigured again: {again}")
 
         gone = m.tool("ha_remove_helpers_integrations", {"target": entry_id, "helper_type": "config_subentry",
                                                          "subentry_id": sub_id, "confirm": True})
         expect(gone["result"] == "subentry_removed", f"removed: {gone}")
         expect(sub_id not in titles().values(), f"still listed: {titles()}")
+
+        # Restored from the journal: kitchen_sink's reconfigure form suggests no values, so the
+        # removal kept the values hamcp gave the subentry itself (state 7, its reconfigure);
+        # HA makes it again (a new id), and its sensor (kitchen_sink: state = data["state"]) says 7
+        # once the entry is set up again.
+        back = m.tool("ha_config_set", {"restore": gone["edit_id"]})
+        expect(back["result"] == "restored" and back["subentry"]["title"] == "hamcp sub 2", f"restored: {back}")
+        new_id = back["subentry_id"]
+        expect(titles().get("hamcp sub 2") == new_id and new_id != sub_id, f"listed again: {titles()}")
+
+        def sensor_state():
+            ws = c.ws()
+            try:
+                reg = ws.call({"type": "config/entity_registry/list"})
+            finally:
+                ws.close()
+            ids = [e["entity_id"] for e in reg if e.get("config_subentry_id") == new_id]
+            try:
+                return ids and c.state(ids[0]).get("state")
+            except Exception:  # not in the state machine yet
+                return None
+
+        # kitchen_sink adds a subentry's sensor when its entry is set up (no update listener), as in HA's UI
+        c.post(f"/api/config/config_entries/entry/{entry_id}/reload")
+        state = wait_until("the restored subentry's sensor", sensor_state, timeout=30.0)
+        expect(state == "7", f"the restored subentry's data: state {state!r}, 7 before the removal")
+        m.tool("ha_remove_helpers_integrations", {"target": entry_id, "helper_type": "config_subentry",
+                                                  "subentry_id": new_id, "confirm": True})
     finally:
         m.close()
 

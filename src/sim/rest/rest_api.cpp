@@ -69,7 +69,10 @@ RestResponse RestApi::handle(const RestRequest& req) {
     if (auto answer = auth_endpoint(req, path, core_)) return std::move(*answer);
   }
   // HA's ingress view needs no token: the Supervisor checks the session cookie.
-  if (path.rfind("/api/hassio_ingress/", 0) == 0) return ingress_answer(core_, req, path);
+  if (path.rfind("/api/hassio_ingress/", 0) == 0) {
+    core_.note_request(req.method, path, core_.recording() ? req.target : std::string());
+    return ingress_answer(core_, req, path);
+  }
   if (!core_.token_ok(token)) return text_response(401, "401: Unauthorized");
   core_.note_request(req.method, path, core_.recording() ? req.target + " " + req.body : std::string());
 

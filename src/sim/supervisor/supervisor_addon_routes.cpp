@@ -128,7 +128,7 @@ RestResponse validate_options(SimAddon& a, const json::object& body) {
   return ok(json::object{{"message", bad ? bad->message : ""}, {"valid", bad == nullptr}, {"pwned", false}});
 }
 
-RestResponse lifecycle(SupervisorData& d, SimAddon& a, std::string_view action, const json::object& body) {
+RestResponse lifecycle(SimAddon& a, std::string_view action) {
   if (action == "start" || action == "restart") {
     a.state = "started";
     a.log.push_back("[sim] INFO: " + std::string(action == "start" ? "Starting" : "Restarting") + " " + a.name);
@@ -137,16 +137,53 @@ RestResponse lifecycle(SupervisorData& d, SimAddon& a, std::string_view action, 
     a.log.push_back("[sim] INFO: Stopped " + a.name);
   } else if (action == "rebuild") {
     return error(400, "Only local build add-ons can be rebuilt");
-  } else if (action == "update") {
-    if (a.version == a.version_latest) return error(400, "No update available for add-on " + a.slug);
-    if (const json::value* b = body.if_contains("backup"); b && b->is_bool() && b->get_bool())
-      d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] Creating partial backup addon_" + a.slug);
-    a.version = a.version_latest;
   } else if (action == "uninstall") {
     a.version.clear();
     a.state = "unknown";
   }
   return ok();
+}
+
+bool flag(const json::object& body, const char* key) {
+  const json::value* v = body.if_contains(key);
+  return v && v->is_bool() && v->get_bool();
+}
+
+// AddonManager.update: with backup, a partial backup of the add-on
+// ("addon_<slug>_<version before>", no Home Assistant, no folders) is made
+// first as its child job; when the backup manager's job group is busy (a
+// backup or restore running) that backup raises BackupJobError, which ends the
+// update with that error and nothing updated.
+RestResponse update(SupervisorData& d, SimAddon& a, const json::object& body, bool in_background) {
+  if (a.version == a.version_latest) return error(400, "No update available for add-on " + a.slug);
+  std::string backup;
+  if (flag(body, "backup")) {
+    if (backup_running(d)) {
+      const std::string message = "Another job is running for job group backup_manager";
+      d.log.push_back("[sim] WARNING (MainThread) [supervisor.jobs] " + message);
+      if (!in_background) return error(400, message);
+      const std::string uuid = start_job(d, "addon_manager_update", a.slug, 100);
+      SimJob& job = d.jobs[uuid];
+      job.progress = 0;
+      job.errors.push_back(json::object{{"type", "BackupJobError"},
+                                        {"message", message},
+                                        {"stage", nullptr},
+                                        {"error_key", nullptr},
+                                        {"extra_fields", nullptr}});
+      return job_answer(uuid);
+    }
+    SimBackup b;
+    b.name = "addon_" + a.slug + "_" + a.version;
+    b.type = "partial";
+    b.homeassistant = false;
+    b.addons = {a.slug};
+    backup = add_backup(d, std::move(b));
+  }
+  a.version = a.version_latest;
+  if (!in_background) return ok();
+  const std::string uuid = start_job(d, "addon_manager_update", a.slug, 25);
+  d.jobs[uuid].backup = backup;
+  return job_answer(uuid);
 }
 
 RestResponse addon_action(RestCall& c, SupervisorData& d, const std::string& action) {
@@ -156,8 +193,7 @@ RestResponse addon_action(RestCall& c, SupervisorData& d, const std::string& act
   auto body = body_object(c.request, invalid);
   if (!body) return error(400, "Invalid JSON body");
   // store.py: install/update with background=true answer {"job_id"} at once.
-  const json::value* background = body->if_contains("background");
-  const bool in_background = background && background->is_bool() && background->get_bool();
+  const bool in_background = flag(*body, "background");
   if (action == "install") {
     if (a->installed()) return error(400, "Add-on " + a->slug + " is already installed");
     a->version = a->version_latest;
@@ -168,10 +204,8 @@ RestResponse addon_action(RestCall& c, SupervisorData& d, const std::string& act
   if (!a->installed()) return error(400, "Add-on is not installed");
   if (action == "options") return set_options(*a, *body);
   if (action == "options/validate") return validate_options(*a, *body);
-  RestResponse done = lifecycle(d, *a, action, *body);
-  if (action == "update" && in_background && done.status == 200)
-    return job_answer(start_job(d, "addon_manager_update", a->slug, 25));
-  return done;
+  if (action == "update") return update(d, *a, *body, in_background);
+  return lifecycle(*a, action);
 }
 
 RestResponse installed_addon_get(RestCall& c, SupervisorData& d, std::string_view what) {

@@ -94,10 +94,8 @@ RestResponse create(RestCall& c, SupervisorData& d, bool partial) {
   if (!body) return error(400, "Invalid JSON body");
   if (auto bad = bad_folder(*body)) return error(400, *bad);
   SimBackup b;
-  b.slug = "5a" + std::to_string(100000 + d.next_id++) + "c";
-  b.date = common::format_iso_time(common::now_epoch_seconds());
-  b.name = body->contains("name") && body->at("name").is_string() ? std::string(body->at("name").get_string())
-                                                                  : "Automatic backup " + b.date.substr(0, 10);
+  if (const json::value* name = body->if_contains("name"); name && name->is_string())
+    b.name = std::string(name->get_string());
   b.type = partial ? "partial" : "full";
   b.is_protected = body->contains("password") && body->at("password").is_string();
   b.homeassistant = partial ? flag(*body, "homeassistant", false) : true;
@@ -106,16 +104,13 @@ RestResponse create(RestCall& c, SupervisorData& d, bool partial) {
     if (a.installed() && (!partial || std::count(wanted.begin(), wanted.end(), a.slug))) b.addons.push_back(a.slug);
   b.folders =
       partial ? string_list(*body, "folders") : std::vector<std::string>(all_folders().begin(), all_folders().end());
-  b.size_mb = 1.5 + 20.0 * static_cast<double>(b.addons.size()) + (b.homeassistant ? 40.0 : 0.0);
-  d.backups.push_back(b);
-  d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] Creating new " + b.type + " backup with slug " +
-                  b.slug);
+  const std::string slug = add_backup(d, std::move(b));
   const std::string job =
-      start_job(d, partial ? "backup_manager_partial_backup" : "backup_manager_full_backup", b.slug, 25);
+      start_job(d, partial ? "backup_manager_partial_backup" : "backup_manager_full_backup", slug, 25);
   if (flag(*body, "background", false)) return job_answer(job);
   d.jobs[job].done = true;
   d.jobs[job].progress = 100;
-  return ok(json::object{{"job_id", job}, {"slug", b.slug}});
+  return ok(json::object{{"job_id", job}, {"slug", slug}});
 }
 
 RestResponse restore(RestCall& c, SupervisorData& d, bool partial) {
@@ -135,6 +130,22 @@ RestResponse restore(RestCall& c, SupervisorData& d, bool partial) {
 }
 
 }  // namespace
+
+std::string add_backup(SupervisorData& d, SimBackup b) {
+  b.slug = "5a" + std::to_string(100000 + d.next_id++) + "c";
+  b.date = common::format_iso_time(common::now_epoch_seconds());
+  if (b.name.empty()) b.name = "Automatic backup " + b.date.substr(0, 10);
+  b.size_mb = 1.5 + 20.0 * static_cast<double>(b.addons.size()) + (b.homeassistant ? 40.0 : 0.0);
+  d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] Creating new " + b.type + " backup with slug " +
+                  b.slug);
+  d.backups.push_back(std::move(b));
+  return d.backups.back().slug;
+}
+
+bool backup_running(const SupervisorData& d) {
+  return std::any_of(d.jobs.begin(), d.jobs.end(),
+                     [](const auto& kv) { return !kv.second.done && kv.second.name.rfind("backup_manager_", 0) == 0; });
+}
 
 void add_backup_routes(RestRouter& r) {
   r.add("GET", "/backups", guarded([](RestCall&, SupervisorData& d) {

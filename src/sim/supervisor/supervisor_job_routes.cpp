@@ -4,7 +4,9 @@
 // a child job. Add-on install and update keep stage null, as the Supervisor's
 // do: their progress is the image pull's (an internal job, not listed), and
 // their steps are child jobs: addon_install; addon_update, with addon_stop and
-// addon_start after the pull when the add-on runs.
+// addon_start after the pull when the add-on runs; an update with backup has
+// the partial backup it made first (backup_manager_partial_backup), or, when
+// the backup manager was busy, no child jobs and a BackupJobError.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -53,20 +55,39 @@ json::array stage_jobs(const SimJob& j, const std::vector<std::string>& stages) 
   return out;
 }
 
+// The partial backup an update with backup made before its pull
+// (backup_manager_partial_backup, reference: the backup's slug, no progress of
+// its own, last stage finishing_file), with the jobs the Supervisor keeps
+// (cleanup=False): backup_store_addons > backup_addon_save (reference: the add-on).
+json::object update_backup_job(const SimJob& j) {
+  json::object save = job_object(j, "backup_addon_save", child_uuid(j, 5), 0, true);
+  json::object store = job_object(j, "backup_store_addons", child_uuid(j, 4), 0, true, json::array{std::move(save)});
+  store["reference"] = nullptr;
+  json::object backup =
+      job_object(j, "backup_manager_partial_backup", child_uuid(j, 3), 0, true, json::array{std::move(store)});
+  backup["reference"] = j.backup;
+  backup["stage"] = "finishing_file";
+  return backup;
+}
+
 // An add-on install's or update's child jobs so far: addon_install/addon_update
 // run for the whole pull (progress 0 until done: no progress sync of their own);
-// a running add-on is stopped and started again after the update's pull.
+// an update with backup makes it first; a running add-on is stopped and
+// started again after the update's pull. An update its backup ended has none.
 json::array addon_jobs(SupervisorData& d, const SimJob& j) {
   const double done_progress = j.done ? 100.0 : 0.0;
   if (j.name == "addon_manager_install")
     return json::array{job_object(j, "addon_install", child_uuid(j, 0), done_progress, j.done)};
-  if (j.name != "addon_manager_update") return {};
+  if (j.name != "addon_manager_update" || !j.errors.empty()) return {};
+  json::array steps;
+  if (!j.backup.empty()) steps.push_back(update_backup_job(j));
   json::array around;
   const SimAddon* addon = find_addon(d, j.reference);
   if (j.done && addon && addon->state == "started")
     for (const char* step : {"addon_stop", "addon_start"})
       around.push_back(job_object(j, step, child_uuid(j, 1 + around.size()), 100.0, true));
-  return json::array{job_object(j, "addon_update", child_uuid(j, 0), done_progress, j.done, std::move(around))};
+  steps.push_back(job_object(j, "addon_update", child_uuid(j, 0), done_progress, j.done, std::move(around)));
+  return steps;
 }
 
 json::object job_json(SupervisorData& d, const SimJob& j) {

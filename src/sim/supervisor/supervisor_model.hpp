@@ -53,6 +53,7 @@ struct SimJob {
   double progress = 0, step = 50;
   bool done = false;
   json::array errors;
+  std::string backup;  // addon_manager_update with backup: the partial backup it made first
 };
 
 struct SupervisorData {

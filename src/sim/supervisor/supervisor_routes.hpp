@@ -28,6 +28,12 @@ void add_backup_routes(RestRouter& router);   // /backups/...
 void add_job_routes(RestRouter& router);      // /jobs/info, /jobs/{uuid}
 void add_ingress_routes(RestRouter& router);  // /ingress/session, /ingress/validate_session
 
+// A new backup in /backups (BackupManager._create_backup + _do_backup): slug and
+// date given, its size estimated, the Supervisor's log line written; its slug.
+std::string add_backup(SupervisorData& d, SimBackup b);
+// A backup_manager job (backup or restore) still running: its job group rejects another.
+bool backup_running(const SupervisorData& d);
+
 // A new job (already done when step >= 100): its uuid.
 std::string start_job(SupervisorData& d, std::string name, std::string reference, double step = 50);
 // The answer of a call with `background`: {"job_id"} while the job runs.

@@ -4,6 +4,7 @@
 // uninstall, update and remove_repository preview until confirm=true.
 #include <algorithm>
 
+#include "home/entity_docs.hpp"
 #include "tools/addons/addon_config.hpp"
 #include "tools/addons/addons_tools.hpp"
 #include "tools/addons/manage_app_parts.hpp"
@@ -68,12 +69,49 @@ boost::asio::awaitable<std::optional<mcp::ToolResult>> ask_first(Args& args, Too
   co_return preview;
 }
 
+// An update with backup=true: the Supervisor makes a partial backup of the
+// add-on first, its child job backup_manager_partial_backup (reference: the
+// backup's slug). Its errors, if any, are shown (the Supervisor then updates
+// anyway); no such job is said too.
+json::object backup_made(const addons::JobOutcome& outcome) {
+  const json::object* job = addons::child_job(outcome.job, "backup_manager_partial_backup");
+  if (!job) return json::object{{"made", false}, {"why", "the Supervisor's update job shows no backup"}};
+  const json::value* errors = job->if_contains("errors");
+  const bool failed = errors && errors->is_array() && !errors->get_array().empty();
+  json::object out{{"slug", home::str_of(job, "reference")}, {"made", !failed}};
+  if (failed) out["errors"] = *errors;
+  return out;
+}
+
+// A job that failed: the Supervisor's own error; a backup the update needed
+// first that failed (BackupJobError: the backup manager was busy) says that
+// the add-on was not updated.
+[[noreturn]] void throw_job_failure(const addons::JobOutcome& outcome, const std::string& job_id,
+                                    const std::string& action, const std::string& slug) {
+  json::object extra{{"job", addons::job_summary(outcome, job_id)}, {"written", false}};
+  const json::value* errors = outcome.job.if_contains("errors");
+  const json::object* first =
+      errors && errors->is_array() && !errors->get_array().empty() ? errors->get_array().front().if_object() : nullptr;
+  if (action == "update" && home::str_of(first, "type") == "BackupJobError")
+    throw ToolException(ToolError{"addon_backup_failed",
+                                  "The Supervisor could not make the backup it takes before updating " + slug + " (" +
+                                      outcome.error + "), so " + slug + " was not updated.",
+                                  "Another backup or restore is running: wait for it to finish "
+                                  "(ha_manage_backup action=list), then update again, or update with backup=false.",
+                                  std::move(extra)});
+  throw ToolException(ToolError{"addon_job_failed",
+                                "The Supervisor could not " + action + " " + slug + ": " + outcome.error,
+                                "ha_get_logs source=supervisor shows why.", std::move(extra)});
+}
+
 // install/update through the store with background=true (store.py): the job
 // is followed with progress notifications for at most wait_timeout seconds
 // (default 600); the answer tells the job's and the add-on's final state.
 boost::asio::awaitable<mcp::ToolResult> install_or_update(Args& args, ToolEnv& env, mcp::RequestContext& ctx,
                                                           const std::string& action, const std::string& slug,
                                                           json::object request) {
+  const json::value* asked = request.if_contains("backup");
+  const bool backup = asked && asked->is_bool() && asked->get_bool();
   request["background"] = true;
   ctx.progress(0, 100.0, action + " " + slug + ": starting");
   auto doing = supervisor(env, "post", "/store/addons/" + slug + "/" + action, std::move(request));
@@ -84,13 +122,10 @@ boost::asio::awaitable<mcp::ToolResult> install_or_update(Args& args, ToolEnv& e
     const double seconds = std::max(0.0, args.number("wait_timeout", 600));
     auto waiting = addons::wait_for_job(env, ctx, job_id, seconds, action + " " + slug);
     const addons::JobOutcome outcome = co_await std::move(waiting);
-    if (outcome.failed)
-      throw ToolException(ToolError{"addon_job_failed",
-                                    "The Supervisor could not " + action + " " + slug + ": " + outcome.error,
-                                    "ha_get_logs source=supervisor shows why.",
-                                    {{"job", addons::job_summary(outcome, job_id)}}});
+    if (outcome.failed) throw_job_failure(outcome, job_id, action, slug);
     body["done"] = outcome.done;
     body["job"] = addons::job_summary(outcome, job_id);
+    if (backup) body["backup"] = backup_made(outcome);
     if (!outcome.done)
       body["next"] = "Still running: ha_get_app slug=\"" + slug + "\" shows the add-on's state when it is done.";
   }
@@ -105,7 +140,9 @@ boost::asio::awaitable<mcp::ToolResult> lifecycle(Args& args, ToolEnv& env, mcp:
   const std::string slug = addons::checked_slug(args);
   json::object request;
   std::string would;
-  if (action == "update") would = "update the add-on to version_latest";
+  if (action == "update")
+    would = args.flag("backup", false) ? "back the add-on up (a partial backup), then update it to version_latest"
+                                       : "update the add-on to version_latest";
   if (action == "uninstall") would = "uninstall the add-on (its options and data are removed)";
   if (!would.empty()) {
     auto asking = ask_first(args, env, ctx, action, slug, std::move(would));

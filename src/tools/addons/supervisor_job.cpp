@@ -74,6 +74,18 @@ void read_outcome(JobOutcome& out) {
 
 }  // namespace
 
+const json::object* child_job(const json::object& job, std::string_view name) {
+  const json::array* children = children_of(job);
+  if (!children) return nullptr;
+  for (const auto& c : *children) {
+    const json::object* child = c.if_object();
+    if (!child) continue;
+    if (home::str_of(child, "name") == name) return child;
+    if (const json::object* below = child_job(*child, name)) return below;
+  }
+  return nullptr;
+}
+
 std::string job_id_of(const json::value& answer) {
   const json::object* o = answer.if_object();
   return o ? home::str_of(o, "job_id") : std::string();

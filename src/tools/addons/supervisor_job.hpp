@@ -28,6 +28,9 @@ boost::asio::awaitable<JobOutcome> wait_for_job(ToolEnv& env, mcp::RequestContex
 // steps (its child jobs depth first: name, done).
 json::object job_summary(const JobOutcome& outcome, const std::string& uuid);
 
+// The first job named `name` among `job`'s child jobs, depth first (nullptr: none).
+const json::object* child_job(const json::object& job, std::string_view name);
+
 // The job id of a background answer ({"job_id": …}), "" when none.
 std::string job_id_of(const json::value& answer);
 

@@ -31,6 +31,10 @@ struct HelperCall {
 boost::asio::awaitable<json::object> write_storage_helper(ToolEnv& env, const HelperCall& call);
 boost::asio::awaitable<json::object> write_flow_helper(ToolEnv& env, const HelperCall& call);
 boost::asio::awaitable<json::object> write_subentry(ToolEnv& env, const HelperCall& call);
+// The values hamcp itself gave a subentry (its creation, reconfigures and
+// restores, journaled with their answers as `after`; the newest wins), without
+// "name" (the title): what HA does not show when a form suggests nothing.
+json::object journaled_subentry_values(ToolEnv& env, const std::string& entry_id, const std::string& subentry_id);
 
 // ha_config_set restore=<edit id> of a helper or group edit (helper_restore.cpp).
 boost::asio::awaitable<json::object> restore_helper_edit(ToolEnv& env, const home::EditRecord& rec);

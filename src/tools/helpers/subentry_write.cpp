@@ -5,7 +5,9 @@
 // type without reconfigure is named before any flow starts. Journaled under
 // the integration kind: a reconfigure is restorable (the flow run again with
 // the values before), a creation is undone by removing the subentry.
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "tools/helpers/flow_driver.hpp"
 #include "tools/helpers/helper_ha.hpp"
@@ -63,6 +65,22 @@ void check_type(const json::object& entry, const std::string& entry_id, const st
 
 }  // namespace
 
+json::object journaled_subentry_values(ToolEnv& env, const std::string& entry_id, const std::string& subentry_id) {
+  std::vector<std::string> ids;
+  for (const char* prefix : {"subentry/", "subentry_reconfigure/"})
+    for (const auto& r : env.journal.list("integration", prefix + entry_id + "/" + subentry_id, 64))
+      if (r.action != "remove") ids.push_back(r.id);
+  std::sort(ids.begin(), ids.end());  // "e" + fixed-width increasing numbers: oldest first
+  json::object out;
+  for (const auto& id : ids) {
+    const std::optional<home::EditRecord> rec = env.journal.get(id);
+    if (rec && rec->after.is_object())
+      for (const auto& kv : rec->after.get_object())
+        if (kv.key() != "name") out[kv.key()] = kv.value();
+  }
+  return out;
+}
+
 boost::asio::awaitable<json::object> write_subentry(ToolEnv& env, const HelperCall& call) {
   auto reading = entry_of(env, call.id);
   const json::object entry = co_await std::move(reading);
@@ -113,9 +131,14 @@ boost::asio::awaitable<json::object> write_subentry(ToolEnv& env, const HelperCa
   if (!outcome.unused_keys.empty()) body["ignored_config_keys"] = outcome.unused_keys;
   const bool reconfigure = !call.subentry_id.empty();
   // The values before, as far as HA shows them: the form's suggested values
-  // (an integration may suggest none) and the title the "name" field sets.
+  // (an integration may suggest none: then those hamcp gave it itself) and the
+  // title the "name" field sets.
   json::object previous = outcome.previous;
-  if (reconfigure && !previous.contains("name")) previous["name"] = text_of(&before, "title");
+  if (reconfigure) {
+    if (!previous.contains("name")) previous["name"] = text_of(&before, "title");
+    for (const auto& kv : journaled_subentry_values(env, call.id, call.subentry_id))
+      if (!previous.contains(kv.key())) previous[kv.key()] = kv.value();
+  }
   json::value journal_before = reconfigure ? json::value(std::move(previous)) : json::value(nullptr);
   json::object journal_after = call.config;
   if (call.name) journal_after["name"] = *call.name;

@@ -54,23 +54,36 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
 }
 
 // A subentry's values before it goes: HA lists none, but its reconfigure form
-// suggests them (the flow is aborted again). The journal keeps them under
-// "data", so a restore can answer the creation form with them; a type without
-// a reconfigure form leaves them out.
+// suggests them (the flow is aborted again); a form that suggests none
+// (kitchen_sink's), or a type without one, leaves the values hamcp gave it
+// itself (journaled_subentry_values) as the only source. The journal keeps them under
+// "data", so a restore can answer the creation form with them; with neither
+// they are left out.
 boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::object& entry, json::object subentry) {
   const std::string type = str_of(&subentry, "subentry_type");
+  const std::string entry_id = str_of(&entry, "entry_id"), subentry_id = str_of(&subentry, "subentry_id");
   const json::value* types = entry.if_contains("supported_subentry_types");
   const json::value* one = types && types->is_object() ? types->as_object().if_contains(type) : nullptr;
   const json::value* can = one && one->is_object() ? one->as_object().if_contains("supports_reconfigure") : nullptr;
-  if (!can || !can->is_bool() || !can->get_bool()) co_return subentry;
   json::object form;
-  try {
-    auto peeking = helpers::peek_subentry_flow(env, str_of(&entry, "entry_id"), type, str_of(&subentry, "subentry_id"));
-    form = co_await std::move(peeking);
-  } catch (const std::exception& e) {  // no values then: the removal itself does not depend on them
-    spdlog::debug("subentry {}: its values were not read: {}", str_of(&subentry, "subentry_id"), e.what());
+  if (can && can->is_bool() && can->get_bool()) {
+    try {
+      auto peeking = helpers::peek_subentry_flow(env, entry_id, type, subentry_id);
+      form = co_await std::move(peeking);
+    } catch (const std::exception& e) {  // no values then: the removal itself does not depend on them
+      spdlog::debug("subentry {}: its values were not read: {}", subentry_id, e.what());
+    }
   }
-  if (str_of(&form, "type") == "form") subentry["data"] = helpers::suggested_values(form);
+  const bool shown = str_of(&form, "type") == "form";
+  json::object data = shown ? helpers::suggested_values(form) : json::object{};
+  json::array from_journal;
+  for (const auto& kv : helpers::journaled_subentry_values(env, entry_id, subentry_id))
+    if (!data.contains(kv.key())) {
+      data[kv.key()] = kv.value();
+      from_journal.emplace_back(kv.key());
+    }
+  if (shown || !from_journal.empty()) subentry["data"] = std::move(data);
+  if (!from_journal.empty()) subentry["data_from_journal"] = std::move(from_journal);
   co_return subentry;
 }
 

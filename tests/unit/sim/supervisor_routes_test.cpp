@@ -204,6 +204,64 @@ TEST_F(SupervisorRoutes, AddonJobsHaveTheSupervisorsChildJobs) {
   EXPECT_EQ(jobs.at(1).at("child_jobs").at(0).at("name"), "addon_install");
 }
 
+// An update with backup=true (AddonManager.update): a partial backup of the
+// add-on alone, named after its version before, listed in /backups and shown
+// as the update's first child job with the backup's slug as reference; while
+// another backup runs, the backup manager's group rejects it and the update
+// ends with that BackupJobError, nothing updated and no backup made.
+TEST_F(SupervisorRoutes, AnUpdateWithBackupMakesAPartialBackupFirst) {
+  auto read = [&](const std::string& job) { return envelope(request("GET", "/jobs/" + job)).at("data").as_object(); };
+  auto backups = [&] { return envelope(request("GET", "/backups")).at("data").at("backups").as_array(); };
+  const std::size_t before = backups().size();
+  const std::string running =
+      std::string(envelope(request("POST", "/backups/new/partial", R"({"folders":["share"],"background":true})"))
+                      .at("data")
+                      .at("job_id")
+                      .as_string());
+  RestResponse refused = request("POST", "/store/addons/core_mosquitto/update", R"({"backup":true})");
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_EQ(envelope(refused).at("message"), "Another job is running for job group backup_manager");
+  const std::string failed = std::string(
+      envelope(request("POST", "/store/addons/core_mosquitto/update", R"({"backup":true,"background":true})"))
+          .at("data")
+          .at("job_id")
+          .as_string());
+  const json::object failure = read(failed);
+  EXPECT_EQ(failure.at("done"), true);
+  ASSERT_EQ(failure.at("errors").as_array().size(), 1u) << json::serialize(failure);
+  EXPECT_EQ(failure.at("errors").at(0).at("type"), "BackupJobError");
+  EXPECT_TRUE(failure.at("child_jobs").as_array().empty());
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.1");
+  EXPECT_EQ(backups().size(), before + 1) << "only the running backup";
+
+  for (int i = 0; i < 4; ++i) read(running);  // 25 % a read: done
+  ASSERT_EQ(read(running).at("done"), true);
+  const std::string update = std::string(
+      envelope(request("POST", "/store/addons/core_mosquitto/update", R"({"backup":true,"background":true})"))
+          .at("data")
+          .at("job_id")
+          .as_string());
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.2");
+  const json::array listed = backups();
+  ASSERT_EQ(listed.size(), before + 2);
+  const json::object& made = listed.back().as_object();
+  EXPECT_EQ(made.at("name"), "addon_core_mosquitto_6.5.1");
+  EXPECT_EQ(made.at("type"), "partial");
+  EXPECT_EQ(made.at("content").at("homeassistant"), false);
+  EXPECT_EQ(made.at("content").at("addons"), json::array{"core_mosquitto"});
+  EXPECT_TRUE(made.at("content").at("folders").as_array().empty());
+  const json::object job = read(update);
+  const json::array& steps = job.at("child_jobs").as_array();
+  ASSERT_EQ(steps.size(), 2u) << json::serialize(job);
+  EXPECT_EQ(steps.at(0).at("name"), "backup_manager_partial_backup");
+  EXPECT_EQ(steps.at(0).at("reference"), made.at("slug"));
+  EXPECT_EQ(steps.at(0).at("done"), true);
+  EXPECT_EQ(steps.at(0).at("child_jobs").at(0).at("name"), "backup_store_addons");
+  EXPECT_EQ(steps.at(0).at("child_jobs").at(0).at("child_jobs").at(0).at("reference"), "core_mosquitto");
+  EXPECT_EQ(steps.at(1).at("name"), "addon_update");
+  EXPECT_TRUE(job.at("errors").as_array().empty());
+}
+
 // Ingress as HA's frontend uses it: a session from the Supervisor (through HA's
 // supervisor/api), validated, then HA's /api/hassio_ingress/<token>/<path>,
 // which needs no token but the ingress_session cookie (401 without).

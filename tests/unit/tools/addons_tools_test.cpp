@@ -25,6 +25,21 @@ class AddonsToolsTest : public ToolsTest {
       return sim::SimAddon{};
     });
   }
+  // hamcp as an add-on runs it: SUPERVISOR_TOKEN, the Supervisor (the sim) at a
+  // test endpoint, requests recorded; the sim's port.
+  uint16_t start_inside_an_addon() {
+    sim = std::make_unique<sim::SimServer>(sim::demo_home(), sim::SimServerOptions{"127.0.0.1", 0, "sv-token"});
+    const uint16_t port = sim->start();
+    adjust_input = [port](ha::ConnectionInput& input) {
+      input.url.clear();
+      input.token.clear();
+      input.supervisor_token = "sv-token";
+      input.supervisor_endpoint = "127.0.0.1:" + std::to_string(port);
+    };
+    sim->core().record_requests(true);
+    start({}, "http://unused", "sv-token");
+    return port;
+  }
   std::vector<std::string> slugs(const CallResult& r) {
     std::vector<std::string> out;
     for (const auto& a : r.structured.at("addons").as_array()) out.push_back(str(a, "slug"));
@@ -93,6 +108,40 @@ TEST_F(AddonsToolsTest, LifecycleActionsAndConfirmPreviews) {
   EXPECT_TRUE(addon("core_ssh").installed());
   CallResult wrong = call("ha_manage_app", R"({"action":"explode","slug":"core_ssh"})");
   EXPECT_EQ(wrong.code(), "invalid_argument") << wrong.text;
+}
+
+// update with backup=true: the Supervisor's partial backup of the add-on is
+// made first and the answer names its slug; while another backup runs the
+// Supervisor refuses that backup and the update with it: one clear error, the
+// add-on not updated.
+TEST_F(AddonsToolsTest, AnUpdateWithBackupNamesItsBackupOrFailsWithoutUpdating) {
+  start();
+  with_supervisor([](sim::SupervisorData& d) {
+    sim::SimJob busy;
+    busy.uuid = "busy0000000000000000000000000001";
+    busy.name = "backup_manager_full_backup";
+    d.jobs[busy.uuid] = busy;
+  });
+  const std::string args = R"({"action":"update","slug":"core_mosquitto","confirm":true,"backup":true})";
+  CallResult refused = call("ha_manage_app", args);
+  EXPECT_EQ(refused.code(), "addon_backup_failed") << refused.text;
+  EXPECT_NE(refused.text.find("was not updated"), std::string::npos) << refused.text;
+  EXPECT_NE(refused.text.find("Another job is running"), std::string::npos) << refused.text;
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.1");
+
+  const std::size_t backups = with_supervisor([](sim::SupervisorData& d) {
+    d.jobs.at("busy0000000000000000000000000001").done = true;
+    return d.backups.size();
+  });
+  CallResult updated = call("ha_manage_app", args);
+  ASSERT_FALSE(updated.is_error) << updated.text;
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.2");
+  const sim::SimBackup made = with_supervisor([](sim::SupervisorData& d) { return d.backups.back(); });
+  EXPECT_EQ(with_supervisor([](sim::SupervisorData& d) { return d.backups.size(); }), backups + 1);
+  EXPECT_EQ(made.name, "addon_core_mosquitto_6.5.1");
+  const json::object& backup = updated.structured.at("backup").as_object();
+  EXPECT_EQ(str(backup, "slug"), made.slug);
+  EXPECT_EQ(backup.at("made"), true);
 }
 
 TEST_F(AddonsToolsTest, OptionsAreMergedKeepMaskedSecretsAndAreJournaled) {
@@ -197,16 +246,7 @@ TEST_F(AddonsToolsTest, NoSupervisorIsOneClearError) {
 }
 
 TEST_F(AddonsToolsTest, InsideAnAddonTheSupervisorIsReachedDirectly) {
-  sim = std::make_unique<sim::SimServer>(sim::demo_home(), sim::SimServerOptions{"127.0.0.1", 0, "sv-token"});
-  const uint16_t port = sim->start();
-  adjust_input = [port](ha::ConnectionInput& input) {
-    input.url.clear();
-    input.token.clear();
-    input.supervisor_token = "sv-token";
-    input.supervisor_endpoint = "127.0.0.1:" + std::to_string(port);
-  };
-  sim->core().record_requests(true);
-  start({}, "http://unused", "sv-token");
+  const uint16_t port = start_inside_an_addon();
   ASSERT_TRUE(
       h.run_until([&] { return ha->status().state == ha::MirrorState::synced; }, std::chrono::milliseconds(10000)));
   CallResult r = call("ha_get_app", R"({"slug":"core_mosquitto"})");
@@ -237,6 +277,35 @@ TEST_F(AddonsToolsTest, InsideAnAddonTheSupervisorIsReachedDirectly) {
   EXPECT_NE(str(api.structured, "body").find("Unauthorized"), std::string::npos) << api.text;
   CallResult escape = call("ha_manage_app", R"({"slug":"core_mosquitto","path":"/../x"})");
   EXPECT_EQ(escape.code(), "invalid_argument") << escape.text;
+}
+
+// Ingress inside an add-on: the session is made through HA's supervisor/api
+// command (over the Supervisor's /core/websocket: the Supervisor's
+// /ingress/session answers Home Assistant alone, require_home_assistant), and
+// the request goes to HA's own /api/hassio_ingress with the session cookie
+// alone (on HA OS homeassistant:8123; here the test endpoint), not through the
+// Supervisor's Core proxy (/core/api), which would want a token.
+TEST_F(AddonsToolsTest, InsideAnAddonIngressReachesHomeAssistantWithTheCookie) {
+  start_inside_an_addon();
+  ASSERT_TRUE(
+      h.run_until([&] { return ha->status().state == ha::MirrorState::synced; }, std::chrono::milliseconds(10000)));
+  CallResult r = call("ha_manage_app", R"({"slug":"45df7312_zigbee2mqtt","path":"/api/info"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(str(r.structured, "via"), "ingress");
+  EXPECT_EQ(r.structured.at("status"), 200);
+  EXPECT_EQ(str(r.structured.at("json"), "name"), "Zigbee2MQTT") << r.text;
+  EXPECT_EQ(with_supervisor([](sim::SupervisorData& d) { return d.ingress_sessions.size(); }), 1u);
+  int through_ha = 0, direct_sessions = 0, ingress = 0, through_core = 0;
+  for (const auto& q : sim->core().received_requests()) {
+    through_ha += q.what == "supervisor/api POST /ingress/session" ? 1 : 0;
+    direct_sessions += q.what == "/ingress/session" ? 1 : 0;
+    ingress += q.channel == "GET" && q.what.rfind("/api/hassio_ingress/", 0) == 0 ? 1 : 0;
+    through_core += q.what.rfind("/core/api/hassio_ingress", 0) == 0 ? 1 : 0;
+  }
+  EXPECT_EQ(through_ha, 1);
+  EXPECT_EQ(direct_sessions, 0);
+  EXPECT_EQ(ingress, 1);
+  EXPECT_EQ(through_core, 0);
 }
 
 TEST_F(AddonsToolsTest, TheAddonApiProxyNeedsHamcpInsideAnAddon) {

@@ -3,6 +3,7 @@
 // and its "room" subentries: create, a duplicate refused by HA's abort, the
 // arguments each action needs, reconfigure journaled and restored, a removed
 // subentry restored with its values.
+#include "sim/flows/flow_engine.hpp"
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -23,14 +24,17 @@ class SubentryToolsTest : public ToolsTest {
     EXPECT_FALSE(r.is_error) << r.text;
     return r.structured.at("subentries").as_array();
   }
+  // An "Office" room with 3 sensors, created through the subentry flow.
+  CallResult add_office(const std::string& id) {
+    return call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
+                                            R"(","subentry_type":"room","name":"Office","config":{"sensors":3}})");
+  }
 };
 
 TEST_F(SubentryToolsTest, CreatesASubentryThroughItsFlow) {
   start();
   const std::string id = bridge();
-  CallResult r =
-      call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id +
-                                       R"(","subentry_type":"room","name":"Office","config":{"sensors":3}})");
+  CallResult r = add_office(id);
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("result"), "created");
   EXPECT_EQ(r.structured.at("subentry").at("title"), "Office");
@@ -120,6 +124,39 @@ TEST_F(SubentryToolsTest, RemovedSubentryIsRestoredWithItsValues) {
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string diagnostics = json::serialize(r.structured);
   EXPECT_NE(diagnostics.find(R"("sensors":2)"), std::string::npos) << "the old value, not the form's default 1";
+}
+
+// A subentry whose values Home Assistant does not show (its type has no
+// reconfigure form here; kitchen_sink's form suggests none) comes back with
+// the values hamcp gave it itself: its creation and reconfigure, journaled.
+TEST_F(SubentryToolsTest, RemovedSubentryWithoutAFormIsRestoredWithTheValuesHamcpWrote) {
+  start();
+  const std::string id = bridge();
+  CallResult r = add_office(id);
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string sub(r.structured.at("subentry_id").as_string());
+  r = call("ha_config_set_helper", R"({"helper_type":"config_subentry","entry_id":")" + id + R"(","subentry_id":")" +
+                                       sub + R"(","config":{"sensors":5}})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  {
+    std::lock_guard lock(sim->store().mutex());
+    json::object* stored = sim::flows::stored_entry(sim->store(), id);
+    ASSERT_NE(stored, nullptr);
+    stored->at("entry").as_object()["supported_subentry_types"] =
+        json::object{{"room", json::object{{"supports_reconfigure", false}}}};
+  }
+  r = call(
+      "ha_remove_helpers_integrations",
+      R"({"target":")" + id + R"(","helper_type":"config_subentry","subentry_id":")" + sub + R"(","confirm":true})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  const std::string edit(r.structured.at("edit_id").as_string());
+  r = call("ha_config_set", R"({"restore":")" + edit + R"("})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("subentry").at("title"), "Office");
+  r = call("ha_get_integration", R"({"entry_id":")" + id + R"(","include_diagnostics":true,
+"diagnostics_data_path":"subentries"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_NE(json::serialize(r.structured).find(R"("sensors":5)"), std::string::npos) << "the value hamcp wrote last";
 }
 
 TEST_F(SubentryToolsTest, ShowsEachSubentryTypesForm) {
