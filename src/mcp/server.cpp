@@ -102,8 +102,23 @@ void Server::notify_resource_updated(std::string_view uri) {
   core_->for_each_session([uri](Session& s) { s.queue_resource_update(uri); });
 }
 
+void Server::end_session(const std::shared_ptr<Session>& session) {
+  if (!session) return;
+  session->shutdown();
+  if (!session->modern_) core_->tasks.end_owned(session_task_scope(session->id()));
+}
+
+void Server::end_session(std::string_view id) {
+  if (id.empty()) return;
+  core_->for_each_session([id](Session& s) {
+    if (s.id() == id) s.shutdown();
+  });
+  core_->tasks.end_owned(session_task_scope(id));
+}
+
 void Server::shutdown() {
   core_->for_each_session([](Session& s) { s.shutdown(); });
+  core_->tasks.end_owned("");
 }
 
 std::size_t Server::session_count() const {
