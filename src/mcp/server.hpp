@@ -116,6 +116,9 @@ class Server {
   // is in memory. An empty id does nothing.
   void end_session(std::string_view id);
 
+  // Every session's tasks (counts for tests and diagnostics).
+  const TaskStore& tasks() const { return core_->tasks; }
+
   // Cancel everything in every session, and every task.
   void shutdown();
   std::size_t session_count() const;

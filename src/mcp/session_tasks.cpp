@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
 
 #include "mcp/echo.hpp"
 #include "mcp/server.hpp"
@@ -56,6 +57,18 @@ std::optional<std::chrono::milliseconds> requested_ttl(const json::object& param
   const double ms = ttl->to_number<double>();  // clamped by the store
   if (!(ms > 0)) return std::nullopt;
   return std::chrono::milliseconds(static_cast<std::int64_t>(std::min(ms, 1e12)));
+}
+
+// What stops a task's work (TaskRecord::stop). The cancellation is emitted on
+// the server's executor with the request's state held meanwhile: co_spawn's
+// handler dispatches its emission there, and when stop() runs elsewhere (a
+// test's thread) that posted emission must not outlive the state of a run that
+// finished first (the task's entry, holding stop, may be gone by then).
+std::function<void()> stopper(std::shared_ptr<detail::InFlightRequest> in_flight, asio::any_io_executor executor) {
+  return [in_flight = std::move(in_flight), executor = std::move(executor)] {
+    in_flight->cancelled = true;
+    asio::dispatch(executor, [in_flight] { in_flight->signal.emit(asio::cancellation_type::terminal); });
+  };
 }
 
 // Where a 2025 task's requests to its client go (Session::send_request's
@@ -176,10 +189,7 @@ void Session::start_task(json::value id, json::object params, const std::shared_
 
 void Session::run_task_work(TaskRecord& task, json::value id, json::object params) {
   auto in_flight = std::make_shared<detail::InFlightRequest>();
-  task.stop = [in_flight] {
-    in_flight->cancelled = true;
-    in_flight->signal.emit(asio::cancellation_type::terminal);
-  };
+  task.stop = stopper(in_flight, core_->executor);
   auto self = shared_from_this();
   auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), progress_token_of(params),
                                                      std::make_shared<detail::DetachedChannel>(), in_flight);
@@ -355,10 +365,7 @@ bool SessionRequestContext::continue_as_task() {
   } catch (const McpError&) {
     return false;  // too many tasks: answer in the call
   }
-  task->stop = [in_flight = in_flight_] {
-    in_flight->cancelled = true;
-    in_flight->signal.emit(asio::cancellation_type::terminal);
-  };
+  task->stop = stopper(in_flight_, session_->core_->executor);
   task_id_ = task->id;
   in_flight_->detached = true;
   // No longer the request's work: the request's end (a 2026 HTTP request's
