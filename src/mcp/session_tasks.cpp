@@ -85,7 +85,8 @@ class TaskStream final : public Channel {
     const json::value* method = m ? m->if_contains("method") : nullptr;
     if (method && method->is_string() && method->get_string() == "notifications/cancelled") {
       const json::value* params = m->if_contains("params");
-      const json::value* request = params && params->is_object() ? params->get_object().if_contains("requestId") : nullptr;
+      const json::value* request =
+          params && params->is_object() ? params->get_object().if_contains("requestId") : nullptr;
       if (request && store.withdraw(task_id_, *request)) return;  // it never reached the client
     } else if (m && m->contains("id")) {
       sent_ = true;

@@ -102,7 +102,7 @@ TEST(TasksSessionEnd, EndingASessionCancelsItsRunningTasksAnswersWaitersAndFrees
   ASSERT_EQ(waiting->responses().size(), 1u);  // the waiting tasks/result got its answer, and closed
   EXPECT_EQ(error_code_of(waiting->responses().front()), error_code::invalid_params);
   EXPECT_EQ(waiting->closed, 1);
-  ASSERT_TRUE(h.run_until([&] { return cancelled == 2 && gone.expired(); }));  // handlers stopped, session freed
+  ASSERT_TRUE(h.run_until([&] { return cancelled == 2 && gone.expired(); }));       // handlers stopped, session freed
   EXPECT_TRUE(standalone->with_method("notifications/tasks/status").size() == 1u);  // only `done`'s completion
   (void)done;
 }
@@ -144,8 +144,8 @@ TEST(TasksSessionEnd, ChurnOfSessionsEndingAtEveryStageLeavesNoTaskAndNoSession)
   std::vector<std::weak_ptr<Session>> ended;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   for (int round = 0; round < 60 && std::chrono::steady_clock::now() < deadline; ++round) {
-    auto session = open_session(h, "churn-" + std::to_string(round), std::make_shared<MemoryChannel>(),
-                                R"({"elicitation":{}})");
+    auto session =
+        open_session(h, "churn-" + std::to_string(round), std::make_shared<MemoryChannel>(), R"({"elicitation":{}})");
     for (int i = 0; i < 4; ++i) {
       const std::string id = start_task(h, *session, i == 3 ? "ask" : "slow", "{\"ms\":" + std::to_string(i * 3) + "}");
       if (i % 2 == 0) session->deliver(json::parse(task_request("7", "tasks/result", id)), nullptr);
@@ -158,9 +158,8 @@ TEST(TasksSessionEnd, ChurnOfSessionsEndingAtEveryStageLeavesNoTaskAndNoSession)
       h.server.end_session(session->id());
   }
   EXPECT_EQ(h.server.tasks().size(), 0u);
-  ASSERT_TRUE(h.run_until([&] {
-    return std::all_of(ended.begin(), ended.end(), [](const auto& w) { return w.expired(); });
-  }));
+  ASSERT_TRUE(
+      h.run_until([&] { return std::all_of(ended.begin(), ended.end(), [](const auto& w) { return w.expired(); }); }));
   EXPECT_EQ(h.server.tasks().size(), 0u);
   EXPECT_EQ(h.server.session_count(), 1u);  // the harness's own
 }
@@ -173,9 +172,8 @@ TEST(TasksInput2025, AQuestionMakesTheTaskInputRequiredAndGoesOutOnTasksResult) 
   add_task_tools(h.server, &cancelled);
   h.initialize("2025-11-25", R"({"elicitation":{}})");
   const std::string id = start_task(h, *h.session, "ask", "{}");
-  ASSERT_TRUE(h.run_until([&] {
-    return result_of(h.request(task_request("2", "tasks/get", id))).at("status") == "input_required";
-  }));
+  ASSERT_TRUE(h.run_until(
+      [&] { return result_of(h.request(task_request("2", "tasks/get", id))).at("status") == "input_required"; }));
   EXPECT_TRUE(h.standalone->with_method("elicitation/create").empty());  // not on the session's stream
 
   auto result = h.send(task_request("3", "tasks/result", id));
@@ -231,9 +229,11 @@ TEST(TasksInput2025, WithoutElicitationTheTaskNeverWaitsAndAnUnansweredQuestionI
   add_task_tools(late.server, &cancelled);
   late.initialize("2025-11-25", R"({"elicitation":{}})");
   const std::string id = start_task(late, *late.session, "ask", "{}");
-  ASSERT_TRUE(late.run_until([&] {  // nobody called tasks/result: the question times out (2 s) unsent
-    return result_of(late.request(task_request("2", "tasks/get", id))).at("status") == "failed";
-  }, milliseconds(5000)));
+  ASSERT_TRUE(late.run_until(
+      [&] {  // nobody called tasks/result: the question times out (2 s) unsent
+        return result_of(late.request(task_request("2", "tasks/get", id))).at("status") == "failed";
+      },
+      milliseconds(5000)));
   auto result = late.send(task_request("3", "tasks/result", id));
   EXPECT_TRUE(result->with_method("elicitation/create").empty());
   EXPECT_TRUE(result->with_method("notifications/cancelled").empty());
