@@ -111,10 +111,11 @@ class Server {
   // id expired, a legacy SSE stream ended): it is shut down, and its 2025-era
   // tasks are cancelled and forgotten, since nobody can poll them any more.
   void end_session(const std::shared_ptr<Session>& session);
-  // The same by id (HTTP): every Session object with that id (a rebuilt one
-  // and an evicted one its tasks still run in), and its tasks even when none
-  // is in memory. An empty id does nothing.
-  void end_session(std::string_view id);
+  // The same by id (HTTP), for several at once (one pass over sessions and
+  // tasks): every Session object with such an id (a rebuilt one and an evicted
+  // one its tasks still run in), and their tasks even when none is in memory.
+  // Empty ids are ignored.
+  void end_sessions(const std::vector<std::string>& ids);
 
   // Every session's tasks (counts for tests and diagnostics).
   const TaskStore& tasks() const { return core_->tasks; }

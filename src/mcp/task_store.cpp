@@ -154,12 +154,12 @@ bool TaskStore::cancel(TaskRecord& task) {
   return true;
 }
 
-std::size_t TaskStore::end_owned(std::string_view owner_prefix) {
+std::size_t TaskStore::end_owned(const std::function<bool(std::string_view owner)>& whose) {
   std::vector<std::function<void()>> stops;
   std::size_t removed = 0;
   for (auto it = tasks_.begin(); it != tasks_.end();) {
     TaskRecord& task = it->second;
-    if (!task.owner.starts_with(owner_prefix)) {
+    if (!whose(task.owner)) {
       ++it;
       continue;
     }
@@ -230,6 +230,15 @@ bool TaskStore::withdraw(std::string_view id, const json::value& request_id) {
 }
 
 std::string session_task_scope(std::string_view session_id) { return "2025|" + std::string(session_id) + "|"; }
+
+std::optional<std::string_view> session_of_owner(std::string_view owner) {
+  constexpr std::string_view kEra = "2025|";
+  if (!owner.starts_with(kEra)) return std::nullopt;
+  owner.remove_prefix(kEra.size());
+  const std::size_t end = owner.find('|');  // session ids (signed-id nonces, legacy keys) have no '|'
+  if (end == std::string_view::npos) return std::nullopt;
+  return owner.substr(0, end);
+}
 
 json::object task_json(const TaskRecord& task, const TaskStore::Options& options, bool modern, bool detailed) {
   json::object out;

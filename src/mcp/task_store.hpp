@@ -56,9 +56,11 @@ struct TaskRecord {
   int asking = 0;
 };
 
-// What a 2025 session's task owners start with (Session::task_owner): the
-// scope TaskStore::end_owned drops once the session has ended.
+// What a 2025 session's task owners start with (Session::task_owner), and the
+// session id an owner names (nullopt: a 2026 owner): what TaskStore::end_owned
+// drops once that session has ended.
 std::string session_task_scope(std::string_view session_id);
+std::optional<std::string_view> session_of_owner(std::string_view owner);
 
 struct TaskStoreOptions {
   std::chrono::milliseconds default_ttl{std::chrono::hours(1)};
@@ -94,11 +96,11 @@ class TaskStore {
   bool answer(TaskRecord& task, const json::object& responses);
   // Marks a live task cancelled and stops its work; false when it was terminal already.
   bool cancel(TaskRecord& task);
-  // Every task whose owner starts with `owner_prefix` is gone for good (its
-  // session ended: nobody can poll it again): live ones are cancelled (tasks/result
-  // waiters answered, then their work stopped) and all their entries removed.
-  // Returns how many were removed.
-  std::size_t end_owned(std::string_view owner_prefix);
+  // Every task whose owner `whose` names is gone for good (its session ended:
+  // nobody can poll it again): live ones are cancelled (tasks/result waiters
+  // answered, then their work stopped) and all their entries removed, in one
+  // pass. Returns how many were removed.
+  std::size_t end_owned(const std::function<bool(std::string_view owner)>& whose);
 
   // 2025-11-25 requests of a task's work to its client (session_tasks.cpp).
   // The work sends a request: the task is input_required until every one is

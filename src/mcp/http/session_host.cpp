@@ -181,7 +181,7 @@ void SessionHost::end_session(std::shared_ptr<HttpSession> hs, std::string key) 
   if (hs) hs->finish_all();
   asio::post(server_ex_, [srv = &server_, hs, key = std::move(key)] {
     if (hs && hs->session) hs->session->set_standalone_channel(nullptr);
-    srv->end_session(key);  // every Session object with this id, and the tasks of none in memory
+    srv->end_sessions({key});  // every Session object with this id, and the tasks of none in memory
   });
 }
 
@@ -285,8 +285,9 @@ void SessionHost::sweep() {
   std::vector<std::string> expired;
   auto evicted = registry_->evict_idle(&expired);
   if (!evicted.empty()) spdlog::debug("http: dropped in-memory state of {} idle sessions", evicted.size());
-  // An expired id is refused from now on: its tasks can never be polled again.
-  for (auto& key : expired) end_session(nullptr, std::move(key));
+  // Expired ids are refused from now on: their tasks can never be polled again.
+  if (!expired.empty())
+    asio::post(server_ex_, [srv = &server_, expired = std::move(expired)] { srv->end_sessions(expired); });
 }
 
 }  // namespace hamcp::mcp::http

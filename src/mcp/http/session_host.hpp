@@ -136,9 +136,9 @@ class SessionHost : public std::enable_shared_from_this<SessionHost> {
   // 403 for a request using a session another OAuth user owns.
   static HttpResponse other_users_session();
   void shutdown_session(std::shared_ptr<HttpSession> hs);
-  // The session `key` is over for good (DELETE, its id expired, a legacy SSE
-  // stream ended): as shutdown_session, and Server::end_session ends its tasks.
-  // `hs` may be nullptr (its in-memory state was evicted).
+  // The session `key` is over for good (DELETE, a legacy SSE stream ended):
+  // as shutdown_session, and Server::end_sessions ends its tasks. `hs` may be
+  // nullptr (its in-memory state was evicted).
   void end_session(std::shared_ptr<HttpSession> hs, std::string key);
 
   // nullopt when `calls` more calls may start on `hs`; else the refusal to send

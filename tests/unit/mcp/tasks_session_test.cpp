@@ -76,6 +76,17 @@ std::string start_task(Harness& h, Session& session, std::string_view tool, std:
   return std::string(result_of(created).at("task").as_object().at("taskId").as_string());
 }
 
+TEST(TasksSessionEnd, AnOwnerNamesItsSessionOnlyInThe2025Era) {
+  EXPECT_EQ(session_of_owner(session_task_scope("abc") + "alice"), std::optional<std::string_view>("abc"));
+  EXPECT_EQ(session_of_owner(session_task_scope("") + ""), std::optional<std::string_view>(""));  // stdio
+  EXPECT_EQ(session_of_owner("2026|alice"), std::nullopt);
+  TaskStore store;
+  store.create(session_task_scope("abc") + "alice");
+  store.create(session_task_scope("abcd") + "alice");  // a longer id is another session
+  EXPECT_EQ(store.end_owned([](std::string_view owner) { return session_of_owner(owner) == "abc"; }), 1u);
+  EXPECT_EQ(store.size(), 1u);
+}
+
 TEST(TasksSessionEnd, EndingASessionCancelsItsRunningTasksAnswersWaitersAndFreesEverything) {
   Harness h;
   int cancelled = 0;
@@ -125,7 +136,7 @@ TEST(TasksSessionEnd, ByIdItReachesTasksOfEveryObjectOfThatSessionAndAFinishedOn
   }));
   EXPECT_EQ(result_of(answer_on(h, *rebuilt, task_request("3", "tasks/get", running))).at("status"), "working");
 
-  h.server.end_session("same-id");  // DELETE
+  h.server.end_sessions({"same-id"});  // DELETE
   EXPECT_EQ(h.server.tasks().size(), 0u);
   EXPECT_TRUE(rebuilt->is_shut_down());
   ASSERT_TRUE(h.run_until([&] { return cancelled == 1 && evicted.expired(); }));
@@ -155,7 +166,7 @@ TEST(TasksSessionEnd, ChurnOfSessionsEndingAtEveryStageLeavesNoTaskAndNoSession)
     if (round % 2 == 0)
       h.server.end_session(session);
     else
-      h.server.end_session(session->id());
+      h.server.end_sessions({"unrelated", session->id()});
   }
   EXPECT_EQ(h.server.tasks().size(), 0u);
   ASSERT_TRUE(
