@@ -221,6 +221,24 @@ TEST(TasksInput2025, AWaitingTasksResultCarriesTheQuestionAtOnce) {
   EXPECT_EQ(text_of(result->responses().front()), "stopped");
 }
 
+TEST(TasksInput2025, CancellingATaskThatWaitsForAnAnswerStopsItAndAnswersItsTasksResult) {
+  Harness h;
+  int cancelled = 0;
+  add_task_tools(h.server, &cancelled);
+  h.initialize("2025-11-25", R"({"elicitation":{}})");
+  const std::string id = start_task(h, *h.session, "ask", "{}");
+  auto result = h.send(task_request("2", "tasks/result", id));
+  ASSERT_EQ(result->with_method("elicitation/create").size(), 1u);
+  EXPECT_EQ(result_of(h.request(task_request("3", "tasks/cancel", id))).at("status"), "cancelled");
+  ASSERT_EQ(result->responses().size(), 1u);  // the waiting tasks/result: the task was cancelled
+  EXPECT_EQ(error_code_of(result->responses().front()), error_code::invalid_params);
+  h.run_for(milliseconds(20));  // the handler unwinds; a late answer changes nothing
+  h.send(R"({"jsonrpc":"2.0","id":)" + json::serialize(result->with_method("elicitation/create")[0].at("id")) +
+         R"(,"result":{"action":"accept"}})");
+  EXPECT_EQ(result_of(h.request(task_request("4", "tasks/get", id))).at("status"), "cancelled");
+  EXPECT_EQ(h.server.tasks().live(), 0u);
+}
+
 TEST(TasksInput2025, WithoutElicitationTheTaskNeverWaitsAndAnUnansweredQuestionIsWithdrawn) {
   Harness h;
   int cancelled = 0;
