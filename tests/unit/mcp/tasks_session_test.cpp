@@ -177,12 +177,17 @@ TEST(TasksSessionEnd, ChurnOfSessionsEndingAtEveryStageLeavesNoTaskAndNoSession)
 
 // ---- 2025-11-25: a task's work asks the client ------------------------------------------
 
-TEST(TasksInput2025, AQuestionMakesTheTaskInputRequiredAndGoesOutOnTasksResult) {
-  Harness h;
-  int cancelled = 0;
+// A client that takes elicitation, and the id of its task that asks it something.
+std::string start_asking(Harness& h) {
+  static int cancelled = 0;  // the ask tool never counts
   add_task_tools(h.server, &cancelled);
   h.initialize("2025-11-25", R"({"elicitation":{}})");
-  const std::string id = start_task(h, *h.session, "ask", "{}");
+  return start_task(h, *h.session, "ask", "{}");
+}
+
+TEST(TasksInput2025, AQuestionMakesTheTaskInputRequiredAndGoesOutOnTasksResult) {
+  Harness h;
+  const std::string id = start_asking(h);
   ASSERT_TRUE(h.run_until(
       [&] { return result_of(h.request(task_request("2", "tasks/get", id))).at("status") == "input_required"; }));
   EXPECT_TRUE(h.standalone->with_method("elicitation/create").empty());  // not on the session's stream
@@ -223,10 +228,7 @@ TEST(TasksInput2025, AWaitingTasksResultCarriesTheQuestionAtOnce) {
 
 TEST(TasksInput2025, CancellingATaskThatWaitsForAnAnswerStopsItAndAnswersItsTasksResult) {
   Harness h;
-  int cancelled = 0;
-  add_task_tools(h.server, &cancelled);
-  h.initialize("2025-11-25", R"({"elicitation":{}})");
-  const std::string id = start_task(h, *h.session, "ask", "{}");
+  const std::string id = start_asking(h);
   auto result = h.send(task_request("2", "tasks/result", id));
   ASSERT_EQ(result->with_method("elicitation/create").size(), 1u);
   EXPECT_EQ(result_of(h.request(task_request("3", "tasks/cancel", id))).at("status"), "cancelled");
