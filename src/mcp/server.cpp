@@ -1,6 +1,7 @@
 #include "mcp/server.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "mcp/errors.hpp"
 
@@ -102,8 +103,30 @@ void Server::notify_resource_updated(std::string_view uri) {
   core_->for_each_session([uri](Session& s) { s.queue_resource_update(uri); });
 }
 
+void Server::end_session(const std::shared_ptr<Session>& session) {
+  if (!session) return;
+  session->shutdown();
+  if (session->modern_) return;
+  const std::string scope = session_task_scope(session->id());
+  core_->tasks.end_owned([&scope](std::string_view owner) { return owner.starts_with(scope); });
+}
+
+void Server::end_sessions(const std::vector<std::string>& ids) {
+  std::unordered_set<std::string_view> ended(ids.begin(), ids.end());
+  ended.erase(std::string_view());
+  if (ended.empty()) return;
+  core_->for_each_session([&ended](Session& s) {
+    if (ended.count(s.id())) s.shutdown();
+  });
+  core_->tasks.end_owned([&ended](std::string_view owner) {
+    const std::optional<std::string_view> session = session_of_owner(owner);
+    return session && ended.count(*session) > 0;
+  });
+}
+
 void Server::shutdown() {
   core_->for_each_session([](Session& s) { s.shutdown(); });
+  core_->tasks.end_owned([](std::string_view) { return true; });
 }
 
 std::size_t Server::session_count() const {

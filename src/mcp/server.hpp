@@ -107,7 +107,20 @@ class Server {
   // thread, and outlives the server (a feed's listener may hold it).
   std::shared_ptr<const std::atomic<bool>> resources_watched() const { return core_->resources_watched; }
 
-  // Cancel everything in every session.
+  // The client's session is over for good (stdio's input closed, DELETE, its
+  // id expired, a legacy SSE stream ended): it is shut down, and its 2025-era
+  // tasks are cancelled and forgotten, since nobody can poll them any more.
+  void end_session(const std::shared_ptr<Session>& session);
+  // The same by id (HTTP), for several at once (one pass over sessions and
+  // tasks): every Session object with such an id (a rebuilt one and an evicted
+  // one its tasks still run in), and their tasks even when none is in memory.
+  // Empty ids are ignored.
+  void end_sessions(const std::vector<std::string>& ids);
+
+  // Every session's tasks (counts for tests and diagnostics).
+  const TaskStore& tasks() const { return core_->tasks; }
+
+  // Cancel everything in every session, and every task.
   void shutdown();
   std::size_t session_count() const;
 

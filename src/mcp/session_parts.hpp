@@ -161,6 +161,7 @@ class SessionRequestContext final : public RequestContext {
   asio::awaitable<json::value> request(std::string method, json::object params,
                                        std::chrono::milliseconds timeout) override {
     if (session_->modern_) return ask_in_round_trips(std::move(method), std::move(params));
+    if (!task_id_.empty()) return ask_in_task(std::move(method), std::move(params), timeout);
     std::shared_ptr<Channel> via = reply_;
     if (!via->is_open()) via = session_->standalone_;
     return session_->send_request(std::move(method), std::move(params), std::move(via), timeout);
@@ -175,6 +176,9 @@ class SessionRequestContext final : public RequestContext {
   bool finish_as_task(detail::CallOutcome& outcome);
 
   void finish() { finished_ = true; }
+  // The run is a task's work (session_tasks.cpp): already a task, and (2025)
+  // its requests to the client travel with the task (ask_in_task).
+  void set_task(std::string task_id) { task_id_ = std::move(task_id); }
 
   const json::object* input_responses() const override { return input_responses_ ? &*input_responses_ : nullptr; }
   std::string_view request_state() const override { return request_state_; }
@@ -197,12 +201,15 @@ class SessionRequestContext final : public RequestContext {
   // The 2026 era has no server->client requests: each question becomes an
   // InputRequiredResult, answered on the client's retry (session_modern.cpp).
   asio::awaitable<json::value> ask_in_round_trips(std::string method, json::object params);
+  // 2025-11-25, a task's work asks: the task is input_required while the request
+  // (with related-task metadata) waits for, then goes out on, a tasks/result stream.
+  asio::awaitable<json::value> ask_in_task(std::string method, json::object params, std::chrono::milliseconds timeout);
 
   std::optional<double> last_progress_;
   bool finished_ = false;
   std::optional<json::object> input_responses_;
   std::string request_state_;
-  std::string task_id_;    // set once the call continued as a task
+  std::string task_id_;    // the task this run is (set_task) or continued as (continue_as_task)
   json::object answers_;   // earlier rounds' answers (carried in requestState) and this round's
   std::size_t asked_ = 0;  // questions asked so far in this run of the handler
 };

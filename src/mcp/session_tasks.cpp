@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
 
 #include "mcp/echo.hpp"
 #include "mcp/server.hpp"
@@ -58,6 +59,50 @@ std::optional<std::chrono::milliseconds> requested_ttl(const json::object& param
   return std::chrono::milliseconds(static_cast<std::int64_t>(std::min(ms, 1e12)));
 }
 
+// What stops a task's work (TaskRecord::stop). The cancellation is emitted on
+// the server's executor with the request's state held meanwhile: co_spawn's
+// handler dispatches its emission there, and when stop() runs elsewhere (a
+// test's thread) that posted emission must not outlive the state of a run that
+// finished first (the task's entry, holding stop, may be gone by then).
+std::function<void()> stopper(std::shared_ptr<detail::InFlightRequest> in_flight, asio::any_io_executor executor) {
+  return [in_flight = std::move(in_flight), executor = std::move(executor)] {
+    in_flight->cancelled = true;
+    asio::dispatch(executor, [in_flight] { in_flight->signal.emit(asio::cancellation_type::terminal); });
+  };
+}
+
+// Where a 2025 task's requests to its client go (Session::send_request's
+// `via`): the newest tasks/result still waiting, or the task's outbox until one
+// comes. A request sent makes the task input_required (`asked`: the status notification).
+class TaskStream final : public Channel {
+ public:
+  TaskStream(std::shared_ptr<detail::ServerCore> core, std::string task_id, std::function<void()> asked)
+      : core_(std::move(core)), task_id_(std::move(task_id)), asked_(std::move(asked)) {}
+
+  void send(json::value message) override {
+    TaskStore& store = core_->tasks;
+    const json::object* m = message.if_object();
+    const json::value* method = m ? m->if_contains("method") : nullptr;
+    if (method && method->is_string() && method->get_string() == "notifications/cancelled") {
+      const json::value* params = m->if_contains("params");
+      const json::value* request =
+          params && params->is_object() ? params->get_object().if_contains("requestId") : nullptr;
+      if (request && store.withdraw(task_id_, *request)) return;  // it never reached the client
+    } else if (m && m->contains("id")) {
+      sent_ = true;
+      if (store.begin_input(task_id_)) asked_();
+    }
+    store.deliver(task_id_, std::move(message));
+  }
+  bool sent() const { return sent_; }
+
+ private:
+  std::shared_ptr<detail::ServerCore> core_;
+  std::string task_id_;
+  std::function<void()> asked_;
+  bool sent_ = false;
+};
+
 asio::awaitable<void> run_task(std::shared_ptr<Session> session, std::shared_ptr<detail::ServerCore> core,
                                json::object params, std::shared_ptr<SessionRequestContext> ctx,
                                std::function<void(detail::CallOutcome)> done) {
@@ -73,7 +118,7 @@ asio::awaitable<void> run_task(std::shared_ptr<Session> session, std::shared_ptr
 std::string Session::task_owner() const {
   // 2026: no sessions, the principal is the scope; 2025: the session (and its principal).
   if (modern_) return "2026|" + info_.principal;
-  return "2025|" + id_ + "|" + info_.principal;
+  return session_task_scope(id_) + info_.principal;
 }
 
 bool Session::tasks_declared() const {
@@ -145,13 +190,11 @@ void Session::start_task(json::value id, json::object params, const std::shared_
 
 void Session::run_task_work(TaskRecord& task, json::value id, json::object params) {
   auto in_flight = std::make_shared<detail::InFlightRequest>();
-  task.stop = [in_flight] {
-    in_flight->cancelled = true;
-    in_flight->signal.emit(asio::cancellation_type::terminal);
-  };
+  task.stop = stopper(in_flight, core_->executor);
   auto self = shared_from_this();
   auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), progress_token_of(params),
                                                      std::make_shared<detail::DetachedChannel>(), in_flight);
+  ctx->set_task(task.id);
   if (modern_) ctx->set_round_trip(params);
   auto done = [self, task_id = task.id](detail::CallOutcome outcome) {
     self->finish_task(task_id, std::move(outcome));
@@ -275,6 +318,7 @@ bool Session::answer_task_result(json::value id, TaskRecord& task, const std::sh
     respond(reply, batch, respond_with(task));
     return false;
   }
+  core_->tasks.attach_stream(task, reply);  // the work's questions to the client travel here
   task.waiters.emplace_back([respond_with, reply, batch](const TaskRecord& done) {
     json::value response = respond_with(done);
     if (batch) {
@@ -287,6 +331,31 @@ bool Session::answer_task_result(json::value id, TaskRecord& task, const std::sh
   return true;
 }
 
+asio::awaitable<json::value> SessionRequestContext::ask_in_task(std::string method, json::object params,
+                                                                std::chrono::milliseconds timeout) {
+  json::value& meta = params["_meta"];
+  if (!meta.is_object()) meta = json::object();
+  meta.get_object()[kRelatedTask] = json::object{{"taskId", task_id_}};
+  std::shared_ptr<Session> session = session_;
+  auto status = [session, id = task_id_] {  // 2025: notifications/tasks/status on each change
+    if (const TaskRecord* task = session->core_->tasks.find(session->task_owner(), id))
+      session->notify_task_status(*task);
+  };
+  auto via = std::make_shared<TaskStream>(session->core_, task_id_, status);
+  std::exception_ptr failure;
+  json::value answer;
+  try {
+    auto asking = session->send_request(std::move(method), std::move(params), via, timeout);  // named (GCC 12)
+    answer = co_await std::move(asking);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  // Answered, timed out or cancelled: the question is no longer pending.
+  if (via->sent() && session->core_->tasks.end_input(task_id_)) status();
+  if (failure) std::rethrow_exception(failure);
+  co_return answer;
+}
+
 bool SessionRequestContext::continue_as_task() {
   if (!task_id_.empty()) return true;
   if (finished_ || !session_->modern_ || !session_->tasks_declared()) return false;
@@ -297,10 +366,7 @@ bool SessionRequestContext::continue_as_task() {
   } catch (const McpError&) {
     return false;  // too many tasks: answer in the call
   }
-  task->stop = [in_flight = in_flight_] {
-    in_flight->cancelled = true;
-    in_flight->signal.emit(asio::cancellation_type::terminal);
-  };
+  task->stop = stopper(in_flight_, session_->core_->executor);
   task_id_ = task->id;
   in_flight_->detached = true;
   // No longer the request's work: the request's end (a 2026 HTTP request's

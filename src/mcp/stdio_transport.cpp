@@ -97,12 +97,14 @@ class OutputChannel final : public Channel, public std::enable_shared_from_this<
 
 struct StdioTransport::Impl {
   Impl(Server& server, StdioOptions opts)
-      : options(opts),
+      : server(&server),
+        options(opts),
         executor(server.executor()),
         input(executor, dup_or_throw(opts.input_fd)),
         output(std::make_shared<OutputChannel>(executor, opts.output_fd)),
         idle(executor) {}
 
+  Server* server;  // outlives the transport (it made the session)
   StdioOptions options;
   asio::any_io_executor executor;
   asio::posix::stream_descriptor input;
@@ -123,7 +125,7 @@ StdioTransport::~StdioTransport() {
 void StdioTransport::stop() {
   if (impl_->stopping) return;
   impl_->stopping = true;
-  session_->shutdown();
+  impl_->server->end_session(session_);  // the client is gone: so are its tasks
   boost::system::error_code ec;
   impl_->input.cancel(ec);
   impl_->idle.cancel();
@@ -228,7 +230,7 @@ asio::awaitable<void> StdioTransport::run() {
     }
   }
   impl->stopping = true;
-  session->shutdown();
+  impl->server->end_session(session);  // stdin closed: the session and its tasks are over
   // Let cancelled coroutines unwind (they send nothing) before the final flush.
   {
     boost::system::error_code ec;

@@ -101,6 +101,9 @@ void TaskStore::settle(TaskRecord& task, TaskStatus status) {
   task.status = status;
   task.updated = clock_();
   task.stop = nullptr;
+  task.outbox.clear();  // nobody will answer a finished task's questions
+  task.streams.clear();
+  task.asking = 0;
   auto waiters = std::move(task.waiters);
   task.waiters.clear();
   for (auto& wake : waiters) wake(task);
@@ -149,6 +152,92 @@ bool TaskStore::cancel(TaskRecord& task) {
   settle(task, TaskStatus::cancelled);
   if (stop) stop();
   return true;
+}
+
+std::size_t TaskStore::end_owned(const std::function<bool(std::string_view owner)>& whose) {
+  std::vector<std::function<void()>> stops;
+  std::size_t removed = 0;
+  for (auto it = tasks_.begin(); it != tasks_.end();) {
+    TaskRecord& task = it->second;
+    if (!whose(task.owner)) {
+      ++it;
+      continue;
+    }
+    if (!is_terminal(task.status)) {
+      if (task.stop) stops.push_back(std::move(task.stop));
+      task.status_message = "cancelled: the session ended";
+      settle(task, TaskStatus::cancelled);  // tasks/result waiters get their answer (and their streams close)
+    }
+    it = tasks_.erase(it);
+    ++removed;
+  }
+  // Stopped only once no entry is left: a handler ending at once finds nothing to finish.
+  for (auto& stop : stops) stop();
+  return removed;
+}
+
+std::size_t TaskStore::live() const { return live_count(tasks_, {}); }
+
+TaskRecord* TaskStore::live_task(std::string_view id) {
+  auto it = tasks_.find(id);
+  return it == tasks_.end() || is_terminal(it->second.status) ? nullptr : &it->second;
+}
+
+bool TaskStore::begin_input(std::string_view id) {
+  TaskRecord* task = live_task(id);
+  if (!task) return false;
+  ++task->asking;
+  if (task->status == TaskStatus::input_required) return false;
+  task->status = TaskStatus::input_required;
+  task->updated = clock_();
+  return true;
+}
+
+bool TaskStore::end_input(std::string_view id) {
+  TaskRecord* task = live_task(id);
+  if (!task || task->asking == 0) return false;
+  if (--task->asking > 0 || task->status != TaskStatus::input_required) return false;
+  task->status = TaskStatus::working;
+  task->updated = clock_();
+  return true;
+}
+
+bool TaskStore::deliver(std::string_view id, json::value message) {
+  TaskRecord* task = live_task(id);
+  if (!task) return false;
+  std::erase_if(task->streams, [](const std::shared_ptr<Channel>& c) { return !c->is_open(); });
+  if (task->streams.empty())
+    task->outbox.push_back(std::move(message));
+  else
+    task->streams.back()->send(std::move(message));
+  return true;
+}
+
+void TaskStore::attach_stream(TaskRecord& task, std::shared_ptr<Channel> stream) {
+  if (is_terminal(task.status) || !stream->is_open()) return;
+  for (json::value& message : task.outbox) stream->send(std::move(message));
+  task.outbox.clear();
+  task.streams.push_back(std::move(stream));
+}
+
+bool TaskStore::withdraw(std::string_view id, const json::value& request_id) {
+  TaskRecord* task = live_task(id);
+  if (!task) return false;
+  return std::erase_if(task->outbox, [&](const json::value& m) {
+           const json::value* mid = m.is_object() ? m.get_object().if_contains("id") : nullptr;
+           return mid && *mid == request_id;
+         }) > 0;
+}
+
+std::string session_task_scope(std::string_view session_id) { return "2025|" + std::string(session_id) + "|"; }
+
+std::optional<std::string_view> session_of_owner(std::string_view owner) {
+  constexpr std::string_view kEra = "2025|";
+  if (!owner.starts_with(kEra)) return std::nullopt;
+  owner.remove_prefix(kEra.size());
+  const std::size_t end = owner.find('|');  // session ids (signed-id nonces, legacy keys) have no '|'
+  if (end == std::string_view::npos) return std::nullopt;
+  return owner.substr(0, end);
 }
 
 json::object task_json(const TaskRecord& task, const TaskStore::Options& options, bool modern, bool detailed) {

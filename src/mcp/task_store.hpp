@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcp/channel.hpp"
 #include "mcp/json.hpp"
 
 namespace hamcp::mcp {
@@ -47,7 +48,19 @@ struct TaskRecord {
   std::string request_state;
   json::object call;
   std::vector<std::function<void(const TaskRecord&)>> waiters;  // called once, when it becomes terminal
+  // 2025-11-25: the work's own requests to the client (elicitation...), which
+  // travel on a tasks/result answer (`streams`: those still waiting) or wait in
+  // `outbox` for the next one; `asking`: how many are unanswered (input_required).
+  std::vector<json::value> outbox;
+  std::vector<std::shared_ptr<Channel>> streams;
+  int asking = 0;
 };
+
+// What a 2025 session's task owners start with (Session::task_owner), and the
+// session id an owner names (nullopt: a 2026 owner): what TaskStore::end_owned
+// drops once that session has ended.
+std::string session_task_scope(std::string_view session_id);
+std::optional<std::string_view> session_of_owner(std::string_view owner);
 
 struct TaskStoreOptions {
   std::chrono::milliseconds default_ttl{std::chrono::hours(1)};
@@ -83,12 +96,33 @@ class TaskStore {
   bool answer(TaskRecord& task, const json::object& responses);
   // Marks a live task cancelled and stops its work; false when it was terminal already.
   bool cancel(TaskRecord& task);
+  // Every task whose owner `whose` names is gone for good (its session ended:
+  // nobody can poll it again): live ones are cancelled (tasks/result waiters
+  // answered, then their work stopped) and all their entries removed, in one
+  // pass. Returns how many were removed.
+  std::size_t end_owned(const std::function<bool(std::string_view owner)>& whose);
+
+  // 2025-11-25 requests of a task's work to its client (session_tasks.cpp).
+  // The work sends a request: the task is input_required until every one is
+  // answered (end_input). True when the status changed.
+  bool begin_input(std::string_view id);
+  bool end_input(std::string_view id);
+  // A message for the client: on the newest open tasks/result stream, else kept
+  // in the outbox. False when the task is gone or finished (dropped).
+  bool deliver(std::string_view id, json::value message);
+  // A tasks/result now waits on `stream`: what the outbox holds goes out on it.
+  void attach_stream(TaskRecord& task, std::shared_ptr<Channel> stream);
+  // A request still in the outbox is withdrawn (timed out or cancelled before
+  // any tasks/result carried it): true when it was there.
+  bool withdraw(std::string_view id, const json::value& request_id);
 
   const Options& options() const { return options_; }
   std::size_t size() const { return tasks_.size(); }
+  std::size_t live() const;  // working or input_required
 
  private:
   void expire();
+  TaskRecord* live_task(std::string_view id);
   void settle(TaskRecord& task, TaskStatus status);
   std::string new_id();
 

@@ -51,7 +51,7 @@ asio::awaitable<void> LegacySse::handle_get(HttpRequest& req, ResponseWriter& w)
   host_->add_legacy(key, hs);
   co_await pump(w, hs, key);
   host_->remove_legacy(key);
-  host_->shutdown_session(hs);
+  host_->end_session(hs, key);
 }
 
 asio::awaitable<void> LegacySse::pump(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,

@@ -177,6 +177,14 @@ void SessionHost::shutdown_session(std::shared_ptr<HttpSession> hs) {
   });
 }
 
+void SessionHost::end_session(std::shared_ptr<HttpSession> hs, std::string key) {
+  if (hs) hs->finish_all();
+  asio::post(server_ex_, [srv = &server_, hs, key = std::move(key)] {
+    if (hs && hs->session) hs->session->set_standalone_channel(nullptr);
+    srv->end_sessions({key});  // every Session object with this id, and the tasks of none in memory
+  });
+}
+
 std::optional<HttpResponse> SessionHost::take_calls(HttpSession& hs, std::size_t n) {
   // Built only for a refusal: an admitted call (every call, usually) needs no text.
   auto who = [&hs] {
@@ -274,8 +282,12 @@ void SessionHost::stop(bool now) {
 void SessionHost::sweep() {
   // Evicted state is only a cache of a self-validating id: drop our references
   // and let the session go (a request racing with this still holds its own).
-  auto evicted = registry_->evict_idle();
+  std::vector<std::string> expired;
+  auto evicted = registry_->evict_idle(&expired);
   if (!evicted.empty()) spdlog::debug("http: dropped in-memory state of {} idle sessions", evicted.size());
+  // Expired ids are refused from now on: their tasks can never be polled again.
+  if (!expired.empty())
+    asio::post(server_ex_, [srv = &server_, expired = std::move(expired)] { srv->end_sessions(expired); });
 }
 
 }  // namespace hamcp::mcp::http

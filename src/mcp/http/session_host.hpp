@@ -136,6 +136,10 @@ class SessionHost : public std::enable_shared_from_this<SessionHost> {
   // 403 for a request using a session another OAuth user owns.
   static HttpResponse other_users_session();
   void shutdown_session(std::shared_ptr<HttpSession> hs);
+  // The session `key` is over for good (DELETE, a legacy SSE stream ended):
+  // as shutdown_session, and Server::end_sessions ends its tasks. `hs` may be
+  // nullptr (its in-memory state was evicted).
+  void end_session(std::shared_ptr<HttpSession> hs, std::string key);
 
   // nullopt when `calls` more calls may start on `hs`; else the refusal to send
   // (413 batch too large, 429 session busy, 503 server busy).

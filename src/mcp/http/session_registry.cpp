@@ -232,7 +232,7 @@ std::shared_ptr<HttpSession> SessionRegistry::revoke(const SessionTokenPayload& 
   return s;
 }
 
-std::vector<std::shared_ptr<HttpSession>> SessionRegistry::evict_idle() {
+std::vector<std::shared_ptr<HttpSession>> SessionRegistry::evict_idle(std::vector<std::string>* expired) {
   std::vector<std::shared_ptr<HttpSession>> out;
   const auto now = std::chrono::steady_clock::now();
   const std::int64_t now_s = common::now_unix_seconds();
@@ -245,7 +245,11 @@ std::vector<std::shared_ptr<HttpSession>> SessionRegistry::evict_idle() {
       ++it;
     }
   }
-  std::erase_if(last_seen_, [&](const auto& e) { return now_s - e.second > options_.idle_expiry.count(); });
+  std::erase_if(last_seen_, [&](const auto& e) {
+    if (now_s - e.second <= options_.idle_expiry.count()) return false;
+    if (expired) expired->push_back(e.first);
+    return true;
+  });
   return out;
 }
 

@@ -116,8 +116,9 @@ class SessionRegistry {
                                       std::vector<std::shared_ptr<HttpSession>>& evicted);
   // Persists the revocation and forgets the in-memory state (returned, if any).
   std::shared_ptr<HttpSession> revoke(const SessionTokenPayload& payload);
-  // In-memory state idle for longer than memory_idle; also prunes last-seen.
-  std::vector<std::shared_ptr<HttpSession>> evict_idle();
+  // In-memory state idle for longer than memory_idle; also prunes last-seen,
+  // adding the keys whose ids expired there to `expired` (when given).
+  std::vector<std::shared_ptr<HttpSession>> evict_idle(std::vector<std::string>* expired = nullptr);
   std::vector<std::shared_ptr<HttpSession>> take_all();
   // Where sessions' persistent state lives (session_state_store.hpp); a
   // revoked or expired session's record is removed. nullptr: none kept.

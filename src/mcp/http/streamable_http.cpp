@@ -208,7 +208,7 @@ asio::awaitable<void> StreamableHttp::handle_delete(HttpRequest& req, ResponseWr
   auto& found = std::get<SessionRegistry::Lookup>(checked);
   bool recorded = true;
   try {
-    host_->shutdown_session(host_->registry()->revoke(*found.payload));
+    host_->end_session(host_->registry()->revoke(*found.payload), found.payload->nonce_hex());
   } catch (const std::exception& e) {
     spdlog::error("http: {}", e.what());
     recorded = false;

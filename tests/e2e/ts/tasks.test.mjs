@@ -1,9 +1,12 @@
 // Tasks (MCP 2025-11-25) through the official TypeScript SDK 1.x's experimental client API
 // (client.experimental.tasks) against the fixture server over Streamable HTTP: a task-supporting
 // tool called as a task (params.task, CreateTaskResult, tasks/get polling, tasks/result), tasks/list,
-// tasks/cancel, and a sync-only tool that stays an ordinary call.
+// tasks/cancel, a task that asks the user (input_required, the elicitation on the tasks/result
+// stream with related-task metadata), and a sync-only tool that stays an ordinary call.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { FIXTURE_ARGS, FIXTURE_BIN, connectHttp, listAllTools, startHttpServer, stopProcess } from './helpers.mjs';
 
@@ -79,6 +82,30 @@ describe('tasks through the TypeScript SDK (fixture server, Streamable HTTP)', (
     } finally {
       await other.client.close();
     }
+  });
+
+  test('a task that asks the user is input_required; the question comes on tasks/result', async () => {
+    const asked = [];
+    session.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    const statuses = [];
+    let taskId;
+    let result;
+    for await (const message of session.client.experimental.tasks.callToolStream(
+      { name: 'confirm_delete', arguments: { filename: 'notes.txt' } }, undefined, { task: { ttl: 60000 } })) {
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+      if (message.type === 'taskStatus') statuses.push(message.task.status);
+      if (message.type === 'result') result = message.result;
+      if (message.type === 'error') throw message.error;
+    }
+    assert.ok(statuses.includes('input_required'), `statuses seen: ${statuses.join(',')}`);
+    assert.equal(asked.length, 1, 'asked once');
+    assert.equal(asked[0].message, 'Delete notes.txt?');
+    assert.equal(asked[0]._meta?.['io.modelcontextprotocol/related-task']?.taskId, taskId);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'Deleted notes.txt' }]);
+    assert.equal((await session.client.experimental.tasks.getTask(taskId)).status, 'completed');
   });
 
   test('a sync-only tool stays an ordinary call', async () => {

@@ -197,6 +197,40 @@ TEST(StdioTransport, EofCancelsWorkThatOutlivesTheGrace) {
   ASSERT_EQ(out.size(), 1u);  // only initialize: the cancelled call is never answered
 }
 
+TEST(StdioTransport, EofEndsTheSessionsTasksToo) {
+  StdioOptions options;
+  options.eof_grace = milliseconds(50);
+  StdioRig rig(options);
+  int stopped = 0;
+  Tool slow = simple_tool("slow_task", [&stopped](json::object, RequestContext&) -> asio::awaitable<ToolResult> {
+    try {
+      auto sleeping = sleep_for(milliseconds(60000));  // named before co_await (GCC 12)
+      co_await std::move(sleeping);
+    } catch (const boost::system::system_error&) {
+      ++stopped;
+      throw;
+    }
+    co_return ToolResult::text("slept");
+  });
+  slow.task_support = TaskSupport::optional;
+  rig.server->registry().add_tool(std::move(slow));
+  rig.start();
+  rig.write(kInit);
+  rig.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_task","arguments":{},)"
+            R"("task":{}}})"
+            "\n");
+  rig.close_input();
+  ASSERT_TRUE(rig.run_until_finished());
+  // Nobody can poll the task any more: it is cancelled and forgotten, its handler stopped.
+  EXPECT_EQ(rig.server->tasks().size(), 0u);
+  rig.io.restart();
+  rig.io.run_for(milliseconds(20));
+  EXPECT_EQ(stopped, 1);
+  auto out = rig.output();
+  ASSERT_EQ(out.size(), 2u);  // initialize, the CreateTaskResult
+  EXPECT_TRUE(by_id(out, 1).as_object().at("result").as_object().contains("task"));
+}
+
 TEST(StdioTransport, StopCancelsInFlightWorkAndReturns) {
   StdioRig rig;
   add_tools(*rig.server);

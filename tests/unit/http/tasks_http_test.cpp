@@ -1,0 +1,96 @@
+// 2025-11-25 tasks over Streamable HTTP and the end of their session: DELETE or
+// an expired id cancels the session's running tasks and frees their entries
+// (nobody can poll them again); an ordinary request's end does not.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+#include "http_fixture.hpp"
+
+namespace hamcp::test {
+namespace {
+
+using std::chrono::milliseconds;
+
+// slow_task: sleeps 60 s unless cancelled (counted).
+void register_slow_task(mcp::Server& server, std::shared_ptr<std::atomic<int>> cancelled) {
+  mcp::Tool tool;
+  tool.name = "slow_task";
+  tool.description = "Sleeps a minute";
+  tool.input_schema = json::parse(R"({"type":"object"})").as_object();
+  tool.task_support = mcp::TaskSupport::optional;
+  tool.handler = [cancelled](json::object, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
+    try {
+      auto sleeping = sleep_for(milliseconds(60000));  // named before co_await (GCC 12)
+      co_await std::move(sleeping);
+    } catch (const boost::system::system_error&) {
+      ++*cancelled;
+      throw;
+    }
+    co_return mcp::ToolResult::text("slept");
+  };
+  server.registry().add_tool(std::move(tool));
+}
+
+// The store's {entries, live tasks}, read on the server's thread.
+std::pair<std::size_t, std::size_t> task_counts(TestHttpServer& server) {
+  std::promise<std::pair<std::size_t, std::size_t>> counted;
+  server.on_server([&](mcp::Server& s) { counted.set_value({s.tasks().size(), s.tasks().live()}); });
+  return counted.get_future().get();
+}
+
+bool wait_for(const std::function<bool()>& done, milliseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  while (!done() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(milliseconds(20));
+  return done();
+}
+
+std::string start_task(std::uint16_t port, const std::string& sid) {
+  auto r = http_request(port, "POST", "/mcp", post_headers(sid),
+                        R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow_task",)"
+                        R"("arguments":{},"task":{"ttl":60000}}})");
+  EXPECT_EQ(r.status, 200u) << r.body;
+  auto body = parse_object(r.body);
+  if (!body.contains("result")) return {};
+  return std::string(body.at("result").at("task").at("taskId").as_string());
+}
+
+TEST(TasksHttp, DeleteCancelsTheSessionsTasksAndFreesThem) {
+  TempDir dir;
+  auto cancelled = std::make_shared<std::atomic<int>>(0);
+  TestHttpServer server(dir.path(), {}, [&](mcp::Server& s) { register_slow_task(s, cancelled); });
+  const std::string sid = open_session(server.port());
+  const std::string other = open_session(server.port());
+  ASSERT_FALSE(start_task(server.port(), sid).empty());
+  ASSERT_FALSE(start_task(server.port(), sid).empty());
+  ASSERT_FALSE(start_task(server.port(), other).empty());
+  EXPECT_EQ(task_counts(server), std::make_pair(std::size_t{3}, std::size_t{3}));  // requests ended, tasks run on
+
+  EXPECT_EQ(http_request(server.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", sid}}).status, 200u);
+  ASSERT_TRUE(wait_for([&] { return task_counts(server).first == 1; }, milliseconds(3000)));
+  EXPECT_TRUE(wait_for([&] { return cancelled->load() == 2; }, milliseconds(3000)));
+  EXPECT_EQ(task_counts(server).second, 1u);  // the other session's task still runs
+}
+
+TEST(TasksHttp, AnExpiredIdEndsItsTasks) {
+  TempDir dir;
+  auto cancelled = std::make_shared<std::atomic<int>>(0);
+  TestHttpServer server(
+      dir.path(),
+      [](mcp::http::HttpServerOptions& o) {
+        o.sessions.idle_expiry = std::chrono::seconds(1);
+        o.sweep_interval = std::chrono::seconds(1);
+      },
+      [&](mcp::Server& s) { register_slow_task(s, cancelled); });
+  const std::string sid = open_session(server.port());
+  ASSERT_FALSE(start_task(server.port(), sid).empty());
+  EXPECT_EQ(task_counts(server).second, 1u);
+  // Unused for longer than the expiry: the sweep finds the id expired.
+  ASSERT_TRUE(wait_for([&] { return task_counts(server).first == 0; }, milliseconds(6000)));
+  EXPECT_TRUE(wait_for([&] { return cancelled->load() == 1; }, milliseconds(3000)));
+  EXPECT_EQ(http_request(server.port(), "POST", "/mcp", post_headers(sid), list_body(3)).status, 404u);
+}
+
+}  // namespace
+}  // namespace hamcp::test
