@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 # Write tools with read actions: listed in read-only mode, their writes refused by the gate.
 MIXED = {"ha_manage_app", "ha_manage_radio", "ha_manage_blueprints", "ha_manage_backup", "ha_manage_updates", "ha_manage_hacs", "ha_manage_energy_prefs",
-         "ha_manage_pipeline"}
+         "ha_manage_pipeline", "ha_manage_calendar", "ha_manage_todo"}
 
 
 async def read_only_checks(session: ClientSession, tools) -> int:
