@@ -8,6 +8,8 @@
 #include <map>
 #include <string_view>
 
+#include "common/join.hpp"
+
 namespace hamcp::app {
 namespace {
 
@@ -62,12 +64,6 @@ class HamcpConfigReader : public CLI::ConfigTOML {
   std::shared_ptr<ConfigFileState> state_;
 };
 
-std::string joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& part : parts) out += (out.empty() ? "" : ",") + part;
-  return out;
-}
-
 // Defaults of the options CLI11 cannot print (flags, parsed-by-function numbers).
 std::string builtin_default(const std::string& name) {
   static const std::map<std::string, std::string, std::less<>> kDefaults = {{"ha-timeout", "30"},
@@ -84,7 +80,7 @@ std::string effective_value(CLI::Option& opt, const std::string& name) {
     if (opt.count() == 0) return builtin_default(name).empty() ? "false" : builtin_default(name);
     return opt.as<bool>() ? "true" : "false";
   }
-  if (opt.count() > 0) return joined(opt.results());
+  if (opt.count() > 0) return join(opt.results(), ",");
   // Not set: the bound variable still holds its default (CLI11 prints it on request).
   opt.capture_default_str();
   std::string value = opt.get_default_str();

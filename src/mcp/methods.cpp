@@ -4,6 +4,7 @@
 #include <charconv>
 #include <mutex>
 
+#include "common/join.hpp"
 #include "mcp/echo.hpp"
 #include "mcp/echo_filter.hpp"
 #include "mcp/errors.hpp"
@@ -54,15 +55,6 @@ std::string required_string(const json::object& params, std::string_view key) {
     throw McpError(error_code::invalid_params,
                    "Invalid params: \"" + std::string(key) + "\" must be a non-empty string");
   return std::string(v->get_string());
-}
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (const auto& p : parts) {
-    if (!out.empty()) out += sep;
-    out += p;
-  }
-  return out;
 }
 
 // Tool names are at most this long (Registry refuses longer ones), so a longer

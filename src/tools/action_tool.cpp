@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "common/join.hpp"
 #include "mcp/echo.hpp"
 #include "mcp/schema_validator.hpp"
 #include "tools/tool_error.hpp"
@@ -61,12 +62,6 @@ CompiledAction compile(ToolAction& a) {
                         std::move(a.spec.run)};
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 // nullopt = the arguments suit the action; else why not (legacy names renamed first).
 std::optional<ToolError> check(const CompiledAction& a, json::object& args) {
   for (const auto& [old_name, new_name] : a.legacy) {
@@ -76,7 +71,7 @@ std::optional<ToolError> check(const CompiledAction& a, json::object& args) {
     args.erase(old_name);
     if (!args.contains(new_name)) args[new_name] = std::move(moved);
   }
-  const std::string takes = "action=" + a.action + " takes: " + joined(a.known) + ".";
+  const std::string takes = "action=" + a.action + " takes: " + join(a.known, ", ") + ".";
   for (const auto& kv : args)
     if (std::find(a.known.begin(), a.known.end(), std::string_view(kv.key())) == a.known.end())
       return bad_argument(mcp::echo_excerpt(kv.key()), "not an argument of action=" + a.action, takes);
@@ -91,12 +86,13 @@ std::optional<ToolError> check(const CompiledAction& a, json::object& args) {
 
 }  // namespace
 
-boost::asio::awaitable<mcp::ToolResult> run_old_tool(ToolAction old, Args& args, ToolEnv& env,
-                                                     mcp::RequestContext& ctx) {
-  const CompiledAction compiled = compile(old);
-  if (auto refused = check(compiled, args.raw())) co_return refused->result();
-  auto running = compiled.run(args, env, ctx);  // named: GCC 12 coroutine temporaries
-  co_return co_await std::move(running);
+RunFn old_tool_runner(ToolAction old) {
+  auto compiled = std::make_shared<const CompiledAction>(compile(old));
+  return [compiled](Args& args, ToolEnv& env, mcp::RequestContext& ctx) -> boost::asio::awaitable<mcp::ToolResult> {
+    if (auto refused = check(*compiled, args.raw())) co_return refused->result();
+    auto running = compiled->run(args, env, ctx);  // named: GCC 12 coroutine temporaries
+    co_return co_await std::move(running);
+  };
 }
 
 ToolSpec merge_actions(ToolSpec merged, std::vector<ToolAction> actions) {

@@ -34,7 +34,7 @@ ToolSpec merge_actions(ToolSpec merged, std::vector<ToolAction> actions);
 // An old tool reached through another tool's hidden alias (ha_ignore_repair is
 // ha_manage_updates action=ignore_repair with domain + issue_id): `args`
 // (without `action`) checked against the old tool's own schema, then its run.
-boost::asio::awaitable<mcp::ToolResult> run_old_tool(ToolAction old, Args& args, ToolEnv& env,
-                                                     mcp::RequestContext& ctx);
+// The schema is compiled once, here; the returned run checks and runs.
+RunFn old_tool_runner(ToolAction old);
 
 }  // namespace hamcp::tools

@@ -3,17 +3,12 @@
 #include <set>
 #include <stdexcept>
 
+#include "common/join.hpp"
 #include "yaml/yaml_json.hpp"
 
 namespace hamcp::sim {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 // Every !input name used anywhere in `v`.
 void collect_inputs(const json::value& v, std::set<std::string>& out) {
@@ -81,7 +76,7 @@ std::optional<std::string> blueprint_problem(const json::value& doc, std::string
   std::vector<std::string> missing;
   for (const auto& name : used)
     if (!declared.count(name)) missing.push_back(name);
-  if (!missing.empty()) return "Invalid blueprint: Missing input definition for " + joined(missing);
+  if (!missing.empty()) return "Invalid blueprint: Missing input definition for " + join(missing, ", ");
   return std::nullopt;
 }
 
@@ -115,7 +110,7 @@ json::object substitute_blueprint(const json::object& data, const json::object& 
         missing.push_back(name);
       }
     }
-  if (!missing.empty()) throw std::runtime_error("Missing input " + joined(missing));
+  if (!missing.empty()) throw std::runtime_error("Missing input " + join(missing, ", "));
   json::object config;
   for (const auto& kv : data)
     if (kv.key() != "blueprint") config[kv.key()] = substituted(kv.value(), values);

@@ -2,6 +2,7 @@
 // and arguments. The radio picks an action table (radio_zwave/zigbee/thread/
 // matter.cpp); ha-mcp actions hamcp does not do yet answer not_implemented
 // naming the ones that exist.
+#include "common/join.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/radio/radio_tools.hpp"
 #include "tools/tool_error.hpp"
@@ -27,9 +28,7 @@ json::array names(const RadioActions& actions) {
 }
 
 std::string joined(const json::array& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + std::string(n.as_string());
-  return out;
+  return join(names, ", ", [](const json::value& name) { return std::string_view(name.as_string()); });
 }
 
 }  // namespace

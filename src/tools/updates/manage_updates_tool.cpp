@@ -154,8 +154,10 @@ asio::awaitable<mcp::ToolResult> run_manage_updates(Args& args, ToolEnv& env, mc
   if (action == "install") return updates::run_install(args, env, ctx);
   if (action == "skip" || action == "clear_skipped") return run_skip(args, env, action == "skip");
   // ha_ignore_repair (a hidden alias fixing action=ignore_repair) names one issue: its own arguments and answer.
-  if (action == "ignore_repair" && (args.has("issue_id") || args.has("domain") || args.has("ignore")))
-    return run_old_tool({"ignore_repair", make_ignore_repair_spec()}, args, env, ctx);
+  if (action == "ignore_repair" && (args.has("issue_id") || args.has("domain") || args.has("ignore"))) {
+    static const RunFn ignore_one_repair = old_tool_runner({"ignore_repair", make_ignore_repair_spec()});
+    return ignore_one_repair(args, env, ctx);
+  }
   if (action == "ignore_repair" || action == "unignore_repair")
     return run_repairs(args, env, action == "ignore_repair");
   throw ToolException(bad_argument("action", "unknown action '" + action + "'",
