@@ -30,10 +30,10 @@ Home::Home(boost::asio::any_io_executor executor, const ha::ConnectionInput& inp
       index_(std::make_unique<search::EntityIndex>()),
       search_feed_(std::make_unique<home::SearchFeed>(*ha_, *index_)),
       tools_env_(std::make_shared<tools::ToolEnv>(*ha_, *index_, options.tools)),
-      filter_(std::move(options.filter)),
-      settings_(std::move(options.settings)),
       executor_(executor),
-      client_options_(options.client) {
+      client_options_(options.client),
+      filter_(std::move(options.filter)),
+      settings_(std::move(options.settings)) {
   tools_env_->configs.start(std::move(executor));  // fetches once the mirror has synced
 }
 

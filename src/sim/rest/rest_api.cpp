@@ -10,13 +10,13 @@
 namespace hamcp::sim {
 
 RestResponse json_response(int status, const json::value& body) {
-  return RestResponse{status, "application/json", to_json(body), {}};
+  return RestResponse{status, "application/json", to_json(body), {}, {}};
 }
 RestResponse message_response(int status, std::string_view message) {
   return json_response(status, json::object{{"message", message}});
 }
 RestResponse text_response(int status, std::string_view text) {
-  return RestResponse{status, "text/plain; charset=utf-8", std::string(text), {}};
+  return RestResponse{status, "text/plain; charset=utf-8", std::string(text), {}, {}};
 }
 
 namespace {

@@ -107,7 +107,7 @@ RestResponse token_endpoint(const RestRequest& req, SimCore& core) {
   const Form form = parse_form(req.body);
   if (form_value(form, "action") == "revoke") {
     core.auth().revoke(form_value(form, "token"));
-    return RestResponse{200, "text/plain", "", {}};
+    return RestResponse{200, "text/plain", "", {}, {}};
   }
   const std::string grant = form_value(form, "grant_type"), client_id = form_value(form, "client_id");
   if (grant != "authorization_code" && grant != "refresh_token") return oauth_error(400, "unsupported_grant_type");
@@ -137,7 +137,7 @@ constexpr std::string_view kAuthorizePage =
 std::optional<RestResponse> auth_endpoint(const RestRequest& req, std::string_view path, SimCore& core) {
   if (path == "/auth/authorize") {
     if (req.method != "GET") return method_not_allowed();
-    return RestResponse{200, "text/html; charset=utf-8", std::string(kAuthorizePage), {}};
+    return RestResponse{200, "text/html; charset=utf-8", std::string(kAuthorizePage), {}, {}};
   }
   const bool post = req.method == "POST";
   if (path == "/auth/login_flow") return post ? start_login_flow(req, core) : method_not_allowed();
@@ -147,7 +147,7 @@ std::optional<RestResponse> auth_endpoint(const RestRequest& req, std::string_vi
   if (path == "/auth/revoke") {
     if (!post) return method_not_allowed();
     core.auth().revoke(form_value(parse_form(req.body), "token"));
-    return RestResponse{200, "text/plain", "", {}};
+    return RestResponse{200, "text/plain", "", {}, {}};
   }
   return std::nullopt;
 }

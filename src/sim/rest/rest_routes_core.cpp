@@ -37,7 +37,7 @@ RestResponse set_state(RestCall& c) {
   const bool force = force_value && force_value->is_bool() && force_value->get_bool();
   const bool existed = c.store.get(eid) != nullptr;
   StatePtr s = c.store.set_state(eid, state, std::move(attrs), c.user_context, force);
-  RestResponse r{existed ? 200 : 201, "application/json", c.store.state_json_cached(s), {}};
+  RestResponse r{existed ? 200 : 201, "application/json", c.store.state_json_cached(s), {}, {}};
   r.headers.emplace_back("Location", "/api/states/" + eid);
   return r;
 }
@@ -73,10 +73,10 @@ RestResponse call_service(RestCall& c) {
       changed += c.store.state_json_cached(out.changed[i]);
     }
     changed += ']';
-    if (!call.return_response) return RestResponse{200, "application/json", changed, {}};
+    if (!call.return_response) return RestResponse{200, "application/json", changed, {}, {}};
     std::string body_out = "{\"changed_states\":" + changed + ",\"service_response\":" +
                            to_json(out.response ? *out.response : json::value(json::object{})) + "}";
-    return RestResponse{200, "application/json", body_out, {}};
+    return RestResponse{200, "application/json", body_out, {}, {}};
   } catch (const ServiceError& e) {
     return service_error_response(e);
   }
@@ -124,12 +124,12 @@ void add_core_routes(RestRouter& r) {
                      {"recorder_state", json::object{{"migration_in_progress", false}, {"migration_is_live", false}}}});
   });
   r.add("GET", "/api/states", [](RestCall& c) {
-    return RestResponse{200, "application/json", c.store.states_array_json(), {}};
+    return RestResponse{200, "application/json", c.store.states_array_json(), {}, {}};
   });
   r.add("GET", "/api/states/{entity_id}", [](RestCall& c) {
     StatePtr s = c.store.get(c.path[0]);
     if (!s) return message_response(404, "Entity not found.");
-    return RestResponse{200, "application/json", c.store.state_json_cached(s), {}};
+    return RestResponse{200, "application/json", c.store.state_json_cached(s), {}, {}};
   });
   r.add("POST", "/api/states/{entity_id}", set_state);
   r.add("DELETE", "/api/states/{entity_id}", [](RestCall& c) {

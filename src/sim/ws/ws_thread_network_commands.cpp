@@ -130,8 +130,8 @@ void create_network(WsConnection& c, int64_t id, const json::object& msg) {
   if (!router) return;
   const std::size_t n = list(thread(c), "datasets").size() + 1;
   char pan[5], ext[17];
-  std::snprintf(pan, sizeof pan, "%04zx", 0x1a2b + n);
-  std::snprintf(ext, sizeof ext, "%016zx", 0x0123456789abcdefULL + n);
+  std::snprintf(pan, sizeof pan, "%04x", static_cast<unsigned>((0x1a2b + n) & 0xffffU));  // a PAN id is 16 bits
+  std::snprintf(ext, sizeof ext, "%016llx", 0x0123456789abcdefULL + n);
   const Dataset d{15, pan, ext, std::string("ha-thread-") + pan};
   const std::string tlvs = make_tlvs(d);
   activate(*router, tlvs);

@@ -127,7 +127,9 @@ TEST(ConnectionExhaustion, DefaultCapStaysBelowTheOpenFileLimit) {
   EXPECT_EQ(max_connections_for_fd_limit(1u << 20), 8192u);
   rlimit rl{};
   ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &rl), 0);
-  if (rl.rlim_cur != RLIM_INFINITY) EXPECT_LT(mcp::http::default_max_connections(), rl.rlim_cur);
+  if (rl.rlim_cur != RLIM_INFINITY) {
+    EXPECT_LT(mcp::http::default_max_connections(), rl.rlim_cur);
+  }
 }
 
 }  // namespace

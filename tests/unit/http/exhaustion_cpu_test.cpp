@@ -26,22 +26,16 @@ void add_burn_tool(TestHttpServer& server) {
   server.on_server([&added](mcp::Server& s) {
     json::object schema = json::parse(R"({"type":"object","properties":{"ms":{"type":"integer"}}})").as_object();
     s.registry().add_tool(
-        mcp::Tool{"burn",
-                  "",
-                  "Busy for ms milliseconds",
-                  schema,
-                  std::nullopt,
-                  {},
-                  [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
-                    std::int64_t ms = 1;
-                    if (auto* v = args.if_contains("ms"); v && v->is_int64())
-                      ms = std::clamp<std::int64_t>(v->as_int64(), 0, 20);
-                    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-                    std::uint64_t spins = 0;
-                    while (std::chrono::steady_clock::now() < until && spins < 1'000'000'000) ++spins;
-                    co_return mcp::ToolResult::text(std::to_string(spins));
-                  },
-                  {}});
+        fixture_tool("burn", "Busy for ms milliseconds", schema,
+                     [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
+                       std::int64_t ms = 1;
+                       if (auto* v = args.if_contains("ms"); v && v->is_int64())
+                         ms = std::clamp<std::int64_t>(v->as_int64(), 0, 20);
+                       const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+                       std::uint64_t spins = 0;
+                       while (std::chrono::steady_clock::now() < until && spins < 1'000'000'000) ++spins;
+                       co_return mcp::ToolResult::text(std::to_string(spins));
+                     }));
     added.set_value();
   });
   added.get_future().wait();

@@ -54,60 +54,53 @@ inline mcp::asio::awaitable<void> sleep_for(std::chrono::milliseconds ms) {
   co_await t.async_wait(mcp::asio::use_awaitable);
 }
 
+// A tool with just a name, description, input schema and handler.
+inline mcp::Tool fixture_tool(std::string name, std::string description, json::object input_schema,
+                              mcp::ToolHandler handler) {
+  mcp::Tool tool;
+  tool.name = std::move(name);
+  tool.description = std::move(description);
+  tool.input_schema = std::move(input_schema);
+  tool.handler = std::move(handler);
+  return tool;
+}
+
 inline void register_test_tools(mcp::Server& server) {
   auto& reg = server.registry();
   json::object text_schema = json::parse(R"({"type":"object","properties":{"text":{"type":"string"}}})").as_object();
-  reg.add_tool(mcp::Tool{"echo",
-                         "",
-                         "Returns its text",
-                         text_schema,
-                         std::nullopt,
-                         {},
-                         [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
-                           std::string text;
-                           if (auto* t = args.if_contains("text"); t && t->is_string())
-                             text = std::string(t->as_string());
-                           co_return mcp::ToolResult::text(text);
-                         },
-                         {}});
+  reg.add_tool(fixture_tool("echo", "Returns its text", text_schema,
+                            [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
+                              std::string text;
+                              if (auto* t = args.if_contains("text"); t && t->is_string())
+                                text = std::string(t->as_string());
+                              co_return mcp::ToolResult::text(text);
+                            }));
   // What the session knows about its client: proves a rebuilt session kept it.
-  reg.add_tool(mcp::Tool{"whoami",
-                         "",
-                         "Describes the session",
-                         json::parse(R"({"type":"object"})").as_object(),
-                         std::nullopt,
-                         {},
-                         [](json::object, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
-                           json::object o;
-                           o["protocolVersion"] = ctx.session().protocol_version;
-                           o["capabilities"] = ctx.session().client_capabilities;
-                           o["clientInfo"] = ctx.session().client_info;
-                           o["readOnly"] = ctx.session().read_only;
-                           co_return mcp::ToolResult::structured(std::move(o));
-                         },
-                         {}});
+  reg.add_tool(fixture_tool("whoami", "Describes the session", json::parse(R"({"type":"object"})").as_object(),
+                            [](json::object, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
+                              json::object o;
+                              o["protocolVersion"] = ctx.session().protocol_version;
+                              o["capabilities"] = ctx.session().client_capabilities;
+                              o["clientInfo"] = ctx.session().client_info;
+                              o["readOnly"] = ctx.session().read_only;
+                              co_return mcp::ToolResult::structured(std::move(o));
+                            }));
   json::object wait_schema =
       json::parse(R"({"type":"object","properties":{"ms":{"type":"integer"},"notes":{"type":"integer"}}})").as_object();
   // Sends `notes` log notifications (warning passes the default level) `ms`
   // apart, then answers "done": a request whose answer must be SSE.
-  reg.add_tool(mcp::Tool{"wait",
-                         "",
-                         "Waits, optionally logging on the way",
-                         wait_schema,
-                         std::nullopt,
-                         {},
-                         [](json::object args, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
-                           std::int64_t ms = 0, notes = 0;
-                           if (auto* v = args.if_contains("ms"); v && v->is_int64()) ms = v->as_int64();
-                           if (auto* v = args.if_contains("notes"); v && v->is_int64()) notes = v->as_int64();
-                           for (std::int64_t i = 0; i < notes; ++i) {
-                             ctx.log(mcp::LogLevel::warning, json::value("note " + std::to_string(i)));
-                             co_await sleep_for(std::chrono::milliseconds(ms));
-                           }
-                           if (notes == 0) co_await sleep_for(std::chrono::milliseconds(ms));
-                           co_return mcp::ToolResult::text("done");
-                         },
-                         {}});
+  reg.add_tool(fixture_tool("wait", "Waits, optionally logging on the way", wait_schema,
+                            [](json::object args, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
+                              std::int64_t ms = 0, notes = 0;
+                              if (auto* v = args.if_contains("ms"); v && v->is_int64()) ms = v->as_int64();
+                              if (auto* v = args.if_contains("notes"); v && v->is_int64()) notes = v->as_int64();
+                              for (std::int64_t i = 0; i < notes; ++i) {
+                                ctx.log(mcp::LogLevel::warning, json::value("note " + std::to_string(i)));
+                                co_await sleep_for(std::chrono::milliseconds(ms));
+                              }
+                              if (notes == 0) co_await sleep_for(std::chrono::milliseconds(ms));
+                              co_return mcp::ToolResult::text("done");
+                            }));
 }
 
 class TestHttpServer {

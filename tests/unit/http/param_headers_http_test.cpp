@@ -13,20 +13,15 @@ namespace {
 std::atomic<int> g_region_calls{0};
 
 void add_region_tool(mcp::Server& server) {
-  server.registry().add_tool(mcp::Tool{
-      "route",
-      "",
-      "Echoes its region",
+  server.registry().add_tool(fixture_tool(
+      "route", "Echoes its region",
       json::parse(R"({"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}})").as_object(),
-      std::nullopt,
-      {},
       [](json::object args, mcp::RequestContext&) -> mcp::asio::awaitable<mcp::ToolResult> {
         ++g_region_calls;
         std::string region = "none";
         if (auto* r = args.if_contains("region"); r && r->is_string()) region = std::string(r->as_string());
         co_return mcp::ToolResult::text("region " + region);
-      },
-      {}});
+      }));
 }
 
 HttpReply call_route(std::uint16_t port, const std::string& arguments, const HeaderList& extra) {

@@ -11,18 +11,12 @@ namespace {
 // Asks the transport to end this call's connection, then answers a moment later.
 void add_releasing_tool(mcp::Server& server) {
   server.registry().add_tool(
-      mcp::Tool{"release",
-                "",
-                "Releases its connection mid-call",
-                json::parse(R"({"type":"object"})").as_object(),
-                std::nullopt,
-                {},
-                [](json::object, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
-                  const bool released = ctx.release_connection();
-                  co_await sleep_for(std::chrono::milliseconds(300));
-                  co_return mcp::ToolResult::text(released ? "released" : "kept");
-                },
-                {}});
+      fixture_tool("release", "Releases its connection mid-call", json::parse(R"({"type":"object"})").as_object(),
+                   [](json::object, mcp::RequestContext& ctx) -> mcp::asio::awaitable<mcp::ToolResult> {
+                     const bool released = ctx.release_connection();
+                     co_await sleep_for(std::chrono::milliseconds(300));
+                     co_return mcp::ToolResult::text(released ? "released" : "kept");
+                   }));
 }
 
 // The `id:` values of a raw SSE body, in order.

@@ -100,7 +100,9 @@ TEST(ToolResultWriteJson, MatchesTheJsonObjectForEveryShape) {
     r.write_json(written);
     ToolResult copy = r;
     EXPECT_EQ(json::parse(written), json::value(std::move(copy).to_json())) << written;
-    if (!r.structured_content) EXPECT_EQ(written.find("structuredContent"), std::string::npos);
+    if (!r.structured_content) {
+      EXPECT_EQ(written.find("structuredContent"), std::string::npos);
+    }
   }
 }
 

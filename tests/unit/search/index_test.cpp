@@ -270,7 +270,9 @@ TEST(EntityIndex, TiesBreakByEntityIdAscending) {
   r = EntityIndex(small_home()).query(text("light", 50));
   for (std::size_t i = 1; i < r.hits.size(); ++i) {
     EXPECT_GE(r.hits[i - 1].score, r.hits[i].score);
-    if (r.hits[i - 1].score == r.hits[i].score) EXPECT_LT(r.hits[i - 1].entity_id, r.hits[i].entity_id);
+    if (r.hits[i - 1].score == r.hits[i].score) {
+      EXPECT_LT(r.hits[i - 1].entity_id, r.hits[i].entity_id);
+    }
   }
 }
 
@@ -303,7 +305,9 @@ TEST(EntityIndex, IncrementalUpsertAndRemove) {
   EXPECT_EQ(idx.size(), 9u);
   EXPECT_EQ(ids(idx.query(text("reading lamp")))[0], "light.bed_light");
   for (const auto& h : idx.query(text("bed")).hits)
-    if (h.entity_id == "light.bed_light") EXPECT_NE(h.matched_field, "friendly_name");
+    if (h.entity_id == "light.bed_light") {
+      EXPECT_NE(h.matched_field, "friendly_name");
+    }
   // State-only change keeps everything findable and updates filters.
   d.state = "off";
   idx.upsert(d);
