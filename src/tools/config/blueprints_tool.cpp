@@ -8,6 +8,7 @@
 #include "tools/config/blueprint_journal.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/confirmation.hpp"
+#include "tools/write_outcome.hpp"
 #include "yaml/yaml_json.hpp"
 
 namespace hamcp::tools {
@@ -157,13 +158,7 @@ boost::asio::awaitable<Answer> ask_write(ToolEnv& env, json::object msg, std::st
   } catch (const ha::HaException& e) {
     lost = e.error();
   }
-  ToolError err = from_ha_error(*lost);
-  err.code = "write_outcome_unknown";
-  err.message = "No clear answer from Home Assistant to the write of " + what + " (" + err.message +
-                "); it may or may not have been applied. hamcp never retries a write.";
-  err.suggestion = "Check with action=list before calling again.";
-  err.extra["written"] = "unknown";
-  throw ToolException(std::move(err));
+  throw ToolException(unknown_outcome(*lost, "the write of " + what, "Check with action=list before calling again."));
 }
 
 // Saves `text` at domain/path once and journals it (kind "blueprint"; action

@@ -5,6 +5,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "tools/tool_error.hpp"
+#include "tools/write_outcome.hpp"
 
 namespace hamcp::tools::config {
 
@@ -22,25 +23,14 @@ ToolError invalid_config(Kind kind, const std::string& path, const std::string& 
 }
 
 // A transport failure after the request may have reached HA: the write may or may not have happened.
-bool outcome_unknown(const ha::HaError& e) {
-  return e.cause == ha::ErrorCause::timeout || e.cause == ha::ErrorCause::connection_lost ||
-         e.cause == ha::ErrorCause::protocol_error;
-}
-
 // `unknown`: the request may have reached HA and been applied (no answer, or HA failed midway).
 ToolError failed_write(Kind kind, const std::string& key, const ha::HaError& e, std::string_view verb, bool unknown) {
+  if (unknown)
+    return unknown_outcome(e, "the " + std::string(verb) + " of " + std::string(name_of(kind)) + " " + key,
+                           "Read it back with ha_config_get before calling again.");
   ToolError err = from_ha_error(e);
-  if (unknown) {
-    err.code = "write_outcome_unknown";
-    err.message = "No clear answer from Home Assistant to the " + std::string(verb) + " of " +
-                  std::string(name_of(kind)) + " " + key + " (" + err.message +
-                  "); it may or may not have been applied. hamcp never retries a write.";
-    err.suggestion = "Read it back with ha_config_get before calling again.";
-    err.extra["written"] = "unknown";
-  } else {
-    err.message += " Nothing was " + std::string(verb == "delete" ? "removed." : "written.");
-    err.extra["written"] = false;
-  }
+  err.message += " Nothing was " + std::string(verb == "delete" ? "removed." : "written.");
+  err.extra["written"] = false;
   return err;
 }
 

@@ -1,17 +1,9 @@
 #include "tools/dashboards/dashboard_ws.hpp"
 
 #include "tools/edit_record.hpp"
+#include "tools/write_outcome.hpp"
 
 namespace hamcp::tools::dashboards {
-
-namespace {
-
-bool outcome_unknown(const ha::HaError& e) {
-  return e.cause == ha::ErrorCause::timeout || e.cause == ha::ErrorCause::connection_lost ||
-         e.cause == ha::ErrorCause::protocol_error;
-}
-
-}  // namespace
 
 boost::asio::awaitable<json::value> ws_call(ToolEnv& env, json::object message, bool write, std::string what) {
   ha::HaError failure;
@@ -23,14 +15,8 @@ boost::asio::awaitable<json::value> ws_call(ToolEnv& env, json::object message, 
     failure = e.error();
   }
   ToolError err = from_ha_error(failure);
-  if (write && outcome_unknown(failure)) {
-    err.code = "write_outcome_unknown";
-    err.message = "No clear answer from Home Assistant to " + what + " (" + err.message +
-                  "); it may or may not have been applied. hamcp never retries a write.";
-    err.suggestion = "Read it back (ha_get_dashboard) before calling again.";
-    err.extra["written"] = "unknown";
-    throw ToolException(std::move(err));
-  }
+  if (write && outcome_unknown(failure))
+    throw ToolException(unknown_outcome(failure, what, "Read it back (ha_get_dashboard) before calling again."));
   if (write) {
     err.message = "Home Assistant refused to " + what + ": " + err.message + " Nothing was written.";
     err.extra["written"] = false;

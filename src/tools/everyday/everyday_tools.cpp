@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "tools/action_tool.hpp"
+#include "tools/write_outcome.hpp"
 
 namespace hamcp::tools {
 
@@ -56,21 +57,10 @@ namespace everyday {
 
 namespace {
 
-bool outcome_unknown(const ha::HaError& e) {
-  return e.cause == ha::ErrorCause::timeout || e.cause == ha::ErrorCause::connection_lost ||
-         e.cause == ha::ErrorCause::protocol_error;
-}
-
 [[noreturn]] void throw_write_failure(const ha::HaError& failure, std::string_view what) {
+  if (outcome_unknown(failure))
+    throw ToolException(unknown_outcome(failure, what, "Read the list again before calling again."));
   ToolError err = from_ha_error(failure);
-  if (outcome_unknown(failure)) {
-    err.code = "write_outcome_unknown";
-    err.message = "No clear answer from Home Assistant to " + std::string(what) + " (" + err.message +
-                  "); it may or may not have been applied. hamcp never retries a write.";
-    err.suggestion = "Read the list again before calling again.";
-    err.extra["written"] = "unknown";
-    throw ToolException(std::move(err));
-  }
   if (!failure.ha_code.empty()) {
     err.code = failure.ha_code == "not_found" ? "not_found" : "ha_refused";
     err.message = "Home Assistant refused " + std::string(what) + ": " + failure.detail + " Nothing was changed.";

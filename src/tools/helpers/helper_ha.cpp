@@ -9,24 +9,14 @@
 #include "home/config_sources.hpp"
 #include "tools/config/config_write.hpp"
 #include "tools/edit_record.hpp"
+#include "tools/write_outcome.hpp"
 
 namespace hamcp::tools::helpers {
 
 namespace {
 
-bool outcome_unknown(const ha::HaError& e) {
-  return e.cause == ha::ErrorCause::timeout || e.cause == ha::ErrorCause::connection_lost ||
-         e.cause == ha::ErrorCause::protocol_error;
-}
-
 ToolError unknown_outcome(const ha::HaError& e, std::string_view what) {
-  ToolError err = from_ha_error(e);
-  err.code = "write_outcome_unknown";
-  err.message = "No clear answer from Home Assistant to " + std::string(what) + " (" + err.message +
-                "); it may or may not have been applied. hamcp never retries a write.";
-  err.suggestion = "Check with ha_config_list_helpers before calling again.";
-  err.extra["written"] = "unknown";
-  return err;
+  return tools::unknown_outcome(e, what, "Check with ha_config_list_helpers before calling again.");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "common/ascii.hpp"
 #include "home/entity_docs.hpp"
 #include "tools/helpers/helper_ha.hpp"
+#include "tools/write_outcome.hpp"
 
 namespace hamcp::tools::registry {
 
@@ -23,11 +24,6 @@ constexpr std::array<KindInfo, 7> kKinds = {{
 
 // The category scopes HA's frontend uses (the mirror lists these too).
 constexpr std::array<const char*, 4> kScopes = {"automation", "script", "scene", "helpers"};
-
-bool outcome_unknown(const ha::HaError& e) {
-  return e.cause == ha::ErrorCause::timeout || e.cause == ha::ErrorCause::connection_lost ||
-         e.cause == ha::ErrorCause::protocol_error;
-}
 
 boost::asio::awaitable<std::vector<json::object>> ws_list(ToolEnv& env, Kind kind, const std::string& scope) {
   std::vector<json::object> out;
@@ -131,16 +127,12 @@ boost::asio::awaitable<json::value> write(ToolEnv& env, json::object message) {
   } catch (const ha::HaException& e) {
     failure = e.error();
   }
+  if (outcome_unknown(failure))
+    throw ToolException(
+        unknown_outcome(failure, "the registry write", "Check with ha_get_registry before calling again."));
   ToolError err = from_ha_error(failure);
-  if (outcome_unknown(failure)) {
-    err.code = "write_outcome_unknown";
-    err.message += " It may or may not have been applied; hamcp never retries a write.";
-    err.suggestion = "Check with ha_get_registry before calling again.";
-    err.extra["written"] = "unknown";
-  } else {
-    err.message += " Nothing was written.";
-    err.extra["written"] = false;
-  }
+  err.message += " Nothing was written.";
+  err.extra["written"] = false;
   throw ToolException(std::move(err));
 }
 
