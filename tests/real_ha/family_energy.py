@@ -43,7 +43,7 @@ def t_energy_prefs(c: Ctx):
         expect(again["config_hash"] == before_hash, f"dry run saved something: {again}")
         stale = m.tool("ha_manage_energy_prefs", {"mode": "set", "config_hash": "0000000000000000",
                                                   "config": {"device_consumption": []}}, ok=False)
-        expect(stale["error"]["code"] == "config_changed" and stale["error"]["written"] is False, f"stale: {stale}")
+        expect(stale["error"]["code"] == "stale_config_hash" and stale["error"]["written"] is False, f"stale: {stale}")
         unknown = m.tool("ha_manage_energy_prefs", {"mode": "add_device",
                                                     "stat_consumption": "sensor.hamcp_no_such_meter"}, ok=False)
         expect(unknown["error"]["code"] == "unknown_statistic" and "stat_consumption" in unknown["error"]["message"],

@@ -6,6 +6,7 @@
 #include "tools/addons/addon_config.hpp"
 #include "tools/addons/addons_tools.hpp"
 #include "tools/addons/manage_app_parts.hpp"
+#include "tools/config_lock.hpp"
 #include "tools/edit_record.hpp"
 #include "tools/response.hpp"
 #include "tools/tool_error.hpp"
@@ -72,11 +73,8 @@ boost::asio::awaitable<mcp::ToolResult> configure(Args& args, ToolEnv& env) {
   auto reading = supervisor(env, "get", "/addons/" + slug + "/info");
   const json::value info = co_await std::move(reading);
   const json::object before = current_config(info);
-  if (const auto given = args.opt_str("config_hash"); given && *given != home::config_hash(before))
-    throw ToolException(ToolError{"config_hash_mismatch",
-                                  "The add-on's configuration changed since config_hash was read; nothing was written.",
-                                  "Read it again with ha_get_app slug=\"" + slug + "\" and retry with its config_hash.",
-                                  {{"written", false}, {"config_hash", home::config_hash(before)}}});
+  check_config_hash(env, {"", slug, "Add-on " + slug + "'s configuration", "ha_get_app slug=\"" + slug + "\""}, before,
+                    args.opt_str("config_hash"));
   json::object request;
   const json::object after = planned_config(args, before, request);
   if (request.empty())

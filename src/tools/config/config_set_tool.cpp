@@ -11,6 +11,7 @@
 #include "tools/config/config_target.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/config/config_write.hpp"
+#include "tools/config_lock.hpp"
 #include "tools/dashboards/dashboard_tools.hpp"
 #include "tools/edit_record.hpp"
 #include "tools/energy/energy_tools.hpp"
@@ -124,25 +125,10 @@ void resolve_restore(const Args& args, ToolEnv& env, Plan& plan) {
 
 // A stale config_hash: nothing is written; say what changed since that version, when known.
 void check_hash(const Args& args, ToolEnv& env, const Plan& plan) {
-  const std::optional<std::string> given = args.opt_str("config_hash");
-  if (!given) return;
-  const std::string now = plan.current ? home::config_hash(*plan.current) : std::string();
-  if (now == *given) return;
-  json::object extra;
-  extra["written"] = false;
-  extra["current_hash"] = now.empty() ? json::value(nullptr) : json::value(now);
-  if (auto seen = env.journal.find_version(name_of(plan.kind), plan.key, *given); seen && plan.current) {
-    const json::value& version = seen->after_hash == *given ? seen->after : seen->before;
-    extra["changed_since"] = home::short_diff(version, *plan.current);
-  }
-  throw ToolException(
-      ToolError{"stale_config_hash",
-                std::string(name_of(plan.kind)) + " " + plan.key +
-                    (plan.current ? " changed since config_hash " + *given + " was read (now " + now + ")."
-                                  : " no longer exists (config_hash " + *given + " was read before it was removed).") +
-                    " Nothing was written.",
-                "Read it again with ha_config_get, redo the edit on that config, and pass the new config_hash.",
-                std::move(extra)});
+  const LockedConfig locked{name_of(plan.kind), plan.key, std::string(name_of(plan.kind)) + " " + plan.key,
+                            "ha_config_get"};
+  check_config_hash(env, locked, plan.current ? json::value(*plan.current) : json::value(nullptr),
+                    args.opt_str("config_hash"));
 }
 
 // Under a visibility filter, reads show configs with hidden entities taken out

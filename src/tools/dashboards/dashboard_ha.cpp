@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "home/config_json.hpp"
+#include "tools/config_lock.hpp"
 #include "tools/dashboards/dashboard_ws.hpp"
 #include "tools/edit_record.hpp"
 
@@ -89,22 +90,11 @@ void refuse_yaml(const Dashboard& d) {
                                 {{"written", false}}});
 }
 
-std::string hash_of(const json::value& config) { return config.is_null() ? std::string() : home::config_hash(config); }
+std::string hash_of(const json::value& config) { return hash_or_empty(config); }
 
 void check_hash(ToolEnv& env, const Dashboard& d, const json::value& current, const std::optional<std::string>& given) {
-  if (!given) return;
-  const std::string now = hash_of(current);
-  if (now == *given) return;
-  json::object extra{{"written", false}, {"current_hash", now}};
-  if (auto seen = env.journal.find_version("dashboard", d.url_path, *given); seen && !current.is_null()) {
-    const json::value& version = seen->after_hash == *given ? seen->after : seen->before;
-    extra["changed_since"] = home::short_diff(version, current);
-  }
-  throw ToolException(ToolError{"stale_config_hash",
-                                "Dashboard '" + d.url_path + "' changed since config_hash " + *given +
-                                    " was read (now " + (now.empty() ? "no config" : now) + "). Nothing was written.",
-                                "Read it again with ha_get_dashboard and redo the edit with the new config_hash.",
-                                std::move(extra)});
+  check_config_hash(env, {"dashboard", d.url_path, "Dashboard '" + d.url_path + "'", "ha_get_dashboard"}, current,
+                    given);
 }
 
 boost::asio::awaitable<void> save_config(ToolEnv& env, const Dashboard& d, const json::value& before, json::value next,

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "home/config_json.hpp"
+#include "tools/config_lock.hpp"
 #include "tools/edit_record.hpp"
 #include "tools/energy/energy_prefs.hpp"
 #include "tools/energy/energy_tools.hpp"
@@ -113,18 +114,12 @@ boost::asio::awaitable<json::object> get_body(Args& args, ToolEnv& env, const js
   co_return body;
 }
 
-void check_hash(Args& args, const std::string& mode, const std::string& current_hash) {
-  if (!args.has("config_hash")) {
-    if (mode == "set")
-      throw ToolException(bad_argument("config_hash", "set replaces lists, so it needs the hash of what it replaces",
-                                       "Read it with mode=get and pass its config_hash."));
-    return;
-  }
-  if (args.str("config_hash") == current_hash) return;
-  throw ToolException(ToolError{"config_changed",
-                                "The energy preferences changed since that config_hash was read. Nothing was written.",
-                                "Read them again with mode=get and redo the change on what is there now.",
-                                {{"current_hash", current_hash}, {"written", false}}});
+void check_hash(Args& args, ToolEnv& env, const std::string& mode, const json::object& current) {
+  if (!args.has("config_hash") && mode == "set")
+    throw ToolException(bad_argument("config_hash", "set replaces lists, so it needs the hash of what it replaces",
+                                     "Read it with mode=get and pass its config_hash."));
+  check_config_hash(env, {"energy", "prefs", "The energy preferences", "mode=get"}, current,
+                    args.opt_str("config_hash"));
 }
 
 boost::asio::awaitable<mcp::ToolResult> run_energy(Args& args, ToolEnv& env, mcp::RequestContext&) {
@@ -138,7 +133,7 @@ boost::asio::awaitable<mcp::ToolResult> run_energy(Args& args, ToolEnv& env, mcp
   }
   const json::object current = prefs.is_object() ? prefs.get_object() : energy::empty_prefs();
   const std::string current_hash = home::config_hash(current);
-  check_hash(args, mode, current_hash);
+  check_hash(args, env, mode, current);
   const Edit edit = edit_of(args);
   const json::object next = energy::apply_edit(current, edit);
   auto checking = check_statistics(env, edit, current, next);

@@ -190,7 +190,7 @@ const OWN_FAILURES = {
   ],
   ha_manage_energy_prefs: [
     [{ mode: 'add_device', stat_consumption: 'sensor.no_such_meter' }, 'unknown_statistic'],
-    [{ mode: 'set', config: { device_consumption: [] }, config_hash: '0000' }, 'config_changed'],
+    [{ mode: 'set', config: { device_consumption: [] }, config_hash: '0000' }, 'stale_config_hash'],
   ],
   ha_manage_pipeline: [[{ action: 'get', pipeline_id: 'nope' }, 'pipeline_not_found']],
   ha_get_app: [

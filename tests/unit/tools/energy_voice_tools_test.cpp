@@ -85,7 +85,7 @@ TEST_F(EnergyVoiceTest, SetNeedsTheCurrentHashAndAStaleOneWritesNothing) {
   EXPECT_EQ(error_code(r), "invalid_argument") << r.text;
   EXPECT_NE(r.text.find("config_hash"), std::string::npos);
   r = call("ha_manage_energy_prefs", R"({"mode":"set","config":{"device_consumption":[]},"config_hash":"0000"})");
-  EXPECT_EQ(error_code(r), "config_changed") << r.text;
+  EXPECT_EQ(error_code(r), "stale_config_hash") << r.text;
   EXPECT_EQ(devices(), 3u);
   r = call("ha_manage_energy_prefs",
            R"({"mode":"set","config":{"device_consumption":[]},"config_hash":")" + hash + R"("})");
