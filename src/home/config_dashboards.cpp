@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "common/json_fields.hpp"
 #include "home/config_terms.hpp"
 
 namespace hamcp::home {
@@ -12,11 +13,6 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr std::size_t kMaxTerms = 400;  // a 300-card dashboard's entities and card types
-
-std::string string_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 // What a dashboard's views and cards say besides entity ids: view and card
 // titles, headings and names, and each card type once ("card: thermostat").
@@ -29,11 +25,11 @@ struct DashboardWords {
   }
   void walk(const json::value& v) {
     if (const json::object* o = v.if_object()) {
-      if (const std::string type = string_at(*o, "type"); !type.empty()) {
+      if (const std::string type = string_or_empty(*o, "type"); !type.empty()) {
         ++cards;
         add("card: " + type);
       }
-      for (const char* key : {"title", "heading", "name"}) add(string_at(*o, key));
+      for (const char* key : {"title", "heading", "name"}) add(string_or_empty(*o, key));
       for (const auto& kv : *o)
         if (kv.value().is_object() || kv.value().is_array()) walk(kv.value());
     } else if (const json::array* a = v.if_array()) {
@@ -50,8 +46,8 @@ json::object outline(const DashboardRef& ref, const json::value& config) {
   if (list && list->is_array())
     for (const auto& view : list->get_array())
       if (const json::object* vo = view.if_object()) {
-        json::object shown{{"title", string_at(*vo, "title")}};
-        if (std::string path = string_at(*vo, "path"); !path.empty()) shown["path"] = std::move(path);
+        json::object shown{{"title", string_or_empty(*vo, "title")}};
+        if (std::string path = string_or_empty(*vo, "path"); !path.empty()) shown["path"] = std::move(path);
         views.push_back(std::move(shown));
       }
   return json::object{{"title", ref.title}, {"url_path", ref.url_path}, {"views", std::move(views)}};
@@ -69,7 +65,7 @@ ConfigItem dashboard_item(const DashboardRef& ref, const json::value& config) {
   item.doc.domain = std::string(kDashboardDocDomain);
   item.doc.friendly_name = ref.title;
   const json::object* o = config.if_object();
-  if (o) item.doc.registry_name = string_at(*o, "title");  // the config's own title, when it has one
+  if (o) item.doc.registry_name = string_or_empty(*o, "title");  // the config's own title, when it has one
   item.doc.original_name = ref.url_path;
   DashboardWords words;
   words.walk(config);
@@ -90,7 +86,8 @@ asio::awaitable<std::vector<DashboardRef>> fetch_dashboards(ha::HaClient& ha) {
   if (const json::array* items = listed.if_array())
     for (const auto& v : *items)
       if (const json::object* d = v.if_object()) {
-        DashboardRef ref{string_at(*d, "url_path"), string_at(*d, "title"), string_at(*d, "mode") == "yaml"};
+        DashboardRef ref{string_or_empty(*d, "url_path"), string_or_empty(*d, "title"),
+                         string_or_empty(*d, "mode") == "yaml"};
         if (!ref.url_path.empty()) out.push_back(std::move(ref));
       }
   co_return out;

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "common/json_fields.hpp"
+
 namespace hamcp::home {
 
 namespace {
@@ -45,11 +47,6 @@ void write_canonical(const json::value& v, std::string& out) {
 Ordered to_ordered(const json::value& v) { return Ordered::parse(json::serialize(v)); }
 json::value from_ordered(const Ordered& v) { return json::parse(v.dump()); }
 
-std::string member_string(const json::object& op, std::string_view key) {
-  const json::value* v = op.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 // Checks the shape of one operation so the error says what is missing,
 // before the library's terser messages.
 void check_operation(std::size_t index, const json::value& raw) {
@@ -57,7 +54,7 @@ void check_operation(std::size_t index, const json::value& raw) {
   if (!op)
     throw PatchError(index, "",
                      "each operation must be an object like {\"op\":\"replace\",\"path\":\"/alias\",\"value\":\"x\"}");
-  const std::string name = member_string(*op, "op");
+  const std::string name = string_or_empty(*op, "op");
   const json::value* path = op->if_contains("path");
   if (!path || !path->is_string())
     throw PatchError(index, "", "\"path\" (a JSON Pointer such as \"/actions/0\") is required");
@@ -75,7 +72,7 @@ void check_operation(std::size_t index, const json::value& raw) {
 
 // The library's exception as a sentence about the config.
 std::string reason_of(const json::object& op, const nlohmann::json::exception& e) {
-  const std::string name = member_string(op, "op");
+  const std::string name = string_or_empty(op, "op");
   if (e.id == 501 && name == "test") return "test failed: the current value differs";
   if (e.id == 401 || e.id == 402) return "array index out of range in the current config";
   if (e.id == 403 || e.id == 404) return "no such member in the current config";
@@ -129,7 +126,7 @@ json::value apply_json_patch(const json::value& document, const json::array& ope
       Ordered one = Ordered::array({to_ordered(op)});
       current = current.patch(one);
     } catch (const nlohmann::json::exception& e) {
-      throw PatchError(i, member_string(op, "path"), reason_of(op, e));
+      throw PatchError(i, string_or_empty(op, "path"), reason_of(op, e));
     }
   }
   return from_ordered(current);

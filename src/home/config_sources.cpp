@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/json_fields.hpp"
 #include "home/config_terms.hpp"
 
 namespace hamcp::home {
@@ -11,16 +12,11 @@ namespace asio = boost::asio;
 
 namespace {
 
-std::string string_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 // The terms of a helper: what its config references, plus its icon.
 std::vector<std::string> helper_terms(const json::value& config) {
   std::vector<std::string> terms = config_terms(config);
   if (const json::object* o = config.if_object()) {
-    const std::string icon = string_at(*o, "icon");
+    const std::string icon = string_or_empty(*o, "icon");
     if (!icon.empty()) terms.push_back(icon);
   }
   return terms;
@@ -28,10 +24,10 @@ std::vector<std::string> helper_terms(const json::value& config) {
 
 ConfigItem storage_item(const std::string& domain, json::object item) {
   ConfigItem out;
-  const std::string id = string_at(item, "id");
+  const std::string id = string_or_empty(item, "id");
   out.doc.entity_id = domain + "." + id;
   out.doc.domain = std::string(kHelperDocDomain);
-  out.doc.friendly_name = string_at(item, "name");
+  out.doc.friendly_name = string_or_empty(item, "name");
   out.doc.aliases = helper_terms(item);
   out.meta = {{"kind", "helper"}, {"helper_type", domain}, {"helper_id", id}};
   out.config = std::move(item);
@@ -48,7 +44,7 @@ json::object suggested_values(const json::value& step) {
     const json::object* f = field.if_object();
     const json::value* desc = f ? f->if_contains("description") : nullptr;
     const json::value* value = desc && desc->is_object() ? desc->get_object().if_contains("suggested_value") : nullptr;
-    if (value && !value->is_null()) options[string_at(*f, "name")] = *value;
+    if (value && !value->is_null()) options[string_or_empty(*f, "name")] = *value;
   }
   return options;
 }
@@ -60,7 +56,7 @@ asio::awaitable<json::object> fetch_entry_options(ha::HaClient& ha, const std::s
   if (!started.ok()) co_return json::object{};  // no options flow (or the entry just left)
   const json::value step = started.json();
   json::object options = suggested_values(step);
-  const std::string flow_id = step.is_object() ? string_at(step.get_object(), "flow_id") : std::string();
+  const std::string flow_id = step.is_object() ? string_or_empty(step.get_object(), "flow_id") : std::string();
   if (ha::RestClient* rest = ha.rest(); rest && !flow_id.empty()) {
     auto aborting = rest->del(base + "/" + flow_id);
     co_await std::move(aborting);
@@ -89,7 +85,7 @@ asio::awaitable<std::vector<ConfigItem>> fetch_storage_helpers(ha::HaClient& ha,
   std::vector<ConfigItem> items;
   if (json::array* a = listed.if_array())
     for (auto& item : *a)
-      if (json::object* o = item.if_object(); o && !string_at(*o, "id").empty())
+      if (json::object* o = item.if_object(); o && !string_or_empty(*o, "id").empty())
         items.push_back(storage_item(domain, std::move(*o)));
   co_return items;
 }
@@ -97,7 +93,7 @@ asio::awaitable<std::vector<ConfigItem>> fetch_storage_helpers(ha::HaClient& ha,
 std::optional<HelperEntry> helper_entry_of(const json::value& fragment) {
   const json::object* o = fragment.if_object();
   if (!o) return std::nullopt;
-  HelperEntry e{string_at(*o, "entry_id"), string_at(*o, "domain"), string_at(*o, "title")};
+  HelperEntry e{string_or_empty(*o, "entry_id"), string_or_empty(*o, "domain"), string_or_empty(*o, "title")};
   if (e.entry_id.empty() || e.domain.empty()) return std::nullopt;
   return e;
 }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/json_fields.hpp"
 #include "home/config_json.hpp"
 
 namespace hamcp::home {
@@ -36,11 +37,6 @@ std::uint64_t seq_of(std::string_view id) {
     seq = seq * 10 + static_cast<std::uint64_t>(c - '0');
   }
   return seq;
-}
-
-std::string str_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
 double now_seconds() {
@@ -101,18 +97,18 @@ std::optional<EditRecord> EditRecord::from_json(const json::value& v) {
   const json::object* o = v.if_object();
   if (!o || !o->contains("before") || !o->contains("after")) return std::nullopt;
   EditRecord r;
-  r.id = str_of(*o, "id");
+  r.id = string_or_empty(*o, "id");
   if (seq_of(r.id) == 0) return std::nullopt;
   const json::value* time = o->if_contains("time");
   r.time = time && time->is_number() ? time->to_number<double>() : 0;
-  r.kind = str_of(*o, "kind");
-  r.key = str_of(*o, "key");
-  r.entity_id = str_of(*o, "entity_id");
-  r.action = str_of(*o, "action");
+  r.kind = string_or_empty(*o, "kind");
+  r.key = string_or_empty(*o, "key");
+  r.entity_id = string_or_empty(*o, "entity_id");
+  r.action = string_or_empty(*o, "action");
   r.before = o->at("before");
   r.after = o->at("after");
-  r.before_hash = str_of(*o, "before_hash");
-  r.after_hash = str_of(*o, "after_hash");
+  r.before_hash = string_or_empty(*o, "before_hash");
+  r.after_hash = string_or_empty(*o, "after_hash");
   return r;
 }
 

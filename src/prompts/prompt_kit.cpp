@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/ascii.hpp"
+#include "common/json_fields.hpp"
 #include "ha/errors.hpp"
 #include "mcp/errors.hpp"
 #include "tools/tool_error.hpp"
@@ -11,11 +12,6 @@ namespace hamcp::prompts {
 namespace {
 
 constexpr std::size_t kMaxCompletions = 100;
-
-std::string string_field(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 }  // namespace
 
@@ -58,7 +54,7 @@ Candidates area_candidates(const ha::Snapshot& snap) {
   Candidates out;
   snap.registry(ha::RegistryKind::area).for_each([&](const json::value& item) {
     if (const json::object* o = item.if_object())
-      out.emplace_back(string_field(*o, "area_id"), string_field(*o, "name"));
+      out.emplace_back(string_or_empty(*o, "area_id"), string_or_empty(*o, "name"));
   });
   return out;
 }
@@ -96,17 +92,17 @@ std::vector<std::string> complete_from(const Candidates& candidates, std::string
 std::string area_of_entity(const ha::Snapshot& snap, std::string_view entity_id) {
   ha::RegistryItem entry = snap.registry(ha::RegistryKind::entity).find(entity_id);
   if (!entry) return {};
-  std::string area = string_field(*entry, "area_id");
+  std::string area = string_or_empty(*entry, "area_id");
   if (!area.empty()) return area;
-  const std::string device_id = string_field(*entry, "device_id");
+  const std::string device_id = string_or_empty(*entry, "device_id");
   if (device_id.empty()) return {};
   ha::RegistryItem device = snap.registry(ha::RegistryKind::device).find(device_id);
-  return device ? string_field(*device, "area_id") : std::string();
+  return device ? string_or_empty(*device, "area_id") : std::string();
 }
 
 std::string area_name(const ha::Snapshot& snap, std::string_view area_id) {
   ha::RegistryItem area = snap.registry(ha::RegistryKind::area).find(area_id);
-  return area ? string_field(*area, "name") : std::string();
+  return area ? string_or_empty(*area, "name") : std::string();
 }
 
 std::string compact_json(const json::value& value, std::size_t max_bytes) {

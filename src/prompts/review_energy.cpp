@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/iso_time.hpp"
+#include "common/json_fields.hpp"
 #include "ha/errors.hpp"
 #include "prompts/prompt_kit.hpp"
 #include "prompts/prompts.hpp"
@@ -34,18 +35,13 @@ struct Stat {
   std::string id, role;  // role: "grid import", "solar", "device: Dishwasher", ...
 };
 
-std::string text_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 void add_flow(const json::object& source, std::string_view list, std::string_view key, std::string_view role,
               std::vector<Stat>& out) {
   const json::value* flows = source.if_contains(list);
   if (!flows || !flows->is_array()) return;
   for (const auto& f : flows->get_array())
-    if (const json::object* o = f.if_object(); o && !text_of(*o, key).empty())
-      out.push_back({text_of(*o, key), std::string(role)});
+    if (const json::object* o = f.if_object(); o && !string_or_empty(*o, key).empty())
+      out.push_back({string_or_empty(*o, key), std::string(role)});
 }
 
 std::vector<Stat> stats_of(const json::object& prefs) {
@@ -54,17 +50,19 @@ std::vector<Stat> stats_of(const json::object& prefs) {
     for (const auto& s : sources->get_array()) {
       const json::object* o = s.if_object();
       if (!o) continue;
-      const std::string type = text_of(*o, "type");
+      const std::string type = string_or_empty(*o, "type");
       add_flow(*o, "flow_from", "stat_energy_from", "grid import", out);
       add_flow(*o, "flow_to", "stat_energy_to", "grid export", out);
-      if (!text_of(*o, "stat_energy_from").empty()) out.push_back({text_of(*o, "stat_energy_from"), type});
-      if (!text_of(*o, "stat_energy_to").empty()) out.push_back({text_of(*o, "stat_energy_to"), type + " charge"});
+      if (!string_or_empty(*o, "stat_energy_from").empty())
+        out.push_back({string_or_empty(*o, "stat_energy_from"), type});
+      if (!string_or_empty(*o, "stat_energy_to").empty())
+        out.push_back({string_or_empty(*o, "stat_energy_to"), type + " charge"});
     }
   }
   if (const json::value* devices = prefs.if_contains("device_consumption"); devices && devices->is_array())
     for (const auto& d : devices->get_array())
       if (const json::object* o = d.if_object())
-        out.push_back({text_of(*o, "stat_consumption"), "device: " + text_of(*o, "name")});
+        out.push_back({string_or_empty(*o, "stat_consumption"), "device: " + string_or_empty(*o, "name")});
   return out;
 }
 

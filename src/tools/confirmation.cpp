@@ -5,6 +5,7 @@
 #include <cctype>
 #include <utility>
 
+#include "common/json_fields.hpp"
 #include "mcp/errors.hpp"
 #include "tools/response.hpp"
 
@@ -41,11 +42,6 @@ bool accepted(const json::value& answer) {
   return !(confirm && confirm->is_bool() && !confirm->get_bool());
 }
 
-std::string text_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 std::string answer_word(const json::value& answer) {
   const json::object* o = answer.if_object();
   const json::value* action = o ? o->if_contains("action") : nullptr;
@@ -79,9 +75,9 @@ bool is_preview_body(const json::object& body) {
 }
 
 json::object confirmation_request(const json::object& preview) {
-  const std::string action = text_of(preview, "action");
+  const std::string action = string_or_empty(preview, "action");
   std::string question = action + " " + target_text(preview.contains("target") ? preview.at("target") : nullptr) + "?";
-  if (const std::string note = text_of(preview, "note"); !note.empty()) question += " (" + note + ")";
+  if (const std::string note = string_or_empty(preview, "note"); !note.empty()) question += " (" + note + ")";
   if (const json::value* change = preview.if_contains("would_change"))
     question += " What would change: " + json::serialize(*change);
   if (question.size() > kMaxQuestionChars) question = question.substr(0, kMaxQuestionChars) + "...";
@@ -114,7 +110,7 @@ boost::asio::awaitable<std::optional<json::object>> ask_user(ToolEnv& env, mcp::
   preview["asked"] = true;
   preview["declined"] = true;
   preview["answer"] = answer_word(answer);
-  const std::string note = text_of(preview, "note");
+  const std::string note = string_or_empty(preview, "note");
   preview["note"] =
       note.empty() ? "the user declined; nothing was done" : "the user declined; nothing was done. " + note;
   co_return preview;

@@ -4,15 +4,12 @@
 #include <memory>
 #include <string>
 
+#include "common/json_fields.hpp"
+
 namespace hamcp::ha::detail {
 namespace json = boost::json;
 
 namespace {
-
-std::string str(const json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
 
 std::string_view view(const json::object& o, std::string_view key) {
   const auto* v = o.if_contains(key);
@@ -34,7 +31,7 @@ double num(const json::value& v) { return v.is_number() ? v.to_number<double>() 
 EntityState expand_compressed(const std::string& entity_id, json::object& c) {
   EntityState s;
   s.entity_id = entity_id;
-  s.state = str(c, "s");
+  s.state = string_or_empty(c, "s");
   if (const auto* a = c.if_contains("a"); a && a->is_object()) s.attributes = Attributes(a->as_object());
   if (const auto* ctx = c.if_contains("c")) apply_context(s, *ctx);
   if (const auto* lc = c.if_contains("lc")) s.last_changed = num(*lc);

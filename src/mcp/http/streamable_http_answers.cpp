@@ -5,16 +5,12 @@
 
 #include <variant>
 
+#include "common/json_fields.hpp"
 #include "mcp/http/streamable_http.hpp"
 #include "mcp/modern_era.hpp"
 
 namespace hamcp::mcp::http {
 namespace {
-
-std::string string_field(const json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
 
 // A 2026-07-28 answer's HTTP status follows its JSON-RPC error (modern_era.hpp).
 unsigned modern_status(const std::string& data) {
@@ -73,13 +69,13 @@ asio::awaitable<void> StreamableHttp::respond_initialize(ResponseWriter& w, std:
     if (const auto* r = parsed.as_object().if_contains("result"); r && r->is_object()) result = &r->as_object();
   }
   if (result) {
-    std::string version = string_field(*result, "protocolVersion");
+    std::string version = string_or_empty(*result, "protocolVersion");
     if (version.empty()) version = std::string(kLatestProtocolVersion);
     json::object caps, client;
     if (const auto* c = params.if_contains("capabilities"); c && c->is_object()) caps = c->as_object();
     if (const auto* c = params.if_contains("clientInfo"); c && c->is_object()) client = c->as_object();
     const SessionTokenPayload filled = make_session_payload(
-        version, capability_bits(caps), string_field(client, "name"), string_field(client, "version"));
+        version, capability_bits(caps), string_or_empty(client, "name"), string_or_empty(client, "version"));
     payload.protocol_version = filled.protocol_version;
     payload.capabilities = filled.capabilities | (payload.capabilities & kSessionReadOnly);
     payload.client_name = filled.client_name;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "common/json_fields.hpp"
 #include "sim/core/template.hpp"
 #include "sim/flows/flow_engine.hpp"
 
@@ -14,11 +15,6 @@ namespace hamcp::sim::flows {
 namespace {
 
 json::array schema(std::string_view text) { return json::parse(text).as_array(); }
-
-std::string str_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 std::vector<std::string> strings_of(const json::object& o, std::string_view key) {
   std::vector<std::string> out;
@@ -46,13 +42,15 @@ std::string render_or_unavailable(StateStore& store, const std::string& source) 
 StepResult check_template_sensor(FlowState&, const json::object& answer) {
   static const std::map<std::string, std::set<std::string>> kUnits = {
       {"temperature", {"K", "°C", "°F"}}, {"humidity", {"%"}}, {"power", {"W", "kW", "mW", "MW", "GW", "TW", "BTU/h"}}};
-  const auto it = kUnits.find(str_of(answer, "device_class"));
-  if (it == kUnits.end() || it->second.count(str_of(answer, "unit_of_measurement"))) return StepResult::create();
+  const auto it = kUnits.find(string_or_empty(answer, "device_class"));
+  if (it == kUnits.end() || it->second.count(string_or_empty(answer, "unit_of_measurement")))
+    return StepResult::create();
   std::string expected;
   for (const auto& u : it->second) expected += (expected.empty() ? "'" : ", '") + u + "'";
-  return StepResult::fail(json::object{
-      {"unit_of_measurement", "'" + str_of(answer, "unit_of_measurement") + "' is not a valid unit for device class '" +
-                                  it->first + "'; expected one of [" + expected + "]"}});
+  return StepResult::fail(
+      json::object{{"unit_of_measurement", "'" + string_or_empty(answer, "unit_of_measurement") +
+                                               "' is not a valid unit for device class '" + it->first +
+                                               "'; expected one of [" + expected + "]"}});
 }
 
 Handler template_handler() {
@@ -72,8 +70,8 @@ Handler template_handler() {
 {"name":"device_class","optional":true,"required":false,"selector":{"select":{"options":["door","moisture","motion","occupancy","opening","problem","window"],"mode":"dropdown","sort":true}}},)" +
                                            std::string(kDevice) + "]");
   h.setup = [](FlowState& flow, const std::string& title, const json::object& options) {
-    const std::string type = str_of(options, "template_type");
-    std::string state = render_or_unavailable(flow.store, str_of(options, "state"));
+    const std::string type = string_or_empty(options, "template_type");
+    std::string state = render_or_unavailable(flow.store, string_or_empty(options, "state"));
     if (type == "binary_sensor") state = (state == "True" || state == "on" || state == "true") ? "on" : "off";
     json::object attrs;
     for (const char* k : {"unit_of_measurement", "device_class", "state_class"})
@@ -81,8 +79,8 @@ Handler template_handler() {
     add_entry_entity(flow, type, title, "template", state, std::move(attrs));
   };
   h.reload = [](FlowState& flow, const StoredState& entity, const json::object& options) {
-    std::string state = render_or_unavailable(flow.store, str_of(options, "state"));
-    if (str_of(options, "template_type") == "binary_sensor")
+    std::string state = render_or_unavailable(flow.store, string_or_empty(options, "state"));
+    if (string_or_empty(options, "template_type") == "binary_sensor")
       state = (state == "True" || state == "on" || state == "true") ? "on" : "off";
     json::object attrs = entity.attributes;
     for (const char* k : {"unit_of_measurement", "device_class", "state_class"}) {
@@ -105,7 +103,7 @@ constexpr std::string_view kHide =
 constexpr std::string_view kAll = R"({"name":"all","required":false,"default":false,"selector":{"boolean":{}}})";
 
 std::string group_state(StateStore& store, const json::object& options) {
-  const std::string type = str_of(options, "group_type");
+  const std::string type = string_or_empty(options, "group_type");
   std::vector<double> numbers;
   int on = 0, total = 0;
   for (const auto& m : strings_of(options, "entities")) {
@@ -123,7 +121,7 @@ std::string group_state(StateStore& store, const json::object& options) {
     return (all ? on == total : on > 0) ? "on" : "off";
   }
   if (numbers.empty()) return "unknown";
-  const std::string how = str_of(options, "type");
+  const std::string how = string_or_empty(options, "type");
   double v = numbers.back();
   if (how == "min") v = *std::min_element(numbers.begin(), numbers.end());
   if (how == "max") v = *std::max_element(numbers.begin(), numbers.end());
@@ -156,7 +154,7 @@ Handler group_handler() {
   h.setup = [](FlowState& flow, const std::string& title, const json::object& options) {
     json::array members;
     for (const auto& m : strings_of(options, "entities")) members.emplace_back(m);
-    add_entry_entity(flow, str_of(options, "group_type"), title, "group", group_state(flow.store, options),
+    add_entry_entity(flow, string_or_empty(options, "group_type"), title, "group", group_state(flow.store, options),
                      json::object{{"entity_id", std::move(members)}});
   };
   return h;

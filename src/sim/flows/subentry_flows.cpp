@@ -8,6 +8,7 @@
 // entry ends the flow in abort "already_configured", as HA's does.
 #include <string>
 
+#include "common/json_fields.hpp"
 #include "sim/core/time_util.hpp"
 #include "sim/flows/flow_engine.hpp"
 #include "sim/home/home_builder.hpp"
@@ -18,11 +19,6 @@ namespace {
 
 Answer message(int status, std::string text) { return {status, json::object{{"message", std::move(text)}}}; }
 
-std::string text_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 json::array& subentries_of(json::object& stored) {
   if (!stored.contains("subentries")) stored["subentries"] = json::array{};
   return stored.at("subentries").as_array();
@@ -30,7 +26,7 @@ json::array& subentries_of(json::object& stored) {
 
 json::object* subentry_of(json::object& stored, std::string_view subentry_id) {
   for (auto& s : subentries_of(stored))
-    if (text_of(s.as_object(), "subentry_id") == subentry_id) return &s.as_object();
+    if (string_or_empty(s.as_object(), "subentry_id") == subentry_id) return &s.as_object();
   return nullptr;
 }
 
@@ -110,7 +106,8 @@ void touch(StateStore& store, json::object& stored) {
 
 bool unique_id_taken(json::object& stored, const std::string& unique_id, std::string_view except_id) {
   for (const auto& s : subentries_of(stored))
-    if (text_of(s.as_object(), "unique_id") == unique_id && text_of(s.as_object(), "subentry_id") != except_id)
+    if (string_or_empty(s.as_object(), "unique_id") == unique_id &&
+        string_or_empty(s.as_object(), "subentry_id") != except_id)
       return true;
   return false;
 }
@@ -119,13 +116,13 @@ bool unique_id_taken(json::object& stored, const std::string& unique_id, std::st
 Answer finish(StateStore& store, const json::object& flow, const std::string& flow_id, json::object& stored,
               json::object data) {
   const std::string type(flow.at("handler").as_array().at(1).as_string());
-  std::string title = text_of(data, "name");
+  std::string title = string_or_empty(data, "name");
   data.erase("name");
   if (flow.contains("subentry_id")) {
     const std::string sub_id(flow.at("subentry_id").as_string());
     json::object* sub = subentry_of(stored, sub_id);
     if (!sub) return {200, abort_of(flow, flow_id, "unknown")};
-    if (title.empty()) title = text_of(*sub, "title");
+    if (title.empty()) title = string_or_empty(*sub, "title");
     const std::string unique_id = unique_id_of(type, title);
     if (unique_id_taken(stored, unique_id, sub_id)) return {200, abort_of(flow, flow_id, "already_configured")};
     (*sub)["title"] = title;

@@ -3,6 +3,7 @@
 // of repeated steps, and newest/oldest order.
 #include <algorithm>
 
+#include "common/json_fields.hpp"
 #include "tools/config/config_target.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/tool_error.hpp"
@@ -12,11 +13,6 @@ namespace hamcp::tools {
 namespace {
 
 using namespace config;
-
-std::string str_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 // The automation or script `ref` names (entity id, config id or alias).
 Target trace_target(ToolEnv& env, const ha::Snapshot& snap, const std::string& ref) {
@@ -42,7 +38,7 @@ json::object run_summary(const json::object& s) {
 std::string start_of(const json::value& run) {
   const json::object* o = run.if_object();
   const json::value* ts = o ? o->if_contains("timestamp") : nullptr;
-  return ts && ts->is_object() ? str_at(ts->get_object(), "start") : std::string();
+  return ts && ts->is_object() ? string_or_empty(ts->get_object(), "start") : std::string();
 }
 
 // Every step of the trace ({node path: [steps]}) in time order.
@@ -54,8 +50,8 @@ std::vector<json::object> ordered_steps(const json::object& trace, bool detailed
       const json::object* st = raw.if_object();
       if (!st) continue;
       json::object step;
-      step["path"] = str_at(*st, "path").empty() ? std::string(node.key()) : str_at(*st, "path");
-      step["timestamp"] = str_at(*st, "timestamp");
+      step["path"] = string_or_empty(*st, "path").empty() ? std::string(node.key()) : string_or_empty(*st, "path");
+      step["timestamp"] = string_or_empty(*st, "timestamp");
       if (const json::value* e = st->if_contains("error")) step["error"] = *e;
       const json::value* result = st->if_contains("result");
       if (detailed) {

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "common/ascii.hpp"
+#include "common/json_fields.hpp"
 
 namespace hamcp::tools::dashboards {
 
@@ -36,20 +37,15 @@ bool contains_text(const json::value& v, const std::string& lowered) {
   return false;
 }
 
-std::string text_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 bool matches(const json::object& card, const CardQuery& q) {
   if (!q.entity_id.empty() && !mentions(card, q.entity_id)) return false;
   if (!q.card_type.empty()) {
-    const std::string type = text_of(card, "type");
+    const std::string type = string_or_empty(card, "type");
     if (type != q.card_type && type != "custom:" + q.card_type) return false;
   }
   if (!q.heading.empty()) {
     const std::string want = ascii_lower(q.heading);
-    const std::string words = ascii_lower(text_of(card, "heading") + " " + text_of(card, "title"));
+    const std::string words = ascii_lower(string_or_empty(card, "heading") + " " + string_or_empty(card, "title"));
     if (words.find(want) == std::string::npos) return false;
   }
   return q.text.empty() || contains_text(card, ascii_lower(q.text));
@@ -107,7 +103,7 @@ std::optional<std::size_t> find_view(const json::value& config, std::string_view
   if (!views || !views->is_array()) return std::nullopt;
   const json::array& vs = views->get_array();
   for (std::size_t i = 0; i < vs.size(); ++i)
-    if (vs[i].is_object() && text_of(vs[i].get_object(), "path") == view) return i;
+    if (vs[i].is_object() && string_or_empty(vs[i].get_object(), "path") == view) return i;
   if (!view.empty() && view.find_first_not_of("0123456789") == std::string_view::npos) {
     const std::size_t i = std::stoul(std::string(view));
     if (i < vs.size()) return i;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "common/json_fields.hpp"
 #include "home/config_json.hpp"
 #include "tools/config_lock.hpp"
 #include "tools/dashboards/dashboard_ws.hpp"
@@ -9,16 +10,7 @@
 
 namespace hamcp::tools::dashboards {
 
-namespace {
-
-std::string text(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-}  // namespace
-
-std::string Dashboard::id() const { return text(item, "id"); }
+std::string Dashboard::id() const { return string_or_empty(item, "id"); }
 
 std::string normalise_url(std::string url_path) {
   if (url_path.empty() || url_path == "default") return kDefaultUrl;
@@ -36,11 +28,11 @@ boost::asio::awaitable<std::optional<Dashboard>> find_dashboard(ToolEnv& env, st
   auto listing = list_items(env);
   json::array items = co_await std::move(listing);
   for (auto& v : items) {
-    if (!v.is_object() || text(v.get_object(), "url_path") != url_path) continue;
+    if (!v.is_object() || string_or_empty(v.get_object(), "url_path") != url_path) continue;
     Dashboard d;
     d.url_path = url_path;
     d.item = v.get_object();
-    d.yaml = text(d.item, "mode") == "yaml";
+    d.yaml = string_or_empty(d.item, "mode") == "yaml";
     co_return d;
   }
   if (url_path != kDefaultUrl) co_return std::nullopt;
@@ -58,7 +50,7 @@ boost::asio::awaitable<Dashboard> require_dashboard(ToolEnv& env, std::string ur
   json::array items = co_await std::move(listing);
   json::array known{kDefaultUrl};
   for (auto& v : items)
-    if (v.is_object()) known.emplace_back(text(v.get_object(), "url_path"));
+    if (v.is_object()) known.emplace_back(string_or_empty(v.get_object(), "url_path"));
   throw ToolException(ToolError{"dashboard_not_found",
                                 "There is no dashboard with url_path '" + url_path + "'.",
                                 "Use one of `dashboards`, or create it with ha_set_dashboard and a title.",
@@ -83,7 +75,8 @@ boost::asio::awaitable<json::value> read_config(ToolEnv& env, const Dashboard& d
 void refuse_yaml(const Dashboard& d) {
   if (!d.yaml) return;
   throw ToolException(ToolError{"dashboard_read_only",
-                                "Dashboard '" + d.url_path + "' is in YAML mode (" + text(d.item, "filename") +
+                                "Dashboard '" + d.url_path + "' is in YAML mode (" +
+                                    string_or_empty(d.item, "filename") +
                                     "); Home Assistant does not let it be changed through its API. Nothing was "
                                     "written.",
                                 "Edit the YAML file, or create a storage dashboard with ha_set_dashboard.",
@@ -161,7 +154,8 @@ json::object summary_of(const Dashboard& d) {
   json::object out{{"url_path", d.url_path}};
   for (const char* k : {"title", "mode", "icon", "show_in_sidebar", "require_admin"})
     if (const json::value* v = d.item.if_contains(k); v && !v->is_null()) out[k] = *v;
-  if (d.yaml || text(d.item, "mode") == "yaml") out["read_only"] = true;  // HA's API cannot write YAML dashboards
+  if (d.yaml || string_or_empty(d.item, "mode") == "yaml")
+    out["read_only"] = true;  // HA's API cannot write YAML dashboards
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/ascii.hpp"
+#include "common/json_fields.hpp"
 
 namespace hamcp::tools {
 namespace json = boost::json;
@@ -53,11 +54,6 @@ std::vector<Rule> parse_rules(const std::vector<std::string>& texts) {
   return rules;
 }
 
-std::string str(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 std::vector<std::string> strs(const json::object& o, std::string_view key) {
   std::vector<std::string> out;
   if (const json::value* v = o.if_contains(key); v && v->is_array())
@@ -81,17 +77,18 @@ Names registry_names(const ha::Snapshot& snap) {
   Names n;
   snap.registry(ha::RegistryKind::area).for_each([&](const json::value& v) {
     if (!v.is_object()) return;
-    const std::string id = str(v.get_object(), "area_id");
-    n.area_name[id] = ascii_lower(str(v.get_object(), "name"));
-    n.area_floor[id] = str(v.get_object(), "floor_id");
+    const std::string id = string_or_empty(v.get_object(), "area_id");
+    n.area_name[id] = ascii_lower(string_or_empty(v.get_object(), "name"));
+    n.area_floor[id] = string_or_empty(v.get_object(), "floor_id");
   });
   snap.registry(ha::RegistryKind::label).for_each([&](const json::value& v) {
-    if (v.is_object()) n.label_name[str(v.get_object(), "label_id")] = ascii_lower(str(v.get_object(), "name"));
+    if (v.is_object())
+      n.label_name[string_or_empty(v.get_object(), "label_id")] = ascii_lower(string_or_empty(v.get_object(), "name"));
   });
   snap.registry(ha::RegistryKind::device).for_each([&](const json::value& v) {
     if (!v.is_object()) return;
-    Facts f{str(v.get_object(), "area_id"), {}, strs(v.get_object(), "labels")};
-    n.devices[str(v.get_object(), "id")] = std::move(f);
+    Facts f{string_or_empty(v.get_object(), "area_id"), {}, strs(v.get_object(), "labels")};
+    n.devices[string_or_empty(v.get_object(), "id")] = std::move(f);
   });
   return n;
 }
@@ -101,12 +98,12 @@ std::unordered_map<std::string, Facts> entity_facts(const ha::Snapshot& snap, co
   snap.registry(ha::RegistryKind::entity).for_each([&](const json::value& v) {
     if (!v.is_object()) return;
     const json::object& o = v.get_object();
-    Facts f{str(o, "area_id"), str(o, "device_id"), strs(o, "labels")};
+    Facts f{string_or_empty(o, "area_id"), string_or_empty(o, "device_id"), strs(o, "labels")};
     if (auto d = names.devices.find(f.device_id); d != names.devices.end()) {
       if (f.area_id.empty()) f.area_id = d->second.area_id;  // an entity without its own area is in its device's
       f.labels.insert(f.labels.end(), d->second.labels.begin(), d->second.labels.end());
     }
-    facts[str(o, "entity_id")] = std::move(f);
+    facts[string_or_empty(o, "entity_id")] = std::move(f);
   });
   snap.states.for_each([&](const ha::EntityStatePtr& s) { facts.try_emplace(s->entity_id); });
   return facts;

@@ -3,6 +3,7 @@
 // a call would (storage collection, options or config flow, group.set), and
 // journaled as a "restore" of its own. A removed helper or group is created
 // again; an edit that created one has no earlier version to go back to.
+#include "common/json_fields.hpp"
 #include "home/config_json.hpp"
 #include "tools/helpers/helper_ha.hpp"
 #include "tools/helpers/helper_write.hpp"
@@ -10,11 +11,6 @@
 namespace hamcp::tools::helpers {
 
 namespace {
-
-std::string text_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 HelperCall call_to_restore(const home::EditRecord& rec) {
   const auto slash = rec.key.find('/');
@@ -29,7 +25,7 @@ HelperCall call_to_restore(const home::EditRecord& rec) {
   if (removed) call.id.clear();
   call.replace = is_storage_type(call.type);  // the stored item as it was, not merged with today's
   if (removed && !is_storage_type(call.type) && call.config.contains("name"))
-    call.name = text_of(call.config, "name");  // the config flow asks for the name in its first form
+    call.name = string_or_empty(call.config, "name");  // the config flow asks for the name in its first form
   return call;
 }
 

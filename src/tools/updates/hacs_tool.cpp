@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/ascii.hpp"
+#include "common/json_fields.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/updates/hacs_ws.hpp"
@@ -18,11 +19,6 @@ namespace {
 namespace asio = boost::asio;
 
 constexpr std::size_t kDescriptionBytes = 160;
-
-std::string text(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 bool flag(const json::object& o, std::string_view key) {
   const json::value* v = o.if_contains(key);
@@ -44,7 +40,7 @@ json::object summary(const json::object& r) {
   for (const char* key : {"id", "full_name", "category", "installed", "installed_version", "available_version",
                           "pending_upgrade", "stars", "custom"})
     if (const json::value* v = r.if_contains(key); v && !v->is_null()) out[key] = *v;
-  std::string description = text(r, "description");
+  std::string description = string_or_empty(r, "description");
   if (description.size() > kDescriptionBytes) description = description.substr(0, kDescriptionBytes) + "...";
   if (!description.empty()) out["description"] = description;
   return out;
@@ -52,7 +48,8 @@ json::object summary(const json::object& r) {
 
 bool matches(const json::object& r, const std::string& query) {
   if (query.empty()) return true;
-  std::string hay = text(r, "full_name") + " " + text(r, "name") + " " + text(r, "description");
+  std::string hay =
+      string_or_empty(r, "full_name") + " " + string_or_empty(r, "name") + " " + string_or_empty(r, "description");
   if (const json::value* topics = r.if_contains("topics"); topics && topics->is_array())
     for (const auto& t : topics->get_array())
       if (t.is_string()) hay += " " + std::string(t.get_string());
@@ -70,7 +67,7 @@ asio::awaitable<mcp::ToolResult> run_search(Args& args, ToolEnv& env) {
   std::vector<json::object> hits;
   for (auto& r : repos) {
     json::object* o = r.if_object();
-    if (!o || (!category.empty() && text(*o, "category") != category)) continue;
+    if (!o || (!category.empty() && string_or_empty(*o, "category") != category)) continue;
     if ((installed_only && !flag(*o, "installed")) || !matches(*o, query)) continue;
     hits.push_back(std::move(*o));
   }
@@ -92,7 +89,7 @@ asio::awaitable<mcp::ToolResult> run_search(Args& args, ToolEnv& env) {
 // hacs/repository/info without the long or internal fields.
 json::object info_view(json::object r) {
   for (const char* key : {"local_path", "hide", "hide_default_branch", "state", "new", "country"}) r.erase(key);
-  std::string more = text(r, "additional_info");
+  std::string more = string_or_empty(r, "additional_info");
   if (more.size() > 2000) r["additional_info"] = more.substr(0, 2000) + "... (cut)";
   return r;
 }
@@ -121,15 +118,16 @@ asio::awaitable<mcp::ToolResult> run_download(Args& args, ToolEnv& env, mcp::Req
   const std::string version = args.str("version");
   json::object plan{
       {"repository_id", id},
-      {"full_name", text(before, "full_name")},
+      {"full_name", string_or_empty(before, "full_name")},
       {"installed_version", before.contains("installed_version") ? before.at("installed_version") : nullptr},
       {"version", version.empty() ? json::value(before.at("available_version")) : json::value(version)}};
   json::object fields = plan;
   fields["downloaded"] = false;
   json::object change{{"installed_version", plan.at("installed_version")}, {"version", plan.at("version")}};
-  auto asking = confirm_or_preview(args, env, ctx,
-                                   Preview{"download", json::string(text(before, "full_name")), std::move(change),
-                                           "downloads this version into Home Assistant", std::move(fields)});
+  auto asking =
+      confirm_or_preview(args, env, ctx,
+                         Preview{"download", json::string(string_or_empty(before, "full_name")), std::move(change),
+                                 "downloads this version into Home Assistant", std::move(fields)});
   std::optional<mcp::ToolResult> preview = co_await std::move(asking);
   if (preview) co_return std::move(*preview);
   json::object message{{"type", "hacs/repository/download"}, {"repository", id}};
@@ -140,9 +138,9 @@ asio::awaitable<mcp::ToolResult> run_download(Args& args, ToolEnv& env, mcp::Req
   const json::object after = co_await std::move(rereading);
   plan["downloaded"] = true;
   plan["installed_version_now"] = after.contains("installed_version") ? after.at("installed_version") : nullptr;
-  if (text(after, "category") == "integration")
+  if (string_or_empty(after, "category") == "integration")
     plan["note"] = "restart Home Assistant (ha_restart) to load the integration";
-  else if (text(after, "category") == "plugin")
+  else if (string_or_empty(after, "category") == "plugin")
     plan["note"] = "reload the browser page to load the card";
   co_return ok(std::move(plan));
 }
@@ -176,17 +174,18 @@ asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env, mcp::Reque
   const json::object r = co_await std::move(reading);
   const bool installed = flag(r, "installed"), custom = flag(r, "custom");
   json::object body{{"repository_id", id},
-                    {"full_name", text(r, "full_name")},
+                    {"full_name", string_or_empty(r, "full_name")},
                     {"uninstall", installed},
                     {"remove_custom_repository", custom}};
   if (!installed && !custom)
-    throw ToolException(
-        bad_argument("repository_id", text(r, "full_name") + " is neither installed nor custom", "Nothing to remove."));
+    throw ToolException(bad_argument(
+        "repository_id", string_or_empty(r, "full_name") + " is neither installed nor custom", "Nothing to remove."));
   json::object fields = body;
   fields["removed"] = false;
   json::object change{{"uninstall", installed}, {"remove_custom_repository", custom}};
   auto asking = confirm_or_preview(
-      args, env, ctx, Preview{"remove", json::string(text(r, "full_name")), std::move(change), {}, std::move(fields)});
+      args, env, ctx,
+      Preview{"remove", json::string(string_or_empty(r, "full_name")), std::move(change), {}, std::move(fields)});
   std::optional<mcp::ToolResult> preview = co_await std::move(asking);
   if (preview) co_return std::move(*preview);
   if (installed) {
@@ -199,7 +198,8 @@ asio::awaitable<mcp::ToolResult> run_remove(Args& args, ToolEnv& env, mcp::Reque
     co_await std::move(dropping);
   }
   body["removed"] = true;
-  if (installed && text(r, "category") == "integration") body["note"] = "restart Home Assistant to unload it";
+  if (installed && string_or_empty(r, "category") == "integration")
+    body["note"] = "restart Home Assistant to unload it";
   co_return ok(std::move(body));
 }
 

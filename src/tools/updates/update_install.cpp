@@ -12,6 +12,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "common/json_fields.hpp"
 #include "tools/confirmation.hpp"
 #include "tools/tool_error.hpp"
 #include "tools/updates/updates_tools.hpp"
@@ -43,11 +44,6 @@ asio::awaitable<void> send_install(HaGate gate, ha::ServiceCall call, std::share
   outcome->done = true;
 }
 
-std::string text(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 // Why this entity cannot be installed as asked ("" = it can).
 std::string refusal(const UpdateView& v, bool version) {
   if (!(v.features & kInstall)) return v.entity_id + " cannot be installed from Home Assistant";
@@ -63,8 +59,8 @@ json::object plan_of(const UpdateView& v, bool backup, const std::string& versio
   const bool can_backup = (v.features & kBackup) != 0;
   json::object plan{{"entity_id", v.entity_id},
                     {"category", v.category},
-                    {"from", text(v.item, "installed_version")},
-                    {"to", version.empty() ? text(v.item, "latest_version") : version},
+                    {"from", string_or_empty(v.item, "installed_version")},
+                    {"to", version.empty() ? string_or_empty(v.item, "latest_version") : version},
                     {"backup", backup && can_backup}};
   if (backup && !can_backup)
     plan["backup_note"] = "this update has no backup step: none is made (ha_manage_backup first)";
@@ -113,7 +109,7 @@ Progress read_progress(ToolEnv& env, const std::string& entity_id) {
   p.in_progress = in && in->is_bool() && in->get_bool();
   const json::value* pct = a.if_contains("update_percentage");
   p.percentage = pct ? *pct : json::value(nullptr);
-  p.installed = text(a, "installed_version");
+  p.installed = string_or_empty(a, "installed_version");
   return p;
 }
 
