@@ -1,6 +1,7 @@
-// An HA that is down is the normal state of a server started before it: the WebSocket's
-// reconnect loop and the mirror's REST poll must report it without throwing (each throw made
-// the unwinder's tables resident at every idle start: bench/RESULTS-ha.md, step 11).
+// Expected failures are answers, not exceptions: an HA that is down (the normal state of a server
+// started before it: the WebSocket's reconnect loop and the mirror's REST poll) and HA refusing a
+// command asked for with refusal_as_value (lovelace/config of a never-saved dashboard, in every
+// sync). Each throw made the unwinder's tables resident (bench/RESULTS-ha.md, step 11).
 // Every C++ throw of this process is counted by interposing __cxa_throw (libstdc++ is shared).
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -11,12 +12,16 @@
 #include <string>
 
 #include "client_loop.hpp"
+#include "fake_ha.hpp"
 #include "ha/ha_client.hpp"
+#include "ha/ws_command.hpp"
 #include "loopback_servers.hpp"
+#include "test_util.hpp"
 
 using namespace hamcp::ha;
 using namespace hamcp::ha::testing;
 using namespace std::chrono_literals;
+namespace json = boost::json;
 
 namespace {
 std::atomic<int> g_throws{0};
@@ -70,6 +75,34 @@ TEST(UnreachableHa, ReconnectsAndPollsWithoutThrowing) {
   EXPECT_EQ(status.last_error->cause, ErrorCause::connection_refused) << status.last_error->message();
   client->stop();
   EXPECT_EQ(thrown, 0) << "a refused connect was reported by throwing";
+}
+
+TEST(RefusedCommand, ComesBackAsAValueWhenMarkedWithoutAThrow) {
+  FakeHa ha;  // answers lovelace/config (any unknown command) with success:false, unknown_command
+  ClientLoop loop;
+  WsClient ws(loop.executor(), settings_for(ha.url(), ha.token()));
+  ws.start();
+  const int before = g_throws.load();
+  const json::value answer = loop.run(ws.command(refusal_as_value(json::object{{"type", "lovelace/config"}})));
+  EXPECT_EQ(g_throws.load() - before, 0) << "HA's refusal was thrown";
+  const std::optional<HaError> refused = refused_by(answer);
+  ASSERT_TRUE(refused) << json::serialize(answer);
+  EXPECT_EQ(refused->cause, ErrorCause::command_failed);
+  EXPECT_EQ(refused->ha_code, "unknown_command");
+  EXPECT_EQ(ha.command_count("lovelace/config"), 1u);
+  // A result is handed over as it came; unmarked, a refusal is thrown as before.
+  const json::value config = loop.run(ws.command(refusal_as_value(json::object{{"type", "get_config"}})));
+  EXPECT_FALSE(refused_by(config));
+  EXPECT_EQ(config.at("location_name"), "Fake Home");
+  EXPECT_THROW(loop.run(ws.command(json::object{{"type", "lovelace/config"}})), HaException);
+  ws.stop();
+}
+
+TEST(RefusedCommand, TheMarkIsTakenOffBeforeSending) {
+  json::object message = refusal_as_value(json::object{{"type", "lovelace/config"}});
+  EXPECT_TRUE(take_refusal_mark(message));
+  EXPECT_EQ(json::serialize(message), R"({"type":"lovelace/config"})");
+  EXPECT_FALSE(take_refusal_mark(message));
 }
 
 }  // namespace
