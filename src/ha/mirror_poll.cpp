@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 
 #include "ha/detail/mirror_impl.hpp"
+#include "ha/detail/transport.hpp"
 #include "ha/rest_client.hpp"
 #include "ha/ws_client.hpp"
 
@@ -31,6 +32,23 @@ json::object services_by_domain(const json::value& rest_services) {
     by_domain[name] = *services;
   }
   return by_domain;
+}
+
+// The WebSocket failed before any byte reached HA: REST, at the same host and port, would fail
+// the same way, after its retries, by throwing. A bare TCP connect (no exceptions) tells first:
+// an HA that is down then costs one refused connect per poll, and the unwinder's tables and the
+// REST client's code stay untouched (idle RSS, bench/RESULTS-ha.md step 11).
+asio::awaitable<std::optional<HaError>> unreachable(const asio::any_io_executor& executor,
+                                                    const ConnectionSettings& settings,
+                                                    const std::optional<HaError>& ws_error) {
+  const bool before_ha =
+      ws_error &&
+      (ws_error->cause == ErrorCause::connection_refused || ws_error->cause == ErrorCause::dns_failure ||
+       ws_error->cause == ErrorCause::network_unreachable || ws_error->cause == ErrorCause::macos_local_network);
+  if (!before_ha) co_return std::nullopt;
+  boost::beast::tcp_stream stream(executor);
+  detail::Connected probe = co_await detail::try_connect_tcp(stream, settings);
+  co_return std::move(probe.error);
 }
 }  // namespace
 
@@ -72,6 +90,13 @@ asio::awaitable<void> Mirror::Impl::poll_config_and_services() {
 
 asio::awaitable<void> Mirror::Impl::poll_once() {
   const std::string states_path = "/api/states";
+  std::optional<HaError> ws_error = ws.last_error();
+  std::optional<HaError> down = co_await unreachable(strand, rest.settings(), ws_error);
+  if (down) {
+    if (ws_up) co_return;
+    set_status(MirrorState::disconnected, "websocket", "Home Assistant unreachable over WebSocket and REST", *down);
+    co_return;
+  }
   try {
     json::value states = co_await rest.get_json(states_path);
     if (ws_up) co_return;

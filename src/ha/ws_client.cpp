@@ -74,7 +74,8 @@ asio::awaitable<void> WsClient::Impl::wait_connected(Clock::time_point deadline)
 }
 
 asio::awaitable<std::shared_ptr<Waiter>> WsClient::Impl::await_answer(json::object message,
-                                                                      std::chrono::milliseconds timeout, bool as_text) {
+                                                                      std::chrono::milliseconds timeout, bool as_text,
+                                                                      bool refusal_as_value) {
   auto self = shared_from_this();
   const auto start = Clock::now();
   co_await wait_connected(start + std::min(timeout, options.connect_wait));
@@ -84,7 +85,8 @@ asio::awaitable<std::shared_ptr<Waiter>> WsClient::Impl::await_answer(json::obje
   w->timer.expires_at(start + timeout);
   boost::system::error_code ec;
   co_await w->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-  if (w->error) throw HaException(*w->error);
+  const bool refused = w->error && w->error->cause == ErrorCause::command_failed;
+  if (w->error && !(refused && refusal_as_value)) throw HaException(*w->error);
   if (w->done()) co_return w;
   calls.forget(id);
   throw HaException(make_error(ErrorCause::timeout, settings.ws_url(),
@@ -92,11 +94,14 @@ asio::awaitable<std::shared_ptr<Waiter>> WsClient::Impl::await_answer(json::obje
 }
 
 asio::awaitable<json::value> WsClient::Impl::do_command(json::object message, std::chrono::milliseconds timeout) {
-  auto w = co_await await_answer(std::move(message), timeout, false);
+  const bool refusal_as_value = take_refusal_mark(message);
+  auto w = co_await await_answer(std::move(message), timeout, false, refusal_as_value);
+  if (w->error) co_return refusal_value(*w->error);  // HA's refusal, asked for as a value
   co_return std::move(*w->result);
 }
 
 asio::awaitable<RawResult> WsClient::Impl::do_command_raw(json::object message, std::chrono::milliseconds timeout) {
+  take_refusal_mark(message);  // never sent; only command() answers a refusal as a value
   auto w = co_await await_answer(std::move(message), timeout, true);
   if (w->raw_result) co_return std::move(*w->raw_result);
   // Answered by a pong or the like: its (null) result as text.

@@ -29,4 +29,18 @@ boost::json::value ended_event(const HaError& error);
 // for HA's own events.
 std::optional<HaError> ended_by(const boost::json::value& event);
 
+// A command HA may refuse as a normal answer (lovelace/config of a dashboard
+// never saved: config_not_found). Marked, WsClient::command returns HA's refusal
+// (command_failed) as a value instead of throwing it; refused_by() reads it.
+// Other failures (timeout, connection lost) still throw. The mark is never sent.
+//   json::value v = co_await ha.command(ha::refusal_as_value(std::move(msg)));
+//   if (auto no = ha::refused_by(v)) ...
+boost::json::object refusal_as_value(boost::json::object message);
+// Takes the mark off message; true if it was there (WsClient).
+bool take_refusal_mark(boost::json::object& message);
+// HA's refusal as the value command() returns for a marked command (WsClient).
+boost::json::value refusal_value(const HaError& error);
+// For the result of a marked command: HA's refusal, or nullopt for a result.
+std::optional<HaError> refused_by(const boost::json::value& result);
+
 }  // namespace hamcp::ha

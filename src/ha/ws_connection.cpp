@@ -17,9 +17,10 @@ asio::awaitable<std::optional<HaError>> WsClient::Impl::connect_once() {
     // Held from the start, so stop() closes a connection still being made.
     link = std::make_shared<WsLink>(strand, settings, options, settings.tls ? ssl_ctx : nullptr);
     auto opening = link;
-    std::string version = co_await opening->open();
+    WsLink::Opened opened = co_await opening->open();
+    if (opened.error) co_return std::move(opened.error);
     std::lock_guard lock(status_mutex);
-    ha_version_value = std::move(version);
+    ha_version_value = std::move(opened.version);
   } catch (const HaException& e) {
     co_return e.error();
   } catch (const std::exception& e) {

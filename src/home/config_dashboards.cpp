@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/json_fields.hpp"
+#include "ha/ws_command.hpp"
 #include "home/config_terms.hpp"
 
 namespace hamcp::home {
@@ -96,13 +97,11 @@ asio::awaitable<std::vector<DashboardRef>> fetch_dashboards(ha::HaClient& ha) {
 asio::awaitable<ConfigItem> fetch_dashboard_item(ha::HaClient& ha, DashboardRef ref) {
   json::object message{{"type", "lovelace/config"}};
   if (ref.url_path != kDefaultDashboardUrl) message["url_path"] = ref.url_path;
-  json::value config = nullptr;
-  try {
-    auto reading = ha.command(std::move(message));
-    config = co_await std::move(reading);
-  } catch (const ha::HaException& e) {
-    if (e.error().cause != ha::ErrorCause::command_failed) throw;  // config_not_found: never saved
-  }
+  // HA refuses (config_not_found) a dashboard never saved, the default one of most homes: an
+  // answer, not a failure, so not thrown (each throw makes the unwinder's tables resident).
+  auto reading = ha.command(ha::refusal_as_value(std::move(message)));
+  json::value config = co_await std::move(reading);
+  if (ha::refused_by(config)) config = nullptr;
   co_return dashboard_item(ref, config);
 }
 

@@ -73,8 +73,9 @@ class Validator {
         if (!step(fail(path, "expected one of " + allowed + ", got " + describe(v)))) return false;
       }
     }
-    if (node.const_value && !json_equal(*node.const_value, v)) {
-      if (!step(fail(path, "expected " + compact(*node.const_value) + ", got " + describe(v)))) return false;
+    const SchemaRare& rare = node.rare();
+    if (rare.const_value && !json_equal(*rare.const_value, v)) {
+      if (!step(fail(path, "expected " + compact(*rare.const_value) + ", got " + describe(v)))) return false;
     }
     if (bit & kNumber) {
       if (!step(check_number(node, v, path))) return false;
@@ -85,14 +86,14 @@ class Validator {
     } else if (bit == kObject) {
       if (!step(check_object(node, v.get_object(), path))) return false;
     }
-    for (const SchemaNode* sub : node.all_of)
+    for (const SchemaNode* sub : rare.all_of)
       if (!step(check(*sub, v, path))) return false;
-    if (!node.any_of.empty() && !step(check_any_of(node, v, path))) return false;
-    if (!node.one_of.empty() && !step(check_one_of(node, v, path))) return false;
-    if (node.not_schema) {
+    if (!rare.any_of.empty() && !step(check_any_of(node, v, path))) return false;
+    if (!rare.one_of.empty() && !step(check_one_of(node, v, path))) return false;
+    if (rare.not_schema) {
       Validator probe(nullptr);
       probe.depth_ = depth_;
-      if (probe.check(*node.not_schema, v, path) && !step(fail(path, "matches a schema it must not match")))
+      if (probe.check(*rare.not_schema, v, path) && !step(fail(path, "matches a schema it must not match")))
         return false;
     }
     return ok;
@@ -109,56 +110,59 @@ class Validator {
   }
 
   bool check_number(const SchemaNode& node, const json::value& v, const Path& path) {
+    const SchemaRare& rare = node.rare();
     double d = as_double(v);
     std::string got = format_scalar(v);
-    if (node.minimum && d < *node.minimum)
-      return fail(path, "expected " + numeric_kind(node) + " >= " + format_number(*node.minimum) + ", got " + got);
-    if (node.exclusive_minimum && d <= *node.exclusive_minimum)
+    if (rare.minimum && d < *rare.minimum)
+      return fail(path, "expected " + numeric_kind(node) + " >= " + format_number(*rare.minimum) + ", got " + got);
+    if (rare.exclusive_minimum && d <= *rare.exclusive_minimum)
       return fail(path,
-                  "expected " + numeric_kind(node) + " > " + format_number(*node.exclusive_minimum) + ", got " + got);
-    if (node.maximum && d > *node.maximum)
-      return fail(path, "expected " + numeric_kind(node) + " <= " + format_number(*node.maximum) + ", got " + got);
-    if (node.exclusive_maximum && d >= *node.exclusive_maximum)
+                  "expected " + numeric_kind(node) + " > " + format_number(*rare.exclusive_minimum) + ", got " + got);
+    if (rare.maximum && d > *rare.maximum)
+      return fail(path, "expected " + numeric_kind(node) + " <= " + format_number(*rare.maximum) + ", got " + got);
+    if (rare.exclusive_maximum && d >= *rare.exclusive_maximum)
       return fail(path,
-                  "expected " + numeric_kind(node) + " < " + format_number(*node.exclusive_maximum) + ", got " + got);
+                  "expected " + numeric_kind(node) + " < " + format_number(*rare.exclusive_maximum) + ", got " + got);
     return true;
   }
 
   bool check_string(const SchemaNode& node, json::string_view s, const Path& path) {
-    if (node.min_length || node.max_length) {
+    const SchemaRare& rare = node.rare();
+    if (rare.min_length || rare.max_length) {
       std::size_t n = utf8_length(s);
-      if (node.min_length && n < *node.min_length)
-        return fail(path, "expected a string of at least " + std::to_string(*node.min_length) + " characters, got " +
+      if (rare.min_length && n < *rare.min_length)
+        return fail(path, "expected a string of at least " + std::to_string(*rare.min_length) + " characters, got " +
                               std::to_string(n));
-      if (node.max_length && n > *node.max_length)
-        return fail(path, "expected a string of at most " + std::to_string(*node.max_length) + " characters, got " +
+      if (rare.max_length && n > *rare.max_length)
+        return fail(path, "expected a string of at most " + std::to_string(*rare.max_length) + " characters, got " +
                               std::to_string(n));
     }
-    if (node.pattern) {
+    if (rare.pattern) {
       bool matched = false;
       try {
-        matched = boost::regex_search(s.begin(), s.end(), *node.pattern);
+        matched = boost::regex_search(s.begin(), s.end(), *rare.pattern);
       } catch (const std::exception&) {
         // Boost.Regex gives up on catastrophic backtracking instead of hanging.
-        return fail(path, "expected a string matching /" + node.pattern_source +
+        return fail(path, "expected a string matching /" + rare.pattern_source +
                               "/; this value is too complex to check, send a shorter one");
       }
       if (!matched)
-        return fail(path, "expected a string matching /" + node.pattern_source + "/, got " + describe(json::value(s)));
+        return fail(path, "expected a string matching /" + rare.pattern_source + "/, got " + describe(json::value(s)));
     }
     return true;
   }
 
   bool check_array(const SchemaNode& node, const json::array& a, const Path& path) {
-    if (node.min_items && a.size() < *node.min_items)
+    const SchemaRare& rare = node.rare();
+    if (rare.min_items && a.size() < *rare.min_items)
       return fail(path,
-                  "expected at least " + std::to_string(*node.min_items) + " items, got " + std::to_string(a.size()));
-    if (node.max_items && a.size() > *node.max_items)
+                  "expected at least " + std::to_string(*rare.min_items) + " items, got " + std::to_string(a.size()));
+    if (rare.max_items && a.size() > *rare.max_items)
       return fail(path,
-                  "expected at most " + std::to_string(*node.max_items) + " items, got " + std::to_string(a.size()));
+                  "expected at most " + std::to_string(*rare.max_items) + " items, got " + std::to_string(a.size()));
     bool ok = true;
     for (std::size_t i = 0; i < a.size(); ++i) {
-      const SchemaNode* sub = i < node.prefix_items.size() ? node.prefix_items[i] : node.items;
+      const SchemaNode* sub = i < rare.prefix_items.size() ? rare.prefix_items[i] : node.items;
       if (!sub) continue;
       Path item{&path, {}, i, Path::item};
       if (!check(*sub, a[i], item)) {
@@ -166,7 +170,7 @@ class Validator {
         if (!errors_) return false;
       }
     }
-    if (node.unique_items) {
+    if (rare.unique_items) {
       for (std::size_t i = 1; i < a.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
           if (json_equal(a[i], a[j])) {
@@ -178,6 +182,7 @@ class Validator {
   }
 
   bool check_object(const SchemaNode& node, const json::object& o, const Path& path) {
+    const SchemaRare& rare = node.rare();
     bool ok = true;
     for (const std::string& name : node.required) {
       if (o.contains(name)) continue;
@@ -188,11 +193,11 @@ class Validator {
       ok = fail(missing, "missing required property" + expected);
       if (!errors_) return false;
     }
-    if (node.min_properties && o.size() < *node.min_properties)
-      if (!(ok = fail(path, "expected at least " + std::to_string(*node.min_properties) + " properties")) && !errors_)
+    if (rare.min_properties && o.size() < *rare.min_properties)
+      if (!(ok = fail(path, "expected at least " + std::to_string(*rare.min_properties) + " properties")) && !errors_)
         return false;
-    if (node.max_properties && o.size() > *node.max_properties)
-      if (!(ok = fail(path, "expected at most " + std::to_string(*node.max_properties) + " properties")) && !errors_)
+    if (rare.max_properties && o.size() > *rare.max_properties)
+      if (!(ok = fail(path, "expected at most " + std::to_string(*rare.max_properties) + " properties")) && !errors_)
         return false;
     for (const auto& [key, value] : o) {
       Path prop{&path, key, 0, Path::property};
@@ -219,18 +224,20 @@ class Validator {
   }
 
   bool check_any_of(const SchemaNode& node, const json::value& v, const Path& path) {
-    for (const SchemaNode* sub : node.any_of) {
+    const SchemaRare& rare = node.rare();
+    for (const SchemaNode* sub : rare.any_of) {
       Validator probe(nullptr);
       probe.depth_ = depth_;
       if (probe.check(*sub, v, path)) return true;
     }
     return fail(path, "expected a value matching at least one of the anyOf alternatives (" +
-                          alternatives(node.any_of, v, path) + ")");
+                          alternatives(rare.any_of, v, path) + ")");
   }
 
   bool check_one_of(const SchemaNode& node, const json::value& v, const Path& path) {
+    const SchemaRare& rare = node.rare();
     std::size_t matches = 0;
-    for (const SchemaNode* sub : node.one_of) {
+    for (const SchemaNode* sub : rare.one_of) {
       Validator probe(nullptr);
       probe.depth_ = depth_;
       if (probe.check(*sub, v, path)) ++matches;
@@ -238,7 +245,7 @@ class Validator {
     if (matches == 1) return true;
     if (matches == 0)
       return fail(path, "expected a value matching exactly one of the oneOf alternatives (" +
-                            alternatives(node.one_of, v, path) + ")");
+                            alternatives(rare.one_of, v, path) + ")");
     return fail(path, "expected a value matching exactly one of the oneOf alternatives, but it matches " +
                           std::to_string(matches));
   }

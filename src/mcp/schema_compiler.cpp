@@ -137,13 +137,15 @@ class Compiler {
       if (!fill_structure(node, key, value, where, at)) fill_bound(node, key, value, at);
     }
     // draft-04 boolean exclusive bounds.
-    if (auto* v = obj->if_contains("exclusiveMinimum"); v && v->is_bool() && v->get_bool() && node.minimum) {
-      node.exclusive_minimum = node.minimum;
-      node.minimum.reset();
+    if (auto* v = obj->if_contains("exclusiveMinimum"); v && v->is_bool() && v->get_bool() && node.rare().minimum) {
+      SchemaRare& rare = node.rare_to_fill();
+      rare.exclusive_minimum = rare.minimum;
+      rare.minimum.reset();
     }
-    if (auto* v = obj->if_contains("exclusiveMaximum"); v && v->is_bool() && v->get_bool() && node.maximum) {
-      node.exclusive_maximum = node.maximum;
-      node.maximum.reset();
+    if (auto* v = obj->if_contains("exclusiveMaximum"); v && v->is_bool() && v->get_bool() && node.rare().maximum) {
+      SchemaRare& rare = node.rare_to_fill();
+      rare.exclusive_maximum = rare.maximum;
+      rare.maximum.reset();
     }
   }
 
@@ -189,14 +191,14 @@ class Compiler {
       if (!arr || arr->empty()) bad_schema(at, "expected a non-empty array");
       node.enum_values = *arr;
     } else if (key == "const") {
-      node.const_value = value;
+      node.rare_to_fill().const_value = value;
     } else if (key == "items") {
       if (value.is_array())  // draft-07 tuple form
-        node.prefix_items = schema_list(value, at);
+        node.rare_to_fill().prefix_items = schema_list(value, at);
       else
         node.items = compile(value, at);
     } else if (key == "prefixItems") {
-      node.prefix_items = schema_list(value, at);
+      node.rare_to_fill().prefix_items = schema_list(value, at);
     } else {
       return fill_composition(node, key, value, at);
     }
@@ -205,13 +207,13 @@ class Compiler {
 
   bool fill_composition(SchemaNode& node, std::string_view key, const json::value& value, const std::string& at) {
     if (key == "allOf") {
-      node.all_of = schema_list(value, at);
+      node.rare_to_fill().all_of = schema_list(value, at);
     } else if (key == "anyOf") {
-      node.any_of = schema_list(value, at);
+      node.rare_to_fill().any_of = schema_list(value, at);
     } else if (key == "oneOf") {
-      node.one_of = schema_list(value, at);
+      node.rare_to_fill().one_of = schema_list(value, at);
     } else if (key == "not") {
-      node.not_schema = compile(value, at);
+      node.rare_to_fill().not_schema = compile(value, at);
     } else if (key == "$ref") {
       if (!value.is_string()) bad_schema(at, "expected a string");
       node.ref = resolve_ref(value.get_string(), at);
@@ -230,28 +232,29 @@ class Compiler {
   // Bounds on numbers, lengths and counts, and the string pattern.
   static void fill_bound(SchemaNode& node, std::string_view key, const json::value& value, const std::string& at) {
     if (key == "minimum") {
-      node.minimum = number(value, at);
+      node.rare_to_fill().minimum = number(value, at);
     } else if (key == "maximum") {
-      node.maximum = number(value, at);
+      node.rare_to_fill().maximum = number(value, at);
     } else if (key == "exclusiveMinimum") {
-      if (!value.is_bool()) node.exclusive_minimum = number(value, at);  // bool: draft-04 form, see fill()
+      if (!value.is_bool())
+        node.rare_to_fill().exclusive_minimum = number(value, at);  // bool: draft-04 form, see fill()
     } else if (key == "exclusiveMaximum") {
-      if (!value.is_bool()) node.exclusive_maximum = number(value, at);
+      if (!value.is_bool()) node.rare_to_fill().exclusive_maximum = number(value, at);
     } else if (key == "minLength") {
-      node.min_length = count(value, at);
+      node.rare_to_fill().min_length = count(value, at);
     } else if (key == "maxLength") {
-      node.max_length = count(value, at);
+      node.rare_to_fill().max_length = count(value, at);
     } else if (key == "minItems") {
-      node.min_items = count(value, at);
+      node.rare_to_fill().min_items = count(value, at);
     } else if (key == "maxItems") {
-      node.max_items = count(value, at);
+      node.rare_to_fill().max_items = count(value, at);
     } else if (key == "minProperties") {
-      node.min_properties = count(value, at);
+      node.rare_to_fill().min_properties = count(value, at);
     } else if (key == "maxProperties") {
-      node.max_properties = count(value, at);
+      node.rare_to_fill().max_properties = count(value, at);
     } else if (key == "uniqueItems") {
       if (!value.is_bool()) bad_schema(at, "expected a boolean");
-      node.unique_items = value.get_bool();
+      node.rare_to_fill().unique_items = value.get_bool();
     } else if (key == "pattern") {
       fill_pattern(node, value, at);
     }
@@ -259,11 +262,12 @@ class Compiler {
 
   static void fill_pattern(SchemaNode& node, const json::value& value, const std::string& at) {
     if (!value.is_string()) bad_schema(at, "expected a regular expression string");
-    node.pattern_source = std::string(value.get_string());
+    SchemaRare& rare = node.rare_to_fill();
+    rare.pattern_source = std::string(value.get_string());
     try {
-      node.pattern.emplace(node.pattern_source, boost::regex::ECMAScript);
+      rare.pattern.emplace(rare.pattern_source, boost::regex::ECMAScript);
     } catch (const std::exception& e) {
-      bad_schema(at, "invalid regular expression \"" + node.pattern_source + "\": " + e.what());
+      bad_schema(at, "invalid regular expression \"" + rare.pattern_source + "\": " + e.what());
     }
   }
 

@@ -48,31 +48,37 @@ namespace {
 // An IP literal (a common HA URL: http://192.168.1.10:8123) needs no resolver:
 // asio's resolve runs getaddrinfo on a helper thread, which with the default
 // flags also scans the host's interfaces, once per new connection.
-asio::awaitable<std::vector<tcp::endpoint>> resolve(beast::tcp_stream& stream, const ConnectionSettings& s) {
+struct Resolved {
+  std::vector<tcp::endpoint> endpoints;
+  std::optional<HaError> error;
+};
+
+asio::awaitable<Resolved> resolve(beast::tcp_stream& stream, const ConnectionSettings& s) {
   boost::system::error_code ec;
   const asio::ip::address literal = asio::ip::make_address(s.host, ec);
-  if (!ec) co_return std::vector<tcp::endpoint>{tcp::endpoint(literal, s.port)};
+  if (!ec) co_return Resolved{{tcp::endpoint(literal, s.port)}, std::nullopt};
   tcp::resolver resolver(stream.get_executor());
   const std::string port = std::to_string(s.port);
   auto results = co_await resolver.async_resolve(s.host, port, asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) throw HaException(classify_network_error(ec, NetPhase::resolve, net_context(s)));
-  if (results.empty()) {
-    throw HaException(make_error(ErrorCause::dns_failure, s.display_url, "no addresses"));
+  Resolved out;
+  if (ec) {
+    out.error = classify_network_error(ec, NetPhase::resolve, net_context(s));
+  } else if (results.empty()) {
+    out.error = make_error(ErrorCause::dns_failure, s.display_url, "no addresses");
   }
-  std::vector<tcp::endpoint> endpoints;
-  for (const auto& entry : results) endpoints.push_back(entry.endpoint());
-  co_return endpoints;
+  for (const auto& entry : results) out.endpoints.push_back(entry.endpoint());
+  co_return out;
 }
 
 }  // namespace
 
-asio::awaitable<tcp::endpoint> connect_tcp(beast::tcp_stream& stream, const ConnectionSettings& s) {
-  NetContext ctx = net_context(s);
-  std::vector<tcp::endpoint> endpoints = co_await resolve(stream, s);
+asio::awaitable<Connected> try_connect_tcp(beast::tcp_stream& stream, const ConnectionSettings& s) {
+  Resolved resolved = co_await resolve(stream, s);
+  if (resolved.error) co_return Connected{{}, std::move(resolved.error)};
   boost::system::error_code ec;
   boost::system::error_code last_ec;
   std::optional<asio::ip::address> last_address;
-  for (const tcp::endpoint& ep : endpoints) {
+  for (const tcp::endpoint& ep : resolved.endpoints) {
     last_address = ep.address();
     if (auto hooked = run_connect_hook(ep)) {
       last_ec = hooked;
@@ -83,13 +89,20 @@ asio::awaitable<tcp::endpoint> connect_tcp(beast::tcp_stream& stream, const Conn
     if (!ec) {
       stream.expires_never();
       stream.socket().set_option(tcp::no_delay(true), ec);
-      co_return ep;
+      co_return Connected{ep, std::nullopt};
     }
     last_ec = ec;
     stream.close();
   }
+  NetContext ctx = net_context(s);
   ctx.address = last_address;
-  throw HaException(classify_network_error(last_ec, NetPhase::connect, ctx));
+  co_return Connected{{}, classify_network_error(last_ec, NetPhase::connect, ctx)};
+}
+
+asio::awaitable<tcp::endpoint> connect_tcp(beast::tcp_stream& stream, const ConnectionSettings& s) {
+  Connected connected = co_await try_connect_tcp(stream, s);
+  if (connected.error) throw HaException(std::move(*connected.error));
+  co_return connected.endpoint;
 }
 
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Internal (Beast in the header): TCP connect + TLS setup shared by the REST
 // client, the WebSocket client and `hamcp doctor`. Every failure is thrown as
-// HaException with a classified HaError.
+// HaException with a classified HaError (try_connect_tcp returns it).
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -9,6 +9,7 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <memory>
+#include <optional>
 
 #include "ha/classify.hpp"
 #include "ha/connection_config.hpp"
@@ -28,6 +29,15 @@ std::shared_ptr<ssl::context> make_ssl_context(const ConnectionSettings& setting
 // Resolve + connect every address in turn within settings.connect_timeout.
 // Returns the endpoint connected to.
 asio::awaitable<tcp::endpoint> connect_tcp(beast::tcp_stream& stream, const ConnectionSettings& settings);
+
+// connect_tcp without exceptions: the endpoint, or why no address could be
+// reached. For the reconnect loops: HA down is their usual state, and each
+// thrown failure makes the unwinder read (and keep resident) its tables.
+struct Connected {
+  tcp::endpoint endpoint;
+  std::optional<HaError> error;
+};
+asio::awaitable<Connected> try_connect_tcp(beast::tcp_stream& stream, const ConnectionSettings& settings);
 
 // SNI + host-name verification, then the client handshake (connect_timeout).
 asio::awaitable<void> tls_handshake(TlsStream& stream, const ConnectionSettings& settings);

@@ -104,8 +104,10 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
 
   // ws_client.cpp: the public operations
   asio::awaitable<void> wait_connected(Clock::time_point deadline);
+  // Throws HaException for every failure, HA's refusal (command_failed) included unless
+  // refusal_as_value: then the waiter comes back with its error set.
   asio::awaitable<std::shared_ptr<Waiter>> await_answer(json::object message, std::chrono::milliseconds timeout,
-                                                        bool as_text);
+                                                        bool as_text, bool refusal_as_value = false);
   asio::awaitable<json::value> do_command(json::object message, std::chrono::milliseconds timeout);
   asio::awaitable<RawResult> do_command_raw(json::object message, std::chrono::milliseconds timeout);
   asio::awaitable<std::uint64_t> do_subscribe(json::object message, EventHandler handler);

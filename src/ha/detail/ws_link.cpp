@@ -184,35 +184,41 @@ WsLink::WsLink(asio::any_io_executor strand, const ConnectionSettings& settings,
 
 WsLink::~WsLink() = default;
 
-asio::awaitable<std::string> WsLink::open() {
+asio::awaitable<WsLink::Opened> WsLink::open() {
   const auto& settings = stream_->settings;
   const auto& options = stream_->options;
+  Opened out;
   if (options.connector) {
     std::unique_ptr<ByteStream> connected = co_await options.connector(stream_->executor);
     if (!connected) {
-      throw HaException(make_error(ErrorCause::connection_refused, settings.ws_url(), "the stream connector failed"));
+      out.error = make_error(ErrorCause::connection_refused, settings.ws_url(), "the stream connector failed");
+      co_return out;
     }
     auto ws = std::make_unique<CustomWs>(AnyStream(std::move(connected)));
     auto& opened = *ws;
     stream_->ws = std::move(ws);
-    std::string version = co_await upgrade_and_authenticate(opened, settings, options);
-    co_return version;
+    out.version = co_await upgrade_and_authenticate(opened, settings, options);
+    co_return out;
   }
   if (stream_->ssl_ctx) {
     auto ws = std::make_unique<SecureWs>(stream_->executor, *stream_->ssl_ctx);
-    co_await connect_tcp(beast::get_lowest_layer(*ws), settings);
+    Connected tcp = co_await try_connect_tcp(beast::get_lowest_layer(*ws), settings);
+    out.error = std::move(tcp.error);
+    if (out.error) co_return out;
     co_await tls_handshake(ws->next_layer(), settings);
     auto& opened = *ws;
     stream_->ws = std::move(ws);
-    std::string version = co_await upgrade_and_authenticate(opened, settings, options);
-    co_return version;
+    out.version = co_await upgrade_and_authenticate(opened, settings, options);
+    co_return out;
   }
   auto ws = std::make_unique<PlainWs>(stream_->executor);
-  co_await connect_tcp(beast::get_lowest_layer(*ws), settings);
+  Connected tcp = co_await try_connect_tcp(beast::get_lowest_layer(*ws), settings);
+  out.error = std::move(tcp.error);
+  if (out.error) co_return out;
   auto& opened = *ws;
   stream_->ws = std::move(ws);
-  std::string version = co_await upgrade_and_authenticate(opened, settings, options);
-  co_return version;
+  out.version = co_await upgrade_and_authenticate(opened, settings, options);
+  co_return out;
 }
 
 asio::awaitable<boost::system::error_code> WsLink::write(const std::string& text) {

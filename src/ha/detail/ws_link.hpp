@@ -13,9 +13,11 @@
 #include <boost/system/error_code.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ha/connection_config.hpp"
+#include "ha/errors.hpp"
 #include "ha/ws_client.hpp"
 
 namespace hamcp::ha::detail {
@@ -32,9 +34,16 @@ class WsLink {
   WsLink(const WsLink&) = delete;
   WsLink& operator=(const WsLink&) = delete;
 
-  // Connect, upgrade and authenticate. Returns the ha_version of auth_ok
-  // (token scrubbed). Throws HaException with a classified error.
-  boost::asio::awaitable<std::string> open();
+  // What open() gives: the ha_version of auth_ok (token scrubbed), or why no
+  // connection was made.
+  struct Opened {
+    std::string version;
+    std::optional<HaError> error;
+  };
+  // Connect, upgrade and authenticate. A failed connect (HA down: the failure
+  // every reconnect loop sees most) is returned in error, not thrown; later
+  // failures (TLS, upgrade, auth) throw HaException with a classified error.
+  boost::asio::awaitable<Opened> open();
   boost::asio::awaitable<boost::system::error_code> write(const std::string& text);
   // Reads frames until the connection fails or sink says stop. on_bytes runs
   // on every chunk of a frame: progress on a huge frame counts as alive.

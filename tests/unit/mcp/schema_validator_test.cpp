@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include "mcp/schema_compiler.hpp"
+
 namespace hamcp::mcp {
 namespace {
 
@@ -163,6 +165,29 @@ TEST(SchemaValidator, IsValidAgreesWithValidate) {
   EXPECT_TRUE(v.is_valid(json::parse(R"({"n":1})")));
   EXPECT_FALSE(v.is_valid(json::parse(R"({"n":-1})")));
   EXPECT_TRUE(v.validate(json::parse(R"({"n":1})"), "x").empty());
+}
+
+// Every validator lives as long as the server (~900 nodes from start-up on): a node pays for
+// bounds, pattern, const and combinators only when it has one of them (bench/RESULTS-ha.md, step 11).
+TEST(SchemaValidator, ANodeHoldsOnlyTheKeywordsItHas) {
+  EXPECT_LE(sizeof(detail::SchemaNode), 128u);
+  detail::SchemaStorage storage;
+  const auto* root = detail::compile_schema(json::parse(R"({"type":"object","required":["id"],
+      "properties":{"id":{"type":"string","enum":["a","b"]},"tags":{"type":"array","items":{"type":"string"}},
+                    "limit":{"type":"integer","minimum":1},"name":{"type":"string","pattern":"^x"}}})")
+                                                .as_object(),
+                                            storage);
+  ASSERT_NE(root, nullptr);
+  std::size_t with_rare = 0;
+  for (const detail::SchemaNode& node : storage.nodes) with_rare += node.rare_keywords ? 1 : 0;
+  EXPECT_EQ(with_rare, 2u);  // limit (minimum) and name (pattern); root, id, tags and its items have none
+  EXPECT_EQ(root->property("limit")->rare().minimum, 1.0);
+  EXPECT_FALSE(root->property("tags")->rare_keywords);
+  // And the kept keywords still apply.
+  SchemaValidator v(
+      json::parse(R"({"type":"object","properties":{"limit":{"type":"integer","minimum":1}}})").as_object());
+  EXPECT_EQ(v.validate(json::parse(R"({"limit":0})"), "arguments").front(),
+            "arguments.limit: expected integer >= 1, got 0");
 }
 
 }  // namespace
