@@ -150,12 +150,6 @@ const std::vector<Refused> kScopedRefused = {
      "{% endif %}{% set states = 5 %}{% macro m() %}{{ states('light.' ~ x) }}{% endmacro %}{% set ns.m = m %}"
      "{% endfor %}",
      "defined inside a {% for %}"},
-    {"a macro defined in a with",
-     "{% set states = 1 %}{% with a = 1 %}{% macro m() %}{{ states | count }}{% endmacro %}{% endwith %}",
-     "defined inside a {% for %}"},
-    {"a macro defined in a block",
-     "{% set states = 1 %}{% block b %}{% macro m() %}{{ states | count }}{% endmacro %}{% endblock %}",
-     "defined inside a {% for %}"},
     {"a macro in a loop in a template-level if",
      "{% set states = 1 %}{% if c %}{% for i in x %}{% macro m() %}{{ states | count }}{% endmacro %}{% endfor %}"
      "{% endif %}",
@@ -198,6 +192,8 @@ const std::vector<Case> kNotUserVariables = {
     {"a macro body sees no set that comes after it",
      "{% macro m() %}{{ states.light | list }}{% endmacro %}{% set states = 1 %}"},
     {"a macro default reads HA's", "{% macro m(x=states.light) %}{{ x }}{% endmacro %}"},
+    {"a macro default reads a set that comes after it",
+     "{% macro m(x=states.light) %}{{ x }}{% endmacro %}{% set states = 1 %}"},
     {"a filter, with a variable of its name", "{% set states = 1 %}{{ name | states }}"},
     {"a test, with a variable of its name", "{% set is_state = 1 %}{{ x is is_state('on') }}"},
     {"a filter block, with a variable of its name",
