@@ -79,8 +79,8 @@ ToolSpec make_config_remove_spec() {
   s.name = "ha_config_remove";
   s.title = "Remove automation, script or scene";
   s.description =
-      "Delete an automation, script or scene (id: entity_id, config id or alias). Without confirm=true: a preview "
-      "only. Journaled: ha_config_set restore=<edit_id> brings it back.";
+      "Delete an automation, script or scene (id: entity_id, config id or alias). Without confirm=true: a preview. "
+      "Undo: ha_config_set restore=<edit_id>.";
   s.input_schema = R"J({"type":"object","properties":{
 "kind":{"type":"string","enum":["automation","script","scene"]},
 "id":{"type":"string"},"wait":{"type":"boolean"},"confirm":{"type":"boolean"}}})J";
