@@ -7,18 +7,15 @@
 
 #include <gtest/gtest.h>
 
-#include <string>
 #include <vector>
 
-#include "tools/gate/template_guard.hpp"
+#include "unit/tools/template_guard_cases.hpp"
 
 namespace hamcp::tools {
 namespace {
 
-struct Case {
-  const char* why;
-  const char* text;
-};
+using guard_cases::Case;
+using guard_cases::Refused;
 
 const std::vector<Case> kAccepted = {
     // A default is evaluated in the macro's frame at each call: it sees the
@@ -65,12 +62,6 @@ const std::vector<Case> kAccepted = {
     {"a macro in a with in a macro",
      "{% macro o() %}{% with states = [1] %}{% macro i() %}{{ states | count }}{% endmacro %}{{ i() }}{% endwith %}"
      "{% endmacro %}"},
-};
-
-struct Refused {
-  const char* why;
-  const char* text;
-  const char* names;  // a piece of TemplateRefusal::why ("" for a plain refusal)
 };
 
 const std::vector<Refused> kRefused = {
@@ -125,22 +116,11 @@ const std::vector<Refused> kRefused = {
 };
 
 TEST(TemplateGuardFramesTest, AcceptsWhatJinjaScopesToTheTemplatesOwnVariables) {
-  for (const Case& c : kAccepted) {
-    const auto found = unnamed_entity_access(c.text);
-    EXPECT_FALSE(found) << c.why << ": " << c.text << " refused at " << (found ? found->at : "") << " "
-                        << (found ? found->why : "");
-  }
+  guard_cases::expect_accepted(kAccepted);
 }
 
 TEST(TemplateGuardFramesTest, RefusesWhereHomeAssistantsFunctionOrABuiltIdCanBeReached) {
-  for (const Refused& c : kRefused) {
-    const auto found = unnamed_entity_access(c.text);
-    ASSERT_TRUE(found) << c.why << ": " << c.text;
-    if (*c.names == '\0')
-      EXPECT_EQ(found->why, "") << c.why << ": " << found->why;
-    else
-      EXPECT_NE(found->why.find(c.names), std::string::npos) << c.why << ": " << found->why;
-  }
+  guard_cases::expect_refused(kRefused);
 }
 
 }  // namespace

@@ -16,14 +16,13 @@
 #include <vector>
 
 #include "tools/gate/jinja_lexer.hpp"
+#include "unit/tools/template_guard_cases.hpp"
 
 namespace hamcp::tools {
 namespace {
 
-struct Case {
-  const char* why;
-  const char* text;
-};
+using guard_cases::Case;
+using guard_cases::Refused;
 
 const std::vector<Case> kAllowed = {
     {"a literal call", "{{ states('light.kitchen') }}"},
@@ -118,12 +117,6 @@ const std::vector<Case> kScopedAccepted = {
 };
 
 // What the new paths must still refuse, each with the construct it names.
-struct Refused {
-  const char* why;
-  const char* text;
-  const char* names;  // a piece of TemplateRefusal::why ("" for a plain refusal)
-};
-
 const std::vector<Refused> kScopedRefused = {
     {"if without else", "{% if x %}{% set states = 1 %}{% endif %}{{ states('light.' ~ x) }}", "some branches"},
     {"if and elif without else",
@@ -286,18 +279,8 @@ TEST(TemplateGuardTest, TheTemplatesOwnVariablesAreNotHasFunctions) {
 }
 
 TEST(TemplateGuardTest, FollowsJinjasScopingOfIfsAndMacroBodies) {
-  for (const Case& c : kScopedAccepted) {
-    const auto found = unnamed_entity_access(c.text);
-    EXPECT_FALSE(found) << c.why << ": " << c.text << " refused at " << (found ? found->at : "");
-  }
-  for (const Refused& c : kScopedRefused) {
-    const auto found = unnamed_entity_access(c.text);
-    ASSERT_TRUE(found) << c.why << ": " << c.text;
-    if (*c.names == '\0')
-      EXPECT_EQ(found->why, "") << c.why;
-    else
-      EXPECT_NE(found->why.find(c.names), std::string::npos) << c.why << ": " << found->why;
-  }
+  guard_cases::expect_accepted(kScopedAccepted);
+  guard_cases::expect_refused(kScopedRefused);
 }
 
 TEST(TemplateGuardTest, NamesWhereItRefused) {
