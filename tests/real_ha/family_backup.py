@@ -100,7 +100,7 @@ def t_journal_round_trip(c: Ctx):
         expect(seen["action"] == "snapshot" and seen["before"]["alias"] == "hamcp journal check", f"restore point: {seen}")
     finally:
         if key:
-            m.tool("ha_config_remove", {"kind": "automation", "id": key}, ok=None)
+            m.tool("ha_config_remove", {"kind": "automation", "id": key, "confirm": True}, ok=None)
         m.close()
 
 

@@ -60,6 +60,20 @@ def t_hamcp_visibility_deny(c: Ctx):
         r = m.tool("ha_eval_template", {"template": smuggle}, ok=False)
         expect(r["error"]["code"] == "template_not_allowed" and "some branches" in r["error"]["message"]
                and not named(json.dumps(r), hidden), f"smuggled through an if: {r}")
+        # A macro's defaults, block bodies and macros in a template-level with see the template's variables too...
+        frames = ("{% set area_name = 'T' %}{% macro d(n=area_name) %}{{ n }}{% endmacro %}{{ d() }}"
+                  "{% block b %}{{ area_name }}{% endblock %}{% with a = 1 %}{% macro w() %}{{ area_name }}"
+                  "{% endmacro %}{{ w() }}{% endwith %}|{{ '" + visible + "' | states }}")
+        tpl = json.dumps(m.tool("ha_eval_template", {"template": frames}))
+        expect("TTT|" + c.state(visible)["state"] in tpl, f"frames template: {tpl}")
+        # ...but self.b() renders a block before the template's own `states` exists: HA's function reads the built id.
+        via_self = ("{{ self.b() }}{% macro states(e) %}u{% endmacro %}{% block b %}{{ states('" + hidden[:3]
+                    + "' ~ '" + hidden[3:] + "') }}{% endblock %}")
+        direct = c.post("/api/template", {"template": via_self})
+        expect(str(direct).startswith(c.state(hidden)["state"]), f"HA's own render through self: {direct!r}")
+        r = m.tool("ha_eval_template", {"template": via_self}, ok=False)
+        expect(r["error"]["code"] == "template_not_allowed" and "uses `self`" in r["error"]["message"]
+               and not named(json.dumps(r), hidden), f"smuggled through self: {r}")
         # Jinja's map/select apply HA's filters and tests by name: HA itself renders a built id's state so...
         built = "['" + hidden[:3] + "' ~ '" + hidden[3:] + "']"
         direct = c.post("/api/template", {"template": "{{ " + built + " | map('states') | list }}"})

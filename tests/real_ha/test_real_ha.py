@@ -516,7 +516,12 @@ def t_hamcp_config_tools(c: Ctx):
                      ok=False)
         expect(bad["error"]["code"] == "invalid_config" and bad["error"]["path"].startswith("/actions"),
                f"invalid: {bad}")
-        removed = m.tool("ha_config_remove_automation", {"identifier": eid})
+        preview = m.tool("ha_config_remove_automation", {"identifier": eid})
+        expect(preview["result"] == "preview" and preview["removed"] is False
+               and preview["would_change"]["removes"] == {"kind": "automation", "id": key, "alias": "hamcp config test",
+                                                          "entity_id": eid}, f"remove without confirm: {preview}")
+        expect(c.get(f"/api/config/automation/config/{key}")["alias"] == "hamcp config test", "the preview removed it")
+        removed = m.tool("ha_config_remove_automation", {"identifier": eid, "confirm": True})
         expect(removed["wait"]["removed"], f"remove: {removed}")
         try:
             c.get(f"/api/config/automation/config/{key}")
@@ -536,7 +541,7 @@ def t_hamcp_config_tools(c: Ctx):
         c.post("/api/services/input_select/select_option", {"entity_id": mode, "option": "home"})
         m.tool("ha_config_set_scene", {"scene_id": "hamcp quiet", "activate": True})
         expect(wait_until("mode sleep", lambda: c.state(mode)["state"] == "sleep"), "scene not activated")
-        m.tool("ha_config_remove", {"kind": "automation", "id": key})
+        m.tool("ha_config_remove", {"kind": "automation", "id": key, "confirm": True})
     finally:
         m.close()
         c.set_flag(False, flag)
@@ -689,7 +694,7 @@ def t_hamcp_blueprints(c: Ctx):
         expect("use_blueprint" not in cfg and cfg["actions"][0]["target"]["entity_id"] == flag, f"expanded: {cfg}")
     finally:
         if eid:
-            m.tool("ha_config_remove", {"id": eid}, ok=None)
+            m.tool("ha_config_remove", {"id": eid, "confirm": True}, ok=None)
         m.tool("ha_manage_blueprints", {"action": "delete", "path": path, "confirm": True}, ok=None)
         m.close()
         server.shutdown()

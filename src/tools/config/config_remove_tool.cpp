@@ -1,9 +1,12 @@
-// ha_config_remove: delete an automation, script or scene config. The removed
-// config is journaled first, so ha_config_set(restore=<edit id>) brings it back.
+// ha_config_remove: delete an automation, script or scene config. Without
+// confirm=true (or the user's yes when the client can be asked) it only names
+// what would go (confirmation.hpp). The removed config is journaled first, so
+// ha_config_set(restore=<edit id>) brings it back.
 #include "home/config_json.hpp"
 #include "tools/config/config_target.hpp"
 #include "tools/config/config_tools.hpp"
 #include "tools/config/config_write.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/edit_record.hpp"
 #include "tools/tool_error.hpp"
 
@@ -13,7 +16,20 @@ namespace {
 
 using namespace config;
 
-boost::asio::awaitable<mcp::ToolResult> run_config_remove(Args& args, ToolEnv& env, mcp::RequestContext&) {
+// What a removal names: kind, id, the config's alias (a scene's name) and its entity.
+json::object removed_item(const Target& target, const json::value& stored) {
+  json::object item{{"kind", name_of(target.kind)}, {"id", target.key}};
+  const json::object* config = stored.if_object();
+  const json::value* alias = config ? config->if_contains(target.kind == Kind::scene ? "name" : "alias") : nullptr;
+  if (alias && alias->is_string() && !alias->get_string().empty())
+    item["alias"] = alias->get_string();
+  else if (!target.alias.empty())
+    item["alias"] = target.alias;
+  if (!target.entity_id.empty()) item["entity_id"] = target.entity_id;
+  return item;
+}
+
+boost::asio::awaitable<mcp::ToolResult> run_config_remove(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const Request request = request_of(args);
   ha::SnapshotPtr snap = co_await env.snapshot();
   auto resolving = require_target(env, *snap, request);  // named: GCC 12 coroutine temporaries
@@ -27,6 +43,15 @@ boost::asio::awaitable<mcp::ToolResult> run_config_remove(Args& args, ToolEnv& e
                                                      "Nothing was removed.",
                                   "Remove it from its YAML file instead.",
                                   {{"written", false}}});
+  json::object body = removed_item(target, *stored);
+  json::object fields = body;
+  fields["removed"] = false;
+  auto asking = confirm_or_preview(
+      args, env, ctx,
+      Preview{"remove", json::string(target.entity_id.empty() ? target.key : target.entity_id),
+              json::object{{"removes", body}}, "journaled: ha_config_set restore=<edit_id> brings it back", fields});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   auto deleting = delete_config(env, target.kind, target.key);
   co_await std::move(deleting);
   home::EditRecord rec;
@@ -36,10 +61,6 @@ boost::asio::awaitable<mcp::ToolResult> run_config_remove(Args& args, ToolEnv& e
   rec.action = "remove";
   rec.before = *stored;
   rec.after = nullptr;
-  json::object body;
-  body["kind"] = name_of(target.kind);
-  body["id"] = target.key;
-  if (!target.entity_id.empty()) body["entity_id"] = target.entity_id;
   body["result"] = "removed";
   body["previous_hash"] = home::config_hash(*stored);
   record_edit(env, body, std::move(rec));
@@ -58,11 +79,11 @@ ToolSpec make_config_remove_spec() {
   s.name = "ha_config_remove";
   s.title = "Remove automation, script or scene";
   s.description =
-      "Delete an automation, script or scene (id: entity_id, config id or alias). The removed config is journaled: "
-      "ha_config_set restore=<edit_id> brings it back.";
+      "Delete an automation, script or scene (id: entity_id, config id or alias). Without confirm=true: a preview. "
+      "Undo: ha_config_set restore=<edit_id>.";
   s.input_schema = R"J({"type":"object","properties":{
 "kind":{"type":"string","enum":["automation","script","scene"]},
-"id":{"type":"string"},"wait":{"type":"boolean"}}})J";
+"id":{"type":"string"},"wait":{"type":"boolean"},"confirm":{"type":"boolean"}}})J";
   s.output_schema = R"J({"type":"object","properties":{"edit_id":{"type":"string"}}})J";
   s.annotations = writes(true, true);
   s.aliases = {"ha_config_remove_automation", "ha_config_remove_script", "ha_config_remove_scene"};

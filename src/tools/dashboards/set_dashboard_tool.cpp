@@ -111,6 +111,10 @@ boost::asio::awaitable<mcp::ToolResult> run_set(Args& args, ToolEnv& env, mcp::R
     auto removing = run_remove_instead(args, env, ctx);
     co_return co_await std::move(removing);
   }
+  if (args.has("confirm"))  // it would otherwise be ignored: confirm gates a removal only
+    throw ToolException(bad_argument("confirm", "applies only with remove=true",
+                                     "To delete the dashboard pass remove=true with confirm=true; a config or metadata "
+                                     "edit needs no confirm (undo: ha_config_set restore=<edit_id>)."));
   if (args.has("python_transform"))
     throw ToolException(
         bad_argument("python_transform", "hamcp runs no Python", "Use patch (RFC 6902) or op + path for one card."));

@@ -23,11 +23,12 @@ struct Block {
   explicit Block(std::string_view kind_, bool inherits_ = true, const Names& names_ = {}, Names on_close_ = {})
       : kind(kind_), inherits(inherits_), names(names_.begin(), names_.end()), on_close(std::move(on_close_)) {}
 
-  std::string_view kind;  // "for", "if", "macro"... ("": the template)
-  bool inherits = true;   // sees the enclosing blocks' user names
-  NameSet names;          // user names stored in it so far (in an if: in the current branch)
-  Names on_close;         // stored in the enclosing block at its end
-  NameSet maybe;          // stored in some branches only of an if that ended in it
+  std::string_view kind;        // "for", "if", "macro"... ("": the template)
+  bool inherits = true;         // sees the enclosing blocks' user names
+  bool reads_template = false;  // a {% block %}: sees the template level's names instead (template_level)
+  NameSet names;                // user names stored in it so far (in an if: in the current branch)
+  Names on_close;               // stored in the enclosing block at its end
+  NameSet maybe;                // stored in some branches only of an if that ended in it
   // An if's finished branches: the names each of them stored, those some stored.
   NameSet every;
   NameSet some;
@@ -37,7 +38,10 @@ struct Block {
 
 class Scopes {
  public:
-  explicit Scopes(const std::vector<Token>& tokens) : t_(tokens), user_(tokens.size(), Owner::ha) {}
+  explicit Scopes(const std::vector<Token>& tokens) : t_(tokens), user_(tokens.size(), Owner::ha) {
+    for (std::size_t k = 0; k < t_.size() && !self_; ++k)
+      self_ = is_name(t_[k], "self") && !(k > 0 && is_op(t_[k - 1], "."));
+  }
 
   std::vector<Owner> run() {
     for (std::size_t i = 0; i < t_.size();) {
@@ -60,8 +64,18 @@ class Scopes {
   bool visible(std::string_view name) const {
     for (auto block = stack_.rbegin(); block != stack_.rend(); ++block) {
       if (contains(block->names, name)) return true;
+      if (block->reads_template) return template_level(name, &Block::names);
       if (!block->inherits) return false;
     }
+    return false;
+  }
+
+  // A {% block %} renders with the template's context: the names stored at
+  // template level so far (a template-level if is no frame of its own), or
+  // some only when `which` is Block::maybe.
+  bool template_level(std::string_view name, NameSet Block::*which) const {
+    for (std::size_t j = 0; j < stack_.size() && (j == 0 || stack_[j].kind == "if"); ++j)
+      if (contains(stack_[j].*which, name)) return true;
     return false;
   }
 
@@ -72,9 +86,21 @@ class Scopes {
       if (crossed && contains(block->names, name)) return Owner::macro_outer;
       if (!crossed && contains(block->maybe, name)) return Owner::partial_if;
       if (block->inherits) continue;
+      if (!crossed && block->kind == "block") return outside_block(name, block->reads_template);
       if (!crossed && block->kind != "macro" && block->kind != "call") break;
       crossed = true;  // then any enclosing block's earlier set is one the body could not see
     }
+    return Owner::elsewhere;
+  }
+
+  // Why a load in a {% block %} body is not the user's: set in only some
+  // branches of a template-level if, or stored only where the block cannot see
+  // it (an enclosing for, with or macro; the template level when `self` may
+  // render the block anywhere).
+  Owner outside_block(std::string_view name, bool reads_template) const {
+    if (reads_template && template_level(name, &Block::maybe)) return Owner::partial_if;
+    for (const Block& block : stack_)
+      if (contains(block.names, name)) return Owner::block_outer;
     return Owner::elsewhere;
   }
 
@@ -84,12 +110,13 @@ class Scopes {
   }
 
   // A macro or call body sees the enclosing frame's names only when that frame
-  // runs once per run of the code defining the body: the template, or a macro
-  // or call body, with nothing but {% if %}s between (jinja_scope.hpp).
+  // runs once per run of the code defining the body: the template, a macro,
+  // call or block body, with nothing but {% if %}s and {% with %}s between
+  // (jinja_scope.hpp).
   bool function_level() const {
     for (auto block = stack_.rbegin(); block != stack_.rend(); ++block) {
-      if (block->kind == "if") continue;
-      return block->kind.empty() || block->kind == "macro" || block->kind == "call";
+      if (block->kind == "if" || block->kind == "with") continue;
+      return block->kind.empty() || block->kind == "macro" || block->kind == "call" || block->kind == "block";
     }
     return false;
   }
@@ -173,8 +200,7 @@ class Scopes {
     } else if (keyword == "macro" || keyword == "call") {
       callable_statement(keyword, b + 1, e);
     } else if (keyword == "block") {
-      if (b + 1 < e && t_[b + 1].kind == TokenKind::name) store(b + 1);  // the block's name
-      stack_.emplace_back(keyword, false);
+      block_statement(b + 1, e);
     } else if (keyword == "filter") {
       stack_.emplace_back(keyword);  // its names are filters
     } else {
@@ -251,9 +277,27 @@ class Scopes {
     stack_.push_back(std::move(block));
   }
 
+  // {% block name [scoped] %}: a body run with the template's context, so it
+  // sees the template level's names (a scoped block: the enclosing ones, as
+  // a with); none when the template uses `self` (self.name() renders the
+  // block anywhere, before a set as well).
+  void block_statement(std::size_t b, std::size_t e) {
+    bool scoped = false;
+    for (std::size_t k = b; k < e; ++k) {
+      if (t_[k].kind != TokenKind::name) continue;
+      if (k == b) store(k);  // the block's name
+      scoped = scoped || (k > b && t_[k].text == "scoped");
+    }
+    Block block("block", scoped && !self_);
+    block.reads_template = !scoped && !self_;
+    stack_.push_back(std::move(block));
+  }
+
   // {% macro name(params) %} and {% call(params) macro(args) %}: a body that
   // starts with its parameters and sees the names stored before it only when
-  // function_level(); a macro's name is stored at endmacro.
+  // function_level(); a macro's name is stored at endmacro. Default values
+  // are evaluated in the body when it is called, before its first statement:
+  // they see the parameters and what the body sees.
   void callable_statement(std::string_view keyword, std::size_t b, std::size_t e) {
     Block block(keyword, function_level());
     std::size_t open = b;
@@ -263,18 +307,20 @@ class Scopes {
       open = b + 1;
     }
     std::size_t close = open;
-    if (open < e && is_op(t_[open], "(")) {
-      loads(open, e, false);  // defaults: read as HA's names, whatever the call site holds
+    const bool has_params = open < e && is_op(t_[open], "(");
+    if (has_params) {
       const Names parameters = params(open, e, close);
       block.names.insert(parameters.begin(), parameters.end());
     }
     if (keyword == "call") loads(close, e, true);  // the called macro and its arguments
     stack_.push_back(std::move(block));
+    if (has_params) loads(open, close, true);  // the defaults
   }
 
   const std::vector<Token>& t_;
   std::vector<Owner> user_;
-  NameSet stored_;  // every name the template stores somewhere
+  NameSet stored_;     // every name the template stores somewhere
+  bool self_ = false;  // the template reads `self` (Jinja's reference to its blocks)
   std::vector<Block> stack_ = std::vector<Block>(1);
 };
 

@@ -106,9 +106,14 @@ class Guard {
             "the {% if %}");
       case jinja::Owner::macro_outer:
         return out.append(
-            " may be Home Assistant's in this macro or call body: it is defined inside a {% for %}, {% with %}, "
-            "{% filter %}, {% block %} or {% set %} block, where Jinja may give the outer variable another value when "
-            "it is called. Define it at template level after the set, or pass the value as a parameter");
+            " may be Home Assistant's in this macro or call body: it is defined inside a {% for %}, {% filter %} or "
+            "{% set %} block, where Jinja may give the outer variable another value when it is called. Define it at "
+            "template level after the set, or pass the value as a parameter");
+      case jinja::Owner::block_outer:
+        return out.append(
+            " may be Home Assistant's in this {% block %}: a block sees only its own variables and those set at "
+            "template level before it (none when the template uses `self`, which can render it anywhere). Set it "
+            "in the block, or at template level before it");
       case jinja::Owner::elsewhere:
         return out.append(" is Home Assistant's here: the template's own ")
             .append(name)

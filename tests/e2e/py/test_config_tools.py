@@ -35,7 +35,15 @@ async def test_ha_mcp_names_edit_guard_remove_restore(kind, url):  # noqa: F811
         assert r.structuredContent["config_hash"] == new_hash
         assert r.structuredContent["config"]["triggers"][0]["at"] == "22:30:00"
 
-        r = await s.call_tool("ha_config_remove_script", {"script_id": "leave_home"})
+        r = await s.call_tool("ha_config_remove_script", {"script_id": "leave_home"})  # no confirm: a preview
+        assert not r.isError, r.content[0].text
+        preview = r.structuredContent
+        assert preview["result"] == "preview" and preview["removed"] is False, preview
+        assert preview["would_change"]["removes"] == {"kind": "script", "id": "leave_home", "alias": preview["alias"],
+                                                      "entity_id": "script.leave_home"}, preview
+        r = await s.call_tool("ha_config_get_script", {"script_id": "leave_home"})
+        assert not r.isError, "the preview removed the script"
+        r = await s.call_tool("ha_config_remove_script", {"script_id": "leave_home", "confirm": True})
         assert not r.isError, r.content[0].text
         edit = r.structuredContent["edit_id"]
         r = await s.call_tool("ha_config_get_script", {"script_id": "leave_home"})

@@ -60,7 +60,7 @@ async function configRoundTrip(client) {
   const now = await ok(client, 'ha_config_get', { id: created.entity_id });
   assert.equal(now.config_hash, patched.config_hash);
 
-  const removed = await ok(client, 'ha_config_remove', { id: created.entity_id });
+  const removed = await ok(client, 'ha_config_remove', { id: created.entity_id, confirm: true });
   assert.equal(removed.wait.removed, true);
   const restored = await ok(client, 'ha_config_set', { restore: removed.edit_id });
   assert.equal(restored.result, 'restored');

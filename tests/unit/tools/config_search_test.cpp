@@ -90,7 +90,7 @@ TEST_F(ConfigSearchTest, FollowsWritesAndRemovals) {
                                               unique + R"("}],"actions":[{"action":"light.turn_on"}]}})");
   ASSERT_FALSE(made.is_error) << made.text;
   EXPECT_TRUE(eventually(unique, [](const auto& ids) { return has(ids, "automation.probe_watcher"); }));
-  CallResult removed = call("ha_config_remove", R"({"id":"automation.probe_watcher"})");
+  CallResult removed = call("ha_config_remove", R"({"id":"automation.probe_watcher","confirm":true})");
   ASSERT_FALSE(removed.is_error) << removed.text;
   EXPECT_TRUE(eventually(unique, [](const auto& ids) { return !has(ids, "automation.probe_watcher"); }));
 }

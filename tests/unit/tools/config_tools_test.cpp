@@ -181,9 +181,52 @@ TEST_F(ConfigToolsTest, InvalidConfigIsRefusedNamingThePath) {
   EXPECT_FALSE(ha->snapshot()->states.find("automation.broken"));
 }
 
+// Issue 14 item 5: without confirm=true a removal, under any of its names,
+// answers the one preview shape naming the item (kind, id, alias, entity id)
+// and removes nothing.
+TEST_F(ConfigToolsTest, RemoveWithoutConfirmOnlyNamesWhatWouldGo) {
+  start();
+  const std::string key = str(call("ha_config_get", R"({"id":"automation.leak_alert"})").structured, "id");
+  const std::string hash = hash_of("automation", "automation.leak_alert");
+  const std::size_t journaled = env->journal.size();
+  struct Case {
+    const char* tool;
+    const char* args;
+    json::object names;
+  };
+  const Case cases[] = {
+      {"ha_config_remove",
+       R"({"id":"automation.leak_alert"})",
+       {{"kind", "automation"}, {"id", key}, {"alias", "Leak alert"}, {"entity_id", "automation.leak_alert"}}},
+      {"ha_config_remove",
+       R"({"kind":"automation","id":"leak ALERT","confirm":false})",
+       {{"kind", "automation"}, {"id", key}, {"alias", "Leak alert"}, {"entity_id", "automation.leak_alert"}}},
+      {"ha_config_remove_automation",
+       R"({"identifier":"automation.leak_alert"})",
+       {{"kind", "automation"}, {"id", key}, {"alias", "Leak alert"}, {"entity_id", "automation.leak_alert"}}},
+      {"ha_config_remove_scene",
+       R"({"scene_id":"Dinner"})",
+       {{"kind", "scene"},
+        {"id", str(call("ha_config_get", R"({"id":"scene.dinner"})").structured, "id")},
+        {"alias", "Dinner"},
+        {"entity_id", "scene.dinner"}}},
+  };
+  for (const Case& c : cases) {
+    CallResult r = call(c.tool, c.args);
+    ASSERT_FALSE(r.is_error) << c.tool << " " << c.args << ": " << r.text;
+    EXPECT_EQ(str(r.structured, "result"), "preview") << r.text;
+    EXPECT_EQ(r.structured.at("confirm_required"), true) << r.text;
+    EXPECT_EQ(r.structured.at("removed"), false) << r.text;
+    EXPECT_EQ(r.structured.at("would_change").at("removes"), c.names) << c.tool << " " << c.args << ": " << r.text;
+  }
+  EXPECT_EQ(hash_of("automation", "automation.leak_alert"), hash);
+  EXPECT_TRUE(ha->snapshot()->states.find("scene.dinner"));
+  EXPECT_EQ(env->journal.size(), journaled);
+}
+
 TEST_F(ConfigToolsTest, RemoveThenRestoreFromTheJournal) {
   start();
-  CallResult removed = call("ha_config_remove_scene", R"({"scene_id":"Dinner"})");
+  CallResult removed = call("ha_config_remove_scene", R"({"scene_id":"Dinner","confirm":true})");
   ASSERT_FALSE(removed.is_error) << removed.text;
   EXPECT_TRUE(removed.structured.at("wait").at("removed").as_bool()) << removed.text;
   EXPECT_FALSE(ha->snapshot()->states.find("scene.dinner"));

@@ -81,6 +81,8 @@ class ConfirmationTest : public AskingToolsTest {
         {"ha_manage_dashboard_resources", R"({"action":"remove","resource_id":"6f1d0c3e2b7a4c5d9e8f7a6b5c4d3e2f"})"},
         {"ha_set_dashboard", R"({"url_path":"dashboard-energy","remove":true})"},
         {"ha_remove_registry", R"({"kind":"label","id":"Holiday mode"})"},
+        {"ha_config_remove", R"({"id":"automation.leak_alert"})"},
+        {"ha_config_remove_scene", R"({"scene_id":"Dinner"})"},
         {"ha_restart", R"({})"},
         {"ha_manage_backup", R"({"action":"delete","backup_id":"5e4f3a2b"})"},
         {"ha_manage_backup", R"({"action":"restore","backup_id":"9a8b7c6d"})"},
@@ -221,6 +223,23 @@ TEST_F(ConfirmationTest, ElicitationDeclineOrCancelAnswersThePreview2025Era) {
     EXPECT_NE(std::string(s.at("note").as_string()).find("declined"), std::string::npos);
     EXPECT_TRUE(has_item("Milk")) << answer;
   }
+}
+
+// ha_config_remove asks too: decline keeps the automation, accept removes it.
+TEST_F(ConfirmationTest, ConfigRemoveAsksTheUser2025Era) {
+  start();
+  auto session = asking_session("asks-config-remove");
+  Asked no = call_answering(*session, "ha_config_remove", R"({"id":"automation.leak_alert"})",
+                            json::parse(R"({"action":"decline"})"));
+  ASSERT_FALSE(no.question.empty()) << "the user was not asked";
+  EXPECT_EQ(std::string(no.question.at("message").as_string()).rfind("Remove automation.leak_alert?", 0), 0u);
+  EXPECT_EQ(structured_of(no.response).at("declined"), true) << json::serialize(no.response);
+  EXPECT_TRUE(ha->snapshot()->states.find("automation.leak_alert"));
+  Asked yes = call_answering(*session, "ha_config_remove", R"({"id":"automation.leak_alert"})",
+                             json::parse(R"({"action":"accept","content":{"confirm":true}})"));
+  EXPECT_EQ(structured_of(yes.response).at("result"), "removed") << json::serialize(yes.response);
+  EXPECT_TRUE(eventually([&] { return !ha->snapshot()->states.find("automation.leak_alert"); },
+                         std::chrono::milliseconds(5000)));
 }
 
 TEST_F(ConfirmationTest, NobodyIsAskedWithoutTheCapabilityWithConfirmOrWhenSwitchedOff) {

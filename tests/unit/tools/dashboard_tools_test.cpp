@@ -135,6 +135,20 @@ TEST_F(DashboardToolsTest, CreateViewReplaceDeleteWithConfirmAndRestore) {
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(str(r.structured.at("metadata").as_object(), "title"), "Renamed");
 
+  const json::value config_before = sim_config("my-test");
+  for (const char* edit : {R"({"url_path":"my-test","title":"Confirmed","confirm":true})",
+                           R"({"url_path":"my-test","remove":false,"confirm":true})",
+                           R"({"url_path":"my-test","config":{"views":[]},"confirm":false})"}) {
+    r = call("ha_set_dashboard", edit);  // confirm without remove=true: refused, not ignored
+    EXPECT_EQ(r.code(), "invalid_argument") << edit << ": " << r.text;
+    EXPECT_NE(r.text.find("arguments.confirm"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("remove=true"), std::string::npos) << r.text;
+  }
+  {
+    std::lock_guard lock(sim->store().mutex());
+    EXPECT_EQ(sim->store().home().lovelace.dashboards.at("my_test").at("title"), "Renamed") << "a refused edit wrote";
+  }
+  EXPECT_EQ(sim_config("my-test"), config_before) << "a refused edit wrote";
   r = call("ha_remove_dashboard", R"({"url_path":"my-test"})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(str(r.structured, "result"), "preview");

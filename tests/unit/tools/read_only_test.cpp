@@ -39,6 +39,7 @@ const KnownWrite kKnownWrites[] = {
     {"ha_remove_entity", R"({"entity_id":"light.kitchen_ceiling_light"})"},
     {"ha_config_set",
      R"({"kind":"automation","config":{"alias":"Sweep","triggers":[{"trigger":"state","entity_id":"light.kitchen_ceiling_light"}],"actions":[]}})"},
+    {"ha_config_remove", R"({"id":"automation.leak_alert","confirm":true})"},
     {"ha_config_set_helper", R"({"helper_type":"input_boolean","action":"create","name":"Sweep"})"},
     {"ha_config_set_group", R"({"object_id":"sweep","entities":["light.kitchen_ceiling_light"]})"},
     {"ha_manage_backup", R"({"action":"create","name":"Sweep"})"},

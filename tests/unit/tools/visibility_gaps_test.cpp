@@ -72,6 +72,39 @@ TEST_F(VisibilityGapsTest, TemplatesReadLiteralIdsOnly) {
   EXPECT_FALSE(literal.is_error) << literal.text;
 }
 
+// The guard follows Jinja into a macro's defaults, block bodies and macros in
+// a with (template_guard_frames_test.cpp): a hidden entity named there is
+// still refused, a visible one passes the gate, an id built there is refused.
+TEST_F(VisibilityGapsTest, TemplateFramesStillRefuseHiddenEntities) {
+  start_hidden();
+  const std::vector<std::string> forms = {
+      // each reads the template's own area_name, which HA also has
+      "{% macro m(area_name, s=states('ID') ~ area_name) %}{{ s }}{% endmacro %}{{ m('a') }}",
+      "{% set area_name = 'a' %}{% block b %}{{ states('ID') }}{{ area_name }}{% endblock %}",
+      "{% set area_name = 'a' %}{% with a = 1 %}{% macro m() %}{{ states('ID') }}{{ area_name }}{% endmacro %}"
+      "{{ m() }}{% endwith %}"};
+  for (const std::string& form : forms) {
+    auto with_id = [&](std::string_view id) {
+      json::object args{
+          {"template", form.substr(0, form.find("ID")) + std::string(id) + form.substr(form.find("ID") + 2)}};
+      return call("ha_eval_template", json::serialize(args));
+    };
+    CallResult hidden = with_id(kHiddenLight);
+    EXPECT_EQ(hidden.code(), "entity_hidden") << form << ": " << hidden.text;
+    CallResult shown = with_id("light.kitchen_under_cabinet_lights");  // the simulator renders no statements
+    EXPECT_NE(shown.code(), "entity_hidden") << form << ": " << shown.text;
+    EXPECT_NE(shown.code(), "template_not_allowed") << form << ": " << shown.text;
+  }
+  for (const char* built :
+       {"{% macro m(e='light.' ~ 'kitchen_ceiling_light') %}{{ states(e) }}{% endmacro %}{{ m() }}",
+        "{% set e = 'light.' ~ 'kitchen_ceiling_light' %}{% block b %}{{ states(e) }}{% endblock %}",
+        "{% with e = 'light.' ~ 'kitchen_ceiling_light' %}{% macro m() %}{{ states(e) }}"
+        "{% endmacro %}{{ m() }}{% endwith %}"}) {
+    CallResult r = call("ha_eval_template", json::serialize(json::object{{"template", built}}));
+    EXPECT_EQ(r.code(), "template_not_allowed") << built << ": " << r.text;
+  }
+}
+
 TEST_F(VisibilityGapsTest, TemplatesAreFreeWithoutAFilter) {
   start();
   CallResult built = call("ha_eval_template", R"({"template":"{{ states('light.' ~ 'kitchen_ceiling_light') }}"})");
