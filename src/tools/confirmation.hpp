@@ -8,8 +8,8 @@
 // accept runs the action, decline/cancel answers the preview with
 // "declined":true. 2025 era: an elicitation/create request; 2026-07-28 era:
 // the same question as an InputRequiredResult (RequestContext::request does
-// the round trip). Read-only sessions never get here: the write is refused
-// before the tool asks anything.
+// the round trip). A read-only session is never asked: it gets the preview
+// (a read), and confirm=true is refused at the gate (read_only).
 //
 // Use in a destructive action (after its reads, before its write):
 //   auto asking = confirm_or_preview(args, env, ctx,

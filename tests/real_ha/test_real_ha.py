@@ -622,7 +622,7 @@ def t_hamcp_helper_tools(c: Ctx):
                f"group members {grp} / {c.state('group.hamcp_test_group')}")
         groups = m.tool("ha_config_list_groups", {})
         expect("group.hamcp_test_group" in json.dumps(groups), f"list groups: {json.dumps(groups)[:400]}")
-        rm = m.tool("ha_config_remove_group", {"object_id": "hamcp_test_group"})
+        rm = m.tool("ha_config_remove_group", {"object_id": "hamcp_test_group", "confirm": True})
         expect(rm["wait"]["done"], f"group.remove: {rm}")
     finally:
         m.close()

@@ -6,7 +6,9 @@
 #include <regex>
 
 #include "common/ascii.hpp"
+#include "common/json_fields.hpp"
 #include "home/entity_docs.hpp"
+#include "tools/confirmation.hpp"
 #include "tools/entities/entity_tools.hpp"
 #include "tools/entities/entity_view.hpp"
 #include "tools/tool_error.hpp"
@@ -262,10 +264,26 @@ boost::asio::awaitable<mcp::ToolResult> run_set_entity(Args& args, ToolEnv& env,
   co_return ok(std::move(body));
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_remove_entity(Args& args, ToolEnv& env, mcp::RequestContext&) {
+// The registry entry a removal names: its id, name and where it comes from.
+json::object entry_named(const json::object& entry) {
+  json::object item{{"entity_id", string_or_empty(entry, "entity_id")}};
+  for (const char* key : {"name", "original_name", "platform", "device_id", "area_id"})
+    if (std::string value = string_or_empty(entry, key); !value.empty()) item[key] = std::move(value);
+  return item;
+}
+
+boost::asio::awaitable<mcp::ToolResult> run_remove_entity(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   ha::SnapshotPtr snap = co_await env.snapshot();
   const std::string id = args.str("entity_id");
-  co_await require_entry(env, *snap, id);
+  const json::object entry = co_await require_entry(env, *snap, id);
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{"remove",
+                                           json::string(id),
+                                           json::object{{"removes", entry_named(entry)}},
+                                           "not journaled: HA keeps no copy once the registry entry is gone",
+                                           {}});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object msg;
   msg.emplace("type", "config/entity_registry/remove");
   msg.emplace("entity_id", id);
@@ -323,8 +341,9 @@ ToolSpec make_remove_entity_spec() {
   ToolSpec s;
   s.name = "ha_remove_entity";
   s.title = "Remove entity";
-  s.description = "Remove an entity from Home Assistant's entity registry. Irreversible.";
-  s.input_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"}},"required":["entity_id"]})J";
+  s.description = "Remove an entity from HA's entity registry. Irreversible; without confirm=true: a preview.";
+  s.input_schema = R"J({"type":"object","properties":{"entity_id":{"type":"string"},"confirm":{"type":"boolean"}},
+"required":["entity_id"]})J";
   s.output_schema = R"J({"type":"object","properties":{"removed":{"type":"string"}}})J";
   s.annotations = writes(true, false);
   s.run = run_remove_entity;

@@ -5,6 +5,7 @@
 // mirror shows the result.
 #include <algorithm>
 
+#include "tools/confirmation.hpp"
 #include "tools/helpers/helper_ha.hpp"
 #include "tools/helpers/helper_tools.hpp"
 
@@ -146,7 +147,7 @@ boost::asio::awaitable<mcp::ToolResult> run_set_group(Args& args, ToolEnv& env, 
   co_return ok(std::move(body));
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_remove_group(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_remove_group(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const std::string object_id = object_id_of(args);
   ha::SnapshotPtr snap = co_await env.snapshot();
   const json::value before = group_view(*snap, object_id);
@@ -155,6 +156,14 @@ boost::asio::awaitable<mcp::ToolResult> run_remove_group(Args& args, ToolEnv& en
                                   "There is no group." + object_id + ". Nothing was removed.",
                                   "List the groups with ha_config_list_groups.",
                                   {{"written", false}}});
+  auto asking = confirm_or_preview(args, env, ctx,
+                                   Preview{"remove",
+                                           json::string("group." + object_id),
+                                           json::object{{"removes", before}},
+                                           "journaled: ha_config_set restore=<edit_id> brings it back",
+                                           {}});
+  std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object msg{{"type", "call_service"},
                    {"domain", "group"},
                    {"service", "remove"},
@@ -206,9 +215,9 @@ ToolSpec make_remove_group_spec() {
   ToolSpec s;
   s.name = "ha_config_remove_group";
   s.title = "Remove old-style group";
-  s.description = "group.remove: delete group.<object_id>. Journaled.";
-  s.input_schema = R"J({"type":"object","properties":{"object_id":{"type":"string"},"wait":{"type":"boolean"}},
-"required":["object_id"]})J";
+  s.description = "group.remove: delete group.<object_id>; without confirm=true a preview. Journaled.";
+  s.input_schema = R"J({"type":"object","properties":{"object_id":{"type":"string"},"wait":{"type":"boolean"},
+"confirm":{"type":"boolean"}},"required":["object_id"]})J";
   s.output_schema = kGroupOutput;
   s.annotations = writes(true, true);
   s.run = run_remove_group;

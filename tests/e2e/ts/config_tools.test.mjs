@@ -103,8 +103,8 @@ async function helperRoundTrip(client) {
   const grp = await ok(client, 'ha_config_set_group', { object_id: 'e2e_group', entities: ['light.hallway_light'] });
   assert.equal(grp.result, 'created');
   assert.deepEqual((await ok(client, 'ha_config_list_groups', {})).groups.map((g) => g.entity_id), ['group.e2e_group', 'group.family']);
-  assert.equal((await ok(client, 'ha_config_remove_group', { object_id: 'e2e_group' })).result, 'removed');
-  await refused(client, 'ha_config_remove_group', { object_id: 'e2e_group' }, 'group_not_found');
+  assert.equal((await ok(client, 'ha_config_remove_group', { object_id: 'e2e_group', confirm: true })).result, 'removed');
+  await refused(client, 'ha_config_remove_group', { object_id: 'e2e_group', confirm: true }, 'group_not_found');
 }
 
 describe('config tools over stdio (hamcp --demo)', { skip: !HAMCP_BIN && 'HAMCP_BIN not set' }, () => {

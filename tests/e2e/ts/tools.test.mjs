@@ -55,7 +55,7 @@ async function everyToolOnce(client) {
   assert.equal(ge.area.name, 'Kitchen');
   const se = await ok('ha_set_entity', { entity_id: 'light.porch_light', name: 'Front Porch Lamp', aliases: ['porch'] });
   assert.deepEqual(se.updated, ['name', 'aliases']);
-  const re = await ok('ha_remove_entity', { entity_id: 'light.laundry_light' });
+  const re = await ok('ha_remove_entity', { entity_id: 'light.laundry_light', confirm: true });
   assert.equal(re.removed, 'light.laundry_light');
   const tpl = await ok('ha_eval_template', { template: '{{ 20 + 22 }}' });
   assert.equal(tpl.result, '42');

@@ -287,12 +287,15 @@ TEST_F(HelperToolsTest, OldStyleGroupIsSetChangedAndRemoved) {
   EXPECT_EQ(r.structured.at("groups").at(0).at("name").as_string(), "Downstairs");
   EXPECT_EQ(json::serialize(r.structured.at("groups").at(1).at("entities")),
             R"(["person.alex","person.sam","person.emma"])");
-  r = call("ha_config_remove_group", R"({"object_id":"downstairs"})");
+  r = call("ha_config_remove_group", R"({"object_id":"downstairs"})");  // no confirm: a preview, the group stays
+  EXPECT_EQ(str(r.structured, "result"), "preview") << r.text;
+  EXPECT_TRUE(ha->snapshot()->states.find("group.downstairs"));
+  r = call("ha_config_remove_group", R"({"object_id":"downstairs","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("wait").at("done").as_bool()) << r.text;
   EXPECT_FALSE(ha->snapshot()->states.find("group.downstairs"));
   EXPECT_EQ(env->journal.list("group", "downstairs").size(), 3u);
-  r = call("ha_config_remove_group", R"({"object_id":"downstairs"})");
+  r = call("ha_config_remove_group", R"({"object_id":"downstairs","confirm":true})");
   EXPECT_EQ(r.code(), "group_not_found") << r.text;
   r = call("ha_config_set_group", R"({"object_id":"Down Stairs","entities":[]})");
   EXPECT_EQ(r.code(), "invalid_argument") << r.text;
@@ -338,7 +341,7 @@ TEST_F(HelperToolsTest, RestoreUndoesGroupAndFlowHelperEdits) {
   EXPECT_TRUE(r.structured.at("wait").at("done").as_bool()) << r.text;
   EXPECT_EQ(ha->snapshot()->states.find("group.upstairs")->attributes.parse().at("entity_id"),
             json::parse(R"(["light.hallway_light"])"));
-  r = call("ha_config_remove_group", R"({"object_id":"upstairs"})");
+  r = call("ha_config_remove_group", R"({"object_id":"upstairs","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
   ASSERT_FALSE(r.is_error) << r.text;

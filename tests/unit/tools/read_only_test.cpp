@@ -36,7 +36,7 @@ const KnownWrite kKnownWrites[] = {
     {"ha_bulk_control", R"({"operations":[{"entity_id":"light.kitchen_ceiling_light","action":"turn_on"}]})"},
     {"ha_call_event", R"({"event_type":"hamcp_sweep"})"},
     {"ha_set_entity", R"({"entity_id":"light.kitchen_ceiling_light","name":"Renamed"})"},
-    {"ha_remove_entity", R"({"entity_id":"light.kitchen_ceiling_light"})"},
+    {"ha_remove_entity", R"({"entity_id":"light.kitchen_ceiling_light","confirm":true})"},
     {"ha_config_set",
      R"({"kind":"automation","config":{"alias":"Sweep","triggers":[{"trigger":"state","entity_id":"light.kitchen_ceiling_light"}],"actions":[]}})"},
     {"ha_config_remove", R"({"id":"automation.leak_alert","confirm":true})"},

@@ -114,12 +114,19 @@ TEST_F(ToolsTest, SetEntityRefusesBadInput) {
 
 TEST_F(ToolsTest, RemoveEntity) {
   start();
+  // Without confirm: a preview naming the entry, and the entity stays.
   CallResult r = call("ha_remove_entity", R"({"entity_id":"light.laundry_light"})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("result").as_string(), "preview") << r.text;
+  EXPECT_EQ(r.structured.at("would_change").at("removes").at("entity_id").as_string(), "light.laundry_light") << r.text;
+  EXPECT_FALSE(r.structured.contains("removed")) << r.text;
+  EXPECT_NE(ha->snapshot()->registry(ha::RegistryKind::entity).find("light.laundry_light"), nullptr);
+  r = call("ha_remove_entity", R"({"entity_id":"light.laundry_light","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured.at("removed").as_string(), "light.laundry_light");
   ASSERT_TRUE(eventually(
       [&] { return ha->snapshot()->registry(ha::RegistryKind::entity).find("light.laundry_light") == nullptr; }));
-  r = call("ha_remove_entity", R"({"entity_id":"light.laundry_lihgt"})");
+  r = call("ha_remove_entity", R"({"entity_id":"light.laundry_lihgt","confirm":true})");
   ASSERT_TRUE(r.is_error);
   EXPECT_EQ(r.code(), "entity_not_found");
 }
