@@ -53,6 +53,14 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
   co_return removed;
 }
 
+// Home Assistant 2026.2 has no API that shows a subentry's data
+// (config_entries/subentries/list: id, type, title, unique_id; diagnostics
+// only where an integration adds its own, in its own shape).
+constexpr std::string_view kNoDataToRestore =
+    "Home Assistant shows no data of this subentry (its reconfigure form suggests none) and hamcp did not write "
+    "it, so a restore from the journal cannot make it again with its data: it would be refused. To have it "
+    "back, create it again with ha_config_set_helper helper_type=config_subentry and its values.";
+
 // A subentry's values before it goes: HA lists none, but its reconfigure form
 // suggests them (the flow is aborted again); a form that suggests none
 // (kitchen_sink's), or a type without one, leaves the values hamcp gave it
@@ -82,7 +90,10 @@ boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::objec
       data[kv.key()] = kv.value();
       from_journal.emplace_back(kv.key());
     }
-  if (shown || !from_journal.empty()) subentry["data"] = std::move(data);
+  // A form with fields that suggests none (kitchen_sink's) shows no data: nothing to keep then.
+  const json::value* schema = form.if_contains("data_schema");
+  const bool no_fields = !schema || !schema->is_array() || schema->get_array().empty();
+  if (!data.empty() || (shown && no_fields)) subentry["data"] = std::move(data);
   if (!from_journal.empty()) subentry["data_from_journal"] = std::move(from_journal);
   co_return subentry;
 }
@@ -105,14 +116,18 @@ boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, m
                                   "Config entry '" + entry_id + "' has no subentry '" + subentry_id + "'.",
                                   "Pass one of its subentry ids (ha_get_integration include_subentries=true).",
                                   {{"subentry_ids", std::move(known)}, {"written", false}}});
-  json::object body = entry_view(entry);
-  body["subentry"] = found;
-  auto asking =
-      ask_first(args, env, ctx, entry_id + "/" + subentry_id, json::object{{"removes_subentry", found}}, body);
-  std::optional<json::object> preview = co_await std::move(asking);
-  if (preview) co_return std::move(*preview);
   auto reading = with_values(env, entry, found.as_object());
   json::object journaled = co_await std::move(reading);
+  json::object body = entry_view(entry);
+  body["subentry"] = found;
+  json::object would{{"removes_subentry", found}};
+  if (!journaled.contains("data")) {  // said before and after: the journal cannot bring the data back
+    body["restore"] = kNoDataToRestore;
+    would["restore"] = kNoDataToRestore;
+  }
+  auto asking = ask_first(args, env, ctx, entry_id + "/" + subentry_id, std::move(would), body);
+  std::optional<json::object> preview = co_await std::move(asking);
+  if (preview) co_return std::move(*preview);
   json::object msg{{"type", "config_entries/subentries/delete"}, {"entry_id", entry_id}, {"subentry_id", subentry_id}};
   auto deleting = helpers::ws_write(env, std::move(msg), "the removal of subentry " + subentry_id);
   co_await std::move(deleting);

@@ -5,6 +5,8 @@
 // is absent); ha_manage_app install/update as background jobs with progress;
 // an add-on configuration edit restored from the journal (masked secrets,
 // refused when the add-on changed after the edit).
+#include <algorithm>
+
 #include "common/iso_time.hpp"
 #include "unit/tools/progress_call.hpp"
 
@@ -57,6 +59,17 @@ TEST_F(SupervisorBackupTest, CreateFullFollowsTheJobWithProgress) {
   ASSERT_GE(progress.size(), 3u) << "start, half way, done";
   EXPECT_EQ(str(progress.back().at("params"), "progressToken"), "sup-1");
   EXPECT_EQ(progress.back().at("params").at("progress").to_number<double>(), 100.0);
+  // The Supervisor's backup job stays at progress 0 until done, only its stage
+  // moves: each stage is still a notification, its number rising.
+  std::vector<std::string> messages;
+  double last = -1;
+  for (const auto& p : progress) {
+    messages.push_back(str(p.at("params"), "message"));
+    EXPECT_GT(p.at("params").at("progress").to_number<double>(), last);
+    last = p.at("params").at("progress").to_number<double>();
+  }
+  for (const char* stage : {"backup: home_assistant", "backup: addons", "backup: folders"})
+    EXPECT_NE(std::find(messages.begin(), messages.end(), stage), messages.end()) << stage;
 }
 
 TEST_F(SupervisorBackupTest, CreatePartialBacksUpOnlyWhatIsNamed) {
