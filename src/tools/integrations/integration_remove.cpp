@@ -61,6 +61,18 @@ constexpr std::string_view kNoDataToRestore =
     "it, so a restore from the journal cannot make it again with its data: it would be refused. To have it "
     "back, create it again with ha_config_set_helper helper_type=config_subentry and its values.";
 
+constexpr std::string_view kMaybeNoDataToRestore =
+    "Home Assistant shows a subentry's data only as its reconfigure form's suggested values, read when you "
+    "confirm, and hamcp did not write this one: if that form suggests none (kitchen_sink's), a restore from the "
+    "journal cannot make it again with its data; the answer will say.";
+
+bool reconfigurable(const json::object& entry, const std::string& type) {
+  const json::value* types = entry.if_contains("supported_subentry_types");
+  const json::value* one = types && types->is_object() ? types->as_object().if_contains(type) : nullptr;
+  const json::value* can = one && one->is_object() ? one->as_object().if_contains("supports_reconfigure") : nullptr;
+  return can && can->is_bool() && can->get_bool();
+}
+
 // A subentry's values before it goes: HA lists none, but its reconfigure form
 // suggests them (the flow is aborted again); a form that suggests none
 // (kitchen_sink's), or a type without one, leaves the values hamcp gave it
@@ -70,11 +82,8 @@ constexpr std::string_view kNoDataToRestore =
 boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::object& entry, json::object subentry) {
   const std::string type = str_of(&subentry, "subentry_type");
   const std::string entry_id = str_of(&entry, "entry_id"), subentry_id = str_of(&subentry, "subentry_id");
-  const json::value* types = entry.if_contains("supported_subentry_types");
-  const json::value* one = types && types->is_object() ? types->as_object().if_contains(type) : nullptr;
-  const json::value* can = one && one->is_object() ? one->as_object().if_contains("supports_reconfigure") : nullptr;
   json::object form;
-  if (can && can->is_bool() && can->get_bool()) {
+  if (reconfigurable(entry, type)) {
     try {
       auto peeking = helpers::peek_subentry_flow(env, entry_id, type, subentry_id);
       form = co_await std::move(peeking);
@@ -116,18 +125,19 @@ boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, m
                                   "Config entry '" + entry_id + "' has no subentry '" + subentry_id + "'.",
                                   "Pass one of its subentry ids (ha_get_integration include_subentries=true).",
                                   {{"subentry_ids", std::move(known)}, {"written", false}}});
-  auto reading = with_values(env, entry, found.as_object());
-  json::object journaled = co_await std::move(reading);
   json::object body = entry_view(entry);
   body["subentry"] = found;
   json::object would{{"removes_subentry", found}};
-  if (!journaled.contains("data")) {  // said before and after: the journal cannot bring the data back
-    body["restore"] = kNoDataToRestore;
-    would["restore"] = kNoDataToRestore;
-  }
+  // The preview writes nothing, so it does not peek at the reconfigure form: from the journal and the type alone.
+  if (helpers::journaled_subentry_values(env, entry_id, subentry_id).empty())
+    would["restore"] =
+        reconfigurable(entry, str_of(found.if_object(), "subentry_type")) ? kMaybeNoDataToRestore : kNoDataToRestore;
   auto asking = ask_first(args, env, ctx, entry_id + "/" + subentry_id, std::move(would), body);
   std::optional<json::object> preview = co_await std::move(asking);
   if (preview) co_return std::move(*preview);
+  auto reading = with_values(env, entry, found.as_object());
+  json::object journaled = co_await std::move(reading);
+  if (!journaled.contains("data")) body["restore"] = kNoDataToRestore;
   json::object msg{{"type", "config_entries/subentries/delete"}, {"entry_id", entry_id}, {"subentry_id", subentry_id}};
   auto deleting = helpers::ws_write(env, std::move(msg), "the removal of subentry " + subentry_id);
   co_await std::move(deleting);
