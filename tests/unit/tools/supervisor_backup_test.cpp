@@ -72,6 +72,26 @@ TEST_F(SupervisorBackupTest, CreateFullFollowsTheJobWithProgress) {
     EXPECT_NE(std::find(messages.begin(), messages.end(), stage), messages.end()) << stage;
 }
 
+// An add-on whose archive cannot be written leaves the Supervisor's backup
+// without it (its errors only on the child jobs): the answer warns and names it.
+TEST_F(SupervisorBackupTest, CreateWarnsOfAnAddonThatCouldNotBeWritten) {
+  start();
+  with_supervisor([](sim::SupervisorData& d) { d.backup_fault = "addon_save"; });
+  CallResult r = call("ha_manage_backup", R"({"action":"create","via":"supervisor","addons":["core_mosquitto"]})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("created").as_bool(), true);
+  EXPECT_NE(str(r.structured, "warning").find("an add-on that failed is not in the backup"), std::string::npos);
+  EXPECT_EQ(str(r.structured.at("errors").at(0), "reference"), "core_mosquitto");
+  EXPECT_EQ(str(r.structured.at("errors").at(0), "type"), "BackupRestoreUnknownError");
+  // The backup file itself failing: no backup, the job's own BackupError.
+  const std::size_t before = backup_count();
+  with_supervisor([](sim::SupervisorData& d) { d.backup_fault = "file"; });
+  CallResult lost = call("ha_manage_backup", R"({"action":"create","via":"supervisor","name":"y"})");
+  EXPECT_EQ(lost.code(), "backup_failed") << lost.text;
+  EXPECT_NE(lost.text.find("error, see supervisor logs"), std::string::npos) << lost.text;
+  EXPECT_EQ(backup_count(), before);
+}
+
 TEST_F(SupervisorBackupTest, CreatePartialBacksUpOnlyWhatIsNamed) {
   start();
   CallResult r = call("ha_manage_backup", R"({"action":"create","addons":["core_mosquitto"],"folders":["share"]})");
