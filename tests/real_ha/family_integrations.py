@@ -179,6 +179,21 @@ def t_subentries(c: Ctx):
         expect(state == "7", f"the restored subentry's data: state {state!r}, 7 before the removal")
         m.tool("ha_remove_helpers_integrations", {"target": entry_id, "helper_type": "config_subentry",
                                                   "subentry_id": new_id, "confirm": True})
+
+        # A subentry hamcp never wrote (made through HA's own flow): no API of HA shows its data
+        # and kitchen_sink's reconfigure form suggests none, so the removal says before and after
+        # that the journal cannot bring its data back, and the restore is refused as it said.
+        flow = c.post("/api/config/config_entries/subentries/flow", {"handler": [entry_id, "entity"]})
+        made = c.post(f"/api/config/config_entries/subentries/flow/{flow['flow_id']}", {"name": "ha sub", "state": 3})
+        expect(made.get("type") == "create_entry", f"HA's own subentry flow: {made}")
+        ha_sub = titles()["ha sub"]
+        args = {"target": entry_id, "helper_type": "config_subentry", "subentry_id": ha_sub}
+        preview = m.tool("ha_remove_helpers_integrations", args)
+        expect("cannot make it again with its data" in json.dumps(preview), f"preview: {preview}")
+        removed = m.tool("ha_remove_helpers_integrations", {**args, "confirm": True})
+        expect("cannot make it again with its data" in removed.get("restore", ""), f"removed: {removed}")
+        refused = m.tool("ha_config_set", {"restore": removed["edit_id"]}, ok=False)
+        expect(refused["error"]["code"] == "not_restorable" and "ha sub" not in titles(), f"restore: {refused}")
     finally:
         m.close()
 

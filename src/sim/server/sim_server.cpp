@@ -12,8 +12,10 @@
 //     "malformed_frame"                 send one non-JSON text frame to every authenticated socket
 //     "huge_registry", "bytes": N       pad config/entity_registry/list to >= N bytes (0 = off)
 //     "revoke_token" / "restore_token"  close authenticated sockets and reject the token / accept it again
+//     "supervisor_backup_fault", "mode": "addon_save" | "file" | ""
+//                                       the simulated Supervisor's next backups fail being written
 //     "restart"                         drop everything and listen again on the same port (state kept)
-//     "clear"                           undo delay, rest_failure, huge_registry and revoke_token
+//     "clear"                           undo delay, rest_failure, huge_registry, revoke_token, backup fault
 //     "status"                          {"websockets": n, "delay_ms", "rest_failure", "entities"}
 #include "sim/server/sim_server.hpp"
 
@@ -187,6 +189,13 @@ struct SimServer::Impl {
   // The REST answer (or the injected failure) to one request.
   RestResponse answer(RestRequest request);
   RestResponse control(const json::object& cmd);
+  // The simulated Supervisor's backup fault (SupervisorData::backup_fault); false: no Supervisor.
+  bool set_backup_fault(const std::string& fault) {
+    std::lock_guard lock(core.store().mutex());
+    auto& supervisor = core.store().home().supervisor;
+    if (supervisor) supervisor->backup_fault = fault;
+    return supervisor.has_value();
+  }
   asio::awaitable<void> ws_session(beast::tcp_stream stream, http::request<http::string_body> req);
 };
 
@@ -458,7 +467,7 @@ RestResponse SimServer::Impl::control(const json::object& cmd) {
   if (!a || !a->is_string())
     return message_response(400,
                             "Missing \"action\" (drop_websockets, delay, rest_failure, malformed_frame, huge_registry, "
-                            "revoke_token, restore_token, restart, clear, status)");
+                            "revoke_token, restore_token, supervisor_backup_fault, restart, clear, status)");
   std::string action(a->get_string());
   auto number = [&](const char* key) -> int64_t {
     const json::value* v = cmd.if_contains(key);
@@ -483,11 +492,18 @@ RestResponse SimServer::Impl::control(const json::object& cmd) {
     close_all(true, true);
   } else if (action == "restore_token")
     core.restore_token();
-  else if (action == "clear") {
+  else if (action == "supervisor_backup_fault") {
+    const json::value* mode = cmd.if_contains("mode");
+    const std::string fault = mode && mode->is_string() ? std::string(mode->get_string()) : std::string();
+    if (!fault.empty() && fault != "addon_save" && fault != "file")
+      return message_response(400, "\"mode\" must be \"addon_save\", \"file\" or \"\"");
+    if (!set_backup_fault(fault)) return message_response(400, "This simulated install has no Supervisor");
+  } else if (action == "clear") {
     delay_ms = 0;
     rest_failure = 0;
     core.pad_registry_bytes = 0;
     core.restore_token();
+    set_backup_fault({});
   } else if (action == "restart") {
     auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(100));
     timer->async_wait([this, timer](boost::system::error_code) { restart_in_place(); });

@@ -153,10 +153,13 @@ bool flag(const json::object& body, const char* key) {
 // ("addon_<slug>_<version before>", no Home Assistant, no folders) is made
 // first as its child job; when the backup manager's job group is busy (a
 // backup or restore running) that backup raises BackupJobError, which ends the
-// update with that error and nothing updated.
+// update with that error and nothing updated. A backup that fails while it
+// is written (SupervisorData::backup_fault) returns no backup, and the update
+// goes ahead all the same: do_backup_partial's result is not checked.
 RestResponse update(SupervisorData& d, SimAddon& a, const json::object& body, bool in_background) {
   if (a.version == a.version_latest) return error(400, "No update available for add-on " + a.slug);
   std::string backup;
+  SimBackup content;
   if (flag(body, "backup")) {
     if (backup_running(d)) {
       const std::string message = "Another job is running for job group backup_manager";
@@ -177,12 +180,16 @@ RestResponse update(SupervisorData& d, SimAddon& a, const json::object& body, bo
     b.type = "partial";
     b.homeassistant = false;
     b.addons = {a.slug};
+    content = b;
     backup = add_backup(d, std::move(b));
   }
-  a.version = a.version_latest;
+  a.version = a.version_latest;  // a backup that failed being written does not stop the update (AddonManager.update)
   if (!in_background) return ok();
   const std::string uuid = start_job(d, "addon_manager_update", a.slug, 25);
-  d.jobs[uuid].backup = backup;
+  SimJob& job = d.jobs[uuid];
+  job.backup = backup;
+  job.content = std::move(content);
+  job.fault = d.backup_fault;
   return job_answer(uuid);
 }
 

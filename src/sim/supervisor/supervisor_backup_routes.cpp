@@ -104,12 +104,21 @@ RestResponse create(RestCall& c, SupervisorData& d, bool partial) {
     if (a.installed() && (!partial || std::count(wanted.begin(), wanted.end(), a.slug))) b.addons.push_back(a.slug);
   b.folders =
       partial ? string_list(*body, "folders") : std::vector<std::string>(all_folders().begin(), all_folders().end());
+  const SimBackup content = b;
   const std::string slug = add_backup(d, std::move(b));
-  const std::string job =
-      start_job(d, partial ? "backup_manager_partial_backup" : "backup_manager_full_backup", slug, 25);
+  const std::string job = start_backup_job(d, partial ? "backup_manager_partial_backup" : "backup_manager_full_backup",
+                                           slug, content, false, 25);
   if (flag(*body, "background", false)) return job_answer(job);
-  d.jobs[job].done = true;
-  d.jobs[job].progress = 100;
+  SimJob& j = d.jobs[job];
+  j.done = true;
+  j.progress = 100;
+  j.stage = "finishing_file";
+  if (!backup_job_errors(j).empty()) {  // api/backups.py: no backup came back
+    return json_response(400, json::object{{"result", "error"},
+                                           {"message", "An error occurred while making backup, check job '" + job +
+                                                           "' or supervisor logs for details"},
+                                           {"job_id", job}});
+  }
   return ok(json::object{{"job_id", job}, {"slug", slug}});
 }
 
@@ -122,8 +131,14 @@ RestResponse restore(RestCall& c, SupervisorData& d, bool partial) {
   if (auto bad = bad_folder(*body)) return error(400, *bad);
   if (b->is_protected && !(body->contains("password") && body->at("password").is_string()))
     return error(400, "Invalid password for backup " + b->slug);
-  const std::string job =
-      start_job(d, partial ? "backup_manager_partial_restore" : "backup_manager_full_restore", b->slug, 25);
+  SimBackup content = *b;
+  if (partial) {  // what the body names (the Supervisor restores only that)
+    content.homeassistant = flag(*body, "homeassistant", false);
+    content.addons = string_list(*body, "addons");
+    content.folders = string_list(*body, "folders");
+  }
+  const std::string job = start_backup_job(
+      d, partial ? "backup_manager_partial_restore" : "backup_manager_full_restore", b->slug, content, !partial, 25);
   d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] " + std::string(partial ? "Partial" : "Full") +
                   "-Restore " + b->slug + " start");
   return job_answer(job);
@@ -135,11 +150,32 @@ std::string add_backup(SupervisorData& d, SimBackup b) {
   b.slug = "5a" + std::to_string(100000 + d.next_id++) + "c";
   b.date = common::format_iso_time(common::now_epoch_seconds());
   if (b.name.empty()) b.name = "Automatic backup " + b.date.substr(0, 10);
-  b.size_mb = 1.5 + 20.0 * static_cast<double>(b.addons.size()) + (b.homeassistant ? 40.0 : 0.0);
+  const std::string slug = b.slug;
   d.log.push_back("[sim] INFO (MainThread) [supervisor.backups.manager] Creating new " + b.type + " backup with slug " +
-                  b.slug);
+                  slug);
+  if (d.backup_fault == "addon_save") {  // Addon.backup's tar error: each add-on left out, the backup kept
+    for (const auto& addon : b.addons)
+      d.log.push_back("[sim] ERROR (MainThread) [supervisor.addons.addon] Can't write backup tarfile for addon " +
+                      addon + ": [Errno 28] No space left on device");
+    b.addons.clear();
+  }
+  if (d.backup_fault == "file") {  // _do_backup: the tar unlinked, nothing listed
+    d.log.push_back("[sim] ERROR (MainThread) [supervisor.backups.manager] Backup " + slug + " error");
+    return slug;
+  }
+  b.size_mb = 1.5 + 20.0 * static_cast<double>(b.addons.size()) + (b.homeassistant ? 40.0 : 0.0);
   d.backups.push_back(std::move(b));
-  return d.backups.back().slug;
+  return slug;
+}
+
+std::string start_backup_job(SupervisorData& d, std::string name, const std::string& slug, SimBackup content, bool full,
+                             double step) {
+  const std::string uuid = start_job(d, std::move(name), slug, step);
+  SimJob& j = d.jobs[uuid];
+  j.content = std::move(content);
+  j.full = full;
+  j.fault = d.backup_fault;
+  return uuid;
 }
 
 bool backup_running(const SupervisorData& d) {

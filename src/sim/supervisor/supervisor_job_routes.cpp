@@ -1,12 +1,13 @@
 // /jobs/info and /jobs/{uuid} of the simulated Supervisor
 // (supervisor/api/jobs.py, supervisor/jobs/__init__.py SupervisorJob.as_dict
-// with child_jobs). Backups and restores pass stages (backups/const.py), each
-// a child job. Add-on install and update keep stage null, as the Supervisor's
-// do: their progress is the image pull's (an internal job, not listed), and
-// their steps are child jobs: addon_install; addon_update, with addon_stop and
-// addon_start after the pull when the add-on runs; an update with backup has
-// the partial backup it made first (backup_manager_partial_backup), or, when
-// the backup manager was busy, no child jobs and a BackupJobError.
+// with child_jobs). Backups and restores move through `stage`, their content's
+// work as child jobs (supervisor_backup_jobs.cpp). Add-on install and update
+// keep stage null, as the Supervisor's do: their progress is the image pull's
+// (an internal job, not listed), and their steps are child jobs:
+// addon_install; addon_update, with addon_stop and addon_start after the pull
+// when the add-on runs; an update with backup has the partial backup it made
+// first (backup_manager_partial_backup, its own tree), or, when the backup
+// manager was busy, no child jobs and a BackupJobError.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -16,20 +17,9 @@
 #include "sim/supervisor/supervisor_routes.hpp"
 
 namespace hamcp::sim::supervisor_detail {
-namespace {
 
-// The stages a backup or restore passes (BackupJobStage, RestoreJobStage).
-std::vector<std::string> stages_of(const std::string& job_name) {
-  if (job_name.find("_backup") != std::string::npos)
-    return {"addon_repositories", "home_assistant", "addons", "folders", "finishing_file"};
-  if (job_name.find("_restore") != std::string::npos)
-    return {"addon_repositories", "docker_config", "home_assistant", "addons", "await_addon_restarts"};
-  return {};
-}
-
-// One job object as the Supervisor lists it (parent_id left out for child_jobs).
 json::object job_object(const SimJob& j, const std::string& name, std::string uuid, double progress, bool done,
-                        json::array children = {}) {
+                        json::array children) {
   return json::object{{"name", name},
                       {"reference", j.reference},
                       {"uuid", std::move(uuid)},
@@ -42,32 +32,25 @@ json::object job_object(const SimJob& j, const std::string& name, std::string uu
                       {"child_jobs", std::move(children)}};
 }
 
+namespace {
+
 std::string child_uuid(const SimJob& j, std::size_t i) { return j.uuid.substr(0, 24) + std::to_string(100000 + i); }
 
-// A backup's or restore's stages so far: the finished ones done, the current one running.
-json::array stage_jobs(const SimJob& j, const std::vector<std::string>& stages) {
-  json::array out;
-  const auto reached = static_cast<std::size_t>(j.progress / 100.0 * static_cast<double>(stages.size()));
-  for (std::size_t i = 0; i < stages.size() && i <= reached; ++i) {
-    const bool finished = j.done || i < reached;
-    out.push_back(job_object(j, j.name + "_" + stages[i], child_uuid(j, i), finished ? 100.0 : 0.0, finished));
-  }
-  return out;
-}
-
-// The partial backup an update with backup made before its pull
-// (backup_manager_partial_backup, reference: the backup's slug, no progress of
-// its own, last stage finishing_file), with the jobs the Supervisor keeps
-// (cleanup=False): backup_store_addons > backup_addon_save (reference: the add-on).
+// The partial backup an update with backup made before its pull, finished
+// (backup_manager_partial_backup, reference: the backup's slug, its last
+// stage), with the jobs the Supervisor keeps (cleanup=False).
 json::object update_backup_job(const SimJob& j) {
-  json::object save = job_object(j, "backup_addon_save", child_uuid(j, 5), 0, true);
-  json::object store = job_object(j, "backup_store_addons", child_uuid(j, 4), 0, true, json::array{std::move(save)});
-  store["reference"] = nullptr;
-  json::object backup =
-      job_object(j, "backup_manager_partial_backup", child_uuid(j, 3), 0, true, json::array{std::move(store)});
-  backup["reference"] = j.backup;
-  backup["stage"] = "finishing_file";
-  return backup;
+  SimJob backup = j;
+  backup.name = "backup_manager_partial_backup";
+  backup.uuid = "b" + j.uuid.substr(1);  // its own children's uuids start with its own
+  backup.reference = j.backup;
+  backup.done = true;
+  const std::vector<std::string> stages = stages_of(backup);
+  json::object o =
+      job_object(backup, backup.name, backup.uuid, 100.0, true, stage_child_jobs(backup, stages.size() - 1));
+  o["stage"] = stages.back();
+  o["errors"] = backup_job_errors(backup);
+  return o;
 }
 
 // An add-on install's or update's child jobs so far: addon_install/addon_update
@@ -90,12 +73,26 @@ json::array addon_jobs(SupervisorData& d, const SimJob& j) {
   return steps;
 }
 
+// The stage a backup or restore job has reached (its index; 0 for other jobs).
+std::size_t stage_index(const SimJob& j, std::size_t stages) {
+  if (stages == 0) return 0;
+  const auto at = static_cast<std::size_t>(j.progress / 100.0 * static_cast<double>(stages));
+  return std::min(at, stages - 1);
+}
+
 json::object job_json(SupervisorData& d, const SimJob& j) {
-  const std::vector<std::string> stages = stages_of(j.name);
-  json::object o =
-      job_object(j, j.name, j.uuid, j.progress, j.done, stages.empty() ? addon_jobs(d, j) : stage_jobs(j, stages));
+  if (!is_stage_job(j)) {
+    json::object o = job_object(j, j.name, j.uuid, j.progress, j.done, addon_jobs(d, j));
+    o["stage"] = j.stage.empty() ? json::value(nullptr) : json::value(j.stage);
+    o["errors"] = j.errors;
+    return o;
+  }
+  const std::size_t at = stage_index(j, stages_of(j).size());
+  json::object o = job_object(j, j.name, j.uuid, j.done ? 100.0 : 0.0, j.done, stage_child_jobs(j, at));
   o["stage"] = j.stage.empty() ? json::value(nullptr) : json::value(j.stage);
-  o["errors"] = j.errors;
+  json::array errors = j.errors;
+  for (auto& e : backup_job_errors(j)) errors.push_back(std::move(e));
+  o["errors"] = std::move(errors);
   return o;
 }
 
@@ -104,12 +101,11 @@ RestResponse job_info(RestCall& c, SupervisorData& d) {
   auto it = d.jobs.find(c.path[0]);
   if (it == d.jobs.end()) return error(404, "Job does not exist");
   SimJob& j = it->second;
-  const std::vector<std::string> stages = stages_of(j.name);
   if (!j.done) {
     j.progress = std::min(100.0, j.progress + j.step);
     j.done = j.progress >= 100;
-    const auto at = static_cast<std::size_t>(j.progress / 100.0 * static_cast<double>(stages.size()));
-    j.stage = stages.empty() ? std::string() : stages[std::min(at, stages.size() - 1)];
+    const std::vector<std::string> stages = stages_of(j);
+    if (!stages.empty()) j.stage = stages[stage_index(j, stages.size())];
   }
   return ok(job_json(d, j));
 }

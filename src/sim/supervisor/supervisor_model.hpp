@@ -47,13 +47,20 @@ struct SimBackup {
 
 // A Supervisor job (supervisor/jobs/__init__.py SupervisorJob.as_dict). The
 // simulated work is done at once; each GET /jobs/{uuid} advances `progress`
-// by `step` until done, so a client polling it sees the job move.
+// by `step` until done, so a client polling it sees the job move (a backup's
+// or restore's own progress shows 0 until done, as the Supervisor's: only
+// its `stage` moves).
 struct SimJob {
   std::string uuid, name, reference, stage, created;
   double progress = 0, step = 50;
   bool done = false;
   json::array errors;
   std::string backup;  // addon_manager_update with backup: the partial backup it made first
+  // A backup's or restore's content (an update's: its partial backup's); its
+  // stages and child jobs follow it. full: a full restore (remove_delta_addons).
+  SimBackup content;
+  bool full = false;
+  std::string fault;  // SupervisorData::backup_fault when the backup started
 };
 
 struct SupervisorData {
@@ -66,6 +73,10 @@ struct SupervisorData {
   std::map<std::string, SimJob> jobs;      // uuid -> job
   int next_id = 1;                         // for job uuids and backup slugs
   std::set<std::string> ingress_sessions;  // valid ingress sessions (POST /ingress/session)
+  // Test fault for every backup made while set: "addon_save" (writing an
+  // add-on's archive fails: the backup is kept without it), "file" (writing
+  // the backup file fails: no backup); "" none.
+  std::string backup_fault;
 };
 
 // Mosquitto, Zigbee2MQTT and File editor installed; Node-RED, Samba, SSH in the store.

@@ -71,15 +71,28 @@ boost::asio::awaitable<std::optional<mcp::ToolResult>> ask_first(Args& args, Too
 
 // An update with backup=true: the Supervisor makes a partial backup of the
 // add-on first, its child job backup_manager_partial_backup (reference: the
-// backup's slug). Its errors, if any, are shown (the Supervisor then updates
-// anyway); no such job is said too.
-json::object backup_made(const addons::JobOutcome& outcome) {
+// backup's slug); no such job is said too. A backup that fails while it is
+// written does not stop the update (AddonManager.update goes on when
+// do_backup_partial returns no backup): an error of the backup job itself
+// means no backup was kept (_do_backup removed the file); one of its child
+// jobs only (backup_addon_save) means the backup was kept without the add-on.
+json::object backup_made(const addons::JobOutcome& outcome, const std::string& slug) {
   const json::object* job = addons::child_job(outcome.job, "backup_manager_partial_backup");
   if (!job) return json::object{{"made", false}, {"why", "the Supervisor's update job shows no backup"}};
-  const json::value* errors = job->if_contains("errors");
-  const bool failed = errors && errors->is_array() && !errors->get_array().empty();
-  json::object out{{"slug", home::str_of(job, "reference")}, {"made", !failed}};
-  if (failed) out["errors"] = *errors;
+  const std::string backup = home::str_of(job, "reference");
+  json::array errors;
+  addons::collect_job_errors(*job, errors);
+  json::object out{{"slug", backup}, {"made", errors.empty()}};
+  if (errors.empty()) return out;
+  const std::string why = home::str_of(errors.front().if_object(), "message");
+  const bool kept = home::str_of(errors.front().if_object(), "job") != "backup_manager_partial_backup";
+  out["kept"] = kept;
+  out["warning"] = kept ? "Backup " + backup + " was kept, but " + slug + "'s data could not be written into it (" +
+                              why + "), so it cannot bring back the version before. The Supervisor updated " + slug +
+                              " all the same."
+                        : "The Supervisor could not write backup " + backup + " (" + why + ") and updated " + slug +
+                              " without a backup, as it does when that backup fails.";
+  out["errors"] = std::move(errors);
   return out;
 }
 
@@ -125,7 +138,11 @@ boost::asio::awaitable<mcp::ToolResult> install_or_update(Args& args, ToolEnv& e
     if (outcome.failed) throw_job_failure(outcome, job_id, action, slug);
     body["done"] = outcome.done;
     body["job"] = addons::job_summary(outcome, job_id);
-    if (backup) body["backup"] = backup_made(outcome);
+    if (backup) {
+      json::object made = backup_made(outcome, slug);
+      if (const json::value* warning = made.if_contains("warning")) body["warning"] = *warning;
+      body["backup"] = std::move(made);
+    }
     if (!outcome.done)
       body["next"] = "Still running: ha_get_app slug=\"" + slug + "\" shows the add-on's state when it is done.";
   }

@@ -1,13 +1,19 @@
 // Polls GET /jobs/{uuid} (supervisor/api/jobs.py job_info: progress 0-100,
 // stage, done, errors, child_jobs) every kPollMs until done, the deadline or
 // the client's cancel. Reads only: the job itself was started by the caller.
-// A progress message names the job's stage, or the child job running now.
+// A progress message names the job's stage, or the child job running now. A
+// backup's or restore's job reports progress 0 until done (no progress sync:
+// only its `stage` moves), so its progress is the stage's place in the
+// BackupManager's order; a new step that still does not advance the number
+// moves it a little, as MCP progress must increase for the message to go out.
 #include "tools/addons/supervisor_job.hpp"
 
+#include <algorithm>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <vector>
 
 #include "home/entity_docs.hpp"
 #include "tools/addons/addons_tools.hpp"
@@ -27,6 +33,31 @@ double progress_of(const json::object& job) {
 bool is_done(const json::object& job) {
   const json::value* done = job.if_contains("done");
   return done && done->is_bool() && done->get_bool();
+}
+
+// A backup's or restore's stage (BackupJobStage, RestoreJobStage; 2026.08's
+// app* spellings too) as a percentage of the way through its job; 0 unknown.
+double stage_progress(std::string_view job_name, std::string stage) {
+  static const std::vector<std::string_view> kBackup = {
+      "addon_repositories",        "home_assistant",      "addons", "folders", "finishing_file",
+      "copy_additional_locations", "await_addon_restarts"};
+  static const std::vector<std::string_view> kRestore = {
+      "folders", "home_assistant",       "remove_delta_addons",         "addon_repositories",
+      "addons",  "await_addon_restarts", "await_home_assistant_restart"};
+  if (const auto at = stage.find("app"); at != std::string::npos) stage.replace(at, 3, "addon");
+  const auto& order = job_name.find("restore") != std::string_view::npos ? kRestore : kBackup;
+  const auto it = std::find(order.begin(), order.end(), stage);
+  if (it == order.end()) return 0;
+  return 90.0 * static_cast<double>(it - order.begin() + 1) / static_cast<double>(order.size());
+}
+
+// The number a notification shows: the job's, its stage's, and for a new step
+// that advances neither, a little more than the last one sent (below 100
+// until done).
+double shown_progress(const json::object& job, bool done, double last_sent) {
+  if (done) return 100;
+  const double p = std::max(progress_of(job), stage_progress(home::str_of(&job, "name"), home::str_of(&job, "stage")));
+  return std::min(99.0, p > last_sent ? p : last_sent + (99.0 - last_sent) / 10);
 }
 
 const json::array* children_of(const json::object& job) {
@@ -86,6 +117,22 @@ const json::object* child_job(const json::object& job, std::string_view name) {
   return nullptr;
 }
 
+void collect_job_errors(const json::object& job, json::array& out) {
+  if (const json::array* children = children_of(job))
+    for (const auto& c : *children)
+      if (const json::object* child = c.if_object()) collect_job_errors(*child, out);
+  const json::value* errors = job.if_contains("errors");
+  if (!errors || !errors->is_array()) return;
+  for (const auto& e : errors->get_array()) {
+    const json::object* error = e.if_object();
+    json::object item{{"job", home::str_of(&job, "name")}, {"message", home::str_of(error, "message")}};
+    if (const std::string reference = home::str_of(&job, "reference"); !reference.empty())
+      item["reference"] = reference;
+    if (const std::string type = home::str_of(error, "type"); !type.empty()) item["type"] = type;
+    out.push_back(std::move(item));
+  }
+}
+
 std::string job_id_of(const json::value& answer) {
   const json::object* o = answer.if_object();
   return o ? home::str_of(o, "job_id") : std::string();
@@ -112,6 +159,7 @@ asio::awaitable<JobOutcome> wait_for_job(ToolEnv& env, mcp::RequestContext& ctx,
     co_return out;
   }
   std::string last_reported;
+  double last_sent = 0;
   while (!ctx.cancelled()) {
     try {
       auto reading = supervisor(env, "get", "/jobs/" + uuid);
@@ -123,12 +171,12 @@ asio::awaitable<JobOutcome> wait_for_job(ToolEnv& env, mcp::RequestContext& ctx,
       co_return out;
     }
     read_outcome(out);
-    const double progress = progress_of(out.job);
     const std::string stage = current_step(out.job);
-    const std::string report = std::to_string(progress) + stage;
+    const std::string report = std::to_string(progress_of(out.job)) + stage + (out.done ? "done" : "");
     if (report != last_reported) {
       last_reported = report;
-      ctx.progress(progress, 100.0, label + (stage.empty() ? std::string() : ": " + stage));
+      last_sent = shown_progress(out.job, out.done, last_sent);
+      ctx.progress(last_sent, 100.0, label + (stage.empty() ? std::string() : ": " + stage));
     }
     if (out.done || std::chrono::steady_clock::now() >= deadline) break;
     timer.expires_after(std::chrono::milliseconds(kPollMs));

@@ -31,6 +31,12 @@ json::object job_summary(const JobOutcome& outcome, const std::string& uuid);
 // The first job named `name` among `job`'s child jobs, depth first (nullptr: none).
 const json::object* child_job(const json::object& job, std::string_view name);
 
+// Every error captured in `job` or its child jobs, the innermost first,
+// appended to `out`: {job, reference (if any), type, message}. A job can end without
+// errors of its own while a child captured one (a backup's add-on that could
+// not be saved: backup_addon_save).
+void collect_job_errors(const json::object& job, json::array& out);
+
 // The job id of a background answer ({"job_id": …}), "" when none.
 std::string job_id_of(const json::value& answer);
 

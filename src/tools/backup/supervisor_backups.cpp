@@ -136,6 +136,13 @@ asio::awaitable<mcp::ToolResult> create(Args& args, ToolEnv& env, mcp::RequestCo
   std::string slug = str_of(&outcome.job, "reference");
   if (slug.empty() && started.is_object()) slug = str_of(started.if_object(), "slug");
   body["created"] = true;
+  json::array errors;  // an add-on or folder that could not be written: the backup is kept without it
+  addons::collect_job_errors(outcome.job, errors);
+  if (!errors.empty()) {
+    body["warning"] = "The backup was made, but " + std::to_string(errors.size()) +
+                      " of its jobs failed (see errors: an add-on that failed is not in the backup).";
+    body["errors"] = std::move(errors);
+  }
   if (!slug.empty()) {
     auto reading = backup_info(env, slug);
     json::object info = co_await std::move(reading);

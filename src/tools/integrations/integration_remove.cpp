@@ -53,6 +53,26 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
   co_return removed;
 }
 
+// Home Assistant 2026.2 has no API that shows a subentry's data
+// (config_entries/subentries/list: id, type, title, unique_id; diagnostics
+// only where an integration adds its own, in its own shape).
+constexpr std::string_view kNoDataToRestore =
+    "Home Assistant shows no data of this subentry (its reconfigure form suggests none) and hamcp did not write "
+    "it, so a restore from the journal cannot make it again with its data: it would be refused. To have it "
+    "back, create it again with ha_config_set_helper helper_type=config_subentry and its values.";
+
+constexpr std::string_view kMaybeNoDataToRestore =
+    "Home Assistant shows a subentry's data only as its reconfigure form's suggested values, read when you "
+    "confirm, and hamcp did not write this one: if that form suggests none (kitchen_sink's), a restore from the "
+    "journal cannot make it again with its data; the answer will say.";
+
+bool reconfigurable(const json::object& entry, const std::string& type) {
+  const json::value* types = entry.if_contains("supported_subentry_types");
+  const json::value* one = types && types->is_object() ? types->as_object().if_contains(type) : nullptr;
+  const json::value* can = one && one->is_object() ? one->as_object().if_contains("supports_reconfigure") : nullptr;
+  return can && can->is_bool() && can->get_bool();
+}
+
 // A subentry's values before it goes: HA lists none, but its reconfigure form
 // suggests them (the flow is aborted again); a form that suggests none
 // (kitchen_sink's), or a type without one, leaves the values hamcp gave it
@@ -62,11 +82,8 @@ boost::asio::awaitable<json::object> remove_storage_helper(Args& args, ToolEnv& 
 boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::object& entry, json::object subentry) {
   const std::string type = str_of(&subentry, "subentry_type");
   const std::string entry_id = str_of(&entry, "entry_id"), subentry_id = str_of(&subentry, "subentry_id");
-  const json::value* types = entry.if_contains("supported_subentry_types");
-  const json::value* one = types && types->is_object() ? types->as_object().if_contains(type) : nullptr;
-  const json::value* can = one && one->is_object() ? one->as_object().if_contains("supports_reconfigure") : nullptr;
   json::object form;
-  if (can && can->is_bool() && can->get_bool()) {
+  if (reconfigurable(entry, type)) {
     try {
       auto peeking = helpers::peek_subentry_flow(env, entry_id, type, subentry_id);
       form = co_await std::move(peeking);
@@ -82,7 +99,10 @@ boost::asio::awaitable<json::object> with_values(ToolEnv& env, const json::objec
       data[kv.key()] = kv.value();
       from_journal.emplace_back(kv.key());
     }
-  if (shown || !from_journal.empty()) subentry["data"] = std::move(data);
+  // A form with fields that suggests none (kitchen_sink's) shows no data: nothing to keep then.
+  const json::value* schema = form.if_contains("data_schema");
+  const bool no_fields = !schema || !schema->is_array() || schema->get_array().empty();
+  if (!data.empty() || (shown && no_fields)) subentry["data"] = std::move(data);
   if (!from_journal.empty()) subentry["data_from_journal"] = std::move(from_journal);
   co_return subentry;
 }
@@ -107,12 +127,17 @@ boost::asio::awaitable<json::object> remove_subentry(Args& args, ToolEnv& env, m
                                   {{"subentry_ids", std::move(known)}, {"written", false}}});
   json::object body = entry_view(entry);
   body["subentry"] = found;
-  auto asking =
-      ask_first(args, env, ctx, entry_id + "/" + subentry_id, json::object{{"removes_subentry", found}}, body);
+  json::object would{{"removes_subentry", found}};
+  // The preview writes nothing, so it does not peek at the reconfigure form: from the journal and the type alone.
+  if (helpers::journaled_subentry_values(env, entry_id, subentry_id).empty())
+    would["restore"] =
+        reconfigurable(entry, str_of(found.if_object(), "subentry_type")) ? kMaybeNoDataToRestore : kNoDataToRestore;
+  auto asking = ask_first(args, env, ctx, entry_id + "/" + subentry_id, std::move(would), body);
   std::optional<json::object> preview = co_await std::move(asking);
   if (preview) co_return std::move(*preview);
   auto reading = with_values(env, entry, found.as_object());
   json::object journaled = co_await std::move(reading);
+  if (!journaled.contains("data")) body["restore"] = kNoDataToRestore;
   json::object msg{{"type", "config_entries/subentries/delete"}, {"entry_id", entry_id}, {"subentry_id", subentry_id}};
   auto deleting = helpers::ws_write(env, std::move(msg), "the removal of subentry " + subentry_id);
   co_await std::move(deleting);

@@ -59,8 +59,9 @@ boost::asio::awaitable<json::object> restore_removed_subentry(ToolEnv& env, cons
     throw ToolException(
         ToolError{"not_restorable",
                   "Edit " + rec.id +
-                      " removed a subentry whose values Home Assistant did not show (its type has no "
-                      "reconfigure form), so hamcp cannot make it again. Nothing was written.",
+                      " removed a subentry whose data Home Assistant did not show (no API lists it, its "
+                      "reconfigure form suggested none) and hamcp had not written, so hamcp cannot make it again "
+                      "with its data. Nothing was written.",
                   "Create it again with ha_config_set_helper helper_type=config_subentry subentry_type=" +
                       home::str_of(&before, "subentry_type") + " (the journal's `before` shows its title).",
                   {{"written", false}}});

@@ -208,6 +208,24 @@ TEST_F(SimServerTest, RevokeTokenClosesSocketsAndFailsAuth) {
   EXPECT_EQ(request(port, http::verb::get, "/api/", "tok").status, 200);
 }
 
+// The Supervisor's backup fault over the control endpoint: set, refused with
+// an unknown mode, undone by clear.
+TEST_F(SimServerTest, SupervisorBackupFaultSwitch) {
+  auto fault = [&](const std::string& body) {
+    return request(port, http::verb::post, "/api/hamcp_sim/fault", "tok", body);
+  };
+  auto current = [&] {
+    std::lock_guard lock(server.store().mutex());
+    return server.store().home().supervisor->backup_fault;
+  };
+  EXPECT_EQ(fault(R"({"action":"supervisor_backup_fault","mode":"file"})").status, 200);
+  EXPECT_EQ(current(), "file");
+  EXPECT_EQ(fault(R"({"action":"supervisor_backup_fault","mode":"disk"})").status, 400);
+  EXPECT_EQ(current(), "file");
+  EXPECT_EQ(fault(R"({"action":"clear"})").status, 200);
+  EXPECT_EQ(current(), "");
+}
+
 TEST_F(SimServerTest, RestartKeepsStateAndPort) {
   request(port, http::verb::post, "/api/states/sensor.kept", "tok", R"({"state":"42"})");
   WsClient c(port);

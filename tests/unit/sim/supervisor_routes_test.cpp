@@ -129,17 +129,20 @@ TEST_F(SupervisorRoutes, BackgroundCallsAnswerAJobThatAdvancesWhenRead) {
       "background":true})"));
   const std::string job = std::string(started.at("data").at("job_id").as_string());
   EXPECT_FALSE(started.at("data").as_object().contains("slug"));
-  // Four reads take it through its stages (25 % each), the finished stages as done child jobs.
+  // Four reads take it through its stages (addon_repositories, addons,
+  // finishing_file): the job's own progress stays 0 until done, as the
+  // Supervisor's; the add-ons' work is the child job backup_store_addons.
   json::object half;
   for (int i = 0; i < 2; ++i) half = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
   EXPECT_EQ(half.at("done"), false);
-  EXPECT_EQ(half.at("progress").to_number<double>(), 50.0);
+  EXPECT_EQ(half.at("progress").to_number<double>(), 0.0);
   EXPECT_EQ(half.at("stage"), "addons");
   const json::array& children = half.at("child_jobs").as_array();
-  ASSERT_EQ(children.size(), 3u) << json::serialize(half);
-  EXPECT_EQ(children.at(0).at("name"), "backup_manager_partial_backup_addon_repositories");
-  EXPECT_EQ(children.at(1).at("done"), true);
-  EXPECT_EQ(children.at(2).at("done"), false);
+  ASSERT_EQ(children.size(), 1u) << json::serialize(half);
+  EXPECT_EQ(children.at(0).at("name"), "backup_store_addons");
+  EXPECT_EQ(children.at(0).at("done"), false);
+  EXPECT_EQ(children.at(0).at("child_jobs").at(0).at("name"), "backup_addon_save");
+  EXPECT_EQ(children.at(0).at("child_jobs").at(0).at("reference"), "core_mosquitto");
   json::object done;
   for (int i = 0; i < 2; ++i) done = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
   EXPECT_EQ(done.at("done"), true);
@@ -260,6 +263,80 @@ TEST_F(SupervisorRoutes, AnUpdateWithBackupMakesAPartialBackupFirst) {
   EXPECT_EQ(steps.at(0).at("child_jobs").at(0).at("child_jobs").at(0).at("reference"), "core_mosquitto");
   EXPECT_EQ(steps.at(1).at("name"), "addon_update");
   EXPECT_TRUE(job.at("errors").as_array().empty());
+}
+
+// A full backup and a full restore pass only their content's stages, in the
+// BackupManager's order, each content stage's work a child job.
+TEST_F(SupervisorRoutes, BackupsAndRestoresPassTheirContentsStages) {
+  auto follow = [&](const std::string& target, const std::string& body, std::vector<std::string>& stages) {
+    const std::string job(envelope(request("POST", target, body)).at("data").at("job_id").as_string());
+    json::object j;
+    for (int i = 0; i < 8 && !(j.contains("done") && j.at("done") == true); ++i) {
+      j = envelope(request("GET", "/jobs/" + job)).at("data").as_object();
+      stages.emplace_back(j.at("stage").as_string());
+    }
+    std::vector<std::string> names;
+    for (const auto& c : j.at("child_jobs").as_array()) names.emplace_back(c.at("name").as_string());
+    return names;
+  };
+  std::vector<std::string> stages;
+  const auto made = follow("/backups/new/full", R"({"background":true})", stages);
+  EXPECT_EQ(stages, (std::vector<std::string>{"home_assistant", "addons", "folders", "finishing_file"}));
+  EXPECT_EQ(made,
+            (std::vector<std::string>{"backup_store_homeassistant", "backup_store_addons", "backup_store_folders"}));
+  stages.clear();
+  const auto restored = follow("/backups/9f3c1a20/restore/full", "{}", stages);
+  EXPECT_EQ(stages.back(), "await_home_assistant_restart");
+  EXPECT_EQ(restored, (std::vector<std::string>{"backup_restore_folders", "backup_restore_homeassistant",
+                                                "backup_remove_delta_addons", "backup_restore_addons"}));
+}
+
+// A backup that fails while it is written (the fault switch) does not stop the
+// update (AddonManager.update ignores do_backup_partial's None): an add-on's
+// archive failing leaves the backup without it, the errors on
+// backup_addon_save and backup_store_addons; the backup file failing leaves
+// no backup, the BackupError on backup_manager_partial_backup at finishing_file.
+TEST_F(SupervisorRoutes, ABackupThatFailsBeingWrittenDoesNotStopTheUpdate) {
+  auto backups = [&] { return envelope(request("GET", "/backups")).at("data").at("backups").as_array(); };
+  auto update = [&] {
+    addon("core_mosquitto").version = "6.5.1";
+    const std::string job(
+        envelope(request("POST", "/store/addons/core_mosquitto/update", R"({"backup":true,"background":true})"))
+            .at("data")
+            .at("job_id")
+            .as_string());
+    EXPECT_EQ(addon("core_mosquitto").version, "6.5.2");
+    return envelope(request("GET", "/jobs/" + job)).at("data").as_object();
+  };
+  const std::size_t before = backups().size();
+  core.store().home().supervisor->backup_fault = "addon_save";
+  json::object job = update();
+  EXPECT_TRUE(job.at("errors").as_array().empty());
+  const json::object& backup = job.at("child_jobs").at(0).as_object();
+  EXPECT_TRUE(backup.at("errors").as_array().empty()) << json::serialize(backup);
+  const json::object& store = backup.at("child_jobs").at(0).as_object();
+  EXPECT_EQ(store.at("errors").at(0).at("type"), "BackupRestoreUnknownError");
+  const json::object& save = store.at("child_jobs").at(0).as_object();
+  EXPECT_EQ(save.at("name"), "backup_addon_save");
+  EXPECT_EQ(save.at("progress").to_number<double>(), 0.0);
+  EXPECT_EQ(save.at("errors").at(0).at("error_key"), "backup_restore_unknown_error");
+  ASSERT_EQ(backups().size(), before + 1);
+  EXPECT_TRUE(backups().back().at("content").at("addons").as_array().empty()) << "kept without the add-on";
+
+  core.store().home().supervisor->backup_fault = "file";
+  job = update();
+  const json::object& failed = job.at("child_jobs").at(0).as_object();
+  EXPECT_EQ(failed.at("name"), "backup_manager_partial_backup");
+  const std::string slug(failed.at("reference").as_string());
+  EXPECT_EQ(failed.at("errors").at(0).at("type"), "BackupError");
+  EXPECT_EQ(failed.at("errors").at(0).at("message").as_string(), "Backup " + slug + " error, see supervisor logs");
+  EXPECT_EQ(failed.at("errors").at(0).at("stage"), "finishing_file");
+  EXPECT_EQ(backups().size(), before + 1) << "the failed file is not listed";
+  EXPECT_EQ(request("GET", "/backups/" + slug + "/info").status, 404);
+  RestResponse at_once = request("POST", "/backups/new/full", "{}");
+  EXPECT_EQ(at_once.status, 400);
+  EXPECT_NE(envelope(at_once).at("message").as_string().find("An error occurred while making backup"),
+            std::string::npos);
 }
 
 // Ingress as HA's frontend uses it: a session from the Supervisor (through HA's

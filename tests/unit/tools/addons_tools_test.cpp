@@ -144,6 +144,42 @@ TEST_F(AddonsToolsTest, AnUpdateWithBackupNamesItsBackupOrFailsWithoutUpdating) 
   EXPECT_EQ(backup.at("made"), true);
 }
 
+// A backup that fails while it is written does not stop the Supervisor's
+// update: the answer says so, whether the backup was kept without the add-on
+// (its archive could not be written) or not kept at all (the file could not).
+TEST_F(AddonsToolsTest, AnUpdateWhoseBackupFailsBeingWrittenSaysWhatWasKept) {
+  start();
+  const std::string args = R"({"action":"update","slug":"core_mosquitto","confirm":true,"backup":true})";
+  with_supervisor([](sim::SupervisorData& d) { d.backup_fault = "addon_save"; });
+  CallResult kept = call("ha_manage_app", args);
+  ASSERT_FALSE(kept.is_error) << kept.text;
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.2");
+  const json::object& backup = kept.structured.at("backup").as_object();
+  EXPECT_EQ(backup.at("made"), false);
+  EXPECT_EQ(backup.at("kept"), true);
+  EXPECT_EQ(backup.at("errors").at(0).at("job"), "backup_addon_save");
+  EXPECT_EQ(backup.at("errors").at(0).at("reference"), "core_mosquitto");
+  const std::string warning(kept.structured.at("warning").as_string());
+  EXPECT_NE(warning.find("core_mosquitto's data could not be written into it (An unknown error occurred during "
+                         "backup/restore"),
+            std::string::npos)
+      << warning;
+
+  with_supervisor([](sim::SupervisorData& d) {
+    d.backup_fault = "file";
+    for (auto& a : d.addons)
+      if (a.slug == "core_mosquitto") a.version = "6.5.1";
+  });
+  CallResult lost = call("ha_manage_app", args);
+  ASSERT_FALSE(lost.is_error) << lost.text;
+  EXPECT_EQ(addon("core_mosquitto").version, "6.5.2");
+  const std::string slug(lost.structured.at("backup").at("slug").as_string());
+  EXPECT_EQ(lost.structured.at("backup").at("kept"), false);
+  EXPECT_EQ(str(lost.structured, "warning"), "The Supervisor could not write backup " + slug + " (Backup " + slug +
+                                                 " error, see supervisor logs) and updated core_mosquitto without a "
+                                                 "backup, as it does when that backup fails.");
+}
+
 TEST_F(AddonsToolsTest, OptionsAreMergedKeepMaskedSecretsAndAreJournaled) {
   start();
   CallResult read = call("ha_get_app", R"({"slug":"45df7312_zigbee2mqtt"})");

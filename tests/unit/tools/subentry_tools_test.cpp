@@ -159,6 +159,38 @@ TEST_F(SubentryToolsTest, RemovedSubentryWithoutAFormIsRestoredWithTheValuesHamc
   EXPECT_NE(json::serialize(r.structured).find(R"("sensors":5)"), std::string::npos) << "the value hamcp wrote last";
 }
 
+// A subentry hamcp never wrote, whose values Home Assistant does not show (no
+// API lists a subentry's data; here its type has no reconfigure form, and
+// kitchen_sink's suggests none): the removal's preview and its answer say
+// plainly that the journal cannot bring its data back, and the restore is
+// refused as they said.
+TEST_F(SubentryToolsTest, RemovingASubentryWhoseDataNobodyShowsSaysItCannotComeBack) {
+  start();
+  const std::string id = bridge();
+  {
+    std::lock_guard lock(sim->store().mutex());
+    json::object* stored = sim::flows::stored_entry(sim->store(), id);
+    ASSERT_NE(stored, nullptr);
+    stored->at("entry").as_object()["supported_subentry_types"] =
+        json::object{{"room", json::object{{"supports_reconfigure", false}}}};
+  }
+  const std::string args =
+      R"({"target":")" + id + R"(","helper_type":"config_subentry","subentry_id":"01JDEMOBRIDGEROOMKITCHEN01")";
+  CallResult preview = call("ha_remove_helpers_integrations", args + "}");
+  ASSERT_FALSE(preview.is_error) << preview.text;
+  EXPECT_EQ(preview.structured.at("result"), "preview");
+  EXPECT_NE(preview.text.find("a restore from the journal cannot make it again with its data"), std::string::npos)
+      << preview.text;
+  CallResult removed = call("ha_remove_helpers_integrations", args + R"(,"confirm":true})");
+  ASSERT_FALSE(removed.is_error) << removed.text;
+  EXPECT_NE(std::string(removed.structured.at("restore").as_string()).find("cannot make it again with its data"),
+            std::string::npos);
+  CallResult restore =
+      call("ha_config_set", R"({"restore":")" + std::string(removed.structured.at("edit_id").as_string()) + R"("})");
+  EXPECT_EQ(restore.code(), "not_restorable") << restore.text;
+  EXPECT_EQ(subentries(id).size(), 1u);
+}
+
 TEST_F(SubentryToolsTest, ShowsEachSubentryTypesForm) {
   start();
   const std::string id = bridge();

@@ -5,6 +5,8 @@
 // is absent); ha_manage_app install/update as background jobs with progress;
 // an add-on configuration edit restored from the journal (masked secrets,
 // refused when the add-on changed after the edit).
+#include <algorithm>
+
 #include "common/iso_time.hpp"
 #include "unit/tools/progress_call.hpp"
 
@@ -57,6 +59,37 @@ TEST_F(SupervisorBackupTest, CreateFullFollowsTheJobWithProgress) {
   ASSERT_GE(progress.size(), 3u) << "start, half way, done";
   EXPECT_EQ(str(progress.back().at("params"), "progressToken"), "sup-1");
   EXPECT_EQ(progress.back().at("params").at("progress").to_number<double>(), 100.0);
+  // The Supervisor's backup job stays at progress 0 until done, only its stage
+  // moves: each stage is still a notification, its number rising.
+  std::vector<std::string> messages;
+  double last = -1;
+  for (const auto& p : progress) {
+    messages.push_back(str(p.at("params"), "message"));
+    EXPECT_GT(p.at("params").at("progress").to_number<double>(), last);
+    last = p.at("params").at("progress").to_number<double>();
+  }
+  for (const char* stage : {"backup: home_assistant", "backup: addons", "backup: folders"})
+    EXPECT_NE(std::find(messages.begin(), messages.end(), stage), messages.end()) << stage;
+}
+
+// An add-on whose archive cannot be written leaves the Supervisor's backup
+// without it (its errors only on the child jobs): the answer warns and names it.
+TEST_F(SupervisorBackupTest, CreateWarnsOfAnAddonThatCouldNotBeWritten) {
+  start();
+  with_supervisor([](sim::SupervisorData& d) { d.backup_fault = "addon_save"; });
+  CallResult r = call("ha_manage_backup", R"({"action":"create","via":"supervisor","addons":["core_mosquitto"]})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured.at("created").as_bool(), true);
+  EXPECT_NE(str(r.structured, "warning").find("an add-on that failed is not in the backup"), std::string::npos);
+  EXPECT_EQ(str(r.structured.at("errors").at(0), "reference"), "core_mosquitto");
+  EXPECT_EQ(str(r.structured.at("errors").at(0), "type"), "BackupRestoreUnknownError");
+  // The backup file itself failing: no backup, the job's own BackupError.
+  const std::size_t before = backup_count();
+  with_supervisor([](sim::SupervisorData& d) { d.backup_fault = "file"; });
+  CallResult lost = call("ha_manage_backup", R"({"action":"create","via":"supervisor","name":"y"})");
+  EXPECT_EQ(lost.code(), "backup_failed") << lost.text;
+  EXPECT_NE(lost.text.find("error, see supervisor logs"), std::string::npos) << lost.text;
+  EXPECT_EQ(backup_count(), before);
 }
 
 TEST_F(SupervisorBackupTest, CreatePartialBacksUpOnlyWhatIsNamed) {
