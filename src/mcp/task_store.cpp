@@ -109,13 +109,15 @@ void TaskStore::settle(TaskRecord& task, TaskStatus status) {
   for (auto& wake : waiters) wake(task);
 }
 
-bool TaskStore::finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error) {
+bool TaskStore::finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error,
+                       bool tool_error) {
   auto it = tasks_.find(id);
   if (it == tasks_.end() || is_terminal(it->second.status)) return false;
   TaskRecord& task = it->second;
   task.result = std::move(result);
   task.error = std::move(error);
-  settle(task, task.error ? TaskStatus::failed : TaskStatus::completed);
+  if (tool_error) task.status_message = "the tool reported an error (isError); tasks/result has its result";
+  settle(task, task.error || tool_error ? TaskStatus::failed : TaskStatus::completed);
   return true;
 }
 

@@ -85,9 +85,12 @@ class TaskStore {
   TaskRecord* find(std::string_view owner, std::string_view id);
   // The owner's tasks, newest first.
   std::vector<const TaskRecord*> list(std::string_view owner);
-  // Work ended: completed with `result`, or failed with `error`. A task already
-  // terminal (cancelled meanwhile, or expired) is left as it is: false.
-  bool finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error);
+  // Work ended: completed with `result`, or failed with `error`, or failed
+  // with `result` when `tool_error` (2025-11-25: a CallToolResult with isError
+  // true fails the task; tasks/result still answers that result). A task
+  // already terminal (cancelled meanwhile, or expired) is left as it is: false.
+  bool finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error,
+              bool tool_error = false);
   // The work stopped to ask the client (an InputRequiredResult's inputRequests
   // and requestState): input_required. False when the task is not working.
   bool await_input(std::string_view id, json::object requests, std::string state);
