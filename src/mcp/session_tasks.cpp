@@ -118,6 +118,11 @@ asio::awaitable<void> run_task(std::shared_ptr<Session> session, std::shared_ptr
 std::string Session::task_owner() const {
   // 2026: no sessions, the principal is the scope; 2025: the session (and its principal).
   if (modern_) return "2026|" + info_.principal;
+  // A stateless HTTP request (no session id, no stream of its own) with no
+  // OAuth user: nothing tells this caller from another holding the same bearer
+  // token, so each task is reached by its own id only (kEachTaskItsOwnOwner).
+  if (id_.empty() && !standalone_ && info_.principal.empty())
+    return session_task_scope(id_) + std::string(kEachTaskItsOwnOwner);
   return session_task_scope(id_) + info_.principal;
 }
 

@@ -17,10 +17,21 @@ std::string iso(std::chrono::system_clock::time_point t) {
   return common::format_iso_time(static_cast<double>(ms) / 1000.0);
 }
 
+bool each_task_its_own(std::string_view owner) { return owner.ends_with(kEachTaskItsOwnOwner); }
+
+// The live tasks of `owner` (empty: all); an each-task-its-own owner's share one bound.
 std::size_t live_count(const std::map<std::string, TaskRecord, std::less<>>& tasks, std::string_view owner) {
+  const bool prefix = each_task_its_own(owner);
   return static_cast<std::size_t>(std::count_if(tasks.begin(), tasks.end(), [&](const auto& kv) {
-    return !is_terminal(kv.second.status) && (owner.empty() || kv.second.owner == owner);
+    const std::string& whose = kv.second.owner;
+    return !is_terminal(kv.second.status) && (owner.empty() || whose == owner || (prefix && whose.starts_with(owner)));
   }));
+}
+
+// Whether `task` belongs to the caller `owner` asking for it by `id`.
+bool owned_by(const TaskRecord& task, std::string_view owner, std::string_view id) {
+  if (!each_task_its_own(owner)) return task.owner == owner;
+  return task.owner.size() == owner.size() + id.size() && task.owner.starts_with(owner) && task.owner.ends_with(id);
 }
 
 }  // namespace
@@ -75,7 +86,7 @@ TaskRecord& TaskStore::create(std::string owner, std::optional<std::chrono::mill
   std::string id = new_id();
   TaskRecord record;
   record.id = id;
-  record.owner = std::move(owner);
+  record.owner = each_task_its_own(owner) ? owner + id : std::move(owner);
   record.created = record.updated = clock_();
   record.ttl = life;
   return tasks_.emplace(std::move(id), std::move(record)).first->second;
@@ -84,7 +95,7 @@ TaskRecord& TaskStore::create(std::string owner, std::optional<std::chrono::mill
 TaskRecord* TaskStore::find(std::string_view owner, std::string_view id) {
   expire();
   auto it = tasks_.find(id);
-  if (it == tasks_.end() || it->second.owner != owner) return nullptr;
+  if (it == tasks_.end() || !owned_by(it->second, owner, id)) return nullptr;
   return &it->second;
 }
 
@@ -92,7 +103,7 @@ std::vector<const TaskRecord*> TaskStore::list(std::string_view owner) {
   expire();
   std::vector<const TaskRecord*> out;
   for (const auto& [id, task] : tasks_)
-    if (task.owner == owner) out.push_back(&task);
+    if (task.owner == owner) out.push_back(&task);  // none for an each-task-its-own owner
   std::sort(out.begin(), out.end(), [](const TaskRecord* a, const TaskRecord* b) { return a->created > b->created; });
   return out;
 }

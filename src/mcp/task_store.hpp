@@ -56,6 +56,12 @@ struct TaskRecord {
   int asking = 0;
 };
 
+// An owner ending in this makes each task its own owner (the owner + its id):
+// for a caller hamcp cannot tell apart from others holding the same credential
+// (stateless HTTP without OAuth: no session, one shared bearer token or none),
+// a task is reached only by its unguessable id, and tasks/list shows none.
+inline constexpr std::string_view kEachTaskItsOwnOwner = "#";
+
 // What a 2025 session's task owners start with (Session::task_owner), and the
 // session id an owner names (nullopt: a 2026 owner): what TaskStore::end_owned
 // drops once that session has ended.
