@@ -63,6 +63,13 @@ Server::~Server() { shutdown(); }
 std::shared_ptr<Session> Server::create_session(std::string id) {
   std::shared_ptr<Session> session(new Session(core_, std::move(id)));
   std::erase_if(core_->sessions, [](const std::weak_ptr<Session>& w) { return w.expired(); });
+  // An older object of this session still alive (evicted, its task still
+  // running) may have questions out: this one's requests to the client take
+  // ids far above its, so an answer reaches the one that asked (handle_response).
+  constexpr std::int64_t kRebuiltIdGap = std::int64_t{1} << 32;
+  for (const auto& weak : core_->sessions)
+    if (auto older = weak.lock(); older && !session->id_.empty() && older->id_ == session->id_)
+      session->next_outgoing_id_ = std::max(session->next_outgoing_id_, older->next_outgoing_id_ + kRebuiltIdGap);
   core_->sessions.push_back(session);
   return session;
 }
