@@ -132,6 +132,7 @@ void Server::end_sessions(const std::vector<std::string>& ids) {
 }
 
 void Server::shutdown() {
+  core_->tasks.stop_persisting();  // what ran is "outcome unknown" to the next process, not gone
   core_->for_each_session([](Session& s) { s.shutdown(); });
   core_->tasks.end_owned([](std::string_view) { return true; });
 }

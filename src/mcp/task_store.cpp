@@ -72,8 +72,9 @@ std::string TaskStore::new_id() {
 void TaskStore::expire() {
   const auto now = clock_();
   // Only finished tasks expire: a working one still holds its work (and is bounded by max_per_owner).
-  std::erase_if(
+  const std::size_t expired = std::erase_if(
       tasks_, [&](const auto& kv) { return is_terminal(kv.second.status) && now > kv.second.created + kv.second.ttl; });
+  if (expired > 0) save();
 }
 
 TaskRecord& TaskStore::create(std::string owner, std::optional<std::chrono::milliseconds> ttl) {
@@ -89,7 +90,9 @@ TaskRecord& TaskStore::create(std::string owner, std::optional<std::chrono::mill
   record.owner = each_task_its_own(owner) ? owner + id : std::move(owner);
   record.created = record.updated = clock_();
   record.ttl = life;
-  return tasks_.emplace(std::move(id), std::move(record)).first->second;
+  TaskRecord& created = tasks_.emplace(std::move(id), std::move(record)).first->second;
+  save();  // known after a restart, if only as "outcome unknown"
+  return created;
 }
 
 TaskRecord* TaskStore::find(std::string_view owner, std::string_view id) {
@@ -129,6 +132,7 @@ bool TaskStore::finish(std::string_view id, std::optional<json::object> result, 
   task.error = std::move(error);
   if (tool_error) task.status_message = "the tool reported an error (isError); tasks/result has its result";
   settle(task, task.error || tool_error ? TaskStatus::failed : TaskStatus::completed);
+  save();
   return true;
 }
 
@@ -163,6 +167,7 @@ bool TaskStore::cancel(TaskRecord& task) {
   std::function<void()> stop = std::move(task.stop);
   task.status_message = "cancelled by the client";
   settle(task, TaskStatus::cancelled);
+  save();
   if (stop) stop();
   return true;
 }
@@ -184,6 +189,7 @@ std::size_t TaskStore::end_owned(const std::function<bool(std::string_view owner
     it = tasks_.erase(it);
     ++removed;
   }
+  if (removed > 0) save();
   // Stopped only once no entry is left: a handler ending at once finds nothing to finish.
   for (auto& stop : stops) stop();
   return removed;

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -74,7 +75,16 @@ struct TaskStoreOptions {
   std::chrono::milliseconds poll_interval{500};
   std::size_t max_per_owner = 64;
   std::size_t max_total = 4096;
+  // Kept across a restart (TaskStore::persist_to): a final result up to
+  // max_kept_result_bytes (serialized), results up to max_kept_bytes in all
+  // (newest tasks first); a result not kept comes back as a failure saying so.
+  std::size_t max_kept_result_bytes = 64 * 1024;
+  std::size_t max_kept_bytes = 2 * 1024 * 1024;
 };
+
+// The failure of a task a previous process recorded as still running.
+inline constexpr std::string_view kRestartedWhileRunning =
+    "hamcp restarted while this task ran; its outcome is unknown - check the state before retrying";
 
 class TaskStore {
  public:
@@ -125,12 +135,27 @@ class TaskStore {
   // any tasks/result carried it): true when it was there.
   bool withdraw(std::string_view id, const json::value& request_id);
 
+  // From now on the tasks' records (id, owner, status and message, times, ttl,
+  // final result or error; not the work's questions) are kept in `file` (0600,
+  // rewritten whole and atomically after a task is created, ends or is
+  // removed), bounded by the options. First loads what a previous process
+  // left there (task_persistence.cpp): a task it recorded as live has an
+  // unknown outcome and becomes failed (kRestartedWhileRunning); finished ones
+  // stay until their ttl. False when the file cannot be written (then tasks
+  // live in memory only, as before).
+  bool persist_to(std::filesystem::path file);
+  // The file keeps what it holds now (the server stops: its live tasks are
+  // ended without being recorded, so the next process reports them failed).
+  void stop_persisting() { file_.clear(); }
+
   const Options& options() const { return options_; }
   std::size_t size() const { return tasks_.size(); }
   std::size_t live() const;  // working or input_required
 
  private:
   void expire();
+  bool save();  // to file_, if persisting
+  void load();
   TaskRecord* live_task(std::string_view id);
   void settle(TaskRecord& task, TaskStatus status);
   std::string new_id();
@@ -138,6 +163,7 @@ class TaskStore {
   Options options_;
   Clock clock_;
   std::map<std::string, TaskRecord, std::less<>> tasks_;
+  std::filesystem::path file_;
 };
 
 // A task as the wire shows it. 2025-11-25: {taskId, status, statusMessage?,
