@@ -162,7 +162,7 @@ test('a 2026-era client polls its tasks after kill -9 and a restart', async () =
     const running = (await call(60, 'long')).result;
     assert.equal(done.resultType, 'task');
     assert.equal(running.resultType, 'task');
-    const get = (url, taskId) => modernPost(url, 'tasks/get', { taskId });
+    const get = (url, taskId) => modernPost(url, 'tasks/get', { taskId }, taskId);  // Mcp-Name: the task id
     for (let i = 0; i < 50 && (await get(first.url, done.taskId)).result.status !== 'completed'; ++i) await sleep(100);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
