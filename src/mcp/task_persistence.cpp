@@ -58,7 +58,7 @@ json::object to_record(const TaskRecord& task, const TaskStoreOptions& options, 
   r.emplace("ttl", task.ttl.count());
   if (task.error) r.emplace("error", *task.error);
   if (task.result) {
-    const std::size_t size = json::serialize(*task.result).size();
+    const std::size_t size = task.result_bytes;
     if (size <= options.max_kept_result_bytes && size <= room) {
       room -= size;
       r.emplace("result", *task.result);
@@ -102,7 +102,10 @@ std::optional<TaskRecord> from_record(const json::value& value, system_clock::ti
   task.updated = from_ms(*updated);
   task.ttl = milliseconds(*ttl);
   if (const json::value* e = r->if_contains("error"); e && e->is_object()) task.error = e->get_object();
-  if (const json::value* res = r->if_contains("result"); res && res->is_object()) task.result = res->get_object();
+  if (const json::value* res = r->if_contains("result"); res && res->is_object()) {
+    task.result = res->get_object();
+    task.result_bytes = json::serialize(*res).size();
+  }
   if (!is_terminal(task.status)) {
     task.status = TaskStatus::failed;
     task.status_message = std::string(kRestartedWhileRunning);

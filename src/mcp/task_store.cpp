@@ -129,6 +129,7 @@ bool TaskStore::finish(std::string_view id, std::optional<json::object> result, 
   if (it == tasks_.end() || is_terminal(it->second.status)) return false;
   TaskRecord& task = it->second;
   task.result = std::move(result);
+  task.result_bytes = task.result ? json::serialize(*task.result).size() : 0;
   task.error = std::move(error);
   if (tool_error) task.status_message = "the tool reported an error (isError); tasks/result has its result";
   settle(task, task.error || tool_error ? TaskStatus::failed : TaskStatus::completed);

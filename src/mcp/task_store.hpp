@@ -39,6 +39,7 @@ struct TaskRecord {
   std::chrono::system_clock::time_point created, updated;
   std::chrono::milliseconds ttl{0};
   std::optional<json::object> result;  // completed: the CallToolResult
+  std::size_t result_bytes = 0;        // its size serialized (what persisting it costs)
   std::optional<json::object> error;   // failed: the JSON-RPC error {code, message, data?}
   std::function<void()> stop;          // while working: stops the work (tasks/cancel)
   // 2026-07-28: what the work asked the client (input_required; only what is
@@ -78,8 +79,8 @@ struct TaskStoreOptions {
   // Kept across a restart (TaskStore::persist_to): a final result up to
   // max_kept_result_bytes (serialized), results up to max_kept_bytes in all
   // (newest tasks first); a result not kept comes back as a failure saying so.
-  std::size_t max_kept_result_bytes = 64 * 1024;
-  std::size_t max_kept_bytes = 2 * 1024 * 1024;
+  std::size_t max_kept_result_bytes = std::size_t{64} * 1024;
+  std::size_t max_kept_bytes = std::size_t{2} * 1024 * 1024;
 };
 
 // The failure of a task a previous process recorded as still running.

@@ -7,6 +7,8 @@
 #include <thread>
 
 #include "http_fixture.hpp"
+#include "mcp/errors.hpp"
+#include "mcp/task_store.hpp"
 
 namespace hamcp::test {
 namespace {
@@ -90,6 +92,22 @@ TEST(TasksHttp, AnExpiredIdEndsItsTasks) {
   ASSERT_TRUE(wait_for([&] { return task_counts(server).first == 0; }, milliseconds(6000)));
   EXPECT_TRUE(wait_for([&] { return cancelled->load() == 1; }, milliseconds(3000)));
   EXPECT_EQ(http_request(server.port(), "POST", "/mcp", post_headers(sid), list_body(3)).status, 404u);
+}
+
+// An owner ending in kEachTaskItsOwnOwner: each task is reachable by its own id
+// only, never listed, and all of them share the per-owner bound.
+TEST(TasksHttp, EachTaskItsOwnOwnerIsReachedByIdOnlyAndBounded) {
+  mcp::TaskStoreOptions options;
+  options.max_per_owner = 2;
+  mcp::TaskStore store(options);
+  const std::string shared = "2025||" + std::string(mcp::kEachTaskItsOwnOwner);
+  const std::string a = store.create(shared).id;
+  const std::string b = store.create(shared).id;
+  EXPECT_NE(store.find(shared, a), nullptr);
+  EXPECT_NE(store.find(shared, b), nullptr);
+  EXPECT_EQ(store.find("2025||", a), nullptr);
+  EXPECT_TRUE(store.list(shared).empty());
+  EXPECT_THROW(store.create(shared), mcp::McpError);
 }
 
 // Stateless HTTP with one bearer token: two callers cannot be told apart, so

@@ -33,20 +33,6 @@ TEST(TaskStore, IdsAreRandomAndScopedToTheirOwner) {
   EXPECT_TRUE(store.list("bob").empty());
 }
 
-// An owner ending in kEachTaskItsOwnOwner: each task is reachable by its own id
-// only, never listed, and all of them share the per-owner bound.
-TEST(TaskStore, EachTaskItsOwnOwnerIsReachedByIdOnlyAndBounded) {
-  TaskStore store(TaskStoreOptions{.max_per_owner = 2});
-  const std::string shared = "2025||" + std::string(kEachTaskItsOwnOwner);
-  const std::string a = store.create(shared).id;
-  const std::string b = store.create(shared).id;
-  EXPECT_NE(store.find(shared, a), nullptr);
-  EXPECT_NE(store.find(shared, b), nullptr);
-  EXPECT_EQ(store.find("2025||", a), nullptr);
-  EXPECT_TRUE(store.list(shared).empty());
-  EXPECT_THROW(store.create(shared), McpError);
-}
-
 TEST(TaskStore, FinishedTasksExpireAfterTheirTtlWorkingOnesStay) {
   FakeClock clock;
   TaskStore store({}, clock.fn());
