@@ -89,7 +89,8 @@ std::optional<json::object> replay(std::string_view text) {
 // cache keeps it); after a power loss a lost record only means a rebuilt
 // session starts from the defaults, as before this store existed.
 bool replace_file(const fs::path& path, std::string_view text) {
-  const fs::path tmp = path.string() + ".tmp";
+  // Named per process: replicas sharing a data dir never write into one temp file.
+  const fs::path tmp = path.string() + "." + std::to_string(::getpid()) + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return false;
   const bool written = write_all(fd, text);
