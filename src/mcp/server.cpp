@@ -63,6 +63,13 @@ Server::~Server() { shutdown(); }
 std::shared_ptr<Session> Server::create_session(std::string id) {
   std::shared_ptr<Session> session(new Session(core_, std::move(id)));
   std::erase_if(core_->sessions, [](const std::weak_ptr<Session>& w) { return w.expired(); });
+  // An older object of this session still alive (evicted, its task still
+  // running) may have questions out: this one's requests to the client take
+  // ids far above its, so an answer reaches the one that asked (handle_response).
+  constexpr std::int64_t kRebuiltIdGap = std::int64_t{1} << 32;
+  for (const auto& weak : core_->sessions)
+    if (auto older = weak.lock(); older && !session->id_.empty() && older->id_ == session->id_)
+      session->next_outgoing_id_ = std::max(session->next_outgoing_id_, older->next_outgoing_id_ + kRebuiltIdGap);
   core_->sessions.push_back(session);
   return session;
 }
@@ -125,6 +132,7 @@ void Server::end_sessions(const std::vector<std::string>& ids) {
 }
 
 void Server::shutdown() {
+  core_->tasks.stop_persisting();  // what ran is "outcome unknown" to the next process, not gone
   core_->for_each_session([](Session& s) { s.shutdown(); });
   core_->tasks.end_owned([](std::string_view) { return true; });
 }

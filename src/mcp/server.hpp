@@ -119,6 +119,8 @@ class Server {
 
   // Every session's tasks (counts for tests and diagnostics).
   const TaskStore& tasks() const { return core_->tasks; }
+  // Tasks kept in `file` across restarts (TaskStore::persist_to); before serving.
+  bool keep_tasks_in(std::filesystem::path file) { return core_->tasks.persist_to(std::move(file)); }
 
   // Cancel everything in every session, and every task.
   void shutdown();

@@ -12,10 +12,24 @@ namespace hamcp::mcp {
 void Session::handle_response(json::object& message) {
   const json::value& id = message["id"];
   if (!id.is_int64() && !id.is_uint64()) return;
-  auto it = outgoing_.find(id.is_int64() ? id.get_int64() : static_cast<std::int64_t>(id.get_uint64()));
-  if (it == outgoing_.end()) return;  // late or unknown: ignore
-  auto request = it->second;
-  outgoing_.erase(it);
+  const std::int64_t key = id.is_int64() ? id.get_int64() : static_cast<std::int64_t>(id.get_uint64());
+  auto take = [key](Session& session) -> std::shared_ptr<detail::OutgoingRequest> {
+    auto it = session.outgoing_.find(key);
+    if (it == session.outgoing_.end()) return nullptr;
+    auto request = std::move(it->second);
+    session.outgoing_.erase(it);
+    return request;
+  };
+  auto request = take(*this);
+  // A session rebuilt after an eviction gets the answer to a question an
+  // older object of the same session asked: that one's task still runs (and
+  // holds it); its question went out on the rebuilt one's tasks/result.
+  // Server::create_session keeps the two objects' request ids apart.
+  for (std::size_t i = 0; !request && !id_.empty() && i < core_->sessions.size(); ++i) {
+    auto other = core_->sessions[i].lock();
+    if (other && other.get() != this && other->id_ == id_) request = take(*other);
+  }
+  if (!request) return;  // late or unknown: ignore
   request->done = true;
   if (json::value* error = message.if_contains("error"); error && error->is_object())
     request->error = std::move(error->get_object());

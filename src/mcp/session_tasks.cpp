@@ -118,6 +118,11 @@ asio::awaitable<void> run_task(std::shared_ptr<Session> session, std::shared_ptr
 std::string Session::task_owner() const {
   // 2026: no sessions, the principal is the scope; 2025: the session (and its principal).
   if (modern_) return "2026|" + info_.principal;
+  // A stateless HTTP request (no session id, no stream of its own) with no
+  // OAuth user: nothing tells this caller from another holding the same bearer
+  // token, so each task is reached by its own id only (kEachTaskItsOwnOwner).
+  if (id_.empty() && !standalone_ && info_.principal.empty())
+    return session_task_scope(id_) + std::string(kEachTaskItsOwnOwner);
   return session_task_scope(id_) + info_.principal;
 }
 
@@ -241,7 +246,11 @@ void Session::finish_task(const std::string& task_id, detail::CallOutcome outcom
   } else {
     result = std::move(*outcome.tool_result).to_json();
   }
-  if (!core_->tasks.finish(task_id, std::move(result), std::move(error))) return;  // cancelled meanwhile
+  // 2025-11-25: a tool error (isError) fails the task; SEP-2663 (2026) keeps
+  // it completed, failed meaning a JSON-RPC error only.
+  const json::value* is_error = result ? result->if_contains("isError") : nullptr;
+  const bool tool_error = !modern_ && is_error && is_error->is_bool() && is_error->get_bool();
+  if (!core_->tasks.finish(task_id, std::move(result), std::move(error), tool_error)) return;  // cancelled meanwhile
   if (modern_) return;  // the 2026 notifications are optional; clients poll tasks/get
   if (const TaskRecord* task = core_->tasks.find(task_owner(), task_id)) notify_task_status(*task);
 }
@@ -303,7 +312,7 @@ bool Session::answer_task_result(json::value id, TaskRecord& task, const std::sh
   // what the tools/call would have (its result or its error).
   auto respond_with = [id](const TaskRecord& done) {
     json::value response;
-    if (done.status == TaskStatus::completed && done.result) {
+    if (done.status != TaskStatus::cancelled && done.result) {  // completed, or failed by a tool error
       json::object result = *done.result;
       result["_meta"] = json::object{{kRelatedTask, json::object{{"taskId", done.id}}}};
       response = make_result_response(id, std::move(result));

@@ -17,10 +17,21 @@ std::string iso(std::chrono::system_clock::time_point t) {
   return common::format_iso_time(static_cast<double>(ms) / 1000.0);
 }
 
+bool each_task_its_own(std::string_view owner) { return owner.ends_with(kEachTaskItsOwnOwner); }
+
+// The live tasks of `owner` (empty: all); an each-task-its-own owner's share one bound.
 std::size_t live_count(const std::map<std::string, TaskRecord, std::less<>>& tasks, std::string_view owner) {
+  const bool prefix = each_task_its_own(owner);
   return static_cast<std::size_t>(std::count_if(tasks.begin(), tasks.end(), [&](const auto& kv) {
-    return !is_terminal(kv.second.status) && (owner.empty() || kv.second.owner == owner);
+    const std::string& whose = kv.second.owner;
+    return !is_terminal(kv.second.status) && (owner.empty() || whose == owner || (prefix && whose.starts_with(owner)));
   }));
+}
+
+// Whether `task` belongs to the caller `owner` asking for it by `id`.
+bool owned_by(const TaskRecord& task, std::string_view owner, std::string_view id) {
+  if (!each_task_its_own(owner)) return task.owner == owner;
+  return task.owner.size() == owner.size() + id.size() && task.owner.starts_with(owner) && task.owner.ends_with(id);
 }
 
 }  // namespace
@@ -61,8 +72,9 @@ std::string TaskStore::new_id() {
 void TaskStore::expire() {
   const auto now = clock_();
   // Only finished tasks expire: a working one still holds its work (and is bounded by max_per_owner).
-  std::erase_if(
+  const std::size_t expired = std::erase_if(
       tasks_, [&](const auto& kv) { return is_terminal(kv.second.status) && now > kv.second.created + kv.second.ttl; });
+  if (expired > 0) save();
 }
 
 TaskRecord& TaskStore::create(std::string owner, std::optional<std::chrono::milliseconds> ttl) {
@@ -75,16 +87,18 @@ TaskRecord& TaskStore::create(std::string owner, std::optional<std::chrono::mill
   std::string id = new_id();
   TaskRecord record;
   record.id = id;
-  record.owner = std::move(owner);
+  record.owner = each_task_its_own(owner) ? owner + id : std::move(owner);
   record.created = record.updated = clock_();
   record.ttl = life;
-  return tasks_.emplace(std::move(id), std::move(record)).first->second;
+  TaskRecord& created = tasks_.emplace(std::move(id), std::move(record)).first->second;
+  save();  // known after a restart, if only as "outcome unknown"
+  return created;
 }
 
 TaskRecord* TaskStore::find(std::string_view owner, std::string_view id) {
   expire();
   auto it = tasks_.find(id);
-  if (it == tasks_.end() || it->second.owner != owner) return nullptr;
+  if (it == tasks_.end() || !owned_by(it->second, owner, id)) return nullptr;
   return &it->second;
 }
 
@@ -92,7 +106,7 @@ std::vector<const TaskRecord*> TaskStore::list(std::string_view owner) {
   expire();
   std::vector<const TaskRecord*> out;
   for (const auto& [id, task] : tasks_)
-    if (task.owner == owner) out.push_back(&task);
+    if (task.owner == owner) out.push_back(&task);  // none for an each-task-its-own owner
   std::sort(out.begin(), out.end(), [](const TaskRecord* a, const TaskRecord* b) { return a->created > b->created; });
   return out;
 }
@@ -109,13 +123,17 @@ void TaskStore::settle(TaskRecord& task, TaskStatus status) {
   for (auto& wake : waiters) wake(task);
 }
 
-bool TaskStore::finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error) {
+bool TaskStore::finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error,
+                       bool tool_error) {
   auto it = tasks_.find(id);
   if (it == tasks_.end() || is_terminal(it->second.status)) return false;
   TaskRecord& task = it->second;
   task.result = std::move(result);
+  task.result_bytes = task.result ? json::serialize(*task.result).size() : 0;
   task.error = std::move(error);
-  settle(task, task.error ? TaskStatus::failed : TaskStatus::completed);
+  if (tool_error) task.status_message = "the tool reported an error (isError); tasks/result has its result";
+  settle(task, task.error || tool_error ? TaskStatus::failed : TaskStatus::completed);
+  save();
   return true;
 }
 
@@ -150,6 +168,7 @@ bool TaskStore::cancel(TaskRecord& task) {
   std::function<void()> stop = std::move(task.stop);
   task.status_message = "cancelled by the client";
   settle(task, TaskStatus::cancelled);
+  save();
   if (stop) stop();
   return true;
 }
@@ -171,6 +190,7 @@ std::size_t TaskStore::end_owned(const std::function<bool(std::string_view owner
     it = tasks_.erase(it);
     ++removed;
   }
+  if (removed > 0) save();
   // Stopped only once no entry is left: a handler ending at once finds nothing to finish.
   for (auto& stop : stops) stop();
   return removed;

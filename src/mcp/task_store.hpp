@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -38,6 +39,7 @@ struct TaskRecord {
   std::chrono::system_clock::time_point created, updated;
   std::chrono::milliseconds ttl{0};
   std::optional<json::object> result;  // completed: the CallToolResult
+  std::size_t result_bytes = 0;        // its size serialized (what persisting it costs)
   std::optional<json::object> error;   // failed: the JSON-RPC error {code, message, data?}
   std::function<void()> stop;          // while working: stops the work (tasks/cancel)
   // 2026-07-28: what the work asked the client (input_required; only what is
@@ -56,6 +58,12 @@ struct TaskRecord {
   int asking = 0;
 };
 
+// An owner ending in this makes each task its own owner (the owner + its id):
+// for a caller hamcp cannot tell apart from others holding the same credential
+// (stateless HTTP without OAuth: no session, one shared bearer token or none),
+// a task is reached only by its unguessable id, and tasks/list shows none.
+inline constexpr std::string_view kEachTaskItsOwnOwner = "#";
+
 // What a 2025 session's task owners start with (Session::task_owner), and the
 // session id an owner names (nullopt: a 2026 owner): what TaskStore::end_owned
 // drops once that session has ended.
@@ -68,7 +76,16 @@ struct TaskStoreOptions {
   std::chrono::milliseconds poll_interval{500};
   std::size_t max_per_owner = 64;
   std::size_t max_total = 4096;
+  // Kept across a restart (TaskStore::persist_to): a final result up to
+  // max_kept_result_bytes (serialized), results up to max_kept_bytes in all
+  // (newest tasks first); a result not kept comes back as a failure saying so.
+  std::size_t max_kept_result_bytes = std::size_t{64} * 1024;
+  std::size_t max_kept_bytes = std::size_t{2} * 1024 * 1024;
 };
+
+// The failure of a task a previous process recorded as still running.
+inline constexpr std::string_view kRestartedWhileRunning =
+    "hamcp restarted while this task ran; its outcome is unknown - check the state before retrying";
 
 class TaskStore {
  public:
@@ -85,9 +102,12 @@ class TaskStore {
   TaskRecord* find(std::string_view owner, std::string_view id);
   // The owner's tasks, newest first.
   std::vector<const TaskRecord*> list(std::string_view owner);
-  // Work ended: completed with `result`, or failed with `error`. A task already
-  // terminal (cancelled meanwhile, or expired) is left as it is: false.
-  bool finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error);
+  // Work ended: completed with `result`, or failed with `error`, or failed
+  // with `result` when `tool_error` (2025-11-25: a CallToolResult with isError
+  // true fails the task; tasks/result still answers that result). A task
+  // already terminal (cancelled meanwhile, or expired) is left as it is: false.
+  bool finish(std::string_view id, std::optional<json::object> result, std::optional<json::object> error,
+              bool tool_error = false);
   // The work stopped to ask the client (an InputRequiredResult's inputRequests
   // and requestState): input_required. False when the task is not working.
   bool await_input(std::string_view id, json::object requests, std::string state);
@@ -116,12 +136,27 @@ class TaskStore {
   // any tasks/result carried it): true when it was there.
   bool withdraw(std::string_view id, const json::value& request_id);
 
+  // From now on the tasks' records (id, owner, status and message, times, ttl,
+  // final result or error; not the work's questions) are kept in `file` (0600,
+  // rewritten whole and atomically after a task is created, ends or is
+  // removed), bounded by the options. First loads what a previous process
+  // left there (task_persistence.cpp): a task it recorded as live has an
+  // unknown outcome and becomes failed (kRestartedWhileRunning); finished ones
+  // stay until their ttl. False when the file cannot be written (then tasks
+  // live in memory only, as before).
+  bool persist_to(std::filesystem::path file);
+  // The file keeps what it holds now (the server stops: its live tasks are
+  // ended without being recorded, so the next process reports them failed).
+  void stop_persisting() { file_.clear(); }
+
   const Options& options() const { return options_; }
   std::size_t size() const { return tasks_.size(); }
   std::size_t live() const;  // working or input_required
 
  private:
   void expire();
+  bool save();  // to file_, if persisting
+  void load();
   TaskRecord* live_task(std::string_view id);
   void settle(TaskRecord& task, TaskStatus status);
   std::string new_id();
@@ -129,6 +164,7 @@ class TaskStore {
   Options options_;
   Clock clock_;
   std::map<std::string, TaskRecord, std::less<>> tasks_;
+  std::filesystem::path file_;
 };
 
 // A task as the wire shows it. 2025-11-25: {taskId, status, statusMessage?,

@@ -216,6 +216,7 @@ std::uint16_t HttpServer::start() {
     if (impl.opts.data_dir.empty()) impl.opts.data_dir = resolve_data_dir({});
     check_data_dir(impl.opts.data_dir);
     impl.host->open_registry();
+    impl.server.keep_tasks_in(impl.opts.data_dir / "tasks.json");  // a task's client may poll after a restart
   }
   impl.listener = std::make_unique<HttpListener>(impl.io, impl.opts.listener, handler());
   impl.port = impl.listener->start();

@@ -38,24 +38,6 @@ bool write_all(int fd, std::string_view text) {
   return true;
 }
 
-// Written completely under a temp name, then renamed over the old record: a
-// reader (or a restart after SIGKILL) sees the old record or the new one,
-// never a mix. No fsync: the record survives a killed process (the page
-// cache keeps it); after a power loss a lost record only means a rebuilt
-// session starts from the defaults, as before this store existed.
-bool replace_file(const fs::path& path, std::string_view text) {
-  const fs::path tmp = path.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return false;
-  const bool written = write_all(fd, text);
-  ::close(fd);
-  if (!written || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
 bool append_file(const fs::path& path, std::string_view line) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return false;
@@ -100,6 +82,25 @@ std::optional<json::object> replay(std::string_view text) {
 }
 
 }  // namespace
+
+// Written completely under a temp name, then renamed over the old record: a
+// reader (or a restart after SIGKILL) sees the old record or the new one,
+// never a mix. No fsync: the record survives a killed process (the page
+// cache keeps it); after a power loss a lost record only means a rebuilt
+// session starts from the defaults, as before this store existed.
+bool replace_file(const fs::path& path, std::string_view text) {
+  // Named per process: replicas sharing a data dir never write into one temp file.
+  const fs::path tmp = path.string() + "." + std::to_string(::getpid()) + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return false;
+  const bool written = write_all(fd, text);
+  ::close(fd);
+  if (!written || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
 
 SessionStateStore::SessionStateStore(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(limits) {
   std::error_code ec;

@@ -32,6 +32,11 @@
 
 namespace hamcp::mcp::http {
 
+// `text` written to a 0600 temp file beside `path`, then renamed over it: a
+// reader, or a restart after SIGKILL, sees the old contents or the new, never
+// a mix (no fsync). False on failure (the old file stays).
+bool replace_file(const std::filesystem::path& path, std::string_view text);
+
 class SessionStateStore {
  public:
   struct Limits {

@@ -128,3 +128,56 @@ test('hamcp: SIGKILL + restart, same client and session carry on', async (t) => 
     data.remove();
   }
 });
+
+// Tasks across a SIGKILL (2026-07-28 era, no session): a task running when the process died is
+// reported failed after the restart ("outcome unknown"), one that had finished keeps its result,
+// and tasks/get never answers "unknown task" for either.
+async function modernPost(url, method, params, name) {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+  };
+  if (name) headers['mcp-name'] = name;
+  const res = await fetch(url, {
+    method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+  });
+  const text = await res.text();
+  const data = text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).pop();
+  return JSON.parse(data);
+}
+
+test('a 2026-era client polls its tasks after kill -9 and a restart', async () => {
+  const data = tempDir('hamcp-e2e-restart-tasks-');
+  try {
+    const first = await startHttpServer(FIXTURE_BIN, ['--host', '127.0.0.1', '--port', '0', '--data-dir', data.dir]);
+    children.push(first.child);
+    const call = (seconds, label) => modernPost(first.url, 'tools/call', { name: 'slow_compute', arguments: { seconds, label } }, 'slow_compute');
+    const done = (await call(0, 'quick')).result;
+    const running = (await call(60, 'long')).result;
+    assert.equal(done.resultType, 'task');
+    assert.equal(running.resultType, 'task');
+    const get = (url, taskId) => modernPost(url, 'tasks/get', { taskId }, taskId);  // Mcp-Name: the task id
+    for (let i = 0; i < 50 && (await get(first.url, done.taskId)).result.status !== 'completed'; ++i) await sleep(100);
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await startHttpServer(FIXTURE_BIN, ['--host', '127.0.0.1', '--port', String(first.port), '--data-dir', data.dir]);
+    children.push(second.child);
+    const lost = await get(second.url, running.taskId);
+    assert.equal(lost.result?.status, 'failed', JSON.stringify(lost));
+    assert.match(lost.result.statusMessage, /restarted while this task ran/);
+    assert.equal(lost.result.error.code, -32603);
+    const kept = await get(second.url, done.taskId);
+    assert.equal(kept.result?.status, 'completed', JSON.stringify(kept));
+    assert.deepEqual(kept.result.result.content, [{ type: 'text', text: 'Computed quick after 0s' }]);
+    await stopProcess(second.child);
+  } finally {
+    data.remove();
+  }
+});

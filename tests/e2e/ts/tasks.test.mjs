@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { FIXTURE_ARGS, FIXTURE_BIN, connectHttp, listAllTools, startHttpServer, stopProcess } from './helpers.mjs';
 
@@ -50,18 +50,24 @@ describe('tasks through the TypeScript SDK (fixture server, Streamable HTTP)', (
     assert.deepEqual(result.content, [{ type: 'text', text: 'Computed e2e after 0s' }]);
   });
 
-  test('a tool error completes the task with isError; tasks/list shows this session\'s tasks', async () => {
-    let result;
+  test('a tool error fails the task (2025-11-25); tasks/result still has the isError result', async () => {
+    let failed;
+    let taskId;
     // (task given explicitly: the SDK remembers task tools of the last tools/list page only)
     for await (const message of session.client.experimental.tasks.callToolStream(
       { name: 'failing_job', arguments: {} }, undefined, { task: {} })) {
-      if (message.type === 'result') result = message.result;
-      if (message.type === 'error') throw message.error;
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+      if (message.type === 'error') failed = message.error;
+      if (message.type === 'result') assert.fail('a tool error must not complete the task');
     }
+    assert.match(String(failed?.message), /failed/);
+    const task = await session.client.experimental.tasks.getTask(taskId);
+    assert.equal(task.status, 'failed');
+    const result = await session.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
     assert.equal(result.isError, true);
     const { tasks } = await session.client.experimental.tasks.listTasks();
     assert.ok(tasks.length >= 2, `listed ${tasks.length}`);
-    assert.ok(tasks.every((t) => t.status === 'completed'), JSON.stringify(tasks.map((t) => t.status)));
+    assert.deepEqual([...new Set(tasks.map((t) => t.status))].sort(), ['completed', 'failed']);
   });
 
   test('tasks/cancel stops a running task; other clients cannot see it', async () => {

@@ -7,6 +7,8 @@
 #include <thread>
 
 #include "http_fixture.hpp"
+#include "mcp/errors.hpp"
+#include "mcp/task_store.hpp"
 
 namespace hamcp::test {
 namespace {
@@ -90,6 +92,53 @@ TEST(TasksHttp, AnExpiredIdEndsItsTasks) {
   ASSERT_TRUE(wait_for([&] { return task_counts(server).first == 0; }, milliseconds(6000)));
   EXPECT_TRUE(wait_for([&] { return cancelled->load() == 1; }, milliseconds(3000)));
   EXPECT_EQ(http_request(server.port(), "POST", "/mcp", post_headers(sid), list_body(3)).status, 404u);
+}
+
+// An owner ending in kEachTaskItsOwnOwner: each task is reachable by its own id
+// only, never listed, and all of them share the per-owner bound.
+TEST(TasksHttp, EachTaskItsOwnOwnerIsReachedByIdOnlyAndBounded) {
+  mcp::TaskStoreOptions options;
+  options.max_per_owner = 2;
+  mcp::TaskStore store(options);
+  const std::string shared = "2025||" + std::string(mcp::kEachTaskItsOwnOwner);
+  const std::string a = store.create(shared).id;
+  const std::string b = store.create(shared).id;
+  EXPECT_NE(store.find(shared, a), nullptr);
+  EXPECT_NE(store.find(shared, b), nullptr);
+  EXPECT_EQ(store.find("2025||", a), nullptr);
+  EXPECT_TRUE(store.list(shared).empty());
+  EXPECT_THROW(store.create(shared), mcp::McpError);
+}
+
+// Stateless HTTP with one bearer token: two callers cannot be told apart, so
+// neither may list the other's tasks; a task is reached by its unguessable id only.
+TEST(TasksHttp, StatelessCallersSharingATokenDoNotSeeEachOthersTasks) {
+  TempDir dir;
+  auto cancelled = std::make_shared<std::atomic<int>>(0);
+  TestHttpServer server(
+      dir.path(),
+      [](mcp::http::HttpServerOptions& o) {
+        o.stateless = true;
+        o.auth_token = "shared-secret-token";
+      },
+      [&](mcp::Server& s) { register_slow_task(s, cancelled); });
+  HeaderList headers = post_headers({});
+  headers.emplace_back("Authorization", "Bearer shared-secret-token");
+  auto post = [&](const std::string& body) { return http_request(server.port(), "POST", "/mcp", headers, body); };
+  auto created = post(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_task",)"
+                      R"("arguments":{},"task":{"ttl":60000}}})");
+  ASSERT_EQ(created.status, 200u) << created.body;
+  const std::string id(parse_object(created.body).at("result").at("task").at("taskId").as_string());
+  auto listed = post(R"({"jsonrpc":"2.0","id":2,"method":"tasks/list","params":{}})");
+  ASSERT_EQ(listed.status, 200u) << listed.body;
+  EXPECT_TRUE(parse_object(listed.body).at("result").at("tasks").as_array().empty()) << listed.body;
+  auto got = post(R"({"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":")" + id + R"("}})");
+  EXPECT_EQ(parse_object(got.body).at("result").at("status").as_string(), "working") << got.body;
+  auto guessed = post(R"({"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"0123"}})");
+  EXPECT_EQ(parse_object(guessed.body).at("error").at("code").as_int64(), -32602);
+  auto cancel = post(R"({"jsonrpc":"2.0","id":5,"method":"tasks/cancel","params":{"taskId":")" + id + R"("}})");
+  EXPECT_EQ(parse_object(cancel.body).at("result").at("status").as_string(), "cancelled") << cancel.body;
+  EXPECT_TRUE(wait_for([&] { return cancelled->load() == 1; }, milliseconds(3000)));
 }
 
 }  // namespace

@@ -271,5 +271,48 @@ TEST(TasksInput2025, WithoutElicitationTheTaskNeverWaitsAndAnUnansweredQuestionI
   EXPECT_EQ(error_code_of(result->responses().front()), error_code::request_timeout);
 }
 
+// The session's in-memory object was evicted while its task waited for an
+// answer: the client's next request rebuilt it, tasks/result there carries the
+// question, and the answer posted to the rebuilt object reaches the task (not
+// a question of the rebuilt object's own, whose ids are kept apart).
+TEST(TasksInput2025, AQuestionSurvivesTheEvictionOfItsSessionsObject) {
+  Harness h;
+  int cancelled = 0;
+  add_task_tools(h.server, &cancelled);
+  constexpr std::string_view kElicitation = R"({"elicitation":{}})";
+  auto first = open_session(h, "evicted", std::make_shared<MemoryChannel>(), kElicitation);
+  const std::string older = start_task(h, *first, "ask", "{}");
+  ASSERT_TRUE(h.run_until([&] {
+    return result_of(answer_on(h, *first, task_request("2", "tasks/get", older))).at("status") == "input_required";
+  }));
+  first.reset();  // evicted: only its task holds it now
+  SessionInfo info;
+  info.protocol_version = "2025-11-25";
+  info.client_capabilities = obj(kElicitation);
+  auto rebuilt = h.server.restore_session("evicted", info);
+  rebuilt->set_standalone_channel(std::make_shared<MemoryChannel>());
+  const std::string newer = start_task(h, *rebuilt, "ask", "{}");
+  auto older_result = std::make_shared<MemoryChannel>();
+  auto newer_result = std::make_shared<MemoryChannel>();
+  rebuilt->deliver(json::parse(task_request("3", "tasks/result", older)), older_result);
+  rebuilt->deliver(json::parse(task_request("4", "tasks/result", newer)), newer_result);
+  ASSERT_TRUE(h.run_until([&] {
+    return older_result->with_method("elicitation/create").size() == 1 &&
+           newer_result->with_method("elicitation/create").size() == 1;
+  }));
+  const json::value older_question = older_result->with_method("elicitation/create")[0].at("id");
+  const json::value newer_question = newer_result->with_method("elicitation/create")[0].at("id");
+  EXPECT_NE(older_question, newer_question);
+  rebuilt->deliver(json::parse(R"({"jsonrpc":"2.0","id":)" + json::serialize(older_question) +
+                               R"(,"result":{"action":"accept","content":{"ok":true}}})"),
+                   std::make_shared<MemoryChannel>());
+  rebuilt->deliver(
+      json::parse(R"({"jsonrpc":"2.0","id":)" + json::serialize(newer_question) + R"(,"result":{"action":"decline"}})"),
+      std::make_shared<MemoryChannel>());
+  ASSERT_TRUE(h.run_until([&] { return !older_result->responses().empty() && !newer_result->responses().empty(); }));
+  EXPECT_EQ(text_of(older_result->responses().front()), "went on");
+  EXPECT_EQ(text_of(newer_result->responses().front()), "stopped");
+}
+
 }  // namespace
 }  // namespace hamcp::mcp::testing

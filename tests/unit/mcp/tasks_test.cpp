@@ -244,6 +244,30 @@ TEST(Tasks2025, TaskSupportIsEnforcedAndOlderVersionsIgnoreTheHint) {
   EXPECT_TRUE(result_of(plain).contains("content"));
 }
 
+// 2025-11-25: a tool result with isError true fails the task (its status and
+// notification say failed), and tasks/result still answers that very result.
+TEST(Tasks2025, AToolErrorFailsTheTaskAndTasksResultAnswersItsResult) {
+  Harness h;
+  with_task_tools(h);
+  h.initialize();
+  auto created = h.request(call("1", "slow", R"({"ms":1,"fail":true})", R"(,"task":{})"));
+  const std::string id(result_of(created).at("task").as_object().at("taskId").as_string());
+  json::object got;
+  ASSERT_TRUE(h.run_until([&] {
+    got = result_of(h.request(task_request("2", "tasks/get", id)));
+    return got.at("status").as_string() != "working";
+  }));
+  EXPECT_EQ(got.at("status").as_string(), "failed");
+  EXPECT_TRUE(got.contains("statusMessage"));
+  auto status = h.standalone->with_method("notifications/tasks/status");
+  ASSERT_EQ(status.size(), 1u);
+  EXPECT_EQ(status[0].at("params").as_object().at("status").as_string(), "failed");
+  auto result = h.request(task_request("3", "tasks/result", id));
+  ASSERT_TRUE(result.contains("result")) << json::serialize(result);
+  EXPECT_TRUE(result_of(result).at("isError").as_bool());
+  EXPECT_EQ(text_of(result), "it did not work");
+}
+
 // ---- 2026-07-28: the tasks extension ------------------------------------------------------
 
 constexpr std::string_view kPlainMeta =
