@@ -48,6 +48,7 @@
 #include "sim/core/json_writer.hpp"
 #include "sim/core/update_progress.hpp"
 #include "sim/rest/rest_api.hpp"
+#include "sim/server/sim_server_impl.hpp"
 #include "sim/ws/ws_connection.hpp"
 
 namespace hamcp::sim {
@@ -59,246 +60,6 @@ namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
 namespace {
-constexpr const char* kServerHeader = "Python/3.13 aiohttp/3.11.16";
-constexpr std::size_t kMaxRequestBody = std::size_t{64} * 1024 * 1024;
-}  // namespace
-
-struct Closable {
-  virtual ~Closable() = default;
-  virtual void close_now() = 0;  // io thread only
-  virtual bool is_websocket() const { return false; }
-  virtual bool authenticated() const { return false; }
-  virtual void push_raw(std::string) {}
-};
-
-struct SimServer::Impl {
-  SimServerOptions options;
-  SimCore core;
-  RestApi rest;
-  asio::io_context ioc;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
-  std::unique_ptr<net::BeastServer> listener;  // io thread only (start/stop: while the io thread is not running)
-  std::thread thread;
-  // Read by any thread (port(), url()), written by the io thread on restart.
-  std::atomic<uint16_t> bound_port{0};
-  std::set<Closable*> conns;  // WebSocket sessions; io thread only
-  // HTTP connections alive; shared with them (they may outlive this object's
-  // members while the io_context is torn down).
-  std::shared_ptr<std::atomic<int>> active = std::make_shared<std::atomic<int>>(0);
-  std::atomic<std::size_t> websockets{0};
-  std::atomic<int> delay_ms{0};
-  std::atomic<int> rest_failure{0};
-  std::mutex state_mutex;
-  std::condition_variable state_cv;
-  // Written under state_mutex (start/stop, with state_cv); read lock-free by on_io().
-  std::atomic<bool> running{false};
-
-  Impl(Home home, SimServerOptions opts)
-      : options(std::move(opts)),
-        core(std::move(home), options.token),
-        rest(core, [this](const json::object& cmd) { return control(cmd); }) {
-    // homeassistant.restart: the answer goes out first, then HA goes away and comes back.
-    core.store().listen("@restart_requested", [this](const Event&) {
-      auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(100));
-      timer->async_wait([this, timer](boost::system::error_code ec) {
-        if (!ec && running) restart_in_place();
-      });
-    });
-    core.store().listen("@update_install", [this](const Event& e) {
-      step_update(std::string(e.data.at("entity_id").as_string()), std::string(e.data.at("version").as_string()), 1);
-    });
-  }
-
-  // update.install's progress: one step every kUpdateStepMs on the io thread.
-  void step_update(std::string entity_id, std::string version, int step) {
-    auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(kUpdateStepMs));
-    timer->async_wait([this, timer, entity_id = std::move(entity_id), version = std::move(version),
-                       step](boost::system::error_code ec) mutable {
-      if (ec || !running) return;
-      if (!advance_update_install(core.store(), entity_id, version, step))
-        step_update(std::move(entity_id), std::move(version), step + 1);
-    });
-  }
-
-  // Runs fn on the io thread and waits (or runs it inline when already there).
-  template <class F>
-  void on_io(F fn) {
-    if (ioc.get_executor().running_in_this_thread() || !running) {
-      fn();
-      return;
-    }
-    std::promise<void> done;
-    auto fut = done.get_future();
-    asio::post(ioc, [&] {
-      fn();
-      done.set_value();
-    });
-    fut.wait();
-  }
-
-  // The skeleton's limits for a test server: every client is loopback, so
-  // only the global cap counts; bodies up to 64 MiB (huge registries); waits
-  // as long as before the skeleton (300 s).
-  net::ServerOptions server_options() const {
-    net::ServerOptions o;
-    o.host = options.host;
-    o.port = bound_port.load() ? bound_port.load() : options.port;
-    o.max_body_bytes = kMaxRequestBody;
-    o.max_body_bytes_total = std::size_t{1} << 30;
-    o.max_header_bytes = 8192;  // Beast's default, what the simulator always had
-    o.max_connections_per_client = o.max_connections;
-    o.header_timeout = o.idle_timeout = o.body_timeout = std::chrono::seconds(300);
-    o.server_name = kServerHeader;
-    return o;
-  }
-
-  // Throws std::runtime_error naming the address when it cannot listen.
-  void listen();
-  // Ends every HTTP connection and stops accepting (io thread).
-  void stop_listening() {
-    if (!listener) return;
-    listener->stop(std::chrono::milliseconds(0));
-    listener.reset();  // closes the acceptor now; connections end on their own strands
-  }
-
-  void close_all(bool websockets_only, bool authenticated_only) {
-    if (!websockets_only) stop_listening();
-    std::vector<Closable*> list(conns.begin(), conns.end());
-    for (auto* c : list) {
-      if (authenticated_only && !c->authenticated()) continue;
-      c->close_now();
-    }
-  }
-
-  // `listening` (if set) learns when the listener is back: no error, or why not.
-  void restart_in_place(std::function<void(std::string error)> listening = {}) {
-    close_all(false, false);
-    auto timer = std::make_shared<asio::steady_timer>(ioc, options.restart_gap);
-    timer->async_wait([this, timer, listening = std::move(listening)](boost::system::error_code) {
-      std::string error;
-      try {
-        listen();
-      } catch (const std::exception& e) {
-        error = e.what();
-        spdlog::error("sim: restart could not listen again on port {}: {}", bound_port.load(), error);
-      }
-      if (listening) listening(std::move(error));
-    });
-  }
-
-  // The REST answer (or the injected failure) to one request.
-  RestResponse answer(RestRequest request);
-  RestResponse control(const json::object& cmd);
-  // The simulated Supervisor's backup fault (SupervisorData::backup_fault); false: no Supervisor.
-  bool set_backup_fault(const std::string& fault) {
-    std::lock_guard lock(core.store().mutex());
-    auto& supervisor = core.store().home().supervisor;
-    if (supervisor) supervisor->backup_fault = fault;
-    return supervisor.has_value();
-  }
-  asio::awaitable<void> ws_session(beast::tcp_stream stream, http::request<http::string_body> req);
-};
-
-// ---------------------------------------------------------------------------
-
-namespace {
-
-struct WsSession : Closable, std::enable_shared_from_this<WsSession> {
-  websocket::stream<beast::tcp_stream> ws;
-  asio::steady_timer wake;
-  std::mutex mu;
-  std::deque<std::pair<std::string, bool>> queue;  // (frame, raw: never coalesced)
-  bool close_requested = false;
-  bool dead = false;
-  std::shared_ptr<WsConnection> conn;
-
-  explicit WsSession(beast::tcp_stream stream)
-      : ws(std::move(stream)), wake(ws.get_executor(), asio::steady_timer::time_point::max()) {}
-
-  void push(std::string frame, bool raw) {
-    {
-      std::lock_guard lock(mu);
-      queue.emplace_back(std::move(frame), raw);
-    }
-    std::weak_ptr<WsSession> weak = weak_from_this();
-    asio::post(ws.get_executor(), [weak] {
-      if (auto self = weak.lock()) self->wake.cancel();
-    });
-  }
-  void push_raw(std::string frame) override { push(std::move(frame), true); }
-  bool is_websocket() const override { return true; }
-  bool authenticated() const override { return conn && conn->authenticated(); }
-  void close_now() override {
-    dead = true;
-    boost::system::error_code ec;
-    beast::get_lowest_layer(ws).socket().shutdown(tcp::socket::shutdown_both, ec);
-    beast::get_lowest_layer(ws).socket().close(ec);
-    wake.cancel();
-  }
-};
-
-asio::awaitable<void> ws_writer(std::shared_ptr<WsSession> s, SimServer::Impl* impl) {
-  for (;;) {
-    std::deque<std::pair<std::string, bool>> batch;
-    {
-      std::lock_guard lock(s->mu);
-      batch.swap(s->queue);
-    }
-    if (s->dead) co_return;
-    if (batch.empty()) {
-      if (s->close_requested) {
-        boost::system::error_code ec;
-        websocket::close_reason reason(websocket::close_code::normal);
-        co_await s->ws.async_close(reason, asio::redirect_error(asio::use_awaitable, ec));
-        co_return;
-      }
-      s->wake.expires_at(asio::steady_timer::time_point::max());
-      boost::system::error_code ec;
-      co_await s->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-      continue;
-    }
-    int delay = impl->delay_ms.load();
-    if (delay > 0) {
-      asio::steady_timer t(s->ws.get_executor(), std::chrono::milliseconds(delay));
-      boost::system::error_code ec;
-      co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    }
-    bool coalesce = s->conn && s->conn->coalesce();
-    std::vector<std::string> frames;
-    std::string group;
-    std::size_t grouped = 0;
-    auto flush_group = [&] {
-      if (grouped == 1)
-        frames.push_back(group.substr(1));
-      else if (grouped > 1)
-        frames.push_back(group + "]");
-      group.clear();
-      grouped = 0;
-    };
-    for (auto& [frame, raw] : batch) {
-      if (raw || !coalesce) {
-        flush_group();
-        frames.push_back(std::move(frame));
-        continue;
-      }
-      group += grouped == 0 ? "[" : ",";
-      group += frame;
-      ++grouped;
-    }
-    flush_group();
-    for (auto& frame : frames) {
-      if (s->dead) co_return;
-      if (frame.empty()) continue;  // the closer's wake-up marker
-      boost::system::error_code ec;
-      s->ws.text(true);
-      co_await s->ws.async_write(asio::buffer(frame), asio::redirect_error(asio::use_awaitable, ec));
-      if (ec) {
-        s->dead = true;
-        co_return;
-      }
-    }
-  }
-}
 
 bool is_loopback(const beast::tcp_stream& stream) {
   boost::system::error_code ec;
@@ -322,48 +83,6 @@ std::string failure_body(int status) {
 }
 
 }  // namespace
-
-asio::awaitable<void> SimServer::Impl::ws_session(beast::tcp_stream stream, http::request<http::string_body> req) {
-  auto s = std::make_shared<WsSession>(std::move(stream));
-  beast::get_lowest_layer(s->ws).expires_never();
-  s->ws.set_option(websocket::stream_base::timeout{std::chrono::seconds(30), websocket::stream_base::none(), false});
-  s->ws.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
-  s->ws.auto_fragment(false);
-  s->ws.read_message_max(std::size_t{16} * 1024 * 1024);
-  conns.insert(s.get());
-  ++websockets;
-  boost::system::error_code ec;
-  co_await s->ws.async_accept(req, asio::redirect_error(asio::use_awaitable, ec));
-  if (!ec) {
-    std::weak_ptr<WsSession> weak = s;
-    s->conn = std::make_shared<WsConnection>(
-        core,
-        [weak](std::string frame) {
-          if (auto self = weak.lock()) self->push(std::move(frame), false);
-        },
-        [weak] {
-          if (auto self = weak.lock()) {
-            self->close_requested = true;
-            self->push_raw(std::string());  // wakes the writer; empty frames are skipped below
-          }
-        });
-    s->push(s->conn->auth_required(), true);
-    asio::co_spawn(ioc, ws_writer(s, this), asio::detached);
-    for (;;) {
-      beast::flat_buffer buffer;
-      co_await s->ws.async_read(buffer, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec || s->dead) break;
-      std::string text = beast::buffers_to_string(buffer.data());
-      s->conn->on_message(text);
-    }
-    s->conn->shutdown();
-  }
-  s->dead = true;
-  s->wake.cancel();
-  conns.erase(s.get());
-  --websockets;
-}
 
 namespace {
 
@@ -408,7 +127,7 @@ class SimConnection final : public net::HttpConnection<beast::tcp_stream> {
       co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     }
     http::response<http::string_body> res{static_cast<http::status>(out.status), req.version()};
-    res.set(http::field::server, kServerHeader);
+    res.set(http::field::server, kSimServerHeader);
     res.set(http::field::content_type, out.content_type);
     if (out.status == 401) res.set(http::field::www_authenticate, "Bearer");
     for (auto& [k, v] : out.headers) res.set(k, v);
@@ -426,7 +145,7 @@ class SimConnection final : public net::HttpConnection<beast::tcp_stream> {
   asio::awaitable<void> send_error(unsigned status, std::string, bool retry_later) override {
     keep_alive_ = false;
     http::response<http::string_body> res{static_cast<http::status>(status), 11};
-    res.set(http::field::server, kServerHeader);
+    res.set(http::field::server, kSimServerHeader);
     res.set(http::field::content_type, "text/plain; charset=utf-8");
     if (retry_later) res.set(http::field::retry_after, "1");
     res.body() = std::to_string(status) + ": " + std::string(http::obsolete_reason(static_cast<http::status>(status)));
