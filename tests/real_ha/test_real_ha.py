@@ -565,14 +565,17 @@ def t_hamcp_helper_tools(c: Ctx):
         expect(c.state(made["entity_id"])["state"] == "on", f"input_boolean state {c.state(made['entity_id'])}")
         listed = m.tool("ha_config_list_helpers", {"helper_type": "input_boolean"})
         expect(made["entity_id"] in json.dumps(listed), f"list: {json.dumps(listed)[:400]}")
+        asked = m.tool("ha_config_set_helper", {"helper_type": "input_boolean", "action": "remove",
+                                                "helper_id": made["id"]})
+        expect(asked["result"] == "preview" and c.state(made["entity_id"])["state"] == "on", f"remove preview: {asked}")
         gone = m.tool("ha_config_set_helper", {"helper_type": "input_boolean", "action": "remove",
-                                               "helper_id": made["id"]})
+                                               "helper_id": made["id"], "confirm": True})
         expect(gone["wait"]["removed"], f"remove input_boolean: {gone}")
         # The journal's restore re-creates a removed storage helper (then it goes again).
         back = m.tool("ha_config_set", {"restore": gone["edit_id"]})
         expect(back["result"] == "recreated" and back["wait"]["appeared"], f"restore input_boolean: {back}")
         gone = m.tool("ha_config_set_helper", {"helper_type": "input_boolean", "action": "remove",
-                                               "helper_id": back["id"]})
+                                               "helper_id": back["id"], "confirm": True})
         expect(gone["wait"]["removed"], f"remove restored input_boolean: {gone}")
 
         form = m.tool("ha_config_list_helpers", {"helper_type": "template", "describe": True, "menu_choice": "sensor"})
@@ -607,7 +610,7 @@ def t_hamcp_helper_tools(c: Ctx):
                and bad["error"]["step_id"] == "user" and bad["error"]["written"] is False, f"bad meter: {bad}")
         for entry in (tpl["entry_id"], meter["entry_id"]):
             removed = m.tool("ha_config_set_helper", {"helper_type": "template", "action": "remove",
-                                                      "helper_id": entry})
+                                                      "helper_id": entry, "confirm": True})
             expect(removed["wait"]["removed"], f"remove entry: {removed}")
         expect(all(e["entry_id"] not in (tpl["entry_id"], meter["entry_id"])
                    for e in c.get("/api/config/config_entries/entry")), "entries left behind")

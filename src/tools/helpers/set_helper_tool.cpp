@@ -1,6 +1,7 @@
 // ha_config_set_helper: create, update or remove a helper. Storage types go
 // through their collection commands, every other type through its config
 // flow (create), options flow (update) or config-entry delete (remove).
+#include "tools/confirmation.hpp"
 #include "tools/helpers/helper_ha.hpp"
 #include "tools/helpers/helper_tools.hpp"
 #include "tools/helpers/helper_write.hpp"
@@ -100,8 +101,19 @@ boost::asio::awaitable<void> apply_registry(ToolEnv& env, Args& args, json::obje
   body["registry_updated"] = std::move(updated);
 }
 
-boost::asio::awaitable<mcp::ToolResult> run_set_helper(Args& args, ToolEnv& env, mcp::RequestContext&) {
+boost::asio::awaitable<mcp::ToolResult> run_set_helper(Args& args, ToolEnv& env, mcp::RequestContext& ctx) {
   const HelperCall call = call_of(args);
+  if (call.action == "remove") {
+    auto asking = confirm_or_preview(
+        args, env, ctx,
+        Preview{"remove",
+                json::string(call.type + "/" + call.id),
+                json::object{{"removes", json::object{{"helper_type", call.type}, {"helper_id", call.id}}}},
+                "journaled: ha_config_set restore=<edit_id> brings it back",
+                {}});
+    std::optional<mcp::ToolResult> preview = co_await std::move(asking);
+    if (preview) co_return std::move(*preview);
+  }
   json::object body;
   if (call.type == "config_subentry") {
     auto writing = write_subentry(env, call);
@@ -135,7 +147,7 @@ ToolSpec make_set_helper_spec() {
   s.input_schema = R"J({"type":"object","properties":{"helper_type":{"type":"string"},
 "action":{"type":"string","enum":["create","update","remove"]},"helper_id":{"type":"string"},
 "name":{"type":"string"},"icon":{"type":"string"},"config":{"type":"object"},"menu_choice":{"type":"string"},
-"wait":{"type":"boolean"}},"required":["helper_type"]})J";
+"wait":{"type":"boolean"},"confirm":{"type":"boolean"}},"required":["helper_type"]})J";
   s.output_schema = R"J({"type":"object","properties":{"edit_id":{"type":"string"}}})J";
   s.annotations = writes(true, false);
   s.hidden_args = {"entry_id",      "show_advanced_options", "area_id",      "labels",         "category",

@@ -97,7 +97,7 @@ async function helperRoundTrip(client) {
   const listed = await ok(client, 'ha_config_list_helpers', { helper_type: 'template' });
   assert.equal(listed.items.length, 2);  // the demo home's and this one
   for (const [type, id] of [['counter', made.id], ['template', tpl.entry_id]]) {
-    const gone = await ok(client, 'ha_config_set_helper', { helper_type: type, action: 'remove', helper_id: id });
+    const gone = await ok(client, 'ha_config_set_helper', { helper_type: type, action: 'remove', helper_id: id, confirm: true });
     assert.equal(gone.wait.removed, true);
   }
   const grp = await ok(client, 'ha_config_set_group', { object_id: 'e2e_group', entities: ['light.hallway_light'] });

@@ -134,7 +134,8 @@ TEST_F(ConfigSearchTest, FlowHelperFollowsItsOptionsThroughConfigEntryChanges) {
   ASSERT_TRUE(item) << now.text;
   EXPECT_EQ(json::serialize(item->at("config")).find("cfg_probe_one"), std::string::npos) << now.text;
   CallResult removed =
-      call("ha_config_set_helper", R"({"helper_type":"template","action":"remove","helper_id":")" + entry + R"("})");
+      call("ha_config_set_helper",
+           R"({"helper_type":"template","action":"remove","confirm":true,"helper_id":")" + entry + R"("})");
   ASSERT_FALSE(removed.is_error) << removed.text;
   EXPECT_TRUE(eventually("binary_sensor.kettle_watch", [&](const auto& ids) { return !has_entry(ids, entry); }));
 }

@@ -85,6 +85,8 @@ class ConfirmationTest : public AskingToolsTest {
         {"ha_config_remove_scene", R"({"scene_id":"Dinner"})"},
         {"ha_remove_entity", R"({"entity_id":"light.laundry_light"})"},
         {"ha_config_remove_group", R"({"object_id":"family"})"},
+        {"ha_config_set_helper", R"({"helper_type":"input_boolean","action":"remove","helper_id":")" +
+                                     helper_id.substr(helper_id.find('.') + 1) + R"("})"},
         {"ha_restart", R"({})"},
         {"ha_manage_backup", R"({"action":"delete","backup_id":"5e4f3a2b"})"},
         {"ha_manage_backup", R"({"action":"restore","backup_id":"9a8b7c6d"})"},

@@ -66,7 +66,13 @@ TEST_F(HelperToolsTest, StorageHelperIsCreatedUpdatedAndRemovedWithJournal) {
   std::vector<std::string> ids = ids_of(r.structured.at("items").as_array());
   EXPECT_NE(std::find(ids.begin(), ids.end(), "input_boolean.party_mode"), ids.end()) << r.text;
 
+  // Without confirm: a preview naming the helper, and it stays.
   r = call("ha_config_set_helper", R"({"helper_type":"input_boolean","helper_id":"party_mode","action":"remove"})");
+  EXPECT_EQ(str(r.structured, "result"), "preview") << r.text;
+  EXPECT_EQ(str(r.structured.at("would_change").at("removes").as_object(), "helper_id"), "party_mode") << r.text;
+  EXPECT_TRUE(ha->snapshot()->states.find("input_boolean.party_mode"));
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"input_boolean","helper_id":"party_mode","action":"remove","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("wait").at("removed").as_bool()) << r.text;
   EXPECT_FALSE(ha->snapshot()->states.find("input_boolean.party_mode"));
@@ -102,7 +108,8 @@ TEST_F(HelperToolsTest, TagIsCreatedWithItsOwnIdUpdatedListedAndRemoved) {
   r = call("ha_config_list_helpers", R"({"helper_type":"all","helper_id":"04-a1-b2-c3"})");
   EXPECT_EQ(r.structured.at("items").as_array().size(), 1u) << r.text;
 
-  r = call("ha_config_set_helper", R"({"helper_type":"tag","helper_id":"04-a1-b2-c3","action":"remove"})");
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"tag","helper_id":"04-a1-b2-c3","action":"remove","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(eventually([&] { return !ha->snapshot()->states.find("tag.front_door_card"); }));
   r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
@@ -129,7 +136,7 @@ TEST_F(HelperToolsTest, ZoneIsCreatedUpdatedListedAndRemoved) {
   std::vector<std::string> ids = ids_of(r.structured.at("items").as_array());
   EXPECT_NE(std::find(ids.begin(), ids.end(), "zone.office"), ids.end()) << r.text;
   EXPECT_EQ(std::find(ids.begin(), ids.end(), "zone.home"), ids.end()) << r.text;  // zone.home is HA's core config
-  r = call("ha_config_set_helper", R"({"helper_type":"zone","helper_id":"office","action":"remove"})");
+  r = call("ha_config_set_helper", R"({"helper_type":"zone","helper_id":"office","action":"remove","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("wait").at("removed").as_bool()) << r.text;
 }
@@ -188,12 +195,14 @@ TEST_F(HelperToolsTest, TemplateSensorGoesThroughTheMenuAndFormThenOptionsFlowAn
   ASSERT_EQ(r.structured.at("items").as_array().size(), 2u) << r.text;  // the demo home's and this one
   EXPECT_EQ(r.structured.at("items").at(1).at("entry_id").as_string(), entry);
 
-  r = call("ha_config_set_helper", R"({"helper_type":"template","action":"remove","helper_id":")" + entry + R"("})");
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"template","action":"remove","confirm":true,"helper_id":")" + entry + R"("})");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.structured.at("wait").at("removed").as_bool()) << r.text;
   EXPECT_FALSE(ha->snapshot()->states.find("sensor.feels_like"));
   EXPECT_EQ(entries_of("template"), 1u);  // the demo home's
-  r = call("ha_config_set_helper", R"({"helper_type":"template","action":"remove","helper_id":")" + entry + R"("})");
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"template","action":"remove","confirm":true,"helper_id":")" + entry + R"("})");
   EXPECT_EQ(r.code(), "helper_not_found") << r.text;
   EXPECT_EQ(flows_in_progress(), 0u);
 }
@@ -319,7 +328,8 @@ TEST_F(HelperToolsTest, RestoreUndoesStorageHelperEditsAndRecreatesARemovedOne) 
   r = call("ha_config_set_helper", R"({"helper_type":"counter","name":"Restore Probe","config":{"step":3}})");
   ASSERT_FALSE(r.is_error) << r.text;
   const std::string created = str(r.structured, "edit_id");
-  r = call("ha_config_set_helper", R"({"helper_type":"counter","helper_id":"restore_probe","action":"remove"})");
+  r = call("ha_config_set_helper",
+           R"({"helper_type":"counter","helper_id":"restore_probe","action":"remove","confirm":true})");
   ASSERT_FALSE(r.is_error) << r.text;
   r = call("ha_config_set", R"({"restore":")" + str(r.structured, "edit_id") + R"("})");
   ASSERT_FALSE(r.is_error) << r.text;
