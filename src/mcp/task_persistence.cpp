@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/json_fields.hpp"
 #include "mcp/errors.hpp"
 #include "mcp/http/session_state_store.hpp"
 #include "mcp/task_store.hpp"
@@ -69,11 +70,6 @@ json::object to_record(const TaskRecord& task, const TaskStoreOptions& options, 
   return r;
 }
 
-std::string string_at(const json::object& r, std::string_view key) {
-  const json::value* v = r.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 std::optional<std::int64_t> int_at(const json::object& r, std::string_view key) {
   const json::value* v = r.if_contains(key);
   if (v && v->is_int64()) return v->get_int64();
@@ -89,15 +85,15 @@ std::optional<TaskRecord> from_record(const json::value& value, system_clock::ti
   const json::object* r = value.if_object();
   if (!r) return std::nullopt;
   TaskRecord task;
-  task.id = string_at(*r, "id");
-  task.owner = string_at(*r, "owner");
-  const auto status = status_named(string_at(*r, "status"));
+  task.id = string_or_empty(*r, "id");
+  task.owner = string_or_empty(*r, "owner");
+  const auto status = status_named(string_or_empty(*r, "status"));
   const auto created = int_at(*r, "created");
   const auto updated = int_at(*r, "updated");
   const auto ttl = int_at(*r, "ttl");
   if (task.id.empty() || !status || !created || !updated || !ttl) return std::nullopt;
   task.status = *status;
-  task.status_message = string_at(*r, "statusMessage");
+  task.status_message = string_or_empty(*r, "statusMessage");
   task.created = from_ms(*created);
   task.updated = from_ms(*updated);
   task.ttl = milliseconds(*ttl);
