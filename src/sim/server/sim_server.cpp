@@ -53,10 +53,7 @@
 
 namespace hamcp::sim {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
+namespace websocket = beast::websocket;  // asio, beast, http: sim_server_impl.hpp
 using tcp = asio::ip::tcp;
 
 namespace {
