@@ -1,5 +1,7 @@
 #include "ha/ws_command.hpp"
 
+#include "common/json_fields.hpp"
+
 namespace hamcp::ha {
 
 namespace json = boost::json;
@@ -26,10 +28,6 @@ const json::object* error_fields(const json::value& value, const char* key) {
   return fields ? fields->if_object() : nullptr;
 }
 
-std::string string_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 }  // namespace
 
 json::object command_subscription(json::object message) {
@@ -44,8 +42,9 @@ json::value ended_event(const HaError& error) { return error_value(kEnded, error
 std::optional<HaError> ended_by(const json::value& event) {
   const json::object* e = error_fields(event, kEnded);
   if (!e) return std::nullopt;
-  return make_error(string_at(*e, "cause") == "not_connected" ? ErrorCause::not_connected : ErrorCause::connection_lost,
-                    string_at(*e, "target"), string_at(*e, "detail"));
+  return make_error(
+      string_or_empty(*e, "cause") == "not_connected" ? ErrorCause::not_connected : ErrorCause::connection_lost,
+      string_or_empty(*e, "target"), string_or_empty(*e, "detail"));
 }
 
 json::object refusal_as_value(json::object message) {
@@ -60,8 +59,8 @@ json::value refusal_value(const HaError& error) { return error_value(kRefused, e
 std::optional<HaError> refused_by(const json::value& result) {
   const json::object* e = error_fields(result, kRefused);
   if (!e) return std::nullopt;
-  HaError error = make_error(ErrorCause::command_failed, string_at(*e, "target"), string_at(*e, "detail"));
-  error.ha_code = string_at(*e, "ha_code");
+  HaError error = make_error(ErrorCause::command_failed, string_or_empty(*e, "target"), string_or_empty(*e, "detail"));
+  error.ha_code = string_or_empty(*e, "ha_code");
   return error;
 }
 
