@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The lint lane: the code follows .clang-format, and clang-tidy (.clang-tidy: bugprone-*,
-# readability-function-size) finds nothing in src/, tests/ and bench/.
+# readability-function-size) finds nothing in src/, tests/ and bench/, and git tracks no symlinks
+# or build outputs.
 #   tests/lint/run.sh            both checks
 #   tests/lint/run.sh --fix      rewrite the files with clang-format instead of checking them
 # Exit 0 only with zero findings. Prints "N passed, N failed" (one per check).
@@ -15,6 +16,16 @@ passed=0; failed=0
 if [ "${1:-}" = "--fix" ]; then
   echo "$files" | xargs "$format" -i
   exit 0
+fi
+
+# The tree: build outputs and symlinks never belong in git (a committed link to a local build
+# dir once looped in CI's fresh clone and failed four lanes).
+stray=$(git ls-files -s | awk '$1 == "120000" {print $4}'; git ls-files | grep -E '^build' || true)
+if [ -z "$stray" ]; then
+  passed=$((passed + 1)); echo "lint: tree: no symlinks or build outputs tracked"
+else
+  failed=$((failed + 1)); echo "$stray" | head -20
+  echo "lint: tree: the paths above must not be tracked (fix: git rm --cached PATH)"
 fi
 
 echo "lint: clang-format ($(echo "$files" | wc -l) files)"
