@@ -14,7 +14,9 @@
 #   changes, nothing is recompiled, ccache keeps hitting. Every target links these two (a shared
 #   libspdlog would bring libstdc++.so back).
 # - OpenSSL (C, security updates) and libyaml (C) stay shared: see the results for why.
-# - Not for the sanitizer, TSan and fuzz builds (their runtimes want the shared libstdc++) nor Debug;
+# - GCC builds only (the lanes', the .deb's and the images' compiler; clang builds, e.g. the lint
+#   lane's compile database, stay shared). Not for the sanitizer, TSan and fuzz builds (their
+#   runtimes want the shared libstdc++) nor Debug;
 #   -DHAMCP_STATIC_RUNTIME=OFF restores the fully shared build (e.g. for a distribution that wants
 #   every library from its own packages).
 option(HAMCP_STATIC_RUNTIME "Link hamcp with static libstdc++/libgcc, spdlog, fmt and Boost libraries" ON)
