@@ -25,6 +25,12 @@ constexpr const char* kToggle = R"({"domain":"light","service":"toggle","entity_
 
 class UserGateTest : public ToolsTest {
  protected:
+  // A user's own connection opens on its first call, inside that call's wait:
+  // under emulation (the arm64 lane's qemu) 3 s was once too short for it.
+  UserGateTest() {
+    adjust_input = [](ha::ConnectionInput& input) { input.timeout = std::chrono::seconds(15); };
+  }
+
   // A sim user's HA tokens, as HA's login flow gives them to hamcp.
   sim::SimAuth::Tokens login(const std::string& username, const std::string& password) {
     auto& auth = sim->core().auth();
