@@ -14,8 +14,8 @@
 namespace hamcp::search {
 namespace {
 
-constexpr std::size_t kBatch = 256;     // documents handed over at once
-constexpr std::size_t kMaxBatches = 8;  // in flight: bounds the memory of a fast producer
+constexpr std::size_t kBatch = 64;      // documents handed over at once
+constexpr std::size_t kMaxBatches = 4;  // in flight: bounds the memory of a fast producer
 
 using Batch = std::vector<PreparedDoc>;
 

@@ -15,8 +15,10 @@ namespace hamcp::search {
 
 class IndexStore;
 
-// Below this many expected documents a build stays on the calling thread.
-inline constexpr std::size_t kParallelBuildMin = 4096;
+// Below this many expected documents a build stays on the calling thread: a
+// 10k home builds in ~0.15 s, and the batches in flight left ~1.7 MB of RSS
+// behind there (bench/RESULTS-ha.md, step 12-sync).
+inline constexpr std::size_t kParallelBuildMin = 50000;
 
 // Exceptions from produce are rethrown here after the worker has finished.
 void build_in_parallel(IndexStore& store, const std::function<void(const EntityIndex::DocSink&)>& produce);
