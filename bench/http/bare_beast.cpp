@@ -91,6 +91,7 @@ static int run_main(int argc, char** argv) {
                  asio::detached);
   std::cerr << "bench_bare_beast on 127.0.0.1:" << port << "\n";
   io.run();
+  return 0;
 }
 
 int main(int argc, char** argv) { return hamcp::common::guarded_main(argc, argv, run_main); }

@@ -19,6 +19,7 @@
 
 #include "ha/classify.hpp"
 #include "ha/detail/any_stream.hpp"
+#include "ha/detail/connection_slots.hpp"
 #include "ha/detail/ha_json.hpp"
 #include "ha/detail/transport.hpp"
 #include "ha/scrub.hpp"
@@ -48,13 +49,6 @@ constexpr auto kMaxIdle = std::chrono::seconds(60);
 // Requests talking to HA at once, each on its own connection; the rest queue
 // (a 1,500-call batch once opened 1,500 sockets to HA).
 constexpr std::size_t kMaxConnections = 32;
-
-// One request queued for a connection slot; release_slot() hands it over.
-struct SlotWaiter {
-  explicit SlotWaiter(asio::any_io_executor ex) : timer(std::move(ex)) {}
-  asio::steady_timer timer;
-  bool granted = false;  // guarded by Impl::mutex
-};
 
 struct Connection {
   std::unique_ptr<beast::tcp_stream> plain;
@@ -106,45 +100,15 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
   Secret cookie;  // set_cookie: sent on every request
   std::atomic<std::uint64_t> opened{0};
   std::mt19937 rng{std::random_device{}()};
-  std::size_t busy = 0;                             // slots in use (guarded by mutex)
-  std::deque<std::shared_ptr<SlotWaiter>> waiting;  // oldest first (guarded by mutex)
+  ConnectionSlots slots{executor, kMaxConnections};
 
-  // Waits (at most `timeout`) until fewer than kMaxConnections requests are
-  // talking to HA. Throws HaException(timeout) when the wait runs out.
+  // Waits (at most `timeout`) for one of the kMaxConnections slots.
   asio::awaitable<void> acquire_slot(std::chrono::milliseconds timeout) {
-    auto waiter = std::make_shared<SlotWaiter>(executor);
-    {
-      std::lock_guard lock(mutex);
-      if (busy < kMaxConnections) {
-        ++busy;
-        co_return;
-      }
-      waiter->timer.expires_after(timeout);
-      waiting.push_back(waiter);
-    }
-    boost::system::error_code ec;
-    co_await waiter->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    std::lock_guard lock(mutex);
-    if (waiter->granted) co_return;  // release_slot() passed its slot on to us
-    std::erase(waiting, waiter);
+    const bool got = co_await slots.acquire(timeout);
+    if (got) co_return;
     throw HaException(make_error(ErrorCause::timeout, settings.display_url,
                                  "waited " + std::to_string(timeout.count()) + " ms for one of the " +
                                      std::to_string(kMaxConnections) + " connections to Home Assistant"));
-  }
-
-  void release_slot() {
-    std::shared_ptr<SlotWaiter> next;
-    {
-      std::lock_guard lock(mutex);
-      if (waiting.empty()) {
-        --busy;
-        return;
-      }
-      next = std::move(waiting.front());
-      waiting.pop_front();
-      next->granted = true;  // the slot passes on; busy is unchanged
-    }
-    asio::post(next->timer.get_executor(), [next] { next->timer.cancel(); });
   }
 
   Impl(asio::any_io_executor ex, ConnectionSettings s) : executor(std::move(ex)), settings(std::move(s)) {}
@@ -256,7 +220,7 @@ struct RestClient::Impl : std::enable_shared_from_this<RestClient::Impl> {
       Impl* impl;
       ~SlotGuard() {
         try {
-          impl->release_slot();
+          impl->slots.release();
         } catch (...) {  // NOLINT(bugprone-empty-catch): only posting the wake-up can fail (out of memory)
         }
       }

@@ -28,8 +28,8 @@ struct AuditLogOptions {
 
 struct AuditQuery {
   std::size_t limit = 20;
-  std::string tool;     // empty: any
-  std::string outcome;  // "ok", "error", "preview", "refused"; empty: any
+  std::string tool{};     // empty: any
+  std::string outcome{};  // "ok", "error", "preview", "refused"; empty: any
 };
 
 class AuditLog {

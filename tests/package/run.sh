@@ -17,6 +17,17 @@ ninja -C "$build" -j"${HAMCP_JOBS:-2}" hamcp >/dev/null
 "$root/scripts/check-exports.sh" "$build/hamcp" | sed 's/^/package: /'
 deb="$("$root/packaging/deb/build.sh" "$build/hamcp" "$build/package")"
 echo "package: built $(basename "$deb") ($(du -k "$deb" | cut -f1) KB)"
+# HAMCP_STATIC_RUNTIME (cmake/static_runtime.cmake, default ON): the C++ runtime is inside hamcp, so
+# the package needs no shared C++ library, while OpenSSL and libyaml stay the system's (their
+# security updates reach hamcp without a rebuild).
+depends="$(dpkg-deb -f "$deb" Depends)"
+if grep -q '^HAMCP_STATIC_RUNTIME:BOOL=ON' "$build/CMakeCache.txt"; then
+  if grep -Eq 'libstdc\+\+|libgcc-s|libspdlog|libfmt|libboost' <<<"$depends" || ! grep -q 'libssl3' <<<"$depends" ||
+     ! grep -q 'libyaml' <<<"$depends"; then
+    echo "package: Depends should name no C++ library but libssl3 and libyaml: $depends" >&2; exit 1
+  fi
+  echo "package: Depends (no shared C++ library): $depends"
+fi
 
 # A clean Debian 12 root with systemd (for verify), made once and kept as a tarball. test.sh starts
 # prepare-root.sh in the background at its start (it is mostly downloading); here it is waited for.

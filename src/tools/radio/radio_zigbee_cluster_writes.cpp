@@ -102,7 +102,11 @@ asio::awaitable<json::object> zigbee_cluster_write(Args& args, ToolEnv& env) {
   json::object data = service_data(args, t);
   data["attribute"] = attribute;
   data["value"] = value;
-  auto writing = service(env, zigbee(), ha::ServiceCall{"zha", "set_zigbee_cluster_attribute", std::move(data)});
+  ha::ServiceCall call;
+  call.domain = "zha";
+  call.service = "set_zigbee_cluster_attribute";
+  call.data = std::move(data);
+  auto writing = service(env, zigbee(), std::move(call));
   co_await std::move(writing);
   auto rereading = current_value(env, t.ref, attribute);
   details["after"] = co_await std::move(rereading);
@@ -168,7 +172,11 @@ asio::awaitable<json::object> zigbee_cluster_command(Args& args, ToolEnv& env) {
     data["args"] = list_args->is_array() ? *list_args : json::value(json::array{*list_args});
   else
     data["params"] = details["params"];  // HA wants args or params: an empty params for a command without any
-  auto issuing = service(env, zigbee(), ha::ServiceCall{"zha", "issue_zigbee_cluster_command", std::move(data)});
+  ha::ServiceCall call;
+  call.domain = "zha";
+  call.service = "issue_zigbee_cluster_command";
+  call.data = std::move(data);
+  auto issuing = service(env, zigbee(), std::move(call));
   co_await std::move(issuing);
   details["done"] = true;
   details["issued"] = true;

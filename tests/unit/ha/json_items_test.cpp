@@ -134,7 +134,7 @@ TEST(WsRawResult, HomeAssistantsLayoutIsHandedOverAsTheFramesOwnText) {
 TEST(WsRawResult, AnyOtherLayoutIsParsedAndStillHandedOverAsText) {
   // Coalesced into an array, a member after "result", a result that is not
   // valid JSON up to the closing brace: never a view that cuts a value.
-  for (const std::string frame : {
+  for (const std::string& frame : {
            std::string(R"([{"id":1,"type":"result","success":true,"result":[1,2]}])"),
            std::string(R"({"id":1,"type":"result","success":true,"result":[1,2],"x":[3]})"),
            std::string(R"({"type":"result","id":1,"success":true,"result":[1,2]})"),

@@ -114,7 +114,9 @@ TEST(SearchProperties, ArbitraryBytesGiveWellFormedResults) {
       EXPECT_LE(r.hits[k].score, 100.0);
       if (k > 0) {
         EXPECT_GE(r.hits[k - 1].score, r.hits[k].score) << text;
-        if (r.hits[k - 1].score == r.hits[k].score) EXPECT_LT(r.hits[k - 1].entity_id, r.hits[k].entity_id) << text;
+        if (r.hits[k - 1].score == r.hits[k].score) {
+          EXPECT_LT(r.hits[k - 1].entity_id, r.hits[k].entity_id) << text;
+        }
       }
     }
     // Normalisation is idempotent: folding folded text changes nothing.

@@ -57,7 +57,9 @@ TEST_F(ToolsTest, ListsEveryToolWithSchemasAndAnnotations) {
     for (const char* hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
       EXPECT_TRUE(a.contains(hint)) << name << " lacks " << hint;
     // A read-only tool is never destructive.
-    if (a.at("readOnlyHint").as_bool()) EXPECT_FALSE(a.at("destructiveHint").as_bool()) << name;
+    if (a.at("readOnlyHint").as_bool()) {
+      EXPECT_FALSE(a.at("destructiveHint").as_bool()) << name;
+    }
   }
   EXPECT_EQ(names, kTools);
   auto hint = [&](const std::string& tool, const char* key) {

@@ -66,9 +66,11 @@ TEST_F(ConfigSearchTest, FindsItemsByWhatIsInsideThem) {
   // A scene by an entity it sets; include_config brings the config along.
   CallResult scene = search("light.tv_backlight", R"(,"include_config":true)");
   ASSERT_TRUE(has(config_hits(scene), "scene.movie_night")) << scene.text;
-  for (const auto& item : scene.structured.at("config_results").as_array())
-    if (const json::value* id = item.as_object().if_contains("entity_id"); id && *id == "scene.movie_night")
+  for (const auto& item : scene.structured.at("config_results").as_array()) {
+    if (const json::value* id = item.as_object().if_contains("entity_id"); id && *id == "scene.movie_night") {
       EXPECT_TRUE(item.as_object().contains("config"));
+    }
+  }
 }
 
 TEST_F(ConfigSearchTest, EntityFiltersAndOtherDomainsSkipConfigs) {
