@@ -99,6 +99,7 @@ class Registry::Builder {
 
   RegistryPtr finish() {
     registry_->pool_.freeze();
+    registry_->items_.shrink_to_fit();  // a list read from text grew by doubling
     return std::move(registry_);
   }
 
