@@ -31,15 +31,15 @@ std::size_t hash_keys(const json::object& o) {
   return h;
 }
 
-bool same_keys(const json::object& o, const AttributeKeys& keys) {
+}  // namespace
+
+bool same_keys(const json::object& o, const std::vector<std::string>& keys) {
   if (o.size() != keys.size()) return false;
   std::size_t i = 0;
   for (const auto& kv : o)
     if (kv.key() != keys[i++]) return false;
   return true;
 }
-
-}  // namespace
 
 std::optional<std::uint16_t> intern_attribute_keys(const json::object& o) {
   if (o.empty() || o.size() > kMaxInternedKeys) return std::nullopt;

@@ -30,5 +30,7 @@ std::optional<std::uint16_t> intern_attribute_keys(const boost::json::object& o)
 // The list of an id that intern_attribute_keys() returned.
 const AttributeKeys& attribute_keys(std::uint16_t id);
 std::size_t attribute_key_lists();  // how many are interned
+// Whether o's keys are exactly keys, in order (also the registries' shape check).
+bool same_keys(const boost::json::object& o, const std::vector<std::string>& keys);
 
 }  // namespace hamcp::ha::detail
