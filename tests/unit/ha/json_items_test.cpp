@@ -68,6 +68,26 @@ TEST(JsonItems, BigItemsSpillOutOfTheScratchArena) {
   EXPECT_EQ(items[0].size(), 100000u + 10);
 }
 
+// An item's DOM is built in the walk's scratch arena, not by malloc: the
+// parser's constructor takes only its temporary stack's storage, so without
+// reset() every key and string of a 100k-entry registry list was a malloc
+// and a free (heaptrack: 3.26M keys and 1.1M strings through a 100k sync).
+TEST(JsonItems, ItemsAreBuiltInTheScratchArena) {
+  boost::system::error_code ec;
+  int seen = 0;
+  const json::storage_ptr heap;
+  const bool ok = for_each_item(R"([{"name":"a string longer than the short buffer","list":[1,2]},{"b":"x"}])",
+                                [&](json::value& v) {
+                                  ++seen;
+                                  EXPECT_NE(v.storage().get(), heap.get());
+                                  for (const auto& kv : v.as_object())
+                                    EXPECT_NE(kv.value().storage().get(), heap.get()) << kv.key();
+                                },
+                                ec);
+  ASSERT_TRUE(ok) << ec.message();
+  EXPECT_EQ(seen, 2);
+}
+
 TEST(JsonItems, WalksMembersWithEscapedKeys) {
   std::vector<std::pair<std::string, std::string>> seen;
   boost::system::error_code ec;
