@@ -122,6 +122,7 @@ void Mirror::Impl::on_entities_event(json::value& event, bool first) {
 void Mirror::Impl::mark_states_ready() {
   asio::post(strand, [self = shared_from_this()] {
     self->states_ready = true;
+    if (self->states_waiter) self->states_waiter->cancel();
     self->update_synced();
   });
 }

@@ -88,10 +88,14 @@ asio::awaitable<void> Mirror::Impl::subscribe_all() {
   auto strong = shared_from_this();
   std::weak_ptr<Impl> self = strong;  // handlers live in the WsClient: no ownership cycle
   // GCC 12: no temporaries with destructors (the weak_ptr argument) inside co_await.
-  auto states = subscribe_states(self);
-  co_await std::move(states);
+  // Change events first: a registry edited while its list is fetched below is
+  // marked dirty and fetched again. The states last: while Home Assistant
+  // builds their initial event nothing else is answered, and the fetches are
+  // sent as soon as the subscription is confirmed.
   auto changes = subscribe_changes(self);
   co_await std::move(changes);
+  auto states = subscribe_states(self);
+  co_await std::move(states);
 }
 
 // Called on the WS strand; flags are strand-owned, so hop first.
@@ -156,13 +160,15 @@ asio::awaitable<void> Mirror::Impl::debounced_refresh() {
 // index) rebuild their view of every entity, which on a 100k-entity home costs
 // seconds and hundreds of MB of churn per registry.
 asio::awaitable<void> Mirror::Impl::fetch_and_publish_all(std::uint64_t epoch) {
-  auto cfg = co_await fetch.config();
-  auto svc = co_await fetch.services();
-  std::vector<detail::FetchedRegistry> regs;
-  for (RegistryKind kind : kAllRegistries) {
-    detail::FetchedRegistry f = co_await fetch.registry(kind);
-    regs.push_back(std::move(f));
-  }
+  auto fetching = fetch.all();
+  detail::FetchedAll all = co_await std::move(fetching);
+  auto cfg = std::move(all.config);
+  auto svc = std::move(all.services);
+  std::vector<detail::FetchedRegistry> regs = std::move(all.registries);
+  // The answers can overtake the initial states (their big frame is parsed
+  // aside): publishing without them would index every entity twice.
+  auto arrival = initial_states_arrived(epoch);
+  co_await std::move(arrival);
   std::optional<StateTable> states = initial.end();
   ChangeSet cs;
   cs.full_resync = true;
@@ -181,6 +187,21 @@ asio::awaitable<void> Mirror::Impl::fetch_and_publish_all(std::uint64_t epoch) {
   if (epoch != sync_epoch) co_return;  // a newer connection took over
   rest_ready = true;
   update_synced();
+}
+
+// Waits (bounded by the command timeout) until the initial states of this
+// connection are held; mark_states_ready and on_disconnected wake it.
+asio::awaitable<void> Mirror::Impl::initial_states_arrived(std::uint64_t epoch) {
+  auto self = shared_from_this();
+  asio::steady_timer timer(strand, options.command_timeout);
+  states_waiter = &timer;
+  while (!states_ready && !legacy_states && ws_up && epoch == sync_epoch && !stopped &&
+         timer.expiry() > asio::steady_timer::clock_type::now()) {
+    boost::system::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (!ec) break;  // timed out: publish what there is, as before
+  }
+  states_waiter = nullptr;
 }
 
 asio::awaitable<void> Mirror::Impl::sync(std::uint64_t epoch) {
@@ -233,6 +254,7 @@ void Mirror::Impl::on_disconnected(const std::optional<HaError>& err) {
   states_ready = false;
   rest_ready = false;
   ++sync_epoch;
+  if (states_waiter) states_waiter->cancel();
   std::string detail = was_up ? "connection lost, reconnecting" : "cannot connect, retrying";
   // Keep "degraded" while REST polling still works.
   const MirrorState next = status.state() == MirrorState::degraded ? MirrorState::degraded : MirrorState::disconnected;

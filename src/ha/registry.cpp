@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "ha/detail/attribute_keys.hpp"
 #include "ha/detail/json_items.hpp"
 #include "ha/snapshot.hpp"
 
@@ -14,14 +15,6 @@ namespace json = boost::json;
 namespace {
 
 std::size_t key_hash(std::string_view key) noexcept { return std::hash<std::string_view>{}(key); }
-
-bool same_keys(const json::object& o, const std::vector<std::string>& keys) {
-  if (o.size() != keys.size()) return false;
-  std::size_t i = 0;
-  for (const auto& kv : o)
-    if (kv.key() != keys[i++]) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -99,6 +92,7 @@ class Registry::Builder {
 
   RegistryPtr finish() {
     registry_->pool_.freeze();
+    registry_->items_.shrink_to_fit();  // a list read from text grew by doubling
     return std::move(registry_);
   }
 
@@ -107,7 +101,7 @@ class Registry::Builder {
   // compare with the previous item's shape first (no allocation), and build
   // the key list for the map only when the shape changes.
   std::uint32_t shape_of(const json::object& o) {
-    if (last_shape_ != kNoShape && same_keys(o, registry_->shapes_[last_shape_])) return last_shape_;
+    if (last_shape_ != kNoShape && detail::same_keys(o, registry_->shapes_[last_shape_])) return last_shape_;
     std::vector<std::string> keys;
     keys.reserve(o.size());
     for (const auto& kv : o) keys.emplace_back(kv.key());

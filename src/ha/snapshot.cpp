@@ -3,50 +3,104 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
+#include "ha/detail/attribute_keys.hpp"
 #include "ha/detail/ha_json.hpp"
 
 namespace hamcp::ha {
 namespace json = boost::json;
 
-Attributes::Attributes(const json::object& attributes) {
-  if (!attributes.empty()) {
-    text_ = json::serialize(attributes);
-    text_.shrink_to_fit();
-  }
+namespace {
+
+// The encoding after the size prefix: a 2-byte key list code (0: the keys
+// are stored with the values, as one packed object; else the interned list's
+// id + 1), then the packed values in the list's order.
+constexpr std::size_t kPrefix = sizeof(std::uint32_t);
+constexpr std::size_t kCode = sizeof(std::uint16_t);
+
+const detail::StringPool& no_pool() {
+  static const detail::StringPool pool;  // attributes pool no strings
+  return pool;
 }
 
-namespace {
-// Our own serialization of what HA sent: it parses (with the depth limit of
-// the frame it came in).
-json::value parse_stored(std::string_view text, json::storage_ptr storage) {
-  boost::system::error_code ec;
-  json::parse_options options;
-  options.max_depth = detail::kHaJsonMaxDepth;
-  json::value v = json::parse(text, ec, std::move(storage), options);
-  if (ec) return json::value();
-  return v;  // moved: `ec ? json::value() : v` copied every parsed value
-}
 }  // namespace
 
+Attributes::Attributes(const json::object& attributes) {
+  if (attributes.empty()) return;
+  thread_local std::string out;
+  thread_local std::vector<std::pair<std::size_t, std::size_t>> inline_strings;
+  out.assign(kPrefix + kCode, '\0');
+  inline_strings.clear();
+  detail::StringPool pool;  // empty: nothing is pooled (a lookup finds nothing)
+  detail::PackedWriter writer{pool, out, inline_strings};
+  const auto keys = detail::intern_attribute_keys(attributes);
+  const std::uint16_t code = keys ? static_cast<std::uint16_t>(*keys + 1) : 0;
+  if (keys)
+    writer.values_of(attributes);
+  else
+    writer.value(attributes);
+  const auto size = static_cast<std::uint32_t>(out.size() - kPrefix);
+  std::memcpy(out.data(), &size, kPrefix);
+  std::memcpy(out.data() + kPrefix, &code, kCode);
+  data_ = std::make_unique_for_overwrite<char[]>(out.size());
+  std::memcpy(data_.get(), out.data(), out.size());
+}
+
+Attributes::Attributes(const Attributes& other) {
+  const std::string_view b = other.block();
+  if (b.empty()) return;
+  data_ = std::make_unique_for_overwrite<char[]>(b.size());
+  std::memcpy(data_.get(), b.data(), b.size());
+}
+
+Attributes& Attributes::operator=(const Attributes& other) {
+  if (this != &other) *this = Attributes(other);
+  return *this;
+}
+
+std::string_view Attributes::block() const noexcept {
+  if (!data_) return {};
+  std::uint32_t size = 0;
+  std::memcpy(&size, data_.get(), kPrefix);
+  return {data_.get(), kPrefix + size};
+}
+
 json::object Attributes::parse(json::storage_ptr storage) const {
-  if (text_.empty()) return json::object(std::move(storage));
-  json::value v = parse_stored(text_, storage);
-  if (!v.is_object()) return json::object(std::move(storage));
-  return std::move(v.as_object());
+  json::object o(storage);
+  std::string_view in = block();
+  if (in.empty()) return o;
+  in.remove_prefix(kPrefix);
+  std::uint16_t code = 0;
+  std::memcpy(&code, in.data(), kCode);
+  in.remove_prefix(kCode);
+  if (code == 0) {
+    json::value v = detail::unpack_value(in, no_pool(), storage);
+    if (v.is_object()) o = std::move(v.as_object());
+    return o;
+  }
+  const detail::AttributeKeys& keys = detail::attribute_keys(static_cast<std::uint16_t>(code - 1));
+  o.reserve(keys.size());
+  for (const auto& key : keys) o.emplace(key, detail::unpack_value(in, no_pool(), storage));
+  return o;
 }
 
 std::string Attributes::string_of(std::string_view key) const {
-  if (text_.empty()) return {};
-  const json::object o = parse();
+  if (!data_) return {};
+  unsigned char buffer[2048];
+  json::monotonic_resource arena(buffer, sizeof buffer);
+  const json::object o = parse(&arena);
   const json::value* v = o.if_contains(key);
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
+
+std::string Attributes::text() const { return data_ ? json::serialize(parse()) : std::string("{}"); }
 
 json::object EntityState::to_json() const {
   json::object o;
@@ -108,19 +162,25 @@ const std::shared_ptr<const StateTable::Shard>& empty_shard() {
   static const auto empty = std::make_shared<const StateTable::Shard>();
   return empty;
 }
+bool id_less(const EntityStatePtr& s, std::string_view id) { return s->entity_id < id; }
+// Where id is or would go in a sorted shard.
+template <typename Shard>
+auto position(Shard& shard, std::string_view id) {
+  return std::lower_bound(shard.begin(), shard.end(), id, id_less);
+}
 }  // namespace
 
 StateTable::StateTable() { shards_.fill(empty_shard()); }
 
 EntityStatePtr StateTable::find(std::string_view id) const {
   const auto& shard = *shards_[shard_of(id)];
-  auto it = shard.find(id);
-  return it == shard.end() ? nullptr : it->second;
+  const auto it = position(shard, id);
+  return it != shard.end() && (*it)->entity_id == id ? *it : nullptr;
 }
 
 void StateTable::for_each(const std::function<void(const EntityStatePtr&)>& fn) const {
   for (const auto& shard : shards_) {
-    for (const auto& [id, st] : *shard) fn(st);
+    for (const auto& st : *shard) fn(st);
   }
 }
 
@@ -128,27 +188,34 @@ std::vector<std::string> StateTable::entity_ids() const {
   std::vector<std::string> ids;
   ids.reserve(size_);
   for (const auto& shard : shards_) {
-    for (const auto& [id, st] : *shard) ids.emplace_back(id);
+    for (const auto& st : *shard) ids.emplace_back(st->entity_id);
   }
   std::sort(ids.begin(), ids.end());
   return ids;
 }
 
+// Both shards are sorted by id: one merge walk.
 void StateTable::for_each_difference(const StateTable& before, const Difference& fn) const {
   static const EntityStatePtr absent;
   for (std::size_t i = 0; i < kShards; ++i) {
     const Shard& now = *shards_[i];
     const Shard& was = *before.shards_[i];
     if (&now == &was) continue;
-    for (const auto& [id, st] : now) {
-      const auto old = was.find(id);
-      if (old == was.end())
-        fn(id, absent, st);
-      else if (old->second != st)
-        fn(id, old->second, st);
+    auto n = now.begin();
+    auto w = was.begin();
+    while (n != now.end() || w != was.end()) {
+      if (w == was.end() || (n != now.end() && (*n)->entity_id < (*w)->entity_id)) {
+        fn((*n)->entity_id, absent, *n);
+        ++n;
+      } else if (n == now.end() || (*w)->entity_id < (*n)->entity_id) {
+        fn((*w)->entity_id, *w, absent);
+        ++w;
+      } else {
+        if (*n != *w) fn((*n)->entity_id, *w, *n);
+        ++n;
+        ++w;
+      }
     }
-    for (const auto& [id, st] : was)
-      if (!now.count(id)) fn(id, st, absent);
   }
 }
 
@@ -166,17 +233,22 @@ StateTable::Shard& StateTableBuilder::writable(std::size_t index) {
 
 void StateTableBuilder::put(EntityStatePtr state) {
   auto& shard = writable(shard_of(state->entity_id));
-  // The key views the old state's entity_id: drop that entry before the old
-  // state can go, then key the new entry by the new state's own string.
-  if (shard.erase(state->entity_id) == 0) ++table_.size_;
-  const std::string_view key = state->entity_id;
-  shard.emplace(key, std::move(state));
+  const auto it = position(shard, state->entity_id);
+  if (it != shard.end() && (*it)->entity_id == state->entity_id) {
+    *it = std::move(state);
+    return;
+  }
+  shard.insert(it, std::move(state));
+  ++table_.size_;
 }
 
 bool StateTableBuilder::erase(const std::string& id) {
   const auto index = shard_of(id);
-  if (!table_.shards_[index]->count(std::string_view(id))) return false;
-  writable(index).erase(std::string_view(id));
+  const auto& shard = *table_.shards_[index];
+  const auto found = position(shard, id);
+  if (found == shard.end() || (*found)->entity_id != id) return false;
+  auto& mine = writable(index);
+  mine.erase(position(mine, id));
   --table_.size_;
   return true;
 }
@@ -187,7 +259,9 @@ void StateTableBuilder::clear() {
 }
 
 StateTable StateTableBuilder::build() {
-  owned_ = {};  // later writes to this builder copy again
+  for (auto& shard : owned_)
+    if (shard) shard->shrink_to_fit();  // the inserts' doubling slack (a shard is copied exactly on its next write)
+  owned_ = {};                          // later writes to this builder copy again
   return table_;
 }
 

@@ -27,16 +27,24 @@
 
 namespace hamcp::ha {
 
-// An entity's attributes, kept as their compact JSON text. As a Boost.JSON
-// object every key and string is an allocation of its own, about three times
-// the text's size: on a 100k-entity home that was the largest part of the
-// mirror. Tools parse the text when they need the values (a few µs per entity);
-// parse() gives back exactly the object that was stored (same order, same
-// numbers), so what a tool prints does not change.
+// An entity's attributes in a compact binary form: the values packed as the
+// registries' are (detail/packed_json.hpp: numbers keep their kind and bits,
+// lowercase hex strings at half size) and, instead of the keys, the id of the
+// object's key list, interned once for the process (detail/attribute_keys.hpp:
+// a 100k-entity home has a few dozen). One 8-byte pointer in EntityState and
+// one heap block; as JSON text it was a 32-byte std::string and ~162 bytes
+// (half of them keys), as a Boost.JSON object ~450. Tools decode it when they
+// need the values; parse() gives back exactly the object that was stored
+// (same order, same numbers), so what a tool prints does not change.
 class Attributes {
  public:
   Attributes() = default;
   explicit Attributes(const boost::json::object& attributes);
+  Attributes(const Attributes& other);
+  Attributes& operator=(const Attributes& other);
+  Attributes(Attributes&&) noexcept = default;
+  Attributes& operator=(Attributes&&) noexcept = default;
+  ~Attributes() = default;
   Attributes& operator=(const boost::json::object& attributes) { return *this = Attributes(attributes); }
 
   // storage: where the parsed object lives (e.g. a monotonic_resource on the
@@ -44,11 +52,13 @@ class Attributes {
   boost::json::object parse(boost::json::storage_ptr storage = {}) const;
   // The string value of one attribute, "" when absent or not a string.
   std::string string_of(std::string_view key) const;
-  std::string_view text() const noexcept { return text_.empty() ? std::string_view("{}") : std::string_view(text_); }
-  bool operator==(const Attributes& other) const noexcept { return text() == other.text(); }
+  std::string text() const;  // the object serialized ("{}" when empty)
+  // Equal objects (same keys in the same order, same values) compare equal.
+  bool operator==(const Attributes& other) const noexcept { return block() == other.block(); }
 
  private:
-  std::string text_;  // serialized object; empty means {}
+  std::string_view block() const noexcept;  // size prefix and encoding; empty for {}
+  std::unique_ptr<char[]> data_;            // 4-byte size, then the encoding; null for {}
 };
 
 struct EntityState {
@@ -74,8 +84,10 @@ using common::parse_iso_time;
 class StateTable {
  public:
   static constexpr std::size_t kShards = 256;
-  // Keys view the entity_id inside the state they map to (no second copy).
-  using Shard = std::unordered_map<std::string_view, EntityStatePtr>;
+  // A shard's states sorted by entity id: 16 bytes a state (a node map cost
+  // a 64-byte node and a bucket each). A shard holds ~size/256 states, so an
+  // insert's move of the tail is a few KB at 100k entities.
+  using Shard = std::vector<EntityStatePtr>;
 
   StateTable();
   EntityStatePtr find(std::string_view entity_id) const;

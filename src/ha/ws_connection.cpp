@@ -215,23 +215,22 @@ asio::awaitable<HaError> WsClient::Impl::read_loop() {
 
 boost::system::error_code WsClient::Impl::on_frame(beast::flat_buffer buffer, std::uint64_t gen) {
   if (gen != generation) return asio::error::operation_aborted;
-  std::shared_ptr<Slot> big = inbox.receive(buffer);
-  if (big) parse_elsewhere(std::move(big), std::move(buffer));
+  for (ParseJob& job : inbox.receive(buffer)) parse_elsewhere(std::move(job));
   if (inbox.protocol_failure()) return asio::error::invalid_argument;
   return {};
 }
 
-void WsClient::Impl::parse_elsewhere(std::shared_ptr<Slot> slot, beast::flat_buffer buffer) {
-  auto shared_buffer = std::make_shared<beast::flat_buffer>(std::move(buffer));
+void WsClient::Impl::parse_elsewhere(ParseJob job) {
   const std::uint64_t gen = generation;
   std::weak_ptr<Impl> weak = shared_from_this();
   auto strand_copy = strand;
-  asio::post(parse_pool, [weak, strand_copy, slot, shared_buffer, gen]() mutable {
-    WsInbox::parse(*slot, shared_buffer);
+  asio::post(parse_pool, [weak, strand_copy, job = std::move(job), gen]() mutable {
+    WsInbox::parse(*job.slot, job.frame, job.text);
     // The frame text is no longer needed (unless the slot hands it over as a
     // raw result): free it before the DOM is dispatched and converted, so
     // text, DOM and converted copies never all sit in memory at once.
-    shared_buffer.reset();
+    job.frame.reset();
+    auto slot = std::move(job.slot);
     // Hold no strong reference on this thread: the Impl (which owns this
     // pool) must never be destroyed from inside the pool.
     asio::post(strand_copy, [weak, slot, gen] {

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "search/index_store.hpp"
+#include "search/parallel_build.hpp"
 
 namespace hamcp::search {
 
@@ -25,9 +26,13 @@ void EntityIndex::build(std::size_t expected, const std::function<void(const Doc
   // Built without the lock so queries keep running on the old content.
   auto fresh = std::make_unique<IndexStore>();
   fresh->reserve(expected);
-  produce([&fresh](EntityDoc d) {
-    if (!d.entity_id.empty()) fresh->upsert(std::move(d));
-  });
+  if (expected >= kParallelBuildMin) {
+    build_in_parallel(*fresh, produce);
+  } else {
+    produce([&fresh](EntityDoc d) {
+      if (!d.entity_id.empty()) fresh->upsert(std::move(d));
+    });
+  }
   fresh->shrink_to_fit();
   std::unique_lock lock(mutex_);
   store_.swap(fresh);

@@ -63,6 +63,14 @@ void WordList::sort_and_merge() {
   words.resize(out);
 }
 
+PreparedDoc prepare_doc(EntityDoc doc) {
+  PreparedDoc p;
+  p.doc = std::move(doc);
+  tokenise_fields(p.doc, p.words, p.phrases);
+  p.words.sort_and_merge();
+  return p;
+}
+
 void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases) {
   std::u32string display;  // folded name shown to people, for the "area + name" phrase
   std::u32string folded;   // reused for every field: no allocation per text

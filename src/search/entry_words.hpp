@@ -34,4 +34,13 @@ struct WordList {
 // "bedlight") so either spelling finds the other; and the phrases to score.
 void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases);
 
+// A document with its words (sorted and merged) and phrases: the part of an
+// insert that needs nothing from the store, so any thread can make it.
+struct PreparedDoc {
+  EntityDoc doc;
+  WordList words;
+  PhraseList phrases;
+};
+PreparedDoc prepare_doc(EntityDoc doc);
+
 }  // namespace hamcp::search

@@ -212,14 +212,30 @@ IndexStore::TokenRefs IndexStore::indexed_words(const EntityDoc& doc) const {
 
 Entry IndexStore::make_entry(const EntityDoc& doc, TokenRefs& tokens) {
   WordList words;
-  Entry entry;
-  tokenise_fields(doc, words, entry.phrases);
+  PhraseList phrases;
+  tokenise_fields(doc, words, phrases);
   words.sort_and_merge();
+  return finish_entry(doc, words, std::move(phrases), tokens);
+}
+
+Entry IndexStore::finish_entry(const EntityDoc& doc, const WordList& words, PhraseList&& phrases, TokenRefs& tokens) {
+  Entry entry;
+  entry.phrases = std::move(phrases);
   entry.live = true;
   tokens = intern_words(words);
   make_keys(doc, entry.keys);
   entry.doc = PackedDoc(doc, &places_);
   return entry;
+}
+
+void IndexStore::upsert(PreparedDoc&& p) {
+  if (slot_of(p.doc.entity_id)) {  // a replacement: compared with the old document first
+    upsert(std::move(p.doc));
+    return;
+  }
+  TokenRefs tokens;
+  Entry entry = finish_entry(p.doc, p.words, std::move(p.phrases), tokens);
+  insert_entry(std::move(entry), tokens);
 }
 
 void IndexStore::insert_entry(Entry entry, const TokenRefs& tokens) {

@@ -78,10 +78,13 @@ struct Entry {
 static_assert(sizeof(Entry) <= 72);
 
 struct WordList;
+struct PreparedDoc;
 
 class IndexStore {
  public:
   void upsert(EntityDoc doc);
+  // The same as upsert(p.doc) for a document prepared elsewhere (prepare_doc).
+  void upsert(PreparedDoc&& p);
   bool remove(std::string_view entity_id);
   // Bulk building: make room for n entities up front (no growth copies of
   // entries_, whose elements are ~0.7 KiB each), and afterwards give back the
@@ -120,6 +123,7 @@ class IndexStore {
   TokenRefs indexed_words(const EntityDoc& doc) const;
   // An entity's entry (phrases, folded filter keys) and its tokens, interned.
   Entry make_entry(const EntityDoc& doc, TokenRefs& tokens);
+  Entry finish_entry(const EntityDoc& doc, const WordList& words, PhraseList&& phrases, TokenRefs& tokens);
   void make_keys(const EntityDoc& doc, FilterKeys& keys);
   void insert_entry(Entry entry, const TokenRefs& tokens);
   // Touches only the postings whose token or field mask changed.

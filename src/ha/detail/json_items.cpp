@@ -35,7 +35,8 @@ class Cursor {
   std::optional<json::value> value(json::storage_ptr storage, boost::system::error_code& ec) {
     json::parse_options options;
     options.max_depth = kHaJsonMaxDepth;
-    json::parser parser(std::move(storage), options);
+    json::parser parser(storage, options);  // its temporary stack
+    parser.reset(std::move(storage));       // the value's nodes: without this, each key and string is a malloc
     const std::string_view rest = text_.substr(pos_);
     const std::size_t used = parser.write_some(rest.data(), rest.size(), ec);
     if (ec) return std::nullopt;  // write_some: an error, or one complete value

@@ -1,8 +1,15 @@
 #include "ha/detail/mirror_fetch.hpp"
 
 #include <array>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json/array.hpp>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include "ha/errors.hpp"
 #include "ha/ws_client.hpp"
@@ -14,6 +21,12 @@ namespace json = boost::json;
 namespace {
 // Category scopes the HA frontend uses.
 constexpr std::array<const char*, 4> kCategoryScopes = {"automation", "script", "scene", "helpers"};
+
+// Runs op and stores its result in out (which outlives the awaiting group).
+template <typename T>
+asio::awaitable<void> store_into(asio::awaitable<T> op, T& out) {
+  out = co_await std::move(op);
+}
 }  // namespace
 
 bool unsupported(const HaError& e) {
@@ -88,6 +101,31 @@ asio::awaitable<std::shared_ptr<const json::object>> MirrorFetch::object_command
 asio::awaitable<std::shared_ptr<const json::object>> MirrorFetch::config() { return object_command("get_config"); }
 
 asio::awaitable<std::shared_ptr<const json::object>> MirrorFetch::services() { return object_command("get_services"); }
+
+asio::awaitable<FetchedAll> MirrorFetch::all() {
+  FetchedAll out;
+  out.registries.resize(kRegistryKinds);
+  const auto ex = co_await asio::this_coro::executor;
+  using Op = decltype(asio::co_spawn(ex, std::declval<asio::awaitable<void>>(), asio::deferred));
+  std::vector<Op> ops;
+  ops.push_back(asio::co_spawn(ex, store_into(config(), out.config), asio::deferred));
+  ops.push_back(asio::co_spawn(ex, store_into(services(), out.services), asio::deferred));
+  // Sent in this order, answered in this order: the entity registry (the
+  // biggest list) last, so HA builds it while the device list is decoded
+  // here, and the two big texts are not held at once.
+  for (RegistryKind kind : {RegistryKind::device, RegistryKind::area, RegistryKind::floor, RegistryKind::label,
+                            RegistryKind::category, RegistryKind::entity}) {
+    auto op = registry(kind);
+    auto& into = out.registries[static_cast<std::size_t>(kind)];
+    ops.push_back(asio::co_spawn(ex, store_into(std::move(op), into), asio::deferred));
+  }
+  auto group = asio::experimental::make_parallel_group(std::move(ops));
+  auto waited = group.async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+  auto [order, errors] = co_await std::move(waited);
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  co_return out;
+}
 
 void MirrorFetch::install(Snapshot& s, const FetchedRegistry& f) {
   s.registries[static_cast<std::size_t>(f.kind)] = f.registry;

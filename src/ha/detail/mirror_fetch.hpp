@@ -9,6 +9,7 @@
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <memory>
+#include <vector>
 
 #include "ha/errors.hpp"
 #include "ha/snapshot.hpp"
@@ -25,6 +26,13 @@ struct FetchedRegistry {
   bool available = true;  // false: this HA version has no such registry
 };
 
+// Everything a sync fetches besides the states.
+struct FetchedAll {
+  std::shared_ptr<const boost::json::object> config;
+  std::shared_ptr<const boost::json::object> services;
+  std::vector<FetchedRegistry> registries;  // in RegistryKind order
+};
+
 class MirrorFetch {
  public:
   MirrorFetch(WsClient& ws, std::chrono::milliseconds timeout) : ws_(ws), timeout_(timeout) {}
@@ -32,6 +40,11 @@ class MirrorFetch {
   boost::asio::awaitable<FetchedRegistry> registry(RegistryKind kind);
   boost::asio::awaitable<std::shared_ptr<const boost::json::object>> config();
   boost::asio::awaitable<std::shared_ptr<const boost::json::object>> services();
+  // Config, services and every registry with all their commands in flight
+  // together: Home Assistant answers one while the previous answer is
+  // decoded here. The first failure (in that order) is rethrown once every
+  // command has finished.
+  boost::asio::awaitable<FetchedAll> all();
 
   // Puts a fetched registry into a snapshot being built.
   static void install(Snapshot& s, const FetchedRegistry& f);

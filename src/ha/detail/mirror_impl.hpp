@@ -15,6 +15,7 @@
 #include <atomic>
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/json/value.hpp>
 #include <chrono>
@@ -67,7 +68,8 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   bool refresh_scheduled = false;
   detail::RepeatLimiter sync_log, refresh_log;  // a broken HA must not flood the log
   std::optional<Clock::time_point> last_poll;
-  std::optional<Clock::time_point> connected_at;  // for the one "synced in N ms" log line
+  std::optional<Clock::time_point> connected_at;       // for the one "synced in N ms" log line
+  boost::asio::steady_timer* states_waiter = nullptr;  // set while a sync waits for the initial states
 
   SnapshotPtr load() const { return publisher.current(); }
   void publish(ChangeSet&& cs, const std::function<void(Snapshot&)>& mutate) { publisher.publish(cs, mutate); }
@@ -94,6 +96,7 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   boost::asio::awaitable<void> fetch_services();
   boost::asio::awaitable<void> sync(std::uint64_t epoch);
   boost::asio::awaitable<void> fetch_and_publish_all(std::uint64_t epoch);
+  boost::asio::awaitable<void> initial_states_arrived(std::uint64_t epoch);
   void on_ws_state(WsState st, const std::optional<HaError>& err);
   void on_connected();
   void on_disconnected(const std::optional<HaError>& err);

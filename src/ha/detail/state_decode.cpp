@@ -27,7 +27,7 @@ void apply_context(EntityState& s, const json::value& c) {
 double num(const json::value& v) { return v.is_number() ? v.to_number<double>() : 0.0; }
 
 // subscribe_entities "a" entry: {"s","a","c","lc","lu"?}
-// The attributes are kept as compact text (see ha::Attributes).
+// The attributes are kept packed (see ha::Attributes).
 EntityState expand_compressed(const std::string& entity_id, json::object& c) {
   EntityState s;
   s.entity_id = entity_id;

@@ -36,6 +36,7 @@ namespace beast = boost::beast;
 namespace ssl = boost::asio::ssl;
 namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
+using detail::ParseJob;
 using detail::RepeatLimiter;
 using detail::Slot;
 using detail::Waiter;
@@ -100,7 +101,7 @@ struct WsClient::Impl : std::enable_shared_from_this<WsClient::Impl> {
   asio::awaitable<bool> await_pong(std::uint64_t gen, std::uint64_t id, const std::shared_ptr<Waiter>& w);
   asio::awaitable<HaError> read_loop();
   boost::system::error_code on_frame(beast::flat_buffer buffer, std::uint64_t gen);
-  void parse_elsewhere(std::shared_ptr<Slot> slot, beast::flat_buffer buffer);
+  void parse_elsewhere(ParseJob job);
 
   // ws_client.cpp: the public operations
   asio::awaitable<void> wait_connected(Clock::time_point deadline);

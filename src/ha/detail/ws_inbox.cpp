@@ -52,18 +52,30 @@ std::optional<std::uint64_t> message_id(const json::value& v) {
 
 }  // namespace
 
-std::shared_ptr<Slot> WsInbox::receive(beast::flat_buffer& buffer) {
+std::vector<ParseJob> WsInbox::receive(beast::flat_buffer& buffer) {
+  std::vector<ParseJob> jobs;
+  if (split_coalesced(buffer, jobs)) return jobs;
   auto slot = std::make_shared<Slot>();
   const std::string_view text(static_cast<const char*>(buffer.data().data()), buffer.size());
   if (auto head = result_frame(text); head && calls_.wants_text(head->first)) {
     slot->raw_for = head->first;
     slot->raw_offset = head->second;
   }
-  if (buffer.size() >= offload_parse_bytes_) {
+  // Moving the buffer keeps its memory: text stays valid.
+  auto frame = std::make_shared<beast::flat_buffer>(std::move(buffer));
+  if (text.size() >= offload_parse_bytes_) {
     queue_.push_back(slot);
-    return slot;
+    jobs.push_back(ParseJob{slot, std::move(frame), text});
+    return jobs;
   }
-  parse(*slot, std::make_shared<beast::flat_buffer>(std::move(buffer)));
+  parse(*slot, frame, text);
+  frame.reset();
+  enqueue_ready(slot);
+  drain();
+  return jobs;
+}
+
+void WsInbox::enqueue_ready(const std::shared_ptr<Slot>& slot) {
   slot->ready = true;
   if (!queue_.empty() && !slot->parse_error) {
     // A big frame is still being parsed: answers to commands must not wait
@@ -71,8 +83,6 @@ std::shared_ptr<Slot> WsInbox::receive(beast::flat_buffer& buffer) {
     dispatch_non_events(*slot);
   }
   queue_.push_back(slot);
-  drain();
-  return nullptr;
 }
 
 // A result a command_raw() waits for is handed over as the frame's own bytes
@@ -93,11 +103,75 @@ bool take_result_text(Slot& slot, const std::shared_ptr<beast::flat_buffer>& fra
   return true;
 }
 
+// The messages of a coalesced frame ([msg,msg,...]), each checked by the
+// parser; nullopt when the frame is not a well-formed array.
+std::optional<std::vector<std::string_view>> coalesced_messages(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  std::size_t at = text.find_first_not_of(kSpace);
+  if (at == std::string_view::npos || text[at] != '[') return std::nullopt;
+  std::vector<std::string_view> out;
+  at = text.find_first_not_of(kSpace, at + 1);
+  while (at != std::string_view::npos && text[at] != ']') {
+    const auto length = json_value_length(text.substr(at));
+    if (!length) return std::nullopt;
+    out.push_back(text.substr(at, *length));
+    at = text.find_first_not_of(kSpace, at + *length);
+    if (at != std::string_view::npos && text[at] == ',') at = text.find_first_not_of(kSpace, at + 1);
+  }
+  if (at == std::string_view::npos || text.find_first_not_of(kSpace, at + 1) != std::string_view::npos)
+    return std::nullopt;
+  return out;
+}
+
 }  // namespace
 
-void WsInbox::parse(Slot& slot, const std::shared_ptr<beast::flat_buffer>& frame) {
-  const std::string_view text(static_cast<const char*>(frame->data().data()), frame->size());
+// HA coalesces what is queued into one array frame: a subscription's result
+// with its big initial event, or two registry lists in flight together.
+// Parsed whole, such a frame held the small answers back until the big
+// message was parsed, and turned registry lists into one DOM serialised back
+// to text for command_raw(). A big one with more than one message (or a
+// result a command_raw() waits for) is split: one slot per message, in
+// order; waited-for results are views into the frame, big messages are
+// parsed elsewhere (jobs), the rest here.
+bool WsInbox::split_coalesced(beast::flat_buffer& buffer, std::vector<ParseJob>& jobs) {
+  const std::string_view text(static_cast<const char*>(buffer.data().data()), buffer.size());
+  if (text.size() < offload_parse_bytes_ || text.empty() || text.front() != '[') return false;
+  const auto messages = coalesced_messages(text);
+  if (!messages || messages->empty()) return false;
+  if (messages->size() == 1) {
+    const auto head = result_frame(messages->front());
+    if (!head || !calls_.wants_text(head->first)) return false;
+  }
+  // Moving the buffer keeps its memory: the views stay valid.
+  const auto frame = std::make_shared<beast::flat_buffer>(std::move(buffer));
+  for (std::string_view m : *messages) {
+    auto slot = std::make_shared<Slot>();
+    if (const auto head = result_frame(m); head && calls_.wants_text(head->first)) {
+      slot->raw_for = head->first;
+      slot->raw_offset = head->second;
+      if (take_result_text(*slot, frame, m)) {
+        enqueue_ready(slot);
+        continue;
+      }
+    }
+    if (m.size() >= offload_parse_bytes_) {
+      queue_.push_back(slot);
+      jobs.push_back(ParseJob{slot, frame, m});
+      continue;
+    }
+    parse_text(*slot, m);
+    enqueue_ready(slot);
+  }
+  drain();
+  return true;
+}
+
+void WsInbox::parse(Slot& slot, const std::shared_ptr<beast::flat_buffer>& frame, std::string_view text) {
   if (slot.raw_for && take_result_text(slot, frame, text)) return;
+  parse_text(slot, text);
+}
+
+void WsInbox::parse_text(Slot& slot, std::string_view text) {
   boost::system::error_code ec;
   slot.value = parse_ha_json(text, ec);
   if (ec == json::error::too_deep) {

@@ -40,16 +40,26 @@ struct Slot {
   std::optional<RawResult> raw;
 };
 
+// A message whose parse the caller runs elsewhere (a worker thread), then
+// hands its slot to parsed(). text lies inside frame.
+struct ParseJob {
+  std::shared_ptr<Slot> slot;
+  std::shared_ptr<boost::beast::flat_buffer> frame;
+  std::string_view text;
+};
+
 class WsInbox {
  public:
   WsInbox(WsCalls& calls, const ConnectionSettings& settings, std::size_t offload_parse_bytes)
       : calls_(calls), settings_(settings), offload_parse_bytes_(offload_parse_bytes) {}
 
-  // A frame of at least offload_parse_bytes is queued and its slot returned:
-  // the caller parse()s the buffer elsewhere and then hands the slot to
-  // parsed(). A smaller one is parsed, freed and dispatched here (nullptr).
-  std::shared_ptr<Slot> receive(boost::beast::flat_buffer& buffer);
-  static void parse(Slot& slot, const std::shared_ptr<boost::beast::flat_buffer>& frame);
+  // A message of at least offload_parse_bytes is queued and returned as a
+  // job: the caller parse()s it elsewhere and then hands its slot to
+  // parsed(). Smaller ones are parsed, freed and dispatched here. A big
+  // coalesced frame is split into its messages (see split_coalesced).
+  std::vector<ParseJob> receive(boost::beast::flat_buffer& buffer);
+  static void parse(Slot& slot, const std::shared_ptr<boost::beast::flat_buffer>& frame, std::string_view text);
+  static void parse_text(Slot& slot, std::string_view text);
   void parsed(const std::shared_ptr<Slot>& slot);
 
   // Set when a frame was not JSON: the connection must go.
@@ -59,6 +69,8 @@ class WsInbox {
   std::uint64_t too_deep_events() const { return too_deep_events_.load(); }
 
  private:
+  bool split_coalesced(boost::beast::flat_buffer& buffer, std::vector<ParseJob>& jobs);
+  void enqueue_ready(const std::shared_ptr<Slot>& slot);
   void deliver_raw(Slot& slot);
   void drain();
   void dispatch_non_events(Slot& slot);

@@ -1,7 +1,7 @@
-// The mirror's compact representation (issue 9, item 1): attributes kept as
-// JSON text, registry items in a packed binary form (shared strings, hex ids
-// at half size), state keys viewing the states' own ids, large messages
-// parsed into an arena that is unmapped as a whole.
+// The mirror's compact representation (issue 9, item 1): attributes and
+// registry items in a packed binary form (attributes' key lists interned,
+// registries' repeated strings shared, hex ids at half size), state tables,
+// large messages parsed into an arena that is unmapped as a whole.
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>

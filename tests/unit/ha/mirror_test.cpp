@@ -164,6 +164,24 @@ TEST(Mirror, StateChangeDuringSyncIsNotLost) {
   EXPECT_EQ(state_of(*client, "light.bedroom"), "on");
 }
 
+// Config, services and every registry list are asked for together: HA builds
+// the next answer while the previous one is decoded here. One after another,
+// a config that never comes would leave every registry list unasked.
+TEST(Mirror, SyncSendsEveryFetchBeforeTheFirstAnswer) {
+  FakeHa ha;
+  ha.stall_command("get_config");
+  ClientLoop loop;
+  HaClientOptions options = fast_options();
+  options.mirror.command_timeout = 3s;
+  auto client = make_client(loop, ha.url(), ha.token(), options);
+  client->start();
+  for (const char* type : {"get_services", "config/entity_registry/list", "config/device_registry/list",
+                           "config/area_registry/list", "config/floor_registry/list", "config/label_registry/list"}) {
+    EXPECT_TRUE(wait_until([&] { return ha.command_count(type) >= 1; }, 2s)) << type;
+  }
+  EXPECT_EQ(client->status().state, MirrorState::connecting);  // the stalled config holds the sync
+}
+
 TEST(Mirror, EntityRemovalAndAddition) {
   FakeHa ha;
   ClientLoop loop;

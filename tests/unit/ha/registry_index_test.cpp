@@ -97,3 +97,27 @@ TEST(RegistryIndex, ForEachKeyListsTheKeyFieldsInOrder) {
   reg->for_each_key([&](std::string_view key) { keys.emplace_back(key); });
   EXPECT_EQ(keys, (std::vector<std::string>{"b", "a", "", "b"}));
 }
+
+// A list read from text (its length unknown up front) where every item has a
+// string of its own: once built, the registry keeps its packed bytes, one
+// 24-byte entry and the index per item, not the builder's scratch. The string
+// pool's table of every string seen (24 bytes each) used to stay allocated
+// (`seen_ = {}` keeps a vector's capacity), and the item table kept the
+// doubling slack: 118.5 bytes an item here before, 63.4 now.
+TEST(RegistryIndex, BuildingFromTextKeepsNoScratch) {
+  if (kSanitized) GTEST_SKIP() << "the sanitizer's allocator does not report mallinfo";
+  constexpr int kItems = 20000;
+  std::string text = "[";
+  for (int i = 0; i < kItems; ++i)
+    text +=
+        (i ? ",{\"area_id\":\"" : "{\"area_id\":\"") + area_id(i) + "\",\"name\":\"Room " + std::to_string(i) + "\"}";
+  text += "]";
+  const std::size_t before = heap_in_use();
+  boost::system::error_code ec;
+  auto reg = Registry::make_from_text(RegistryKind::area, text, ec);
+  const double held = static_cast<double>(heap_in_use()) - static_cast<double>(before);
+  ASSERT_FALSE(ec);
+  ASSERT_EQ(reg->size(), static_cast<std::size_t>(kItems));
+  EXPECT_LT(held / kItems, 85.0) << "bytes per item";
+  EXPECT_EQ(reg->find(area_id(12345))->at("name"), "Room 12345");
+}
