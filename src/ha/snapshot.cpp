@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "common/json_fields.hpp"
 #include "ha/detail/attribute_keys.hpp"
 #include "ha/detail/ha_json.hpp"
 
@@ -123,10 +124,6 @@ std::string_view view_or_empty(const json::object& o, std::string_view key) {
   const auto* v = o.if_contains(key);
   return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view();
 }
-std::string str_or_empty(const json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
 double time_or(const json::object& o, std::string_view key, double fallback) {
   const auto* v = o.if_contains(key);
   if (!v) return fallback;
@@ -140,9 +137,9 @@ std::optional<EntityState> EntityState::from_json(const json::value& v) {
   const auto* o = v.if_object();
   if (!o) return std::nullopt;
   EntityState s;
-  s.entity_id = str_or_empty(*o, "entity_id");
+  s.entity_id = string_or_empty(*o, "entity_id");
   if (s.entity_id.empty()) return std::nullopt;
-  s.state = str_or_empty(*o, "state");
+  s.state = string_or_empty(*o, "state");
   if (const auto* a = o->if_contains("attributes"); a && a->is_object()) s.attributes = Attributes(a->as_object());
   s.last_changed = time_or(*o, "last_changed", 0);
   s.last_updated = time_or(*o, "last_updated", s.last_changed);
