@@ -26,6 +26,7 @@ void EntityIndex::build(std::size_t expected, const std::function<void(const Doc
   // Built without the lock so queries keep running on the old content.
   auto fresh = std::make_unique<IndexStore>();
   fresh->reserve(expected);
+  fresh->begin_bulk(expected);
   if (expected >= kParallelBuildMin) {
     build_in_parallel(*fresh, produce);
   } else {
@@ -33,6 +34,7 @@ void EntityIndex::build(std::size_t expected, const std::function<void(const Doc
       if (!d.entity_id.empty()) fresh->upsert(std::move(d));
     });
   }
+  fresh->end_bulk();
   fresh->shrink_to_fit();
   std::unique_lock lock(mutex_);
   store_.swap(fresh);

@@ -102,6 +102,7 @@ void IndexStore::reserve(std::size_t n) {
 }
 
 void IndexStore::shrink_to_fit() {
+  end_bulk();
   entries_.shrink_to_fit();
   summaries_.shrink_to_fit();
   tokens_.shrink_to_fit();
@@ -248,7 +249,8 @@ void IndexStore::insert_entry(Entry entry, const TokenRefs& tokens) {
     entries_.emplace_back();
     summaries_.emplace_back();
   }
-  for (const auto& [t, mask] : tokens) add_posting(t, slot, mask);
+  if (!defer_postings(slot, tokens))
+    for (const auto& [t, mask] : tokens) add_posting(t, slot, mask);
   entries_[slot] = std::move(entry);
   // After the entry is in place: the table reads ids from the entries when it grows.
   by_id_.insert(slot, id_hash(entries_[slot].doc.entity_id()),
@@ -283,6 +285,7 @@ void IndexStore::replace_entry(Slot slot, Entry entry, const TokenRefs& new_toke
 void IndexStore::upsert(EntityDoc doc) {
   const std::optional<Slot> existing = slot_of(doc.entity_id);
   if (existing) {
+    end_bulk();  // the old postings are read back below
     const EntityDoc old = entries_[*existing].doc.unpack();
     // The common mirror update is a state change: no re-tokenising needed.
     if (same_indexed_text(old, doc)) {
@@ -332,6 +335,7 @@ void IndexStore::summarise(Slot s) {
 bool IndexStore::remove(std::string_view entity_id) {
   const std::optional<Slot> found = slot_of(entity_id);
   if (!found) return false;
+  end_bulk();
   const Slot slot = *found;
   by_id_.erase(slot, id_hash(entity_id));
   for (const auto& [t, mask] : indexed_words(entries_[slot].doc.unpack())) remove_posting(t, slot);

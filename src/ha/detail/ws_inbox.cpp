@@ -173,13 +173,13 @@ void WsInbox::parse(Slot& slot, const std::shared_ptr<beast::flat_buffer>& frame
 
 void WsInbox::parse_text(Slot& slot, std::string_view text) {
   boost::system::error_code ec;
-  slot.value = parse_ha_json(text, ec);
+  adopt_value(slot.value, parse_ha_json(text, ec));
   if (ec == json::error::too_deep) {
     // Only some message of the frame is too deep: reject that one alone and
     // keep the connection (dropping it failed everything in flight and, for
     // a subscription's initial event, reconnected into the same frame).
     if (auto deep = salvage_deep_frame(text)) {
-      slot.value = std::move(deep->whole);
+      adopt_value(slot.value, json::value(std::move(deep->whole)));
       slot.too_deep = std::move(deep->too_deep);
       return;
     }
@@ -219,14 +219,14 @@ void WsInbox::dispatch_non_events(Slot& slot) {
   }
   slot.too_deep = std::move(deep_events);
   if (slot.value.is_array()) {
-    json::array keep;
+    json::array keep(slot.value.storage());  // the message's own storage: moves, not copies
     for (auto& m : slot.value.as_array()) {
       if (is_event(m))
         keep.push_back(std::move(m));
       else
         dispatch_message(m);
     }
-    slot.value = std::move(keep);
+    adopt_value(slot.value, json::value(std::move(keep)));
   } else if (!is_event(slot.value)) {
     dispatch_message(slot.value);
     slot.value = json::array();
