@@ -193,15 +193,15 @@ asio::awaitable<void> Mirror::Impl::fetch_and_publish_all(std::uint64_t epoch) {
 // connection are held; mark_states_ready and on_disconnected wake it.
 asio::awaitable<void> Mirror::Impl::initial_states_arrived(std::uint64_t epoch) {
   auto self = shared_from_this();
-  asio::steady_timer timer(strand, options.command_timeout);
-  states_waiter = &timer;
+  auto timer = std::make_shared<asio::steady_timer>(strand, options.command_timeout);
+  states_waiter = timer;
   while (!states_ready && !legacy_states && ws_up && epoch == sync_epoch && !stopped &&
-         timer.expiry() > asio::steady_timer::clock_type::now()) {
+         timer->expiry() > asio::steady_timer::clock_type::now()) {
     boost::system::error_code ec;
-    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (!ec) break;  // timed out: publish what there is, as before
   }
-  states_waiter = nullptr;
+  if (states_waiter == timer) states_waiter.reset();
 }
 
 asio::awaitable<void> Mirror::Impl::sync(std::uint64_t epoch) {

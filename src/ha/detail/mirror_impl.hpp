@@ -68,8 +68,11 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   bool refresh_scheduled = false;
   detail::RepeatLimiter sync_log, refresh_log;  // a broken HA must not flood the log
   std::optional<Clock::time_point> last_poll;
-  std::optional<Clock::time_point> connected_at;       // for the one "synced in N ms" log line
-  boost::asio::steady_timer* states_waiter = nullptr;  // set while a sync waits for the initial states
+  std::optional<Clock::time_point> connected_at;  // for the one "synced in N ms" log line
+  // Set while a sync waits for the initial states. Shared with the waiting
+  // coroutine, so a frame destroyed mid-wait (a stopped io_context) leaves
+  // no dangling pointer for on_disconnected to cancel through.
+  std::shared_ptr<boost::asio::steady_timer> states_waiter;
 
   SnapshotPtr load() const { return publisher.current(); }
   void publish(ChangeSet&& cs, const std::function<void(Snapshot&)>& mutate) { publisher.publish(cs, mutate); }
