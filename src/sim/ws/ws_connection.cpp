@@ -84,6 +84,7 @@ std::map<std::string, WsConnection::Handler, std::less<>>& WsConnection::command
   static std::map<std::string, Handler, std::less<>> table = [] {
     std::map<std::string, Handler, std::less<>> t;
     register_core_commands(t);
+    register_template_commands(t);
     register_entity_registry_commands(t);
     register_area_registry_commands(t);
     register_search_commands(t);

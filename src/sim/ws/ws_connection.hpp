@@ -69,6 +69,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
 
 // Command tables, filled once (ws_core_commands.cpp etc.).
 void register_core_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
+void register_template_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_entity_registry_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_area_registry_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
 void register_search_commands(std::map<std::string, WsConnection::Handler, std::less<>>&);
