@@ -14,6 +14,11 @@ namespace hamcp::conformance {
 // test://static-text, test://static-binary, test://template/{id}/data, test://watched-resource,
 // the four test_* prompts and completion for test_prompt_with_arguments.
 void register_conformance_fixtures(mcp::Registry& registry);
+// Its resources, prompts and completion (fixtures_prompts.cpp).
+void register_conformance_resources_and_prompts(mcp::Registry& registry);
+// A 1x1 red pixel PNG (generated, a valid file): an image tool, resource and prompt.
+inline constexpr const char* kRedPixelPng =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
 
 // Extra tools for tests/e2e (never registered for the conformance run, so its tool list is
 // exactly the suite's):
