@@ -88,8 +88,15 @@ void Mirror::Impl::update_synced() {
   if (!(ws_up && states_ready && rest_ready)) return;
   set_status(MirrorState::synced, "websocket", "live: subscribed to state and registry changes", std::nullopt);
   if (connected_at) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - *connected_at).count();
-    spdlog::info("ha mirror: synced {} entities in {} ms", load()->states.size(), ms);
+    using std::chrono::milliseconds;
+    const auto since = [this](const std::optional<Clock::time_point>& t) -> long long {
+      return t ? std::chrono::duration_cast<milliseconds>(*t - *connected_at).count() : -1;
+    };
+    spdlog::info(
+        "ha mirror: synced {} entities in {} ms (initial states in at {} ms, registries, services and config at {} "
+        "ms; the search index and other listeners took {} ms)",
+        load()->states.size(), since(Clock::now()), since(states_at), since(fetched_at),
+        std::chrono::duration_cast<milliseconds>(listeners_took).count());
     connected_at.reset();
     return_freed_memory();
   }
@@ -122,6 +129,7 @@ void Mirror::Impl::on_entities_event(json::value& event, bool first) {
 void Mirror::Impl::mark_states_ready() {
   asio::post(strand, [self = shared_from_this()] {
     self->states_ready = true;
+    self->states_at = Clock::now();
     if (self->states_waiter) self->states_waiter->cancel();
     self->update_synced();
   });

@@ -162,6 +162,7 @@ asio::awaitable<void> Mirror::Impl::debounced_refresh() {
 asio::awaitable<void> Mirror::Impl::fetch_and_publish_all(std::uint64_t epoch) {
   auto fetching = fetch.all();
   detail::FetchedAll all = co_await std::move(fetching);
+  fetched_at = Clock::now();
   auto cfg = std::move(all.config);
   auto svc = std::move(all.services);
   std::vector<detail::FetchedRegistry> regs = std::move(all.registries);
@@ -175,6 +176,7 @@ asio::awaitable<void> Mirror::Impl::fetch_and_publish_all(std::uint64_t epoch) {
   cs.config_changed = true;
   cs.services_changed = true;
   for (const auto& f : regs) cs.registries_changed.push_back(f.kind);
+  const Clock::time_point publishing = Clock::now();
   publish(std::move(cs), [&](Snapshot& s) {
     s.config = cfg;
     s.ha_version = ws.ha_version();
@@ -183,6 +185,7 @@ asio::awaitable<void> Mirror::Impl::fetch_and_publish_all(std::uint64_t epoch) {
     s.capabilities.websocket = true;
     if (states) s.states = std::move(*states);
   });
+  listeners_took = Clock::now() - publishing;
   regs.clear();
   if (epoch != sync_epoch) co_return;  // a newer connection took over
   rest_ready = true;
@@ -241,6 +244,9 @@ asio::awaitable<void> Mirror::Impl::sync(std::uint64_t epoch) {
 void Mirror::Impl::on_connected() {
   ws_up = true;
   connected_at = Clock::now();
+  states_at.reset();
+  fetched_at.reset();
+  listeners_took = {};
   states_ready = legacy_states ? false : states_ready;
   rest_ready = false;
   ++sync_epoch;

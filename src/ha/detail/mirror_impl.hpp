@@ -69,6 +69,11 @@ struct Mirror::Impl : std::enable_shared_from_this<Mirror::Impl> {
   detail::RepeatLimiter sync_log, refresh_log;  // a broken HA must not flood the log
   std::optional<Clock::time_point> last_poll;
   std::optional<Clock::time_point> connected_at;  // for the one "synced in N ms" log line
+  // When this sync's initial states and its fetches (registries, services,
+  // config) were in, and how long its publication's listeners (the search
+  // index) took: the "synced" line breaks its time down.
+  std::optional<Clock::time_point> states_at, fetched_at;
+  Clock::duration listeners_took{};
   // Set while a sync waits for the initial states. Shared with the waiting
   // coroutine, so a frame destroyed mid-wait (a stopped io_context) leaves
   // no dangling pointer for on_disconnected to cancel through.
