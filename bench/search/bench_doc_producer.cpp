@@ -5,16 +5,21 @@
 //   BM_ForEachDoc/<n>  documents only
 //   BM_PrepareDocs/<n> prepare_doc over the documents made beforehand (their copy not timed)
 //   BM_Producer/<n>    both, as the worker runs them (the results dropped at once)
+//   BM_Consumer/<n>    the other half: IndexStore::upsert of the prepared documents (made beforehand)
+//   BM_IndexBuild/<n>  EntityIndex::build as SearchFeed runs it (two threads at 100k; wall time)
 // Uses only the public API, so the same source builds against an older tree
 // for a before/after. Run: build-*/bench/search/bench_doc_producer --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "home/entity_docs.hpp"
+#include "search/entity_index.hpp"
 #include "search/entry_words.hpp"
+#include "search/index_store.hpp"
 #include "unit/home/sim_snapshot.hpp"
 
 namespace {
@@ -66,9 +71,42 @@ void BM_Producer(benchmark::State& state) {
   }
 }
 
+void BM_Consumer(benchmark::State& state) {
+  const ha::Snapshot& snap = snapshot_for(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::vector<search::PreparedDoc> prepared;
+    prepared.reserve(home::doc_count_hint(snap));
+    home::for_each_doc(snap, [&](search::EntityDoc d) { prepared.push_back(search::prepare_doc(std::move(d))); });
+    auto store = std::make_unique<search::IndexStore>();
+    store->reserve(prepared.size());
+    state.ResumeTiming();
+    for (auto& p : prepared) store->upsert(std::move(p));
+    state.PauseTiming();
+    store.reset();
+    prepared.clear();
+    state.ResumeTiming();
+  }
+}
+
+void BM_IndexBuild(benchmark::State& state) {
+  const ha::Snapshot& snap = snapshot_for(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) {
+    auto index = std::make_unique<search::EntityIndex>();
+    index->build(home::doc_count_hint(snap), [&](const search::EntityIndex::DocSink& sink) {
+      home::for_each_doc(snap, [&](search::EntityDoc d) { sink(std::move(d)); });
+    });
+    state.PauseTiming();  // the index's destruction is not the build
+    index.reset();
+    state.ResumeTiming();
+  }
+}
+
 BENCHMARK(BM_ForEachDoc)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PrepareDocs)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Producer)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Consumer)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IndexBuild)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

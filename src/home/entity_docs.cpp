@@ -1,6 +1,9 @@
 #include "home/entity_docs.hpp"
 
-#include <unordered_map>
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <utility>
 
 namespace hamcp::home {
 
@@ -34,14 +37,62 @@ void append_strings(const ha::PackedMember& m, std::vector<std::string>& out) {
   m.for_each_string([&](std::string_view s) { out.emplace_back(s); });
 }
 
+// Facts by id in one open-addressing table. A bulk build looks ids up for
+// nearly every entity, in no useful order; a node map's lookup cost several
+// cache misses (bucket, the node before, the node, its key), this one's a
+// slot (with a tag of the hash) and the entry. Entries never move.
+template <typename Facts>
+class FactsById {
+ public:
+  // The facts of id, and whether they are new (the caller fills them).
+  std::pair<Facts*, bool> find_or_add(std::string_view id) {
+    if (2 * (entries_.size() + 1) > slots_.size()) grow();
+    const std::size_t hash = std::hash<std::string_view>{}(id);
+    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.index == 0) {
+        entries_.push_back(Entry{hash, std::string(id), Facts{}});
+        slot = Slot{tag, static_cast<std::uint32_t>(entries_.size())};
+        return {&entries_.back().facts, true};
+      }
+      Entry& e = entries_[slot.index - 1];
+      if (slot.tag == tag && e.id == id) return {&e.facts, false};
+    }
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t tag = 0, index = 0;  // index: 1 + the entry's; 0: free
+  };
+  struct Entry {
+    std::size_t hash;
+    std::string id;
+    Facts facts;
+  };
+  void grow() {
+    std::vector<Slot> slots(std::max<std::size_t>(64, 2 * slots_.size()));
+    const std::size_t mask = slots.size() - 1;
+    for (std::uint32_t n = 0; n < entries_.size(); ++n) {
+      std::size_t i = entries_[n].hash & mask;
+      while (slots[i].index != 0) i = (i + 1) & mask;
+      slots[i] = Slot{static_cast<std::uint32_t>(entries_[n].hash >> 32), n + 1};
+    }
+    slots_ = std::move(slots);
+  }
+  std::vector<Slot> slots_;
+  std::deque<Entry> entries_;
+};
+
 class RegistryFacts {
  public:
   explicit RegistryFacts(const ha::Snapshot& snap) : snap_(snap) {}
 
-  const DeviceFacts& device(const std::string& id) {
-    auto [it, fresh] = devices_.try_emplace(id);
+  const DeviceFacts& device(std::string_view id) {
+    auto [facts, fresh] = devices_.find_or_add(id);
     if (fresh) {
-      DeviceFacts& f = it->second;
+      DeviceFacts& f = *facts;
       std::string name;
       f.found = snap_.registry(ha::RegistryKind::device).visit(id, [&](const ha::PackedMember& m) {
         const std::string_view k = m.key();
@@ -58,12 +109,12 @@ class RegistryFacts {
       });
       if (f.name.empty()) f.name = std::move(name);  // name_by_user, else name
     }
-    return it->second;
+    return *facts;
   }
-  const AreaFacts& area(const std::string& id) {
-    auto [it, fresh] = areas_.try_emplace(id);
+  const AreaFacts& area(std::string_view id) {
+    auto [facts, fresh] = areas_.find_or_add(id);
     if (fresh) {
-      AreaFacts& f = it->second;
+      AreaFacts& f = *facts;
       snap_.registry(ha::RegistryKind::area).visit(id, [&](const ha::PackedMember& m) {
         if (m.key() == "name")
           f.name = m.string();
@@ -73,12 +124,12 @@ class RegistryFacts {
           append_strings(m, f.aliases);
       });
     }
-    return it->second;
+    return *facts;
   }
-  const FloorFacts& floor(const std::string& id) {
-    auto [it, fresh] = floors_.try_emplace(id);
+  const FloorFacts& floor(std::string_view id) {
+    auto [facts, fresh] = floors_.find_or_add(id);
     if (fresh) {
-      FloorFacts& f = it->second;
+      FloorFacts& f = *facts;
       snap_.registry(ha::RegistryKind::floor).visit(id, [&](const ha::PackedMember& m) {
         if (m.key() == "name")
           f.name = m.string();
@@ -86,24 +137,24 @@ class RegistryFacts {
           append_strings(m, f.aliases);
       });
     }
-    return it->second;
+    return *facts;
   }
-  const std::string& label_name(const std::string& id) {
-    auto [it, fresh] = labels_.try_emplace(id);
+  const std::string& label_name(std::string_view id) {
+    auto [name, fresh] = labels_.find_or_add(id);
     if (fresh) {
       snap_.registry(ha::RegistryKind::label).visit(id, [&](const ha::PackedMember& m) {
-        if (m.key() == "name") it->second = m.string();
+        if (m.key() == "name") *name = m.string();
       });
     }
-    return it->second;
+    return *name;
   }
 
  private:
   const ha::Snapshot& snap_;
-  std::unordered_map<std::string, DeviceFacts> devices_;
-  std::unordered_map<std::string, AreaFacts> areas_;
-  std::unordered_map<std::string, FloorFacts> floors_;
-  std::unordered_map<std::string, std::string> labels_;
+  FactsById<DeviceFacts> devices_;
+  FactsById<AreaFacts> areas_;
+  FactsById<FloorFacts> floors_;
+  FactsById<std::string> labels_;
 };
 
 // The facts of where an entry's entity is, each looked up once (null: none).
