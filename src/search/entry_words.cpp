@@ -1,6 +1,7 @@
 #include "search/entry_words.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "search/normalize.hpp"
 
@@ -74,6 +75,11 @@ struct Keyed {
   std::uint32_t index;
 };
 
+// Equality by bytes: char_traits<char32_t> compares one code point at a time.
+bool same_text(std::u32string_view a, std::u32string_view b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(char32_t)) == 0;
+}
+
 // Out of the comparison's fast path: keys equal (the first five code points
 // are, or both words are equal and shorter) or a word without a key.
 [[gnu::noinline]] bool text_less(std::u32string_view a, std::u32string_view b, std::uint64_t ka, std::uint64_t kb) {
@@ -107,7 +113,7 @@ const std::vector<Keyed>& unique_words(const WordList& list, std::vector<WordLis
         unique.push_back(w);
         break;
       }
-      if (keyed[slot - 1].key == key && list.view(unique[slot - 1]) == text) {
+      if (keyed[slot - 1].key == key && same_text(list.view(unique[slot - 1]), text)) {
         unique[slot - 1].fields |= w.fields;
         break;
       }
