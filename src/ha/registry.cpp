@@ -25,6 +25,16 @@ RegistryItem Registry::find(std::string_view key, json::storage_ptr storage) con
   return v.is_object() ? RegistryItem(std::move(v.as_object())) : RegistryItem();
 }
 
+bool Registry::visit(std::string_view key, const MemberVisitor& fn) const {
+  const auto position = index_.find(key_hash(key), [&](std::uint32_t i) { return items_[i].key() == key; });
+  if (!position || items_[*position].shape == kNoShape) return false;
+  const Stored& stored = items_[*position];
+  std::string_view in = stored.bytes();
+  std::string scratch;  // hex strings decoded
+  for (const auto& name : shapes_[stored.shape]) fn(PackedMember(name, detail::take_value(in), pool_, scratch));
+  return true;
+}
+
 json::value Registry::item(std::size_t i, json::storage_ptr storage) const {
   const Stored& stored = items_.at(i);
   std::string_view in = stored.bytes();

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <cmath>
@@ -92,13 +91,34 @@ json::object Attributes::parse(json::storage_ptr storage) const {
   return o;
 }
 
+// Read in place: a caller after one string (a name) decodes no other value.
 std::string Attributes::string_of(std::string_view key) const {
-  if (!data_) return {};
-  unsigned char buffer[2048];
-  json::monotonic_resource arena(buffer, sizeof buffer);
-  const json::object o = parse(&arena);
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+  std::string out;
+  bool seen = false;  // the first member with the key counts, as in parse()'s object
+  visit([&](const PackedMember& m) {
+    if (seen || m.key() != key) return;
+    seen = true;
+    out = m.string();
+  });
+  return out;
+}
+
+void Attributes::visit(const MemberVisitor& fn) const {
+  std::string_view in = block();
+  if (in.empty()) return;
+  in.remove_prefix(kPrefix);
+  std::uint16_t code = 0;
+  std::memcpy(&code, in.data(), kCode);
+  in.remove_prefix(kCode);
+  std::string scratch, key_scratch;  // hex strings decoded
+  if (code == 0) {
+    detail::for_each_member(in, no_pool(), key_scratch, [&](std::string_view key, std::string_view value) {
+      fn(PackedMember(key, value, no_pool(), scratch));
+    });
+    return;
+  }
+  for (const auto& key : detail::attribute_keys(static_cast<std::uint16_t>(code - 1)))
+    fn(PackedMember(key, detail::take_value(in), no_pool(), scratch));
 }
 
 std::string Attributes::text() const { return data_ ? json::serialize(parse()) : std::string("{}"); }

@@ -27,6 +27,32 @@
 
 namespace hamcp::ha {
 
+// One member of a packed object (an entity's attributes, a registry item),
+// read in place: no Boost.JSON DOM is built. A caller that needs a few fields
+// of many objects (the search documents of a whole home: ~15 fields of each
+// entity's entry and attributes) visits the members instead of parsing each
+// object. Everything it gives is valid during the visit only; a string may be
+// decoded into a buffer that the next string read reuses.
+class PackedMember {
+ public:
+  PackedMember(std::string_view key, std::string_view value, const detail::StringPool& pool, std::string& scratch)
+      : key_(key), value_(value), pool_(&pool), scratch_(&scratch) {}
+  std::string_view key() const noexcept { return key_; }
+  bool is_string() const { return detail::string_value(value_, *pool_, *scratch_).has_value(); }
+  // The string value, "" when the value is not a string.
+  std::string_view string() const { return detail::string_value(value_, *pool_, *scratch_).value_or(""); }
+  // fn(text) for every string element of an array value (others skipped).
+  void for_each_string(const std::function<void(std::string_view)>& fn) const {
+    detail::for_each_array_string(value_, *pool_, *scratch_, fn);
+  }
+
+ private:
+  std::string_view key_, value_;  // value_: the packed value's bytes
+  const detail::StringPool* pool_;
+  std::string* scratch_;
+};
+using MemberVisitor = std::function<void(const PackedMember&)>;
+
 // An entity's attributes in a compact binary form: the values packed as the
 // registries' are (detail/packed_json.hpp: numbers keep their kind and bits,
 // lowercase hex strings at half size) and, instead of the keys, the id of the
@@ -52,6 +78,8 @@ class Attributes {
   boost::json::object parse(boost::json::storage_ptr storage = {}) const;
   // The string value of one attribute, "" when absent or not a string.
   std::string string_of(std::string_view key) const;
+  // fn(member) for every attribute, in order, read in place (no DOM).
+  void visit(const MemberVisitor& fn) const;
   std::string text() const;  // the object serialized ("{}" when empty)
   // Equal objects (same keys in the same order, same values) compare equal.
   bool operator==(const Attributes& other) const noexcept { return block() == other.block(); }
@@ -163,6 +191,9 @@ class Registry {
   bool available = true;  // false: this HA version has no such registry
 
   RegistryItem find(std::string_view key, boost::json::storage_ptr storage = {}) const;
+  // fn(member) for every member of the item with this key, in order, read in
+  // place (no DOM); false (fn not called) when there is no such object item.
+  bool visit(std::string_view key, const MemberVisitor& fn) const;
   std::size_t size() const noexcept { return items_.size(); }
   bool empty() const noexcept { return items_.empty(); }
   boost::json::value item(std::size_t i, boost::json::storage_ptr storage = {}) const;  // parsed, in HA's order

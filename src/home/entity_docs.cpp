@@ -1,7 +1,9 @@
 #include "home/entity_docs.hpp"
 
-#include <boost/json/monotonic_resource.hpp>
-#include <unordered_map>
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <utility>
 
 namespace hamcp::home {
 
@@ -14,22 +16,10 @@ std::string str_of(const json::object* o, std::string_view key) {
 }
 
 namespace {
-std::vector<std::string> strings_of(const json::object* o, std::string_view key) {
-  std::vector<std::string> out;
-  if (!o) return out;
-  const json::value* v = o->if_contains(key);
-  if (!v || !v->is_array()) return out;
-  for (const auto& e : v->get_array())
-    if (e.is_string()) out.emplace_back(e.get_string());
-  return out;
-}
-}  // namespace
 
-namespace {
-
-// What the documents need from one device, area or floor. Registry items are
-// kept as text and parsed on lookup, and a bulk build looks the same device
-// or area up for many entities: RegistryFacts parses each item once.
+// What the documents need from one device, area or floor. A bulk build looks
+// the same device or area up for many entities: RegistryFacts reads each
+// item once. Items are read in place (ha::PackedMember): no DOM per lookup.
 struct DeviceFacts {
   bool found = false;
   std::string name, area_id, manufacturer, model;
@@ -43,134 +33,258 @@ struct FloorFacts {
   std::vector<std::string> aliases;
 };
 
-// A registry item is parsed into this (on the stack), read, and dropped: no
-// malloc per JSON node on a path that runs for every hit of every search.
-struct Arena {
-  unsigned char buffer[4096];
-  json::monotonic_resource resource{buffer, sizeof buffer};
+void append_strings(const ha::PackedMember& m, std::vector<std::string>& out) {
+  m.for_each_string([&](std::string_view s) { out.emplace_back(s); });
+}
+
+// Facts by id in one open-addressing table. A bulk build looks ids up for
+// nearly every entity, in no useful order; a node map's lookup cost several
+// cache misses (bucket, the node before, the node, its key), this one's a
+// slot (with a tag of the hash) and the entry. Entries never move.
+template <typename Facts>
+class FactsById {
+ public:
+  // The facts of id, and whether they are new (the caller fills them).
+  std::pair<Facts*, bool> find_or_add(std::string_view id) {
+    if (2 * (entries_.size() + 1) > slots_.size()) grow();
+    const std::size_t hash = std::hash<std::string_view>{}(id);
+    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.index == 0) {
+        entries_.push_back(Entry{hash, std::string(id), Facts{}});
+        slot = Slot{tag, static_cast<std::uint32_t>(entries_.size())};
+        return {&entries_.back().facts, true};
+      }
+      Entry& e = entries_[slot.index - 1];
+      if (slot.tag == tag && e.id == id) return {&e.facts, false};
+    }
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t tag = 0, index = 0;  // index: 1 + the entry's; 0: free
+  };
+  struct Entry {
+    std::size_t hash;
+    std::string id;
+    Facts facts;
+  };
+  void grow() {
+    std::vector<Slot> slots(std::max<std::size_t>(64, 2 * slots_.size()));
+    const std::size_t mask = slots.size() - 1;
+    for (std::uint32_t n = 0; n < entries_.size(); ++n) {
+      std::size_t i = entries_[n].hash & mask;
+      while (slots[i].index != 0) i = (i + 1) & mask;
+      slots[i] = Slot{static_cast<std::uint32_t>(entries_[n].hash >> 32), n + 1};
+    }
+    slots_ = std::move(slots);
+  }
+  std::vector<Slot> slots_;
+  std::deque<Entry> entries_;
 };
 
 class RegistryFacts {
  public:
   explicit RegistryFacts(const ha::Snapshot& snap) : snap_(snap) {}
 
-  const DeviceFacts& device(const std::string& id) {
-    auto [it, fresh] = devices_.try_emplace(id);
+  const DeviceFacts& device(std::string_view id) {
+    auto [facts, fresh] = devices_.find_or_add(id);
     if (fresh) {
-      Arena arena;
-      const ha::RegistryItem d = snap_.registry(ha::RegistryKind::device).find(id, &arena.resource);
-      it->second.found = static_cast<bool>(d);
-      it->second.name = str_of(d, "name_by_user");
-      if (it->second.name.empty()) it->second.name = str_of(d, "name");
-      it->second.area_id = str_of(d, "area_id");
-      it->second.manufacturer = str_of(d, "manufacturer");
-      it->second.model = str_of(d, "model");
+      DeviceFacts& f = *facts;
+      std::string name;
+      f.found = snap_.registry(ha::RegistryKind::device).visit(id, [&](const ha::PackedMember& m) {
+        const std::string_view k = m.key();
+        if (k == "name_by_user")
+          f.name = m.string();
+        else if (k == "name")
+          name = m.string();
+        else if (k == "area_id")
+          f.area_id = m.string();
+        else if (k == "manufacturer")
+          f.manufacturer = m.string();
+        else if (k == "model")
+          f.model = m.string();
+      });
+      if (f.name.empty()) f.name = std::move(name);  // name_by_user, else name
     }
-    return it->second;
+    return *facts;
   }
-  const AreaFacts& area(const std::string& id) {
-    auto [it, fresh] = areas_.try_emplace(id);
+  const AreaFacts& area(std::string_view id) {
+    auto [facts, fresh] = areas_.find_or_add(id);
     if (fresh) {
-      Arena arena;
-      const ha::RegistryItem a = snap_.registry(ha::RegistryKind::area).find(id, &arena.resource);
-      it->second.name = str_of(a, "name");
-      it->second.floor_id = str_of(a, "floor_id");
-      it->second.aliases = strings_of(a.get(), "aliases");
+      AreaFacts& f = *facts;
+      snap_.registry(ha::RegistryKind::area).visit(id, [&](const ha::PackedMember& m) {
+        if (m.key() == "name")
+          f.name = m.string();
+        else if (m.key() == "floor_id")
+          f.floor_id = m.string();
+        else if (m.key() == "aliases")
+          append_strings(m, f.aliases);
+      });
     }
-    return it->second;
+    return *facts;
   }
-  const FloorFacts& floor(const std::string& id) {
-    auto [it, fresh] = floors_.try_emplace(id);
+  const FloorFacts& floor(std::string_view id) {
+    auto [facts, fresh] = floors_.find_or_add(id);
     if (fresh) {
-      Arena arena;
-      const ha::RegistryItem f = snap_.registry(ha::RegistryKind::floor).find(id, &arena.resource);
-      it->second.name = str_of(f, "name");
-      it->second.aliases = strings_of(f.get(), "aliases");
+      FloorFacts& f = *facts;
+      snap_.registry(ha::RegistryKind::floor).visit(id, [&](const ha::PackedMember& m) {
+        if (m.key() == "name")
+          f.name = m.string();
+        else if (m.key() == "aliases")
+          append_strings(m, f.aliases);
+      });
     }
-    return it->second;
+    return *facts;
   }
-  const std::string& label_name(const std::string& id) {
-    auto [it, fresh] = labels_.try_emplace(id);
+  const std::string& label_name(std::string_view id) {
+    auto [name, fresh] = labels_.find_or_add(id);
     if (fresh) {
-      Arena arena;
-      it->second = str_of(snap_.registry(ha::RegistryKind::label).find(id, &arena.resource), "name");
+      snap_.registry(ha::RegistryKind::label).visit(id, [&](const ha::PackedMember& m) {
+        if (m.key() == "name") *name = m.string();
+      });
     }
-    return it->second;
+    return *name;
   }
 
  private:
   const ha::Snapshot& snap_;
-  std::unordered_map<std::string, DeviceFacts> devices_;
-  std::unordered_map<std::string, AreaFacts> areas_;
-  std::unordered_map<std::string, FloorFacts> floors_;
-  std::unordered_map<std::string, std::string> labels_;
+  FactsById<DeviceFacts> devices_;
+  FactsById<AreaFacts> areas_;
+  FactsById<FloorFacts> floors_;
+  FactsById<std::string> labels_;
 };
+
+// The facts of where an entry's entity is, each looked up once (null: none).
+struct Located {
+  const DeviceFacts* device = nullptr;
+  const std::string* area_id = nullptr;  // the entry's own, else its device's (HA's rule)
+  const AreaFacts* area = nullptr;
+  const FloorFacts* floor = nullptr;  // the area's
+};
+
+// The facts live in facts' node maps: the pointers stay valid while it lives.
+Located locate(RegistryFacts& facts, const std::string& device_id, const std::string& area_id) {
+  Located l;
+  if (!device_id.empty()) l.device = &facts.device(device_id);
+  if (!area_id.empty())
+    l.area_id = &area_id;
+  else if (l.device && !l.device->area_id.empty())
+    l.area_id = &l.device->area_id;
+  if (!l.area_id) return l;
+  l.area = &facts.area(*l.area_id);
+  if (!l.area->floor_id.empty()) l.floor = &facts.floor(l.area->floor_id);
+  return l;
+}
 
 EntityPlace place_in(RegistryFacts& facts, const json::object* entry) {
   EntityPlace p;
   if (!entry) return p;
   p.device_id = str_of(entry, "device_id");
-  const DeviceFacts* device = p.device_id.empty() ? nullptr : &facts.device(p.device_id);
-  if (device && device->found) p.device_name = device->name;
-  p.area_id = str_of(entry, "area_id");
-  if (p.area_id.empty() && device) p.area_id = device->area_id;
-  if (!p.area_id.empty()) {
-    const AreaFacts& area = facts.area(p.area_id);
-    p.area_name = area.name;
-    p.floor_id = area.floor_id;
-    if (!p.floor_id.empty()) p.floor_name = facts.floor(p.floor_id).name;
-  }
+  const std::string area_id = str_of(entry, "area_id");
+  const Located l = locate(facts, p.device_id, area_id);
+  if (l.device && l.device->found) p.device_name = l.device->name;
+  if (!l.area) return p;
+  p.area_id = *l.area_id;
+  p.area_name = l.area->name;
+  p.floor_id = l.area->floor_id;
+  if (l.floor) p.floor_name = l.floor->name;
   return p;
 }
 
+// The entity registry entry's fields a document needs.
+struct EntryFields {
+  std::string name, original_name, device_class, original_device_class, device_id, area_id;
+  std::vector<std::string> aliases, label_ids;
+  bool hidden = false, disabled = false;
+};
+
+// Reads the entry of entity_id in place; false when there is none.
+bool read_entry(const ha::Snapshot& snap, std::string_view entity_id, EntryFields& e) {
+  return snap.registry(ha::RegistryKind::entity).visit(entity_id, [&](const ha::PackedMember& m) {
+    const std::string_view k = m.key();
+    if (k == "name")
+      e.name = m.string();
+    else if (k == "original_name")
+      e.original_name = m.string();
+    else if (k == "aliases")
+      append_strings(m, e.aliases);
+    else if (k == "device_class")
+      e.device_class = m.string();
+    else if (k == "original_device_class")
+      e.original_device_class = m.string();
+    else if (k == "hidden_by")
+      e.hidden = !m.string().empty();
+    else if (k == "disabled_by")
+      e.disabled = !m.string().empty();
+    else if (k == "labels")
+      append_strings(m, e.label_ids);
+    else if (k == "device_id")
+      e.device_id = m.string();
+    else if (k == "area_id")
+      e.area_id = m.string();
+  });
+}
+
 // st: the entity's state (null when it has none), as the caller found it.
+// has_entry (if given): set when the entity has a registry entry.
 search::EntityDoc entity_doc(const ha::Snapshot& snap, RegistryFacts& facts, std::string_view entity_id,
-                             const ha::EntityState* st) {
+                             const ha::EntityState* st, bool* has_entry) {
   search::EntityDoc d;
   d.entity_id = std::string(entity_id);
   const auto dot = entity_id.find('.');
   d.domain = std::string(entity_id.substr(0, dot));
-  // The entry and the attributes are parsed into a stack arena: this runs for
-  // every entity of the home when the index is rebuilt.
-  unsigned char buffer[4096];
-  json::monotonic_resource arena(buffer, sizeof buffer);
-  const ha::RegistryItem entry_item = snap.registry(ha::RegistryKind::entity).find(entity_id, &arena);
-  const json::object* entry = entry_item.get();
+  // The entry and the attributes are read in place, only the fields needed:
+  // this runs for every entity of the home when the index is rebuilt.
   if (st) {
     d.state = st->state;
-    const json::object attributes = st->attributes.parse(&arena);
-    d.friendly_name = str_of(&attributes, "friendly_name");
-    d.device_class = str_of(&attributes, "device_class");
+    bool name_seen = false, class_seen = false;  // the first member with a key counts, as in a parsed object
+    st->attributes.visit([&](const ha::PackedMember& m) {
+      if (!name_seen && m.key() == "friendly_name") {
+        name_seen = true;
+        d.friendly_name = m.string();
+      } else if (!class_seen && m.key() == "device_class") {
+        class_seen = true;
+        d.device_class = m.string();
+      }
+    });
   }
-  if (entry) {
-    d.registry_name = str_of(entry, "name");
-    d.original_name = str_of(entry, "original_name");
-    d.aliases = strings_of(entry, "aliases");
-    std::string dc = str_of(entry, "device_class");
-    if (dc.empty()) dc = str_of(entry, "original_device_class");
-    if (!dc.empty()) d.device_class = dc;
-    d.hidden = !str_of(entry, "hidden_by").empty();
-    d.disabled = !str_of(entry, "disabled_by").empty();
-    for (const std::string& id : strings_of(entry, "labels")) {
-      const std::string& name = facts.label_name(id);
-      d.labels.push_back(name.empty() ? id : name);
-    }
-    EntityPlace p = place_in(facts, entry);
-    d.area_id = p.area_id;
-    d.area_name = p.area_name;
-    d.floor_id = p.floor_id;
-    d.floor_name = p.floor_name;
-    d.device_id = p.device_id;
-    d.device_name = p.device_name;
-    if (!p.area_id.empty()) d.area_aliases = facts.area(p.area_id).aliases;
-    if (!p.floor_id.empty())  // "upstairs", "attic": floor aliases people use for rooms
-      d.floor_aliases = facts.floor(p.floor_id).aliases;
-    if (!p.device_id.empty()) {
-      const DeviceFacts& device = facts.device(p.device_id);
-      d.manufacturer = device.manufacturer;
-      d.model = device.model;
-    }
+  EntryFields e;
+  if (!read_entry(snap, entity_id, e)) return d;
+  if (has_entry) *has_entry = true;
+  d.registry_name = std::move(e.name);
+  d.original_name = std::move(e.original_name);
+  d.aliases = std::move(e.aliases);
+  if (!e.device_class.empty())
+    d.device_class = std::move(e.device_class);
+  else if (!e.original_device_class.empty())
+    d.device_class = std::move(e.original_device_class);
+  d.hidden = e.hidden;
+  d.disabled = e.disabled;
+  d.labels.reserve(e.label_ids.size());
+  for (std::string& id : e.label_ids) {
+    const std::string& name = facts.label_name(id);
+    d.labels.push_back(name.empty() ? std::move(id) : name);
   }
+  const Located l = locate(facts, e.device_id, e.area_id);
+  if (l.device) {
+    if (l.device->found) d.device_name = l.device->name;
+    d.manufacturer = l.device->manufacturer;
+    d.model = l.device->model;
+  }
+  if (l.area) {
+    d.area_id = *l.area_id;
+    d.area_name = l.area->name;
+    d.area_aliases = l.area->aliases;
+    d.floor_id = l.area->floor_id;
+  }
+  if (l.floor) {
+    d.floor_name = l.floor->name;
+    d.floor_aliases = l.floor->aliases;  // "upstairs", "attic": floor aliases people use for rooms
+  }
+  d.device_id = std::move(e.device_id);
   return d;
 }
 
@@ -198,16 +312,27 @@ std::string display_name(const ha::EntityState* state, const json::object* entry
 search::EntityDoc make_entity_doc(const ha::Snapshot& snap, std::string_view entity_id) {
   RegistryFacts facts(snap);
   const ha::EntityStatePtr st = snap.states.find(entity_id);
-  return entity_doc(snap, facts, entity_id, st.get());
+  return entity_doc(snap, facts, entity_id, st.get(), nullptr);
 }
 
 void for_each_doc(const ha::Snapshot& snap, const std::function<void(search::EntityDoc)>& fn) {
-  RegistryFacts facts(snap);  // each device, area, floor and label parsed once
-  snap.states.for_each([&](const ha::EntityStatePtr& st) { fn(entity_doc(snap, facts, st->entity_id, st.get())); });
+  RegistryFacts facts(snap);   // each device, area, floor and label read once
+  std::size_t with_entry = 0;  // states whose entry was found: distinct keys
+  snap.states.for_each([&](const ha::EntityStatePtr& st) {
+    bool has_entry = false;
+    fn(entity_doc(snap, facts, st->entity_id, st.get(), &has_entry));
+    with_entry += has_entry && !st->entity_id.empty();  // "" is no key the walk below counts
+  });
   // Entries without a state (disabled entities): their ids are read in place,
-  // not by decoding every entry of the registry a second time.
-  snap.registry(ha::RegistryKind::entity).for_each_key([&](std::string_view id) {
-    if (!id.empty() && !snap.states.find(id)) fn(entity_doc(snap, facts, id, nullptr));
+  // not by decoding every entry of the registry a second time. When every
+  // keyed entry is one that a state found (as many as found, so no duplicate
+  // keys either) there are none, and 100k state lookups are saved.
+  const ha::Registry& entries = snap.registry(ha::RegistryKind::entity);
+  std::size_t keyed = 0;
+  entries.for_each_key([&](std::string_view id) { keyed += !id.empty(); });
+  if (keyed == with_entry) return;
+  entries.for_each_key([&](std::string_view id) {
+    if (!id.empty() && !snap.states.find(id)) fn(entity_doc(snap, facts, id, nullptr, nullptr));
   });
 }
 

@@ -28,6 +28,10 @@ struct WordList {
   // Sorted by text, each text once with the union of its fields: the order a
   // std::map<std::u32string, FieldMask> gave, so tokens get the same ids.
   void sort_and_merge();
+  // The same words, written compactly into out (replacing its content): only
+  // the merged words' texts, each of out's buffers allocated once at its size.
+  // out is not this.
+  void sort_and_merge_into(WordList& out) const;
 };
 
 // Every field's words plus joined neighbour pairs ("bed light" also yields

@@ -237,11 +237,34 @@ char32_t decode_one(std::string_view s, size_t& i) {
   return cp;
 }
 
+// ASCII folded (fold_code_point's first branch) by table: letters lower-cased,
+// digits kept, everything else a separator.
+constexpr std::array<char32_t, 128> kAsciiFold = [] {
+  std::array<char32_t, 128> t{};
+  for (char32_t c = 0; c < 128; ++c) {
+    if (c >= 'A' && c <= 'Z')
+      t[c] = c + 32;
+    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+      t[c] = c;
+    else
+      t[c] = kSeparator;
+  }
+  return t;
+}();
+
 }  // namespace
 
 void fold_into(std::string_view utf8, std::u32string& out) {
   out.clear();
   for (size_t i = 0; i < utf8.size();) {
+    // ASCII, most of every name: no decoding, and a separator is appended
+    // only where the general path below would keep it.
+    if (const auto b = static_cast<unsigned char>(utf8[i]); b < 0x80) {
+      ++i;
+      const char32_t c = kAsciiFold[b];
+      if (c != kSeparator || (!out.empty() && out.back() != kSeparator)) out.push_back(c);
+      continue;
+    }
     const size_t before = out.size();
     fold_code_point(decode_one(utf8, i), out);
     // Separator runs collapse to one, none leads; dropped code points vanish.

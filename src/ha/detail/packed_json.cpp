@@ -249,4 +249,71 @@ json::value unpack_value(std::string_view& in, const StringPool& pool, const jso
   }
 }
 
+std::string_view take_value(std::string_view& in) {
+  const std::string_view start = in;
+  const unsigned char tag = read_tag(in);
+  switch (tag) {
+    case kNull:
+    case kFalse:
+    case kTrue:
+      break;
+    case kInt:
+    case kUint:
+    case kPooled:
+      read_varint(in);
+      break;
+    case kDouble:
+      read_bytes(in, sizeof(double));
+      break;
+    case kString:
+    case kHex:
+      read_bytes(in, read_varint(in));
+      break;
+    case kArray: {
+      const std::uint64_t n = read_varint(in);
+      if (n > in.size()) corrupt();
+      for (std::uint64_t i = 0; i < n; ++i) take_value(in);
+      break;
+    }
+    case kObject: {
+      const std::uint64_t n = read_varint(in);
+      if (n > in.size()) corrupt();
+      for (std::uint64_t i = 0; i < 2 * n; ++i) take_value(in);  // key, value
+      break;
+    }
+    default:
+      corrupt();
+  }
+  return start.substr(0, start.size() - in.size());
+}
+
+std::optional<std::string_view> string_value(std::string_view value, const StringPool& pool, std::string& scratch) {
+  if (value.empty()) return std::nullopt;
+  const auto tag = static_cast<unsigned char>(value.front());
+  if (tag != kString && tag != kPooled && tag != kHex) return std::nullopt;
+  value.remove_prefix(1);
+  return read_string(tag, value, pool, scratch);
+}
+
+void for_each_array_string(std::string_view value, const StringPool& pool, std::string& scratch,
+                           const std::function<void(std::string_view)>& fn) {
+  if (value.empty() || static_cast<unsigned char>(value.front()) != kArray) return;
+  value.remove_prefix(1);
+  const std::uint64_t n = read_varint(value);
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (const auto s = string_value(take_value(value), pool, scratch)) fn(*s);
+}
+
+bool for_each_member(std::string_view value, const StringPool& pool, std::string& key_scratch,
+                     const std::function<void(std::string_view key, std::string_view value)>& fn) {
+  if (value.empty() || static_cast<unsigned char>(value.front()) != kObject) return false;
+  value.remove_prefix(1);
+  const std::uint64_t n = read_varint(value);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string_view key = read_string(read_tag(value), value, pool, key_scratch);
+    fn(key, take_value(value));
+  }
+  return true;
+}
+
 }  // namespace hamcp::ha::detail

@@ -16,6 +16,7 @@
 #include <boost/json/storage_ptr.hpp>
 #include <boost/json/value.hpp>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,5 +74,20 @@ struct PackedWriter {
 
 // Decodes one value from the front of in (advancing it).
 boost::json::value unpack_value(std::string_view& in, const StringPool& pool, const boost::json::storage_ptr& sp);
+
+// Reading in place, without a DOM: a caller that needs a few fields of many
+// items (the search documents of a whole home) walks the bytes instead.
+// The bytes of the value at the front of in (advancing in past it).
+std::string_view take_value(std::string_view& in);
+// The text of a packed string value (a view into value or the pool, or the
+// hex digits written into scratch); nullopt when value is no string.
+std::optional<std::string_view> string_value(std::string_view value, const StringPool& pool, std::string& scratch);
+// fn(text) for every string element of a packed array value (others skipped).
+void for_each_array_string(std::string_view value, const StringPool& pool, std::string& scratch,
+                           const std::function<void(std::string_view)>& fn);
+// fn(key, value's bytes) for every member of a packed object value, in order;
+// false when value is no object. The key may be a view into key_scratch.
+bool for_each_member(std::string_view value, const StringPool& pool, std::string& key_scratch,
+                     const std::function<void(std::string_view key, std::string_view value)>& fn);
 
 }  // namespace hamcp::ha::detail

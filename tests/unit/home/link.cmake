@@ -1,1 +1,1 @@
-set(UNIT_LINK hamcp_home)
+set(UNIT_LINK hamcp_home hamcp_sim)
