@@ -166,35 +166,11 @@ PreparedDoc prepare_doc(EntityDoc doc) {
   return p;
 }
 
-void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases) {
-  // This thread's buffers, reused from document to document (a bulk build
-  // tokenises every entity of the home): no allocation once they have grown.
-  struct Scratch {
-    std::u32string display;  // folded name shown to people, for the "area + name" phrase
-    std::u32string folded;   // each field's text in turn
-    std::u32string area;
-    std::vector<std::u32string_view> toks;
-  };
-  thread_local Scratch scratch;
-  std::u32string& display = scratch.display;
-  std::u32string& folded = scratch.folded;
-  std::vector<std::u32string_view>& toks = scratch.toks;
-  display.clear();
-  for_each_field_text(doc, [&](Field f, std::uint8_t value, std::string_view text) {
-    fold_into(text, folded);
-    word_views(folded, toks);
-    for (std::size_t i = 0; i < toks.size(); ++i) {
-      words.add(toks[i], {}, bit(f));
-      if (i + 1 < toks.size()) words.add(toks[i], toks[i + 1], bit(f));
-    }
-    if (float w = phrase_weight(f); w > 0 && !folded.empty()) {
-      if (!phrases.contains(folded)) phrases.add(f, value, w, folded);
-      if (display.empty() && f != Field::object_id) display = folded;
-    }
-  });
-  // "Ceiling Light" in area "Kitchen" should score as the phrase "kitchen ceiling light".
+namespace {
+// "Ceiling Light" in area "Kitchen" should score as the phrase "kitchen ceiling light".
+void add_area_phrase(const EntityDoc& doc, std::u32string_view display, std::u32string& area,
+                     PhraseListBuilder& phrases) {
   if (doc.area_name.empty() || display.empty()) return;
-  std::u32string& area = scratch.area;
   fold_into(doc.area_name, area);
   if (area.empty() || display.compare(0, area.size(), area) == 0) return;
   Field f = Field::friendly_name;
@@ -208,6 +184,39 @@ void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases)
   area += U' ';
   area += display;
   phrases.add(f, value, 1.0f, area);
+}
+}  // namespace
+
+void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases) {
+  // This thread's buffers, reused from document to document (a bulk build
+  // tokenises every entity of the home): no allocation once they have grown.
+  struct Scratch {
+    std::u32string display;  // folded name shown to people, for the "area + name" phrase
+    std::u32string folded;   // each field's text in turn
+    std::u32string area;
+    std::vector<std::u32string_view> toks;
+    std::vector<char32_t> phrases;
+  };
+  thread_local Scratch scratch;
+  std::u32string& display = scratch.display;
+  std::u32string& folded = scratch.folded;
+  std::vector<std::u32string_view>& toks = scratch.toks;
+  PhraseListBuilder built(scratch.phrases);
+  display.clear();
+  for_each_field_text(doc, [&](Field f, std::uint8_t value, std::string_view text) {
+    fold_into(text, folded);
+    word_views(folded, toks);
+    for (std::size_t i = 0; i < toks.size(); ++i) {
+      words.add(toks[i], {}, bit(f));
+      if (i + 1 < toks.size()) words.add(toks[i], toks[i + 1], bit(f));
+    }
+    if (float w = phrase_weight(f); w > 0 && !folded.empty()) {
+      if (!built.contains(folded)) built.add(f, value, w, folded);
+      if (display.empty() && f != Field::object_id) display = folded;
+    }
+  });
+  add_area_phrase(doc, display, scratch.area, built);
+  phrases = built.finish();
 }
 
 }  // namespace hamcp::search

@@ -35,7 +35,8 @@ struct WordList {
 };
 
 // Every field's words plus joined neighbour pairs ("bed light" also yields
-// "bedlight") so either spelling finds the other; and the phrases to score.
+// "bedlight") so either spelling finds the other; and the phrases to score
+// (phrases is replaced: built in this thread's buffer, then one exact block).
 void tokenise_fields(const EntityDoc& doc, WordList& words, PhraseList& phrases);
 
 // A document with its words (sorted and merged) and phrases: the part of an

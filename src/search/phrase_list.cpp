@@ -20,20 +20,16 @@ bool PhraseView::equals(std::u32string_view text) const {
                                                    [](char a, char32_t b) { return static_cast<char32_t>(a) == b; });
 }
 
-void PhraseList::add(Field f, std::uint8_t value, float weight, std::u32string_view folded) {
+void PhraseListBuilder::add(Field f, std::uint8_t value, float weight, std::u32string_view folded) {
   if (count_ == 255) return;
   const bool wide = !std::all_of(folded.begin(), folded.end(), [](char32_t c) { return c < 0x80; });
-  const std::size_t at = size_;
-  const std::size_t grown = at + kHeaderWords + text_words(folded.size(), wide);
-  auto words = std::make_unique<char32_t[]>(grown);  // zeroed: the ASCII tail's padding too
-  std::copy(words_.get(), words_.get() + at, words.get());
-  words_ = std::move(words);
-  size_ = static_cast<std::uint32_t>(grown);
+  const std::size_t at = words_.size();
+  words_.resize(at + kHeaderWords + text_words(folded.size(), wide), 0);  // zeroed: the ASCII tail's padding too
   words_[at] = static_cast<char32_t>(static_cast<std::uint32_t>(f) | (static_cast<std::uint32_t>(value) << 8) |
                                      (wide ? kWideFlag : 0));
   words_[at + 1] = static_cast<char32_t>(std::bit_cast<std::uint32_t>(weight));
   words_[at + 2] = static_cast<char32_t>(folded.size());
-  char32_t* text = words_.get() + at + kHeaderWords;
+  char32_t* text = words_.data() + at + kHeaderWords;
   if (wide) {
     std::copy(folded.begin(), folded.end(), text);
   } else {
@@ -43,15 +39,38 @@ void PhraseList::add(Field f, std::uint8_t value, float weight, std::u32string_v
   ++count_;
 }
 
-PhraseView PhraseList::view_at(std::size_t& at) const {
-  const auto head = static_cast<std::uint32_t>(words_[at]);
+PhraseView PhraseListBuilder::operator[](std::size_t i) const {
+  std::size_t at = 0;
+  PhraseView v;
+  for (std::size_t k = 0; k <= i && k < count_; ++k) v = PhraseList::view_at(words_.data(), at);
+  return v;
+}
+
+bool PhraseListBuilder::contains(std::u32string_view folded) const {
+  for (std::size_t at = 0, i = 0; i < count_; ++i)
+    if (PhraseList::view_at(words_.data(), at).equals(folded)) return true;
+  return false;
+}
+
+PhraseList PhraseListBuilder::finish() const {
+  PhraseList list;
+  if (words_.empty()) return list;
+  list.words_ = std::make_unique_for_overwrite<char32_t[]>(words_.size());
+  std::copy(words_.begin(), words_.end(), list.words_.get());
+  list.size_ = static_cast<std::uint32_t>(words_.size());
+  list.count_ = count_;
+  return list;
+}
+
+PhraseView PhraseList::view_at(const char32_t* words, std::size_t& at) {
+  const auto head = static_cast<std::uint32_t>(words[at]);
   PhraseView v;
   v.field = static_cast<Field>(head & 0xffu);
   v.value = static_cast<std::uint8_t>((head >> 8) & 0xffu);
-  v.weight = std::bit_cast<float>(static_cast<std::uint32_t>(words_[at + 1]));
-  const std::size_t len = words_[at + 2];
+  v.weight = std::bit_cast<float>(static_cast<std::uint32_t>(words[at + 1]));
+  const std::size_t len = words[at + 2];
   const bool wide = (head & kWideFlag) != 0;
-  const char32_t* text = words_.get() + at + kHeaderWords;
+  const char32_t* text = words + at + kHeaderWords;
   if (wide)
     v.wide = std::u32string_view(text, len);
   else
@@ -63,7 +82,7 @@ PhraseView PhraseList::view_at(std::size_t& at) const {
 PhraseView PhraseList::operator[](std::size_t i) const {
   std::size_t at = 0;
   PhraseView v;
-  for (std::size_t k = 0; k <= i && k < count_; ++k) v = view_at(at);
+  for (std::size_t k = 0; k <= i && k < count_; ++k) v = view_at(words_.get(), at);
   return v;
 }
 

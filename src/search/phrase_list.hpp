@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "search/types.hpp"
 
@@ -24,9 +25,10 @@ struct PhraseView {
   bool equals(std::u32string_view text) const;
 };
 
+class PhraseListBuilder;
+
 class PhraseList {
  public:
-  void add(Field f, std::uint8_t value, float weight, std::u32string_view folded);
   std::size_t size() const noexcept { return count_; }
   bool empty() const noexcept { return count_ == 0; }
   // Walks the buffer: entities have a handful of phrases.
@@ -34,19 +36,39 @@ class PhraseList {
   bool contains(std::u32string_view folded) const;
   template <typename Fn>
   void for_each(Fn&& fn) const {
-    for (std::size_t at = 0, i = 0; i < count_; ++i) fn(view_at(at));
+    for (std::size_t at = 0, i = 0; i < count_; ++i) fn(view_at(words_.get(), at));
   }
   std::size_t heap_bytes() const noexcept { return size_ * sizeof(char32_t); }
 
+  // The phrase starting at word `at` of a list's words; moves `at` to the next one.
+  static PhraseView view_at(const char32_t* words, std::size_t& at);
+
  private:
-  // The phrase starting at word `at`; moves `at` to the next one.
-  PhraseView view_at(std::size_t& at) const;
+  friend class PhraseListBuilder;
 
   // char32_t so wide text is read as what it is; exactly sized (an entity's
   // phrases are added once, when it is indexed): 16 bytes inline, not 32.
   std::unique_ptr<char32_t[]> words_;
   std::uint32_t size_ = 0;
   std::uint8_t count_ = 0;  // at most 255 phrases (an entity has ~3-8)
+};
+
+// Builds a PhraseList in a buffer the caller reuses from list to list, then
+// gives the list one block of its exact size. (Adding to the exact block
+// itself reallocated and copied it per phrase, ~5 times per entity, on the
+// thread that makes a bulk build's documents.)
+class PhraseListBuilder {
+ public:
+  explicit PhraseListBuilder(std::vector<char32_t>& buffer) : words_(buffer) { words_.clear(); }
+  void add(Field f, std::uint8_t value, float weight, std::u32string_view folded);
+  std::size_t size() const noexcept { return count_; }
+  PhraseView operator[](std::size_t i) const;
+  bool contains(std::u32string_view folded) const;
+  PhraseList finish() const;
+
+ private:
+  std::vector<char32_t>& words_;
+  std::uint8_t count_ = 0;
 };
 
 }  // namespace hamcp::search
