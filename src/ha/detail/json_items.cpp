@@ -155,4 +155,51 @@ std::optional<std::size_t> json_value_length(std::string_view text) {
   return used;
 }
 
+namespace {
+
+// Past the string whose opening quote is at text[at]; npos if it never closes.
+std::size_t past_string(std::string_view text, std::size_t at) {
+  for (std::size_t i = at + 1; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\')
+      ++i;  // the escaped character, whatever it is (a quote included)
+    else if (c == '"')
+      return i + 1;
+  }
+  return std::string_view::npos;
+}
+
+bool ends_scalar(char c) { return c == ',' || c == ']' || c == '}' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+}  // namespace
+
+std::optional<std::size_t> json_value_extent(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  const char first = text.front();
+  if (first == '"') {
+    const std::size_t end = past_string(text, 0);
+    if (end == std::string_view::npos) return std::nullopt;
+    return end;
+  }
+  if (first != '{' && first != '[') {
+    std::size_t i = 0;
+    while (i < text.size() && !ends_scalar(text[i])) ++i;
+    return i;
+  }
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      i = past_string(text, i);
+      if (i == std::string_view::npos) return std::nullopt;
+      --i;  // the loop's ++i steps past the closing quote
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace hamcp::ha::detail

@@ -37,4 +37,12 @@ namespace hamcp::ha::detail {
 // start with a complete, valid value.
 std::optional<std::size_t> json_value_length(std::string_view text);
 
+// Where the one JSON value at the start of text ends, found by its structure
+// alone (strings and their escapes, bracket depth): ~10x faster than
+// json_value_length, and enough where the value is parsed afterwards anyway,
+// which rejects what is not valid JSON (the registry lists a sync decodes,
+// the messages of a coalesced frame). Exact for valid JSON; nullopt when
+// text ends inside the value. A scalar ends at the first ',', ']', '}' or space.
+std::optional<std::size_t> json_value_extent(std::string_view text);
+
 }  // namespace hamcp::ha::detail

@@ -86,13 +86,14 @@ void WsInbox::enqueue_ready(const std::shared_ptr<Slot>& slot) {
 }
 
 // A result a command_raw() waits for is handed over as the frame's own bytes
-// when the frame is exactly {"id":N,...,"result":<valid JSON>} (checked by
-// the parser without building anything); otherwise it is parsed as usual.
+// when the frame is exactly {"id":N,...,"result":<value>} (the value's end
+// found by its structure: its one consumer, the registry decode, parses every
+// item of it and fails on what is not JSON); otherwise it is parsed as usual.
 namespace {
 
 bool take_result_text(Slot& slot, const std::shared_ptr<beast::flat_buffer>& frame, std::string_view text) {
   const std::string_view rest = text.substr(slot.raw_offset);
-  const auto length = json_value_length(rest);
+  const auto length = json_value_extent(rest);
   if (!length) return false;
   const std::size_t close = rest.find_first_not_of(" \t\r\n", *length);
   if (close == std::string_view::npos || rest[close] != '}' ||
@@ -103,8 +104,9 @@ bool take_result_text(Slot& slot, const std::shared_ptr<beast::flat_buffer>& fra
   return true;
 }
 
-// The messages of a coalesced frame ([msg,msg,...]), each checked by the
-// parser; nullopt when the frame is not a well-formed array.
+// The messages of a coalesced frame ([msg,msg,...]), each delimited by its
+// structure (each is parsed afterwards, or decoded as a raw result); nullopt
+// when the frame is not an array of such values.
 std::optional<std::vector<std::string_view>> coalesced_messages(std::string_view text) {
   constexpr std::string_view kSpace = " \t\r\n";
   std::size_t at = text.find_first_not_of(kSpace);
@@ -112,8 +114,8 @@ std::optional<std::vector<std::string_view>> coalesced_messages(std::string_view
   std::vector<std::string_view> out;
   at = text.find_first_not_of(kSpace, at + 1);
   while (at != std::string_view::npos && text[at] != ']') {
-    const auto length = json_value_length(text.substr(at));
-    if (!length) return std::nullopt;
+    const auto length = json_value_extent(text.substr(at));
+    if (!length || *length == 0) return std::nullopt;
     out.push_back(text.substr(at, *length));
     at = text.find_first_not_of(kSpace, at + *length);
     if (at != std::string_view::npos && text[at] == ',') at = text.find_first_not_of(kSpace, at + 1);

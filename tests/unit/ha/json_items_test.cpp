@@ -226,3 +226,46 @@ TEST(WsRawResult, OtherCommandsStillGetTheirParsedResult) {
   EXPECT_EQ(plain->result->at("version"), "1");
   EXPECT_FALSE(f.waiter->done());
 }
+
+// json_value_extent finds where a value ends by its structure alone; for
+// valid JSON it must agree with the validating json_value_length.
+TEST(JsonValueExtent, AgreesWithTheParserOnValidValues) {
+  for (const std::string value : {
+           std::string(R"([{"name":"a ] } [ {","x":"q\"uote\\"},{"n":[1,[2,[3]]]}])"),
+           std::string(R"({"a":"\\","b":"\\\"]","c":{}})"),
+           std::string(R"("text with \" and ] and }")"),
+           std::string("[]"),
+           std::string("{}"),
+           std::string("12.5e3"),
+           std::string("true"),
+           std::string("null"),
+       }) {
+    for (const std::string tail : {"", ",", "}", " ,{\"x\":1}", "]"}) {
+      const std::string text = value + tail;
+      const auto parsed = json_value_length(text);  // the parser also takes the blanks after the value
+      ASSERT_TRUE(parsed) << text;
+      std::string_view by_parser = std::string_view(text).substr(0, *parsed);
+      by_parser = by_parser.substr(0, by_parser.find_last_not_of(" \t\r\n") + 1);
+      const auto extent = json_value_extent(text);
+      ASSERT_TRUE(extent) << text;
+      EXPECT_EQ(std::string_view(text).substr(0, *extent), by_parser) << text;
+    }
+  }
+}
+
+TEST(JsonValueExtent, AValueThatDoesNotEndHasNoExtent) {
+  for (const std::string text : {R"([{"a":1})", R"({"a":"unterminated})", R"("abc\")", "[[]", ""}) {
+    EXPECT_FALSE(json_value_extent(text)) << text;
+  }
+}
+
+// A registry list handed over by its structure is still decoded strictly:
+// what is not JSON fails the decode, it is never taken as data.
+TEST(JsonValueExtent, AResultThatIsNotJsonStillFailsItsDecode) {
+  RawFixture f;
+  f.receive(R"({"id":1,"type":"result","success":true,"result":[{"entity_id":"light.a",}]})");
+  ASSERT_TRUE(f.waiter->raw_result);
+  boost::system::error_code ec;
+  items_of(f.waiter->raw_result->text, ec);
+  EXPECT_TRUE(ec);
+}
