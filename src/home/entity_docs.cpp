@@ -5,6 +5,8 @@
 #include <deque>
 #include <utility>
 
+#include "common/id_table.hpp"
+
 namespace hamcp::home {
 
 namespace json = boost::json;
@@ -37,51 +39,31 @@ void append_strings(const ha::PackedMember& m, std::vector<std::string>& out) {
   m.for_each_string([&](std::string_view s) { out.emplace_back(s); });
 }
 
-// Facts by id in one open-addressing table. A bulk build looks ids up for
-// nearly every entity, in no useful order; a node map's lookup cost several
-// cache misses (bucket, the node before, the node, its key), this one's a
-// slot (with a tag of the hash) and the entry. Entries never move.
+// Facts by id. A bulk build looks ids up for nearly every entity, in no
+// useful order: common::IdTable finds an entry in one bucket probe (the id
+// and a tag of its hash) where a node map cost several cache misses. Entries
+// never move (a deque), so the returned pointers stay valid.
 template <typename Facts>
 class FactsById {
  public:
   // The facts of id, and whether they are new (the caller fills them).
   std::pair<Facts*, bool> find_or_add(std::string_view id) {
-    if (2 * (entries_.size() + 1) > slots_.size()) grow();
     const std::size_t hash = std::hash<std::string_view>{}(id);
-    const auto tag = static_cast<std::uint32_t>(hash >> 32);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& slot = slots_[i];
-      if (slot.index == 0) {
-        entries_.push_back(Entry{hash, std::string(id), Facts{}});
-        slot = Slot{tag, static_cast<std::uint32_t>(entries_.size())};
-        return {&entries_.back().facts, true};
-      }
-      Entry& e = entries_[slot.index - 1];
-      if (slot.tag == tag && e.id == id) return {&e.facts, false};
-    }
+    if (const auto found = table_.find(hash, [&](std::uint32_t n) { return entries_[n].id == id; }))
+      return {&entries_[*found].facts, false};
+    entries_.push_back(Entry{hash, std::string(id), Facts{}});
+    table_.insert(static_cast<std::uint32_t>(entries_.size() - 1), hash,
+                  [this](std::uint32_t n) { return entries_[n].hash; });
+    return {&entries_.back().facts, true};
   }
 
  private:
-  struct Slot {
-    std::uint32_t tag = 0, index = 0;  // index: 1 + the entry's; 0: free
-  };
   struct Entry {
     std::size_t hash;
     std::string id;
     Facts facts;
   };
-  void grow() {
-    std::vector<Slot> slots(std::max<std::size_t>(64, 2 * slots_.size()));
-    const std::size_t mask = slots.size() - 1;
-    for (std::uint32_t n = 0; n < entries_.size(); ++n) {
-      std::size_t i = entries_[n].hash & mask;
-      while (slots[i].index != 0) i = (i + 1) & mask;
-      slots[i] = Slot{static_cast<std::uint32_t>(entries_[n].hash >> 32), n + 1};
-    }
-    slots_ = std::move(slots);
-  }
-  std::vector<Slot> slots_;
+  common::IdTable table_;
   std::deque<Entry> entries_;
 };
 
