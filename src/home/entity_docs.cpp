@@ -124,8 +124,9 @@ class RegistryFacts {
   const std::string& label_name(std::string_view id) {
     auto [name, fresh] = labels_.find_or_add(id);
     if (fresh) {
+      std::string& label = *name;  // a structured binding cannot be captured before C++20 in clang 14
       snap_.registry(ha::RegistryKind::label).visit(id, [&](const ha::PackedMember& m) {
-        if (m.key() == "name") *name = m.string();
+        if (m.key() == "name") label = m.string();
       });
     }
     return *name;
