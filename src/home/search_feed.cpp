@@ -9,15 +9,14 @@
 #include <malloc.h>
 #endif
 
+#include "common/elapsed.hpp"
 #include "home/entity_docs.hpp"
 
 namespace hamcp::home {
 
-namespace {
-long long elapsed_ms(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
-}
+using common::elapsed_ms;
 
+namespace {
 // A rebuild frees the old index and every document's transient texts; glibc
 // keeps freed memory in its arenas, so hand whole free pages back.
 void return_freed_memory() {

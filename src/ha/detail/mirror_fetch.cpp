@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/elapsed.hpp"
 #include "ha/errors.hpp"
 #include "ha/ws_client.hpp"
 
@@ -21,13 +22,11 @@ namespace hamcp::ha::detail {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
+using common::elapsed_ms;
+
 namespace {
 // Category scopes the HA frontend uses.
 constexpr std::array<const char*, 4> kCategoryScopes = {"automation", "script", "scene", "helpers"};
-
-long long elapsed_ms(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
-}
 
 // Runs op and stores its result in out (which outlives the awaiting group).
 template <typename T>
