@@ -1,6 +1,6 @@
 #include "ha/scrub.hpp"
 
-#include <vector>
+#include <boost/container/small_vector.hpp>
 
 namespace hamcp::ha {
 namespace json = boost::json;
@@ -22,7 +22,7 @@ bool scrub_string(json::string& s, const Secret& secret) {
 bool scrub_json(json::value& value, const Secret& secret) {
   if (secret.reveal().size() < 4) return false;  // Secret::scrub's own minimum
   bool redacted = false;
-  std::vector<json::value*> todo{&value};
+  boost::container::small_vector<json::value*, 32> todo{&value};  // inline: no allocation per result
   while (!todo.empty()) {
     json::value* v = todo.back();
     todo.pop_back();

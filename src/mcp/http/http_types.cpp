@@ -59,12 +59,12 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
   std::string_view rest = *accept;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    const std::string item = media_type(rest.substr(0, comma));
+    const std::string_view item = media_type(rest.substr(0, comma));
     if (item == "*/*")
       a.json = a.sse = true;
-    else if (item == "application/json" || item == "application/*")
+    else if (ascii_iequals(item, "application/json") || ascii_iequals(item, "application/*"))
       a.json = true;
-    else if (item == "text/event-stream" || item == "text/*")
+    else if (ascii_iequals(item, "text/event-stream") || ascii_iequals(item, "text/*"))
       a.sse = true;
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -72,8 +72,8 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
   return a;
 }
 
-std::string media_type(std::string_view content_type) {
-  return ascii_lower(ascii_trim(content_type.substr(0, content_type.find(';'))));
+std::string_view media_type(std::string_view content_type) {
+  return ascii_trim(content_type.substr(0, content_type.find(';')));
 }
 
 HttpResponse sse_head() {

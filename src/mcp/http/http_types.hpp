@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/ascii.hpp"
 #include "mcp/json.hpp"
 
 namespace hamcp::mcp::http {
@@ -81,8 +82,9 @@ struct Accepts {
 };
 // Parses an Accept header. Absent = anything (HTTP semantics).
 Accepts parse_accept(std::optional<std::string_view> accept);
-// Media type without parameters, lower-case: "application/json".
-std::string media_type(std::string_view content_type);
+// The media type of a Content-Type or Accept item, parameters and blanks cut
+// off, case kept: compare it with ascii_iequals (no lower-cased copy per request).
+std::string_view media_type(std::string_view content_type);
 // The head of an SSE response (200, text/event-stream, no caching or buffering).
 HttpResponse sse_head();
 

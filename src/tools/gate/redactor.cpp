@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <boost/json.hpp>
 
 #include "common/ascii.hpp"
@@ -37,8 +38,11 @@ bool has(std::string_view s, std::string_view part) { return s.find(part) != std
 // Tokens that are not credentials: hamcp's and MCP's own handles, page cursors.
 constexpr std::array<std::string_view, 6> kHarmlessTokens = {"confirm_token", "progress_token", "progresstoken",
                                                              "page_token",    "next_token",     "continuation_token"};
-constexpr std::array<std::string_view, 9> kSecretParts = {
-    "password", "passwd", "passphrase", "secret", "api_key", "apikey", "access_key", "private_key", "network_key"};
+// Names containing one of these hold a secret. Grouped by the word each
+// contains ("pass", "key"), so that a name without the word is passed over
+// with one search: the check runs for every member of every tool result.
+constexpr std::array<std::string_view, 3> kPassParts = {"password", "passwd", "passphrase"};
+constexpr std::array<std::string_view, 5> kKeyParts = {"api_key", "apikey", "access_key", "private_key", "network_key"};
 constexpr std::array<std::string_view, 13> kSecretNames = {
     "pass", "pwd",    "pin",        "psk",           "wpa_psk",       "auth_key",      "app_key",
     "otp",  "cookie", "webhook_id", "cloudhook_url", "authorization", "encryption_key"};
@@ -51,6 +55,11 @@ bool is_token_name(std::string_view k) {
 // Z-Wave JS security keys: s0_legacy_key, s2_access_control_key, lr_s2_authenticated_key...
 bool is_zwave_key(std::string_view k) {
   return ends_with(k, "_key") && (starts_with(k, "s0_") || starts_with(k, "s2_") || starts_with(k, "lr_s2_"));
+}
+
+template <std::size_t N>
+bool has_any(std::string_view k, const std::array<std::string_view, N>& parts) {
+  return std::any_of(parts.begin(), parts.end(), [&](std::string_view part) { return has(k, part); });
 }
 
 bool maskable(const json::value& v) {
@@ -87,13 +96,16 @@ bool is_secret_key(std::string_view key) {
   const std::string_view k = folded.view();
   if (is_token_name(k) || is_zwave_key(k)) return true;
   if (std::find(kSecretNames.begin(), kSecretNames.end(), k) != kSecretNames.end()) return true;
-  return std::any_of(kSecretParts.begin(), kSecretParts.end(), [&](std::string_view part) { return has(k, part); });
+  if (has(k, "secret")) return true;
+  if (has(k, "pass") && has_any(k, kPassParts)) return true;
+  return has(k, "key") && has_any(k, kKeyParts);
 }
 
 bool Redactor::redact(json::value& value) {
   bool replaced = false;
-  std::vector<json::string*> strings;  // every string value, for the second pass
-  std::vector<json::value*> todo{&value};
+  // Inline room for a typical result: no allocation per call for the walk.
+  boost::container::small_vector<json::string*, 32> strings;  // every long string, for the second pass
+  boost::container::small_vector<json::value*, 32> todo{&value};
   while (!todo.empty()) {
     json::value* v = todo.back();
     todo.pop_back();

@@ -79,6 +79,12 @@ TEST_F(StreamableHttp, WrongContentTypeIs415) {
   HeaderList ok = post_headers(sid);
   ok[0].second = "application/json; charset=utf-8";
   EXPECT_EQ(http_request(port(), "POST", "/mcp", ok, list_body(2)).status, 200u);
+  // Media types are case-insensitive (RFC 9110), in Content-Type and in Accept.
+  ok[0].second = " Application/JSON ;charset=UTF-8";
+  ok[1].second = "APPLICATION/json, Text/Event-Stream";
+  EXPECT_EQ(http_request(port(), "POST", "/mcp", ok, list_body(3)).status, 200u);
+  ok[0].second = "application/jsonx";
+  EXPECT_EQ(http_request(port(), "POST", "/mcp", ok, list_body(4)).status, 415u);
 }
 
 TEST_F(StreamableHttp, UnacceptableAcceptIs406) {
@@ -96,6 +102,15 @@ TEST_F(StreamableHttp, InvalidJsonIs400ParseError) {
   auto r = http_request(port(), "POST", "/mcp", post_headers(sid), "{not json");
   EXPECT_EQ(r.status, 400u);
   EXPECT_EQ(parse_object(r.body).at("error").at("code"), -32700);
+  // A body cut off inside a string, and one with text after the message: both refused, and
+  // the next good request is parsed afresh (the parser is reused between requests).
+  EXPECT_EQ(
+      http_request(port(), "POST", "/mcp", post_headers(sid), R"({"jsonrpc":"2.0","id":1,"method":"tools/li)").status,
+      400u);
+  EXPECT_EQ(http_request(port(), "POST", "/mcp", post_headers(sid), list_body(5) + " {}").status, 400u);
+  auto good = http_request(port(), "POST", "/mcp", post_headers(sid), list_body(6));
+  EXPECT_EQ(good.status, 200u);
+  EXPECT_EQ(parse_object(good.body).at("id"), 6);
   auto e = http_request(port(), "POST", "/mcp", post_headers(sid), "[]");
   EXPECT_EQ(e.status, 400u);
   EXPECT_EQ(parse_object(e.body).at("error").at("code"), -32600);

@@ -12,12 +12,42 @@ namespace hamcp::tools::testing {
 namespace {
 
 TEST(SecretKeys, NamesThatHoldSecretsAndNamesThatDoNot) {
-  for (const char* k : {"password", "mqtt_password", "Wifi-Password", "api_key", "apiKey", "access_token",
-                        "refresh_token", "client_secret", "webhook_id", "s2_access_control_key", "network_key", "psk",
-                        "pin", "passphrase", "Authorization"})
+  for (const char* k : {"password",
+                        "mqtt_password",
+                        "Wifi-Password",
+                        "api_key",
+                        "apiKey",
+                        "access_token",
+                        "refresh_token",
+                        "client_secret",
+                        "webhook_id",
+                        "s2_access_control_key",
+                        "network_key",
+                        "psk",
+                        "pin",
+                        "passphrase",
+                        "Authorization",
+                        "db_passwd",
+                        "private_key_pem",
+                        "aws_access_key_id",
+                        "zwave_network_key",
+                        "my-apikey",
+                        "app_secret_value",
+                        "lr_s2_authenticated_key",
+                        "s0_legacy_key",
+                        "Encryption-Key",
+                        "wpa_psk",
+                        "cloudhook_url",
+                        "otp",
+                        "cookie"})
     EXPECT_TRUE(is_secret_key(k)) << k;
-  for (const char* k : {"entity_id", "key", "config_hash", "edit_id", "confirm_token", "token_type", "tokens",
-                        "friendly_name", "state", "keyboard", "passive", "username", "progressToken"})
+  // Names holding the words the check looks for ("pass", "key", "token") without meaning a secret.
+  for (const char* k : {"entity_id",     "key",        "config_hash",     "edit_id",
+                        "confirm_token", "token_type", "tokens",          "friendly_name",
+                        "state",         "keyboard",   "passive",         "username",
+                        "progressToken", "bypass",     "compass_heading", "passenger_count",
+                        "key_id",        "monkey",     "hotkeys",         "s3_key",
+                        "pins",          "page_token"})
     EXPECT_FALSE(is_secret_key(k)) << k;
 }
 
