@@ -31,7 +31,9 @@ json::value parse_body(std::string_view body, boost::system::error_code& ec) {
     parser.reset();  // drops the arena
     return nullptr;
   }
-  return parser.release();
+  json::value message = parser.release();
+  parser.reset();  // the arena now belongs to the message alone, not kept here until the next request
+  return message;
 }
 
 bool is_initialize(const json::value& v) {
