@@ -15,14 +15,6 @@ inline std::string ascii_lower(std::string_view s) {
   return out;
 }
 
-// Case-insensitive equality (ASCII letters only), without a lower-cased copy.
-inline bool ascii_iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
-
 // `s` without leading and trailing spaces, tabs, CRs and LFs (HTTP's optional whitespace, and the
 // line ends a config file written on Windows leaves).
 inline std::string_view ascii_trim(std::string_view s) noexcept {

@@ -148,12 +148,8 @@ class SessionRequestContext final : public RequestContext {
     send(make_notification("notifications/progress", std::move(params)));
   }
 
-  bool logs(LogLevel level) const override {
-    return level >= session_->log_level_ && !session_->silent_logs_ && !finished_;
-  }
-
   void log(LogLevel level, json::value data, std::string_view logger) override {
-    if (!logs(level)) return;
+    if (level < session_->log_level_ || session_->silent_logs_ || finished_) return;
     json::object params;
     params.reserve(3);
     params.emplace("level", to_string(level));

@@ -80,9 +80,6 @@ class RequestContext {
   virtual void progress(double progress, std::optional<double> total = {}, std::string_view message = {}) = 0;
   // notifications/message, sent only if `level` passes the session's logging/setLevel.
   virtual void log(LogLevel level, json::value data, std::string_view logger = {}) = 0;
-  // Whether log(level, ...) would send anything: lets a caller skip building
-  // data nobody receives (a debug line per tool call).
-  virtual bool logs(LogLevel level) const = 0;
   // Server->client request (sampling/createMessage, elicitation/create, roots/list)
   // sent on this request's channel. Returns the client's `result`; throws McpError
   // with the client's error, or error_code::request_timeout after `timeout`

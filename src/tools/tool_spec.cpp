@@ -203,7 +203,6 @@ void audit(ToolEnv& env, std::string_view tool, json::object target, const mcp::
 // with an error. No arguments or results: those may hold secrets.
 void log_call(mcp::RequestContext& ctx, std::string_view tool, const mcp::ToolResult& result,
               std::chrono::steady_clock::time_point started) {
-  if (!ctx.logs(mcp::LogLevel::debug)) return;
   const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
   json::object data;
   data.emplace("tool", tool);

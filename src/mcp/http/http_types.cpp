@@ -59,12 +59,12 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
   std::string_view rest = *accept;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    const std::string_view item = media_type(rest.substr(0, comma));
-    if (item == "*/*")
+    const std::string_view item = rest.substr(0, comma);
+    if (is_media_type(item, "*/*"))
       a.json = a.sse = true;
-    else if (ascii_iequals(item, "application/json") || ascii_iequals(item, "application/*"))
+    else if (is_media_type(item, "application/json") || is_media_type(item, "application/*"))
       a.json = true;
-    else if (ascii_iequals(item, "text/event-stream") || ascii_iequals(item, "text/*"))
+    else if (is_media_type(item, "text/event-stream") || is_media_type(item, "text/*"))
       a.sse = true;
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -72,8 +72,13 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
   return a;
 }
 
-std::string_view media_type(std::string_view content_type) {
-  return ascii_trim(content_type.substr(0, content_type.find(';')));
+// Compared in place, not through a lower-cased copy: this runs for every POST.
+bool is_media_type(std::string_view content_type, std::string_view type) {
+  const std::string_view given = ascii_trim(content_type.substr(0, content_type.find(';')));
+  if (given.size() != type.size()) return false;
+  for (std::size_t i = 0; i < given.size(); ++i)
+    if (ascii_lower(given[i]) != type[i]) return false;
+  return true;
 }
 
 HttpResponse sse_head() {

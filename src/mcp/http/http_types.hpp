@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/ascii.hpp"
 #include "mcp/json.hpp"
 
 namespace hamcp::mcp::http {
@@ -82,9 +81,9 @@ struct Accepts {
 };
 // Parses an Accept header. Absent = anything (HTTP semantics).
 Accepts parse_accept(std::optional<std::string_view> accept);
-// The media type of a Content-Type or Accept item, parameters and blanks cut
-// off, case kept: compare it with ascii_iequals (no lower-cased copy per request).
-std::string_view media_type(std::string_view content_type);
+// Whether a Content-Type (or Accept item) names `type` (lower case), parameters
+// and blanks aside, in any letter case: "Application/JSON; charset=utf-8".
+bool is_media_type(std::string_view content_type, std::string_view type);
 // The head of an SSE response (200, text/event-stream, no caching or buffering).
 HttpResponse sse_head();
 

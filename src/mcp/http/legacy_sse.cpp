@@ -104,7 +104,7 @@ asio::awaitable<void> LegacySse::handle_post(HttpRequest& req, ResponseWriter& w
     co_return;
   }
   const auto content_type = req.header("content-type");
-  if (!content_type || !ascii_iequals(media_type(*content_type), "application/json")) {
+  if (!content_type || !is_media_type(*content_type, "application/json")) {
     co_await w.send(HttpResponse::text(415, "Unsupported Media Type: Content-Type must be application/json\n"));
     co_return;
   }

@@ -79,7 +79,7 @@ bool StreamableHttp::wants_priming(const HttpSession& hs) {
 
 std::variant<StreamableHttp::Post, HttpResponse> StreamableHttp::check_post(const HttpRequest& req) {
   const auto content_type = req.header("content-type");
-  if (!content_type || !ascii_iequals(media_type(*content_type), "application/json"))
+  if (!content_type || !is_media_type(*content_type, "application/json"))
     return HttpResponse::rpc_error(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
   Post post;
   post.accepts = parse_accept(req.header("accept"));
