@@ -1,5 +1,6 @@
 #include "ha/detail/packed_json.hpp"
 
+#include <array>
 #include <boost/json/object.hpp>
 #include <boost/json/string.hpp>
 #include <cstring>
@@ -29,11 +30,18 @@ enum Tag : unsigned char {
 constexpr std::size_t kMinPooled = 4;
 constexpr std::size_t kMaxPooled = 256;
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
+// The value of each lowercase hex digit, -1 for every other byte: a registry
+// list's strings are all checked (uuids pack as hex), so one lookup per byte.
+constexpr std::array<signed char, 256> make_hex_values() {
+  std::array<signed char, 256> values{};
+  for (auto& v : values) v = -1;
+  for (int c = '0'; c <= '9'; ++c) values[c] = static_cast<signed char>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) values[c] = static_cast<signed char>(c - 'a' + 10);
+  return values;
 }
+constexpr std::array<signed char, 256> kHexValues = make_hex_values();
+
+int hex_digit(char c) { return kHexValues[static_cast<unsigned char>(c)]; }
 
 bool packs_as_hex(std::string_view s) {
   if (s.size() < 8 || s.size() % 2 != 0) return false;
@@ -137,8 +145,11 @@ void PackedWriter::string(std::string_view s) {
   if (packs_as_hex(s)) {
     out.push_back(static_cast<char>(kHex));
     varint(s.size() / 2);
+    const std::size_t at = out.size();
+    out.resize(at + s.size() / 2);  // written through a pointer: no capacity check per byte
+    char* p = out.data() + at;
     for (std::size_t i = 0; i < s.size(); i += 2)
-      out.push_back(static_cast<char>((hex_digit(s[i]) << 4) | hex_digit(s[i + 1])));
+      *p++ = static_cast<char>((hex_digit(s[i]) << 4) | hex_digit(s[i + 1]));
     return;
   }
   if (s.size() >= kMinPooled && s.size() <= kMaxPooled) {

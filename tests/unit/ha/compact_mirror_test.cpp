@@ -74,6 +74,8 @@ TEST(CompactMirror, PackedRegistryGivesBackEveryValueExactly) {
   const std::string text =
       R"([{"id":"acde7b27aa4bac09b881854a3e6194ef","device_id":"4bac8a7074cc7a6e2580b594026b0019",)"
       R"("upper":"ACDE7B27AA4BAC09","odd":"abcdef123","short_hex":"abcd","digits":"12345678",)"
+      R"("all_digits":"0123456789abcdef","past_f":"abcdefg0","mixed":"abcdeF01","slash":"0123456/",)"
+      R"("colon":"0123456:","at":"abcdef@0","backtick":"abcdef`0","utf8":"abcdefé",)"
       R"("empty":"","platform":"shelly","entry":"01KBE5QR060SX1B4GS0BK4QNJ0","name":"Küche \"Decke\"",)"
       R"("i":-9223372036854775808,"j":9223372036854775807,"u":18446744073709551615,"zero":0,)"
       R"("neg":-1,"d":21.049999999999997,"tiny":1e-300,"nd":-0.0,"big":1.7976931348623157e308,)"
