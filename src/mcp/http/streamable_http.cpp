@@ -19,21 +19,17 @@ bool is_request(const json::value& v) {
   return o.contains("method") && o.contains("id");
 }
 
-// A POST body as JSON in an arena of its own: the message's values are a few
-// allocations, not one per member (the message then moves, arena and all, to
-// the session). The parser is kept per thread so that its working stack is
-// not grown afresh for every request.
+// A POST body as JSON. The parser is kept per thread so that its working
+// stack is not grown afresh (a handful of allocations) for every request. The
+// message itself is in the default (thread-safe) storage: parts of it travel
+// to the HA client's thread, where a monotonic arena shared with this thread
+// would be written from both.
 json::value parse_body(std::string_view body, boost::system::error_code& ec) {
   thread_local json::parser parser;
-  parser.reset(json::make_shared_resource<json::monotonic_resource>(body.size() * 2 + 256));
+  parser.reset();
   parser.write(body.data(), body.size(), ec);
-  if (ec) {
-    parser.reset();  // drops the arena
-    return nullptr;
-  }
-  json::value message = parser.release();
-  parser.reset();  // the arena now belongs to the message alone, not kept here until the next request
-  return message;
+  if (ec) return nullptr;
+  return parser.release();
 }
 
 bool is_initialize(const json::value& v) {
