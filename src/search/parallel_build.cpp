@@ -27,7 +27,6 @@ struct Batch {
   // docs [0, size): docs[i].doc only, until docs[i] is prepared; past size: a
   // recycled batch's documents, freed one by one as their slots are reused.
   std::vector<PreparedDoc> docs;
-  std::vector<unsigned char> by_caller;  // docs[i] was tokenised by the caller (who then frees its words)
   std::size_t size = 0;
   std::size_t claimed = 0;  // docs [0, claimed) are being or have been prepared
   std::size_t prepared = 0;
@@ -37,12 +36,13 @@ struct Batch {
   // of the same sizes, its blocks are reused from this thread's malloc cache
   // (tcache: 7 blocks per size). Freeing 64 at once overflowed it, and every
   // allocation and free then took the one arena's lock, against the other
-  // thread (M_ARENA_MAX=1).
+  // thread (M_ARENA_MAX=1). The slot's word list is kept: tokenising into it
+  // (prepare_in_place) reuses its buffers, on either thread.
   void add(EntityDoc doc) {
     if (size == docs.size()) {
       docs.emplace_back();
     } else {
-      PreparedDoc gone = std::move(docs[size]);
+      EntityDoc gone = std::move(docs[size].doc);
     }
     docs[size++].doc = std::move(doc);
   }
@@ -70,7 +70,7 @@ class BatchQueue {
     std::unique_lock lock(mutex_);
     while (!abandoned_ && batches_.size() >= kMaxBatches) {
       if (Claim c = claim(); c.batch) {
-        prepare(lock, c, false);
+        prepare(lock, c);
       } else {
         space_.wait(lock);
       }
@@ -82,7 +82,7 @@ class BatchQueue {
     while (!abandoned_) {
       Claim c = claim();
       if (!c.batch) return;
-      prepare(lock, c, false);
+      prepare(lock, c);
     }
   }
   // The caller: the oldest batch once all its documents are prepared
@@ -95,7 +95,7 @@ class BatchQueue {
       if (!batches_.empty() && batches_.front()->ready()) return batches_.front().get();
       if (batches_.empty() && finished_) return nullptr;
       if (Claim c = claim(); c.batch) {
-        prepare(lock, c, true);
+        prepare(lock, c);
       } else {
         data_.wait(lock);
       }
@@ -124,7 +124,6 @@ class BatchQueue {
     if (!out) {
       out = std::make_unique<Batch>();
       out->docs.reserve(kBatch);
-      out->by_caller.assign(kBatch, 0);
     }
     out->size = out->claimed = out->prepared = 0;
     return out;
@@ -161,12 +160,9 @@ class BatchQueue {
   // Tokenises c's documents outside the lock. A throw leaves them unprepared:
   // the caller then waits for nothing (the worker's failure ends the build,
   // the caller's own throw abandons it).
-  void prepare(std::unique_lock<std::mutex>& lock, const Claim& c, bool by_caller) {
+  void prepare(std::unique_lock<std::mutex>& lock, const Claim& c) {
     lock.unlock();
-    for (std::size_t i = c.from; i < c.to; ++i) {
-      c.batch->docs[i] = prepare_doc(std::move(c.batch->docs[i].doc));
-      c.batch->by_caller[i] = by_caller;
-    }
+    for (std::size_t i = c.from; i < c.to; ++i) prepare_in_place(c.batch->docs[i]);
     lock.lock();
     c.batch->prepared += c.to - c.from;
     if (c.batch->ready()) data_.notify_one();
@@ -208,11 +204,7 @@ void build_in_parallel(IndexStore& store, const std::function<void(const EntityI
   std::thread producer([&queue, &produce] { run_producer(queue, produce); });
   try {
     while (Batch* batch = queue.next_ready()) {
-      for (std::size_t i = 0; i < batch->size; ++i) {
-        store.upsert(std::move(batch->docs[i]));
-        // The words tokenised here are freed here (see Batch::add); the rest go back to the worker.
-        if (batch->by_caller[i]) WordList gone = std::move(batch->docs[i].words);
-      }
+      for (std::size_t i = 0; i < batch->size; ++i) store.upsert(std::move(batch->docs[i]));
       queue.pop_front();
     }
   } catch (...) {

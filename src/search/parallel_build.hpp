@@ -8,8 +8,9 @@
 // (bench/search/bench_doc_producer): with the worker making and tokenising
 // alone, the caller waited ~40 % of the build.
 // Threading: produce runs on the worker only, store is touched by the caller
-// only; batches and their counters cross between them under one mutex; each
-// thread frees the blocks it allocated (one malloc arena: see Batch::add).
+// only; batches and their counters cross between them under one mutex; the
+// worker frees the documents it made, and the slots' word lists are reused
+// rather than freed (one malloc arena: see Batch::add).
 #include <functional>
 
 #include "search/entity_index.hpp"
