@@ -20,12 +20,13 @@ constexpr std::size_t kMaxBatches = 4;  // in flight: bounds the memory of a fas
 constexpr std::size_t kClaim = 4;       // documents tokenised per claim (~10 us: one lock per claim)
 
 // Documents in the order made. The worker makes them (only it can walk the
-// snapshot); tokenising them (prepare_doc) is claimed by either thread, so
+// snapshot); tokenising them (prepare_in_place) is claimed by either thread, so
 // the caller tokenises while it would otherwise wait and the worker while the
 // queue is full. Counters are guarded by the queue's mutex.
 struct Batch {
-  // docs [0, size): docs[i].doc only, until docs[i] is prepared; past size: a
-  // recycled batch's documents, freed one by one as their slots are reused.
+  // docs [0, size): docs[i].doc only (its words still the slot's last
+  // document's) until docs[i] is prepared; past size: a recycled batch's
+  // documents, freed one by one as their slots are reused.
   std::vector<PreparedDoc> docs;
   std::size_t size = 0;
   std::size_t claimed = 0;  // docs [0, claimed) are being or have been prepared
