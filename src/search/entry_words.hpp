@@ -47,5 +47,9 @@ struct PreparedDoc {
   PhraseList phrases;
 };
 PreparedDoc prepare_doc(EntityDoc doc);
+// The same for p.doc, in place: p.words keeps its buffers when they are big
+// enough (a bulk build reuses its slots' word lists: no allocation per
+// document); p.phrases is replaced.
+void prepare_in_place(PreparedDoc& p);
 
 }  // namespace hamcp::search

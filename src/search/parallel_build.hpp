@@ -1,12 +1,16 @@
 #pragma once
-// A bulk build on two threads: the documents are made and tokenised on a
-// worker thread (prepare_doc: no shared state) while the calling thread
-// interns and inserts them, in the order produced, so the store ends up
-// exactly as a one-thread build leaves it. The two halves cost about the same
-// (a 100k-entity rebuild, bench/search/bench_doc_producer: making the
-// documents plus tokenising ~0.6 s of CPU, interning and inserting ~0.5 s).
+// A bulk build on two threads: the documents are made on a worker thread,
+// tokenised (prepare_doc: no shared state) by whichever thread is free (the
+// caller while it would wait, the worker while the queue is full), and
+// interned and inserted by the calling thread in the order produced, so the
+// store ends up exactly as a one-thread build leaves it. Making ~0.3 s,
+// tokenising ~0.3 s, inserting ~0.45 s of CPU at 100k entities
+// (bench/search/bench_doc_producer): with the worker making and tokenising
+// alone, the caller waited ~40 % of the build.
 // Threading: produce runs on the worker only, store is touched by the caller
-// only; batches cross between them through one mutex.
+// only; batches and their counters cross between them under one mutex; the
+// worker frees the documents it made, and the slots' word lists are reused
+// rather than freed (one malloc arena: see Batch::add).
 #include <functional>
 
 #include "search/entity_index.hpp"

@@ -5,6 +5,8 @@
 #include <boost/json/error.hpp>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parser.hpp>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "ha/detail/ha_json.hpp"
@@ -157,14 +159,34 @@ std::optional<std::size_t> json_value_length(std::string_view text) {
 
 namespace {
 
+constexpr std::uint64_t kOnes = 0x0101010101010101u;
+constexpr std::uint64_t kHighs = 0x8080808080808080u;
+
+// Nonzero when some byte of w is b (the zero-byte test on w ^ b: exact for
+// whether there is one, not for where).
+std::uint64_t has_byte(std::uint64_t w, unsigned char b) {
+  const std::uint64_t x = w ^ (kOnes * b);
+  return (x - kOnes) & ~x & kHighs;
+}
+
 // Past the string whose opening quote is at text[at]; npos if it never closes.
+// Most of a registry list's bytes are inside strings: eight at a time are
+// skipped while none is a quote or a backslash.
 std::size_t past_string(std::string_view text, std::size_t at) {
-  for (std::size_t i = at + 1; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\\')
-      ++i;  // the escaped character, whatever it is (a quote included)
-    else if (c == '"')
-      return i + 1;
+  const char* p = text.data();
+  std::size_t i = at + 1;
+  while (i < text.size()) {
+    std::uint64_t w;
+    if (i + sizeof w <= text.size()) {
+      std::memcpy(&w, p + i, sizeof w);
+      if ((has_byte(w, '"') | has_byte(w, '\\')) == 0) {
+        i += sizeof w;
+        continue;
+      }
+    }
+    const char c = p[i];
+    if (c == '"') return i + 1;
+    i += c == '\\' ? 2 : 1;  // after a backslash: the escaped character, whatever it is (a quote included)
   }
   return std::string_view::npos;
 }
@@ -174,6 +196,12 @@ bool ends_scalar(char c) { return c == ',' || c == ']' || c == '}' || c == ' ' |
 }  // namespace
 
 std::optional<std::size_t> json_value_extent(std::string_view text) {
+  std::size_t unused = 0;
+  return json_value_extent(text, unused);
+}
+
+std::optional<std::size_t> json_value_extent(std::string_view text, std::size_t& last_value_at) {
+  last_value_at = 0;
   if (text.empty()) return std::nullopt;
   const char first = text.front();
   if (first == '"') {
@@ -197,6 +225,8 @@ std::optional<std::size_t> json_value_extent(std::string_view text) {
       ++depth;
     } else if (c == '}' || c == ']') {
       if (--depth == 0) return i + 1;
+    } else if (c == ':' && depth == 1) {
+      last_value_at = i + 1;
     }
   }
   return std::nullopt;

@@ -44,5 +44,9 @@ std::optional<std::size_t> json_value_length(std::string_view text);
 // the messages of a coalesced frame). Exact for valid JSON; nullopt when
 // text ends inside the value. A scalar ends at the first ',', ']', '}' or space.
 std::optional<std::size_t> json_value_extent(std::string_view text);
+// The same; for an object, last_value_at is set to where its last member's
+// value starts (just past the last ':' at its top level; 0 when there is
+// none), so a caller that needs that value's end need not walk it again.
+std::optional<std::size_t> json_value_extent(std::string_view text, std::size_t& last_value_at);
 
 }  // namespace hamcp::ha::detail

@@ -253,6 +253,59 @@ TEST(JsonValueExtent, AgreesWithTheParserOnValidValues) {
   }
 }
 
+// Strings are skipped eight bytes at a time: a quote or a backslash at every
+// position of a word, escaped or not, ends (or does not end) the string
+// exactly where the parser says.
+TEST(JsonValueExtent, LongStringsEndWhereTheParserSays) {
+  for (std::size_t at = 0; at < 20; ++at) {
+    for (const std::string mark : {"\\\"", "\\\\", "\\\\\\\"", "\\n"}) {
+      const std::string inner = std::string(at, 'x') + mark + std::string(19 - at, 'y');
+      for (const std::string text : {"\"" + inner + "\"", "[\"" + inner + "\",{\"k\":\"" + inner + "\"}]"}) {
+        const auto parsed = json_value_length(text);
+        ASSERT_TRUE(parsed) << text;
+        const auto extent = json_value_extent(text + ",\"tail\"]");
+        ASSERT_TRUE(extent) << text;
+        EXPECT_EQ(*extent, *parsed) << text;
+      }
+    }
+  }
+  EXPECT_FALSE(json_value_extent(R"("a long string that ends in an escaped quote\")"));
+}
+
+// Where an object's last member's value starts: past its last top-level ':'
+// (not one inside a string or a nested value); 0 for what is no object.
+TEST(JsonValueExtent, FindsWhereTheLastMembersValueStarts) {
+  const std::string text = R"({"a":1,"b":{"c":2},"d":[{"e":":"}],"f:":"g:h"} ,)";
+  std::size_t last = 0;
+  ASSERT_TRUE(json_value_extent(text, last));
+  EXPECT_EQ(text.substr(last), R"("g:h"} ,)");
+  ASSERT_TRUE(json_value_extent(R"([{"a":1}])", last));
+  EXPECT_EQ(last, 0u);
+  ASSERT_TRUE(json_value_extent("{}", last));
+  EXPECT_EQ(last, 0u);
+}
+
+// In a coalesced frame the result's end comes from the message's own walk:
+// the same text as a result cut by its own structure; a member after the
+// result sends the message to the parser instead.
+TEST(WsRawResult, ACoalescedResultEndsAtItsMessagesBrace) {
+  const std::string nested = R"([{"id":"a:b","x":{"y":[1,{"z":":"}]}},"}\"]"])";
+  const std::string event = R"({"id":999,"type":"event","event":{}})";
+  for (const std::string& result : {nested, nested + " \n"}) {
+    RawFixture f(64);
+    EXPECT_TRUE(f.receive("[" + result_json(f.id, result) + "," + event + "]").empty()) << result;
+    ASSERT_TRUE(f.waiter->raw_result) << result;
+    EXPECT_EQ(f.waiter->raw_result->text, nested) << result;
+  }
+  RawFixture f(64);
+  std::string message = result_json(f.id, nested);
+  message.insert(message.size() - 1, R"(,"x":[3])");
+  const std::vector<ParseJob> jobs = f.receive("[" + message + "," + event + "]");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].text, message);
+  EXPECT_FALSE(f.waiter->raw_result);
+}
+
 TEST(JsonValueExtent, AValueThatDoesNotEndHasNoExtent) {
   for (const std::string text : {R"([{"a":1})", R"({"a":"unterminated})", R"("abc\")", "[[]", ""}) {
     EXPECT_FALSE(json_value_extent(text)) << text;

@@ -55,6 +55,23 @@ TEST(EntryWords, PreparedWordsAreTheMapsOrderOnTheFixture) {
   }
 }
 
+// A bulk build tokenises into a slot that held another document: the words
+// and phrases are the new document's alone, as prepare_doc makes them.
+TEST(EntryWords, PreparingInPlaceKeepsNothingOfTheSlotsLastDocument) {
+  const std::vector<EntityDoc> docs = fixture_docs();
+  PreparedDoc slot;
+  for (std::size_t i = 0; i < 200; ++i) {
+    const EntityDoc& doc = docs[(i * 389) % docs.size()];  // long and short documents in turn
+    slot.doc = doc;
+    prepare_in_place(slot);
+    const PreparedDoc fresh = prepare_doc(doc);
+    EXPECT_EQ(merged(slot.words), merged(fresh.words)) << doc.entity_id;
+    EXPECT_EQ(slot.words.text, fresh.words.text) << doc.entity_id;
+    ASSERT_EQ(slot.phrases.size(), fresh.phrases.size()) << doc.entity_id;
+    slot.phrases = PhraseList();  // moved into the store by an insert
+  }
+}
+
 TEST(EntryWords, SortAndMergeIsTheMapsOrderOnGeneratedWords) {
   // Code points: ASCII, Latin, Cyrillic (all within the sort keys), CJK, an
   // emoji and the last code point (beyond them), so words of both kinds meet.

@@ -1,12 +1,13 @@
 // EntityIndex::build on two threads (search/parallel_build.hpp): documents are
-// made on a worker, inserted by the caller, and the index is the same as one
-// built document by document.
+// made on a worker, tokenised by either thread, inserted by the caller, and
+// the index is the same as one built document by document.
 #include "search/parallel_build.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -92,6 +93,42 @@ TEST(ParallelBuild, EqualsBuildingDocumentByDocument) {
   }
   ASSERT_TRUE(built.find(renamed.entity_id));
   EXPECT_EQ(built.find(renamed.entity_id)->friendly_name, "Completely Different Name");
+}
+
+// Either thread may tokenise a document (the caller does while it would
+// wait): the index is the same one the calling thread alone builds from the
+// same documents, down to the slots' order, the stored documents and scores.
+TEST(ParallelBuild, EqualsTheOneThreadBuild) {
+  const std::vector<EntityDoc> docs = big_home();
+  auto produce = [&docs](const EntityIndex::DocSink& sink) {
+    for (const auto& d : docs) sink(d);
+  };
+  EntityIndex one_thread, two_threads;
+  one_thread.build(1, produce);  // below kParallelBuildMin: no worker
+  two_threads.build(docs.size(), produce);
+  const std::vector<std::string> order = one_thread.entity_ids();
+  ASSERT_EQ(order, two_threads.entity_ids());
+  for (std::size_t i = 0; i < order.size(); i += 97) {
+    const std::optional<EntityDoc> a = one_thread.find(order[i]), b = two_threads.find(order[i]);
+    ASSERT_TRUE(a && b) << order[i];
+    EXPECT_EQ(a->friendly_name, b->friendly_name) << order[i];
+    EXPECT_EQ(a->area_name, b->area_name) << order[i];
+    EXPECT_EQ(a->labels, b->labels) << order[i];
+  }
+  EXPECT_EQ(one_thread.stats().tokens, two_threads.stats().tokens);
+  EXPECT_EQ(one_thread.stats().postings, two_threads.stats().postings);
+  for (const char* text : {"kitchen light", "temperature", "garage door", "bed", "motion"}) {
+    Query q;
+    q.text = text;
+    q.limit = 100;
+    const Result x = one_thread.query(q), y = two_threads.query(q);
+    ASSERT_EQ(x.hits.size(), y.hits.size()) << text;
+    for (std::size_t i = 0; i < x.hits.size(); ++i) {
+      EXPECT_EQ(x.hits[i].entity_id, y.hits[i].entity_id) << text;
+      EXPECT_EQ(x.hits[i].score, y.hits[i].score) << text;
+      EXPECT_EQ(x.hits[i].matched_text, y.hits[i].matched_text) << text;
+    }
+  }
 }
 
 // The worker's exception reaches the caller; the previous content stays.
