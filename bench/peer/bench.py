@@ -25,7 +25,7 @@ from pathlib import Path
 
 from client import (entity_ids_in_order, http_session, result_bytes, result_bytes_with_structured, result_json,
                     stdio_session, timed_call)
-from servers import HttpServer, SimHome, rss_kib, server_specs
+from servers import HttpServer, SimHome, end_detached_peer_helpers, rss_kib, server_specs
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -539,15 +539,19 @@ async def main() -> None:
     sampler = threading.Thread(target=sample_load, daemon=True)
     sampler.start()
     results["load_average_at_start"] = os.getloadavg()
-    for size in cfg.sizes:
-        sim = SimHome(cfg.hamcp, size, 42)
-        try:
-            with tempfile.TemporaryDirectory() as data_dir:
-                specs = server_specs(cfg.hamcp, cfg.peer_bin, sim.url, sim.token, data_dir)
-                results["sizes"].append(await bench_size(specs, sim, size, cfg))
-        finally:
-            sim.stop()
-        (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
+    try:
+        for size in cfg.sizes:
+            sim = SimHome(cfg.hamcp, size, 42)
+            try:
+                with tempfile.TemporaryDirectory() as data_dir:
+                    specs = server_specs(cfg.hamcp, cfg.peer_bin, sim.url, sim.token, data_dir)
+                    results["sizes"].append(await bench_size(specs, sim, size, cfg))
+            finally:
+                sim.stop()
+            (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
+    finally:
+        if ended := end_detached_peer_helpers(cfg.peer_bin):
+            print(f"bench: ended {ended} helper process(es) ha-mcp left running")
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_at_end"] = os.getloadavg()
     stop_sampling.set()

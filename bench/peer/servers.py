@@ -143,3 +143,28 @@ class SimHome:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+def end_detached_peer_helpers(peer_bin: str) -> int:
+    """ha-mcp over stdio starts a settings sidecar (`python -m ha_mcp.stdio_settings_sidecar`) in a
+    session of its own, so it outlives the server that started it and every stop above. The bench
+    ends those its peer venv's interpreter runs (and nothing else); returns how many."""
+    if not peer_bin:
+        return 0
+    prefix = os.path.abspath(peer_bin).encode() + b"/"
+    ended = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if len(argv) >= 3 and argv[0].startswith(prefix) and argv[1] == b"-m" and argv[2].startswith(b"ha_mcp."):
+            try:
+                os.kill(int(entry), signal.SIGTERM)
+                ended += 1
+            except ProcessLookupError:
+                pass
+    return ended

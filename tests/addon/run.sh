@@ -42,16 +42,21 @@ nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" >/dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$sup_port/core/api/" && break; sleep 0.1; done
 
-run_addon() {  # run_addon OPTIONS_JSON LOG [extra env...]: the start script as the Supervisor starts it
+# addon_cmd OPTIONS_JSON [extra env...]: writes the options file and sets `cmd` to the start script
+# as the Supervisor starts it. Run as a plain command, not inside a function: env, run.sh and hamcp
+# then are one process (each execs the next), so a backgrounded start's $! is hamcp's pid and a
+# kill of it stops hamcp (from a function, $! was a subshell's and hamcp outlived the test).
+addon_cmd() {
   echo "$1" >"$work/options.json"
-  env -i PATH="$PATH" SUPERVISOR_TOKEN="$supervisor_token" HAMCP_SUPERVISOR_ENDPOINT="127.0.0.1:$sup_port" \
-    ADDON_OPTIONS_FILE="$work/options.json" ADDON_DATA_DIR="$work/data" ADDON_PORT="$addon_port" \
-    HAMCP_BIN="$build/hamcp" "${@:3}" "$root/addon/hamcp/run.sh" >"$2" 2>&1
+  cmd=(env -i PATH="$PATH" SUPERVISOR_TOKEN="$supervisor_token" HAMCP_SUPERVISOR_ENDPOINT="127.0.0.1:$sup_port"
+    ADDON_OPTIONS_FILE="$work/options.json" ADDON_DATA_DIR="$work/data" ADDON_PORT="$addon_port"
+    HAMCP_BIN="$build/hamcp" "${@:2}" "$root/addon/hamcp/run.sh")
 }
 
 # 3. Good options: hamcp starts, syncs through the proxy, answers an MCP client with the token.
 token="tok-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-run_addon "{\"auth_token\": \"$token\", \"log_level\": \"info\", \"session_idle_hours\": 720, \"max_sessions\": 1000}" "$work/addon.log" &
+addon_cmd "{\"auth_token\": \"$token\", \"log_level\": \"info\", \"session_idle_hours\": 720, \"max_sessions\": 1000}"
+"${cmd[@]}" >"$work/addon.log" 2>&1 &
 addon_pid=$!
 pids+=($addon_pid)
 synced=""
@@ -68,8 +73,8 @@ check "the Supervisor token is not in the add-on log" bash -c "! grep -q '$super
 
 # 3b. read_only and disabled_tools: no write reaches HA, the switched-off tool says so.
 ro_port="$(free_port)"  # its own port: the instance above may still be closing
-run_addon "{\"auth_token\": \"$token\", \"read_only\": true, \"disabled_tools\": \"ha_get_overview\"}" "$work/ro.log" \
-  ADDON_PORT="$ro_port" &
+addon_cmd "{\"auth_token\": \"$token\", \"read_only\": true, \"disabled_tools\": \"ha_get_overview\"}" ADDON_PORT="$ro_port"
+"${cmd[@]}" >"$work/ro.log" 2>&1 &
 addon_pid=$!
 pids+=($addon_pid)
 synced=""
@@ -82,7 +87,8 @@ kill "$addon_pid" 2>/dev/null; wait "$addon_pid" 2>/dev/null || true
 # 4. Bad options: the add-on stops, and its log names the option and the fix.
 bad_option() {  # bad_option NAME OPTIONS_JSON EXPECTED_TEXT [extra env...]
   local log="$work/bad.log" rc=0
-  run_addon "$2" "$log" "${@:4}" || rc=$?
+  addon_cmd "$2" "${@:4}"
+  "${cmd[@]}" >"$log" 2>&1 || rc=$?
   check "$1: stops (exit $rc) and the log says '$3'" bash -c "[ $rc -ne 0 ] && grep -qF -- '$3' '$log'"
 }
 bad_option "no auth_token" '{"auth_token": "", "log_level": "info"}' "option auth_token: set it"
