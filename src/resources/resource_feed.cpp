@@ -13,9 +13,10 @@ void add_registry_ids(const ha::Snapshot& snap, ha::RegistryKind kind, std::stri
 
 // Keeps `unavailable` current for one entity; true when it became or stopped
 // being unavailable.
+bool is_unavailable(const ha::EntityStatePtr& state) { return state && state->state == "unavailable"; }
+
 bool note_availability(const std::string& id, const ha::Snapshot& snap, std::unordered_set<std::string>& unavailable) {
-  const ha::EntityStatePtr state = snap.states.find(id);
-  const bool now_unavailable = state && state->state == "unavailable";
+  const bool now_unavailable = is_unavailable(snap.states.find(id));
   const bool was_unavailable = unavailable.count(id) > 0;
   if (now_unavailable == was_unavailable) return false;
   if (now_unavailable)
@@ -81,7 +82,7 @@ void ResourceFeed::track_unavailable(const ha::ChangeSet& changes, const ha::Sna
     // set) cost a 100k-entity sync ~30 ms after the index was built.
     unavailable.clear();
     snap.states.for_each([&](const ha::EntityStatePtr& st) {
-      if (st->state == "unavailable") unavailable.insert(st->entity_id);
+      if (is_unavailable(st)) unavailable.insert(st->entity_id);
     });
   }
   for (const auto* list : {&changes.states_added, &changes.states_changed, &changes.states_removed})

@@ -69,21 +69,13 @@ class BatchQueue {
   // wait (the caller is the slower side then), returns once there is room.
   void help_while_full() {
     std::unique_lock lock(mutex_);
-    while (!abandoned_ && batches_.size() >= kMaxBatches) {
-      if (Claim c = claim(); c.batch) {
-        prepare(lock, c);
-      } else {
-        space_.wait(lock);
-      }
-    }
+    while (!abandoned_ && batches_.size() >= kMaxBatches)
+      if (!help_once(lock)) space_.wait(lock);
   }
   // The worker, when every document was made: tokenises what is unclaimed.
   void help_to_end() {
     std::unique_lock lock(mutex_);
-    while (!abandoned_) {
-      Claim c = claim();
-      if (!c.batch) return;
-      prepare(lock, c);
+    while (!abandoned_ && help_once(lock)) {
     }
   }
   // The caller: the oldest batch once all its documents are prepared
@@ -95,11 +87,7 @@ class BatchQueue {
       if (error_) return nullptr;
       if (!batches_.empty() && batches_.front()->ready()) return batches_.front().get();
       if (batches_.empty() && finished_) return nullptr;
-      if (Claim c = claim(); c.batch) {
-        prepare(lock, c);
-      } else {
-        data_.wait(lock);
-      }
+      if (!help_once(lock)) data_.wait(lock);
     }
   }
   // The caller, after inserting the front batch: it goes back to the worker,
@@ -157,6 +145,14 @@ class BatchQueue {
       return c;
     }
     return {};
+  }
+  // Claims the oldest unclaimed documents and tokenises them; false when
+  // none was left to claim (the caller then waits or stops).
+  bool help_once(std::unique_lock<std::mutex>& lock) {
+    const Claim c = claim();
+    if (!c.batch) return false;
+    prepare(lock, c);
+    return true;
   }
   // Tokenises c's documents outside the lock. A throw leaves them unprepared:
   // the caller then waits for nothing (the worker's failure ends the build,

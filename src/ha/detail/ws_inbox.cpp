@@ -114,8 +114,7 @@ bool take_result_text(Slot& slot, const std::shared_ptr<beast::flat_buffer>& fra
   if (last_value_at != slot.raw_offset || message.back() != '}') return false;
   std::string_view result = message.substr(slot.raw_offset, message.size() - 1 - slot.raw_offset);
   result = result.substr(0, result.find_last_not_of(" \t\r\n") + 1);  // npos + 1 == 0: an empty result
-  if (!result.empty() &&
-      (result.front() == ' ' || result.front() == '\t' || result.front() == '\r' || result.front() == '\n'))
+  if (!result.empty() && std::string_view(" \t\r\n").find(result.front()) != std::string_view::npos)
     return false;  // as the walk above: a result after a blank is parsed
   slot.raw = RawResult{frame, result};
   return true;
