@@ -1,6 +1,8 @@
 #include "json/json_text.hpp"
 
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <boost/json.hpp>
 #include <charconv>
 #include <cmath>
@@ -57,29 +59,115 @@ char* write_escape(char* p, unsigned char c) {
   return p;
 }
 
-// Sized once, then written through a pointer: the text of a structured result
-// is escaped into content[0].text on every tool call (issue 9, item 6), and
-// appending piece by piece (a capacity check per quote) cost ~10 % of a call.
-void append_string(std::string& out, json::string_view s) {
-  std::size_t extra = 0;
-  for (const char ch : s) extra += kEscapeExtra[static_cast<unsigned char>(ch)];
-  const std::size_t at = out.size();
-  out.resize(at + s.size() + extra + 2);
-  char* p = out.data() + at;
-  *p++ = '"';
-  if (extra == 0) {
-    std::memcpy(p, s.data(), s.size());
-    p += s.size();
-  } else {
-    for (const char ch : s) {
-      const auto c = static_cast<unsigned char>(ch);
-      if (kEscapeExtra[c] == 0)
-        *p++ = ch;
-      else
-        p = write_escape(p, c);
+// Eight bytes at a time (issue 9, item 6: the text of a structured result is
+// escaped into content[0].text on every tool call, ~9 % of a call byte by
+// byte). Portable word arithmetic, no SIMD flags (baseline CPUs): a byte lane
+// is 0x80 exactly where the byte is special, with no false lanes from borrows,
+// so lanes can be counted and the first one found.
+constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+constexpr std::uint64_t kEach = 0x0101010101010101ULL;
+constexpr bool kLanesInOrder = std::endian::native == std::endian::little;
+
+std::uint64_t zero_lanes(std::uint64_t v) { return ~(((v & kLow7) + kLow7) | v | kLow7); }
+std::uint64_t control_lanes(std::uint64_t w) { return zero_lanes(w & (0xE0 * kEach)); }  // < 0x20
+std::uint64_t special_lanes(std::uint64_t w) {
+  return control_lanes(w) | zero_lanes(w ^ ('"' * kEach)) | zero_lanes(w ^ ('\\' * kEach));
+}
+std::size_t count_lanes(std::uint64_t lanes) { return static_cast<std::size_t>(((lanes >> 7) * kEach) >> 56); }
+std::uint64_t load_word(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+// Bytes the escapes of `s` add.
+std::size_t escape_extra(json::string_view s) {
+  const char* p = s.data();
+  std::size_t i = 0, extra = 0;
+  if constexpr (kLanesInOrder) {
+    for (; i + 8 <= s.size(); i += 8) {
+      const std::uint64_t w = load_word(p + i);
+      if (control_lanes(w) != 0) {  // rare: \n and \u00XX add different amounts
+        for (std::size_t k = i; k < i + 8; ++k) extra += kEscapeExtra[static_cast<unsigned char>(p[k])];
+      } else {
+        extra += count_lanes(special_lanes(w));  // '"' and '\\' add one each
+      }
     }
   }
+  for (; i < s.size(); ++i) extra += kEscapeExtra[static_cast<unsigned char>(p[i])];
+  return extra;
+}
+
+// Writes the escape of a special byte: the usual '"' and '\\' inline.
+char* write_special(char* out, unsigned char c) {
+  if (c == '"' || c == '\\') {
+    out[0] = '\\';
+    out[1] = static_cast<char>(c);
+    return out + 2;
+  }
+  return write_escape(out, c);
+}
+
+// Room for the escaped text plus this much: whole words are stored and the
+// cursor moved past their plain bytes only.
+constexpr std::size_t kSlack = 8;
+
+// Writes `s` escaped at `out` (room: the escaped size + kSlack); returns the end.
+// A word is loaded once, however many special bytes it holds (JSON text
+// escaped into a string has a quote every few bytes).
+char* write_escaped(char* out, json::string_view s) {
+  const char* p = s.data();
+  std::size_t i = 0;
+  if constexpr (kLanesInOrder) {
+    for (; i + 8 <= s.size(); i += 8) {
+      const std::uint64_t w = load_word(p + i);
+      std::uint64_t lanes = special_lanes(w);
+      std::size_t from = 0;  // bytes of this word already written
+      while (lanes != 0) {
+        const auto at = static_cast<std::size_t>(std::countr_zero(lanes) / 8);
+        const std::uint64_t rest = w >> (8 * from);
+        std::memcpy(out, &rest, 8);
+        out = write_special(out + (at - from), static_cast<unsigned char>(p[i + at]));
+        from = at + 1;
+        lanes &= lanes - 1;
+      }
+      if (from < 8) {
+        const std::uint64_t rest = w >> (8 * from);
+        std::memcpy(out, &rest, 8);
+        out += 8 - from;
+      }
+    }
+  }
+  for (; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    if (kEscapeExtra[c] == 0)
+      *out++ = p[i];
+    else
+      out = write_special(out, c);
+  }
+  return out;
+}
+
+// Sized once, then written through a pointer (appending piece by piece, a
+// capacity check per quote, cost ~10 % of a call).
+void append_string(std::string& out, json::string_view s) {
+  const std::size_t extra = escape_extra(s);
+  const std::size_t at = out.size();
+  const std::size_t end = at + s.size() + extra + 2;
+  if (extra == 0) {
+    out.resize(end);
+    char* p = out.data() + at;
+    *p++ = '"';
+    std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '"';
+    return;
+  }
+  out.resize(end + kSlack);
+  char* p = out.data() + at;
+  *p++ = '"';
+  p = write_escaped(p, s);
   *p = '"';
+  out.resize(end);
 }
 
 template <typename T>

@@ -72,5 +72,24 @@ TEST(JsonText, EveryByteEscapedLikeBoost) {
   }
 }
 
+// The writer reads eight bytes at a time: every lane of a word, and the tail
+// after the last whole word, must see a special byte, and bytes next to the
+// special ones (0x1f/0x20, '!'/'#' around '"', '['/']' around '\\', bytes with
+// the high bit set whose low bits look special) must pass as they are.
+TEST(JsonText, SpecialBytesInEveryLaneOfAWord) {
+  const unsigned char probes[] = {0x00, 0x01, '\n', 0x1f, 0x20, '!', '"', '#', '[', '\\', ']', 0x7f, 0x80, 0xa2, 0xdc, 0xff};
+  for (std::size_t len = 1; len <= 24; ++len) {
+    for (std::size_t at = 0; at < len; ++at) {
+      for (const unsigned char probe : probes) {
+        std::string s(len, 'a');
+        s[at] = static_cast<char>(probe);
+        if (at + 1 < len) s[at + 1] = '"';  // a second special right after the first
+        const json::value v = json::string(s);
+        ASSERT_EQ(json_text(v), json::serialize(v)) << "length " << len << ", byte " << int(probe) << " at " << at;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hamcp
