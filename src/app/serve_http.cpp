@@ -142,6 +142,7 @@ int serve_http(const Config& config) {
   }
   Runtime& runtime = *runtime_holder;
   if (mcp.auth_mode == "oauth" && !enable_oauth(mcp, runtime, options)) return 1;
+  options.listener.one_thread = true;  // runtime.io() is run by this thread alone (below)
   http::HttpServer server(runtime.server(), runtime.io().get_executor(), options);
   try {
     server.start();

@@ -2,10 +2,10 @@
 
 #include <array>
 #include <bit>
-#include <cstdint>
 #include <boost/json.hpp>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace hamcp {
@@ -112,12 +112,20 @@ char* write_special(char* out, unsigned char c) {
 // cursor moved past their plain bytes only.
 constexpr std::size_t kSlack = 8;
 
-// Writes `s` escaped at `out` (room: the escaped size + kSlack); returns the end.
-// A word is loaded once, however many special bytes it holds (JSON text
-// escaped into a string has a quote every few bytes).
-char* write_escaped(char* out, json::string_view s) {
+// Writes `s` escaped at `out` (room: the escaped size + kSlack), adding at most
+// `budget` bytes of escapes; returns the end, or nullptr when `budget` is not
+// enough. A word is loaded once, however many special bytes it holds (JSON
+// text escaped into a string has a quote every few bytes).
+char* write_escaped(char* out, json::string_view s, std::size_t budget) {
   const char* p = s.data();
   std::size_t i = 0;
+  auto special = [&](unsigned char c) -> bool {
+    const std::size_t cost = kEscapeExtra[c];
+    if (cost > budget) return false;
+    budget -= cost;
+    out = write_special(out, c);
+    return true;
+  };
   if constexpr (kLanesInOrder) {
     for (; i + 8 <= s.size(); i += 8) {
       const std::uint64_t w = load_word(p + i);
@@ -127,7 +135,8 @@ char* write_escaped(char* out, json::string_view s) {
         const auto at = static_cast<std::size_t>(std::countr_zero(lanes) / 8);
         const std::uint64_t rest = w >> (8 * from);
         std::memcpy(out, &rest, 8);
-        out = write_special(out + (at - from), static_cast<unsigned char>(p[i + at]));
+        out += at - from;
+        if (!special(static_cast<unsigned char>(p[i + at]))) return nullptr;
         from = at + 1;
         lanes &= lanes - 1;
       }
@@ -142,32 +151,43 @@ char* write_escaped(char* out, json::string_view s) {
     const auto c = static_cast<unsigned char>(p[i]);
     if (kEscapeExtra[c] == 0)
       *out++ = p[i];
-    else
-      out = write_special(out, c);
+    else if (!special(c))
+      return nullptr;
   }
   return out;
 }
 
+// Up to this size a string is written in one pass into room for one escape
+// byte per byte ('"', '\\', '\n': all but \u00XX); longer ones are measured
+// first, so that a big text does not reserve twice its size.
+constexpr std::size_t kOnePassMax = 4096;
+
 // Sized once, then written through a pointer (appending piece by piece, a
 // capacity check per quote, cost ~10 % of a call).
 void append_string(std::string& out, json::string_view s) {
-  const std::size_t extra = escape_extra(s);
   const std::size_t at = out.size();
-  const std::size_t end = at + s.size() + extra + 2;
-  if (extra == 0) {
-    out.resize(end);
+  if (s.size() <= kOnePassMax) {
+    out.resize(at + 2 * s.size() + 2 + kSlack);
     char* p = out.data() + at;
     *p++ = '"';
-    std::memcpy(p, s.data(), s.size());
-    p[s.size()] = '"';
-    return;
+    if (char* end = write_escaped(p, s, s.size())) {
+      *end = '"';
+      out.resize(static_cast<std::size_t>(end + 1 - out.data()));
+      return;
+    }
   }
-  out.resize(end + kSlack);
+  const std::size_t extra = escape_extra(s);  // long, or \u00XX escapes beyond one byte each
+  out.resize(at + s.size() + extra + 2 + kSlack);
   char* p = out.data() + at;
   *p++ = '"';
-  p = write_escaped(p, s);
+  if (extra == 0) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  } else {
+    p = write_escaped(p, s, extra);
+  }
   *p = '"';
-  out.resize(end);
+  out.resize(static_cast<std::size_t>(p + 1 - out.data()));
 }
 
 template <typename T>

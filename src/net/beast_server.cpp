@@ -26,7 +26,8 @@ namespace {
 constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
 }
 
-asio::any_io_executor connection_strand(const asio::any_io_executor& executor) {
+asio::any_io_executor connection_executor(const asio::any_io_executor& executor, bool one_thread) {
+  if (one_thread) return executor;
   if (const auto* io = executor.target<asio::io_context::executor_type>()) return asio::make_strand(*io);
   return asio::make_strand(executor);
 }
@@ -78,7 +79,8 @@ struct BeastServer::Impl : std::enable_shared_from_this<BeastServer::Impl> {
 asio::awaitable<void> BeastServer::Impl::accept_loop() {
   auto self = shared_from_this();
   for (;;) {
-    auto [ec, socket] = co_await acceptor.async_accept(connection_strand(executor), kAwait);
+    auto [ec, socket] =
+        co_await acceptor.async_accept(connection_executor(executor, state->options.one_thread), kAwait);
     if (ec) {
       if (state->stopping || ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
       // EMFILE and friends: back off briefly instead of spinning or dying.

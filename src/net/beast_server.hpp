@@ -5,11 +5,13 @@
 // (per-client and global caps, refused with 429/503 + Retry-After before any
 // byte is parsed), idle shedding under pressure, and graceful stop. Each
 // connection is a TrackedConnection (usually an HttpConnection, see
-// http_connection.hpp) running as one coroutine on its own strand.
+// http_connection.hpp) running as one coroutine on its own executor: a strand
+// of its own, or the server's executor itself when one thread runs it
+// (ServerOptions::one_thread).
 //
 // Threading: start() and the destructor on the owner's thread; stop() from any
 // thread. The accept loop and the sweeps run on the executor given; each
-// connection on its strand; ServerState is shared by all and thread-safe.
+// connection on its executor; ServerState is shared by all and thread-safe.
 
 #include <atomic>
 #include <boost/asio/any_io_executor.hpp>
@@ -43,7 +45,7 @@ struct ServerState {
 };
 
 // One live connection as the server sees it. Threading: constructed on the
-// connection's strand; run() and every other call happen there (the server
+// connection's executor; run() and every other call happen there (the server
 // posts them to conn_executor()).
 class TrackedConnection {
  public:
@@ -67,12 +69,13 @@ class TrackedConnection {
   const std::string client_;
 };
 
-// The strand a new connection runs on. When the server runs on an io_context's
-// own executor, the strand wraps that type: a strand<io_context::executor_type>
-// fits in any_io_executor's small buffer, a strand<any_io_executor> does not,
-// and then every executor copy (each async operation's work guard, each
-// handler dispatch) allocates a shared target.
-asio::any_io_executor connection_strand(const asio::any_io_executor& executor);
+// The executor a new connection runs on: `executor` itself when one thread
+// runs it (ServerOptions::one_thread), else a strand of its own. When the
+// server runs on an io_context's own executor, the strand wraps that type: a
+// strand<io_context::executor_type> fits in any_io_executor's small buffer, a
+// strand<any_io_executor> does not, and then every executor copy (each async
+// operation's work guard, each handler dispatch) allocates a shared target.
+asio::any_io_executor connection_executor(const asio::any_io_executor& executor, bool one_thread);
 
 class BeastServer {
  public:

@@ -15,7 +15,7 @@
 //  - a handler that throws or answers nothing gets a 500.
 // Subclasses answer with write_response() (or take the stream with
 // hand_over(), e.g. a WebSocket upgrade). Threading: everything runs on the
-// connection's strand.
+// connection's executor.
 //
 // Stream: beast::tcp_stream or beast::ssl_stream<beast::tcp_stream>; deadlines
 // and closing go through the lowest layer when it offers them, so an in-memory

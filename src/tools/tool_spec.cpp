@@ -205,6 +205,7 @@ void log_call(mcp::RequestContext& ctx, std::string_view tool, const mcp::ToolRe
               std::chrono::steady_clock::time_point started) {
   const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
   json::object data;
+  data.reserve(3);  // one block, not one per member: this runs for every call
   data.emplace("tool", tool);
   data.emplace("ms", std::round(took.count() * 10) / 10);
   data.emplace("isError", result.is_error);

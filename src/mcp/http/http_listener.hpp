@@ -3,8 +3,8 @@
 // skeleton (net/beast_server.hpp: accepts connections, plain or TLS, admits
 // them under the connection caps, enforces size limits and timeouts, keeps
 // connections alive, stops gracefully) with a connection that hands each
-// request to an HttpHandler. Each connection runs on its own strand, so
-// requests on different connections proceed in parallel and never queue
+// request to an HttpHandler. Each connection is a coroutine of its own, so
+// requests on different connections proceed concurrently and never queue
 // behind each other.
 
 #include <chrono>

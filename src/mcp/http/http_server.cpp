@@ -20,7 +20,7 @@ namespace hamcp::mcp::http {
 // the transports, /healthz, start and stop.
 //
 // Threading: fixed after start() except `stopping` (atomic); handle() runs on
-// the calling connection's strand; sessions live in SessionHost.
+// the calling connection's executor; sessions live in SessionHost.
 struct HttpServer::Impl {
   Impl(Server& s, asio::any_io_executor io_ex, HttpServerOptions o)
       : server(s),

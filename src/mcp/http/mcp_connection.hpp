@@ -36,7 +36,7 @@ inline HttpRequest to_request(bhttp::request<bhttp::string_body>& req) {
   return out;
 }
 
-// Threading: the connection's strand (net::HttpConnection), and so is every
+// Threading: the connection's executor (net::HttpConnection), and so is every
 // ResponseWriter call (the handler's coroutine runs there).
 template <class Stream>
 class Connection final : public net::HttpConnection<Stream>, public ResponseWriter {

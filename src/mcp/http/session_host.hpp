@@ -98,7 +98,7 @@ class NullChannel final : public Channel {
 // legacy SSE sessions, the calls-in-flight budget and the response-memory
 // account.
 //
-// Threading: thread-safe, called from any connection's strand. mcp::Server and
+// Threading: thread-safe, called from any connection's executor. mcp::Server and
 // mcp::Session objects are only touched on server_ex (run_on, deliver,
 // shutdown_session); the registry and the legacy map have their own mutexes;
 // the budgets are atomic.

@@ -6,7 +6,7 @@
 // and DELETEs; streamable_http_answers.cpp writes answers and GET streams.
 //
 // Threading: no mutable state of its own; each handler runs as a coroutine on
-// the calling connection's strand and reaches sessions only through
+// the calling connection's executor and reaches sessions only through
 // SessionHost (thread-safe).
 
 #include <memory>

@@ -32,11 +32,19 @@ TEST(FastPath, ConnectionStrandWrapsTheIoContextsOwnExecutor) {
   asio::io_context io(1);
   // A strand over any_io_executor does not fit any_io_executor's small buffer:
   // every copy of the connection's executor would allocate.
-  const auto strand = hamcp::net::connection_strand(io.get_executor());
+  const auto strand = hamcp::net::connection_executor(io.get_executor(), false);
   EXPECT_NE(strand.target<asio::strand<asio::io_context::executor_type>>(), nullptr);
   // Any other executor still gets a strand of its own.
   const asio::any_io_executor other = asio::make_strand(io.get_executor());
-  EXPECT_NE(hamcp::net::connection_strand(other).target<asio::strand<asio::any_io_executor>>(), nullptr);
+  EXPECT_NE(hamcp::net::connection_executor(other, false).target<asio::strand<asio::any_io_executor>>(), nullptr);
+}
+
+TEST(FastPath, OneThreadConnectionsRunOnTheExecutorItself) {
+  // One thread runs the io_context (hamcp's runtime): no strand, no strand hop per handler.
+  asio::io_context io(1);
+  const auto ex = hamcp::net::connection_executor(io.get_executor(), true);
+  ASSERT_NE(ex.target<asio::io_context::executor_type>(), nullptr);
+  EXPECT_EQ(*ex.target<asio::io_context::executor_type>(), io.get_executor());
 }
 
 // A connected pair on loopback: `server` as the skeleton's stream, `client` raw.

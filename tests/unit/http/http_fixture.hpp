@@ -119,6 +119,7 @@ class TestHttpServer {
     mcp::http::HttpServerOptions options;
     options.listener.host = "127.0.0.1";
     options.listener.port = 0;
+    options.listener.one_thread = true;  // as hamcp runs it: one thread runs io_ (below)
     options.data_dir = data_dir;
     if (customize) customize(options);
     http_ = std::make_unique<mcp::http::HttpServer>(*server_, io_->get_executor(), options);

@@ -77,7 +77,8 @@ TEST(JsonText, EveryByteEscapedLikeBoost) {
 // special ones (0x1f/0x20, '!'/'#' around '"', '['/']' around '\\', bytes with
 // the high bit set whose low bits look special) must pass as they are.
 TEST(JsonText, SpecialBytesInEveryLaneOfAWord) {
-  const unsigned char probes[] = {0x00, 0x01, '\n', 0x1f, 0x20, '!', '"', '#', '[', '\\', ']', 0x7f, 0x80, 0xa2, 0xdc, 0xff};
+  const unsigned char probes[] = {0x00, 0x01, '\n', 0x1f, 0x20, '!',  '"',  '#',
+                                  '[',  '\\', ']',  0x7f, 0x80, 0xa2, 0xdc, 0xff};
   for (std::size_t len = 1; len <= 24; ++len) {
     for (std::size_t at = 0; at < len; ++at) {
       for (const unsigned char probe : probes) {
@@ -87,6 +88,21 @@ TEST(JsonText, SpecialBytesInEveryLaneOfAWord) {
         const json::value v = json::string(s);
         ASSERT_EQ(json_text(v), json::serialize(v)) << "length " << len << ", byte " << int(probe) << " at " << at;
       }
+    }
+  }
+}
+
+// Strings up to 4 KiB are written in one pass into room for one escape byte
+// per byte; \u00XX escapes need five: a string with many falls back to the
+// measured path, wherever the room runs out. Longer strings are measured first.
+TEST(JsonText, ControlBytesBeyondTheOnePassRoom) {
+  for (std::size_t len : {1, 2, 7, 8, 9, 16, 17, 4095, 4096, 4097, 10000}) {
+    for (const char fill : {'\x01', '"', 'x'}) {
+      std::string s(len, fill);
+      s[len / 2] = '\x1f';
+      s[len - 1] = '\\';
+      const json::value v = json::string(s);
+      ASSERT_EQ(json_text(v), json::serialize(v)) << "length " << len << ", fill " << int(fill);
     }
   }
 }
