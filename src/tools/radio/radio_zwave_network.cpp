@@ -105,7 +105,19 @@ asio::awaitable<json::object> zwave_add(Args& args, ToolEnv& env) {
         if (events->size() < 50) events->push_back(event);
       },
       lost, "inclusion (zwave_js/add_node)", kAddCheck);
-  const std::uint64_t subscription = co_await std::move(subscribing);
+  std::uint64_t subscription = 0;
+  bool cut_before_confirmed = false;
+  try {
+    subscription = co_await std::move(subscribing);
+  } catch (const ToolException& e) {
+    // A drop before HA confirmed add_node: HA may have started inclusion all the same.
+    if (e.error().code != "write_outcome_unknown") throw;
+    cut_before_confirmed = true;
+  }
+  if (cut_before_confirmed) {  // not inside the catch: no co_await there
+    auto stopping = stop_after_drop(env, entry);
+    co_await std::move(stopping);
+  }
   auto waiting =
       listen_until(std::chrono::steady_clock::now() + std::chrono::seconds(seconds), *lost, [] { return false; });
   co_await std::move(waiting);
