@@ -4,6 +4,9 @@
 #include <array>
 #include <boost/container/small_vector.hpp>
 #include <boost/json.hpp>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 
 #include "common/ascii.hpp"
 
@@ -12,10 +15,23 @@ namespace json = boost::json;
 
 namespace {
 
-// Lower-cased, '-' and ' ' folded to '_', in a fixed buffer: the check runs
-// for every member of every result, so it must not allocate.
+// A name's bytes lower-cased, with '-' and ' ' folded to '_'.
+constexpr std::array<char, 256> make_fold() {
+  std::array<char, 256> fold{};
+  for (int c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    const bool upper = ch >= 'A' && ch <= 'Z';
+    fold[static_cast<std::size_t>(c)] = (ch == '-' || ch == ' ') ? '_' : upper ? static_cast<char>(ch - 'A' + 'a') : ch;
+  }
+  return fold;
+}
+constexpr std::array<char, 256> kFold = make_fold();
+
+// The folded name in a fixed buffer: the check runs for every member of every
+// result (~15 per ha_get_state call), so it must not allocate, and the buffer
+// is not cleared first (only [0, size) is read).
 struct FoldedKey {
-  std::array<char, 64> buf{};
+  std::array<char, 64> buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
   std::size_t size = 0;
   bool too_long = false;
 
@@ -24,7 +40,7 @@ struct FoldedKey {
       too_long = true;
       return;
     }
-    for (char c : key) buf[size++] = (c == '-' || c == ' ') ? '_' : ascii_lower(c);
+    for (const char c : key) buf[size++] = kFold[static_cast<unsigned char>(c)];
   }
   std::string_view view() const { return {buf.data(), size}; }
 };
@@ -88,9 +104,7 @@ bool replace_all(json::string& s, std::string_view secret) {
   return true;
 }
 
-}  // namespace
-
-bool is_secret_key(std::string_view key) {
+bool secret_by_rules(std::string_view key) {
   const FoldedKey folded(key);
   if (folded.too_long) return false;
   const std::string_view k = folded.view();
@@ -99,6 +113,52 @@ bool is_secret_key(std::string_view key) {
   if (has(k, "secret")) return true;
   if (has(k, "pass") && has_any(k, kPassParts)) return true;
   return has(k, "key") && has_any(k, kKeyParts);
+}
+
+// The rules' verdicts on recently seen names. Results repeat the same few
+// dozen member names call after call (entity_id, state, friendly_name...),
+// and the rules cost ~300 instructions per name, ~4 % of an ha_get_state
+// call. Per thread (no lock); a slot holds one whole name, compared exactly,
+// so a collision only means the rules run again.
+class VerdictCache {
+ public:
+  static constexpr std::size_t kMaxName = 30;
+  std::optional<bool> find(std::string_view name) const {
+    const Slot& s = slots_[slot_of(name)];
+    if (s.size != name.size() || std::memcmp(s.name.data(), name.data(), name.size()) != 0) return std::nullopt;
+    return s.secret;
+  }
+  void store(std::string_view name, bool secret) {
+    Slot& s = slots_[slot_of(name)];
+    std::memcpy(s.name.data(), name.data(), name.size());
+    s.size = static_cast<std::uint8_t>(name.size());
+    s.secret = secret;
+  }
+
+ private:
+  struct Slot {
+    std::array<char, kMaxName> name{};
+    std::uint8_t size = 0xFF;  // no name has this size: empty
+    bool secret = false;
+  };
+  static constexpr std::size_t kSlots = 256;
+  static std::size_t slot_of(std::string_view name) {  // FNV-1a: names are short
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    return static_cast<std::size_t>(h ^ (h >> 29)) % kSlots;
+  }
+  std::array<Slot, kSlots> slots_;
+};
+
+}  // namespace
+
+bool is_secret_key(std::string_view key) {
+  if (key.empty() || key.size() > VerdictCache::kMaxName) return secret_by_rules(key);
+  thread_local VerdictCache cache;
+  if (const std::optional<bool> known = cache.find(key)) return *known;
+  const bool secret = secret_by_rules(key);
+  cache.store(key, secret);
+  return secret;
 }
 
 bool Redactor::redact(json::value& value) {

@@ -51,6 +51,35 @@ TEST(SecretKeys, NamesThatHoldSecretsAndNamesThatDoNot) {
     EXPECT_FALSE(is_secret_key(k)) << k;
 }
 
+// Verdicts are remembered per name (a per-thread cache): the same verdict every
+// time, for names that share a cache slot, names up to and past the longest
+// cached one, and names that differ only in case or in one byte.
+TEST(RedactorTest, RememberedVerdictsStayExact) {
+  std::vector<std::pair<std::string, bool>> names;
+  for (int i = 0; i < 600; ++i) {  // more names than slots: slots are shared and replaced
+    names.emplace_back("field_" + std::to_string(i), false);
+    names.emplace_back("api_key_" + std::to_string(i), true);
+    names.emplace_back(std::to_string(i) + "_token", true);
+  }
+  for (const auto& [k, secret] : std::vector<std::pair<std::string, bool>>{{"Password", true},
+                                                                           {"passwork", false},
+                                                                           {"password", true},
+                                                                           {"paSSword", true},
+                                                                           {std::string(29, 'a') + "_token", true},
+                                                                           {std::string(30, 'a') + "_token", true},
+                                                                           {std::string(31, 'a') + "token", true},
+                                                                           {std::string(30, 'a'), false},
+                                                                           {"token", true},
+                                                                           {"tokem", false}})
+    names.emplace_back(k, secret);
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const auto& [k, secret] = names[(i * 7 + static_cast<std::size_t>(round) * 13) % names.size()];
+      ASSERT_EQ(is_secret_key(k), secret) << k << " in round " << round;
+    }
+  }
+}
+
 TEST(RedactorTest, MasksSecretMembersAndTheirValuesWhereverElseTheyAppear) {
   Redactor r;
   json::value v = json::parse(R"({"addon":{"options":{"user":"mqtt","password":"hunter2-long-secret","pin":1234}},
