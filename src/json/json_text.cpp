@@ -157,26 +157,19 @@ char* write_escaped(char* out, json::string_view s, std::size_t budget) {
   return out;
 }
 
-// Up to this size a string is written in one pass into room for one escape
-// byte per byte ('"', '\\', '\n': all but \u00XX); longer ones are measured
-// first, so that a big text does not reserve twice its size.
+// Strings of this size and more, up to kOnePassMax, are written in one pass
+// into room for one escape byte per byte ('"', '\\', '\n': all but \u00XX):
+// a JSON text escaped into a string has a quote every few bytes, and counting
+// them first cost a second pass. Shorter strings (names, most values) are
+// usually plain: measured first, they are copied whole. Longer ones are
+// measured first so that a big text does not reserve twice its size.
+constexpr std::size_t kOnePassMin = 64;
 constexpr std::size_t kOnePassMax = 4096;
 
-// Sized once, then written through a pointer (appending piece by piece, a
-// capacity check per quote, cost ~10 % of a call).
-void append_string(std::string& out, json::string_view s) {
+// Writes `s` escaped after what `out` holds, `extra` being the bytes its
+// escapes add (escape_extra).
+void append_measured(std::string& out, json::string_view s, std::size_t extra) {
   const std::size_t at = out.size();
-  if (s.size() <= kOnePassMax) {
-    out.resize(at + 2 * s.size() + 2 + kSlack);
-    char* p = out.data() + at;
-    *p++ = '"';
-    if (char* end = write_escaped(p, s, s.size())) {
-      *end = '"';
-      out.resize(static_cast<std::size_t>(end + 1 - out.data()));
-      return;
-    }
-  }
-  const std::size_t extra = escape_extra(s);  // long, or \u00XX escapes beyond one byte each
   out.resize(at + s.size() + extra + 2 + kSlack);
   char* p = out.data() + at;
   *p++ = '"';
@@ -188,6 +181,24 @@ void append_string(std::string& out, json::string_view s) {
   }
   *p = '"';
   out.resize(static_cast<std::size_t>(p + 1 - out.data()));
+}
+
+// Sized once, then written through a pointer (appending piece by piece, a
+// capacity check per quote, cost ~10 % of a call).
+void append_string(std::string& out, json::string_view s) {
+  if (s.size() >= kOnePassMin && s.size() <= kOnePassMax) {
+    const std::size_t at = out.size();
+    out.resize(at + 2 * s.size() + 2 + kSlack);
+    char* p = out.data() + at;
+    *p++ = '"';
+    if (char* end = write_escaped(p, s, s.size())) {
+      *end = '"';
+      out.resize(static_cast<std::size_t>(end + 1 - out.data()));
+      return;
+    }
+    out.resize(at);  // \u00XX escapes beyond the room: measured after all
+  }
+  append_measured(out, s, escape_extra(s));
 }
 
 template <typename T>

@@ -6,6 +6,7 @@
 
 #include <boost/json.hpp>
 #include <limits>
+#include <vector>
 
 namespace hamcp {
 namespace {
@@ -79,7 +80,10 @@ TEST(JsonText, EveryByteEscapedLikeBoost) {
 TEST(JsonText, SpecialBytesInEveryLaneOfAWord) {
   const unsigned char probes[] = {0x00, 0x01, '\n', 0x1f, 0x20, '!',  '"',  '#',
                                   '[',  '\\', ']',  0x7f, 0x80, 0xa2, 0xdc, 0xff};
-  for (std::size_t len = 1; len <= 24; ++len) {
+  std::vector<std::size_t> lengths;  // three words, measured first; three words past 64, written in one pass
+  for (std::size_t len = 1; len <= 24; ++len) lengths.push_back(len);
+  for (std::size_t len = 64; len <= 88; ++len) lengths.push_back(len);
+  for (const std::size_t len : lengths) {
     for (std::size_t at = 0; at < len; ++at) {
       for (const unsigned char probe : probes) {
         std::string s(len, 'a');
@@ -92,11 +96,12 @@ TEST(JsonText, SpecialBytesInEveryLaneOfAWord) {
   }
 }
 
-// Strings up to 4 KiB are written in one pass into room for one escape byte
-// per byte; \u00XX escapes need five: a string with many falls back to the
-// measured path, wherever the room runs out. Longer strings are measured first.
+// Strings of 64 bytes to 4 KiB are written in one pass into room for one
+// escape byte per byte; \u00XX escapes need five: a string with many falls
+// back to the measured path, wherever the room runs out. Shorter and longer
+// strings are measured first.
 TEST(JsonText, ControlBytesBeyondTheOnePassRoom) {
-  for (std::size_t len : {1, 2, 7, 8, 9, 16, 17, 4095, 4096, 4097, 10000}) {
+  for (std::size_t len : {1, 2, 7, 8, 9, 16, 17, 63, 64, 65, 4095, 4096, 4097, 10000}) {
     for (const char fill : {'\x01', '"', 'x'}) {
       std::string s(len, fill);
       s[len / 2] = '\x1f';
