@@ -6,6 +6,7 @@
 //   BM_PrepareDocs/<n> prepare_doc over the documents made beforehand (their copy not timed)
 //   BM_Producer/<n>    both, as the worker runs them (the results dropped at once)
 //   BM_Consumer/<n>    the other half: IndexStore::upsert of the prepared documents (made beforehand)
+//   BM_EndBulk/<n>     IndexStore::end_bulk after a bulk of inserts (those not timed)
 //   BM_IndexBuild/<n>  EntityIndex::build as SearchFeed runs it (two threads at 100k; wall time)
 // Uses only the public API, so the same source builds against an older tree
 // for a before/after. Run: build-*/bench/search/bench_doc_producer --benchmark_repetitions=5
@@ -89,6 +90,25 @@ void BM_Consumer(benchmark::State& state) {
   }
 }
 
+// The end of a bulk build alone: every token's posting list given its final
+// size and filled from the deferred postings (IndexStore::end_bulk), after
+// the inserts (not timed). It runs on one thread once both are done.
+void BM_EndBulk(benchmark::State& state) {
+  const ha::Snapshot& snap = snapshot_for(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto store = std::make_unique<search::IndexStore>();
+    store->reserve(home::doc_count_hint(snap));
+    store->begin_bulk(home::doc_count_hint(snap));
+    home::for_each_doc(snap, [&](search::EntityDoc d) { store->upsert(search::prepare_doc(std::move(d))); });
+    state.ResumeTiming();
+    store->end_bulk();
+    state.PauseTiming();
+    store.reset();
+    state.ResumeTiming();
+  }
+}
+
 void BM_IndexBuild(benchmark::State& state) {
   const ha::Snapshot& snap = snapshot_for(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
@@ -106,6 +126,7 @@ BENCHMARK(BM_ForEachDoc)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PrepareDocs)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Producer)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Consumer)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EndBulk)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_IndexBuild)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

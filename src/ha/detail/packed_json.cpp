@@ -3,6 +3,7 @@
 #include <array>
 #include <boost/json/object.hpp>
 #include <boost/json/string.hpp>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
@@ -94,7 +95,46 @@ unsigned char read_tag(std::string_view& in) {
   return tag;
 }
 
-std::size_t text_hash(std::string_view s) noexcept { return std::hash<std::string_view>{}(s); }
+// The pool's hash (wyhash's construction: 64x64->128-bit multiplies, 16 bytes
+// a round). A 100k-entity registry list hashes ~2M strings of 4-256 bytes
+// while it is decoded, after its last byte arrived: std::hash (murmur, byte
+// tail) was ~30 % of the decode, this is ~3x faster on them. Only the pool's
+// table uses it, within one process: the packed bytes do not depend on it.
+std::uint64_t mix(std::uint64_t a, std::uint64_t b) noexcept {
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+}
+std::uint64_t load64(const char* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+std::uint64_t load32(const char* p) noexcept {
+  std::uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+std::size_t text_hash(std::string_view s) noexcept {
+  constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::uint64_t seed = k0 ^ n, a = 0, b = 0;
+  if (n >= 4 && n <= 16) {  // two overlapping 4-byte reads from each end
+    const std::size_t step = (n >> 3) << 2;
+    a = (load32(p) << 32) | load32(p + step);
+    b = (load32(p + n - 4) << 32) | load32(p + n - 4 - step);
+  } else if (n > 16) {
+    std::size_t left = n;
+    for (; left > 16; p += 16, left -= 16) seed = mix(load64(p) ^ k1, load64(p + 8) ^ seed);
+    a = load64(p + left - 16);  // the last 16 bytes (overlapping the last round's)
+    b = load64(p + left - 8);
+  } else if (n > 0) {
+    const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
+    a = (byte(0) << 16) | (byte(n >> 1) << 8) | byte(n - 1);
+  }
+  return mix(k1 ^ n, mix(a ^ k1, b ^ seed));
+}
 
 }  // namespace
 

@@ -121,3 +121,50 @@ TEST(RegistryIndex, BuildingFromTextKeepsNoScratch) {
   EXPECT_LT(held / kItems, 85.0) << "bytes per item";
   EXPECT_EQ(reg->find(area_id(12345))->at("name"), "Room 12345");
 }
+
+// The same from text: the list's length is unknown up front, so the index
+// grows by doubling and rehashes the keys from the hashes the builder kept,
+// positions without a key (not indexed) in between.
+TEST(RegistryIndex, FromTextFindsEveryKeyAfterTheIndexGrew) {
+  json::array items;
+  for (int i = 0; i < 5000; ++i) {
+    items.push_back(json::object{{"area_id", area_id(i)}, {"name", "A"}});
+    if (i % 7 == 0) items.push_back(json::object{{"name", "no key"}});
+  }
+  items.push_back(json::object{{"area_id", area_id(7)}, {"name", "duplicate"}});
+  items.push_back(json::object{{"area_id", ""}, {"name", "empty key"}});
+  const std::string text = json::serialize(items);
+  boost::system::error_code ec;
+  auto reg = Registry::make_from_text(RegistryKind::area, text, ec);
+  ASSERT_FALSE(ec);
+  ASSERT_EQ(reg->size(), items.size());
+  for (int i = 0; i < 5000; ++i) ASSERT_TRUE(reg->find(area_id(i))) << area_id(i);
+  EXPECT_EQ(reg->find(area_id(7))->at("name"), "A");
+  EXPECT_EQ(reg->find("")->at("name"), "empty key");
+  EXPECT_FALSE(reg->find(area_id(5000)));
+}
+
+// Strings of every length the pool takes (4-256 bytes) and around it, each
+// twice (the second one pooled), differing only in their middle or last
+// byte: every item decodes to exactly what was read (the pool's hash reads
+// a string in overlapping pieces; no two of these may be taken for equal).
+TEST(RegistryIndex, PooledStringsOfEveryLengthDecodeAsRead) {
+  json::array items;
+  for (std::size_t n = 0; n <= 300; ++n) {
+    for (char last : {'x', 'y'}) {
+      std::string s(n, 'q');
+      if (n > 0) {
+        s[n / 2] = 'm';
+        s[n - 1] = last;
+      }
+      for (int copy = 0; copy < 2; ++copy)
+        items.push_back(json::object{{"area_id", area_id(static_cast<int>(items.size()))}, {"name", s}});
+    }
+  }
+  const std::string text = json::serialize(items);
+  boost::system::error_code ec;
+  auto reg = Registry::make_from_text(RegistryKind::area, text, ec);
+  ASSERT_FALSE(ec);
+  ASSERT_EQ(reg->size(), items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) ASSERT_EQ(reg->item(i), items[i]) << i;
+}
