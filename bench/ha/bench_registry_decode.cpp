@@ -6,7 +6,6 @@
 // answer has arrived, before the search index is built.
 // Run: build-*/bench/ha/bench_registry_decode --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
-#include <malloc.h>
 
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
@@ -51,14 +50,3 @@ void BM_EntityRegistryDecode(benchmark::State& state) {
 BENCHMARK(BM_EntityRegistryDecode)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  // hamcp's allocator settings (src/main.cpp): one arena, a fixed mmap threshold.
-  mallopt(M_ARENA_MAX, 1);
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

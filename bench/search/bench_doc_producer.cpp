@@ -11,7 +11,6 @@
 // Uses only the public API, so the same source builds against an older tree
 // for a before/after. Run: build-*/bench/search/bench_doc_producer --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
-#include <malloc.h>
 
 #include <map>
 #include <memory>
@@ -130,14 +129,3 @@ BENCHMARK(BM_EndBulk)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_IndexBuild)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  // hamcp's allocator settings (src/main.cpp): one arena, a fixed mmap threshold.
-  mallopt(M_ARENA_MAX, 1);
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
