@@ -10,6 +10,16 @@ namespace {
 class RadioZwaveNetworkTest : public RadioTest {
  protected:
   json::value zwave(const char* key) { return radio_data("zwave_js", key); }
+  bool including() { return zwave("controller").at("inclusion_state").as_int64() != 0; }
+  // An add cut by a drop: not repeated, and the inclusion ended all the same.
+  void expect_cut_and_stopped(const CallResult& cut) {
+    EXPECT_EQ(cut.code(), "write_outcome_unknown") << cut.text;
+    EXPECT_NE(cut.text.find("it was not repeated"), std::string::npos) << cut.text;
+    const json::value* stopped = cut.error().if_contains("inclusion_stopped");
+    ASSERT_NE(stopped, nullptr) << cut.text;
+    EXPECT_EQ(*stopped, true) << cut.text;
+    EXPECT_FALSE(including());
+  }
 };
 
 TEST_F(RadioZwaveNetworkTest, PingPressesTheNodesPingButton) {
@@ -44,14 +54,9 @@ TEST_F(RadioZwaveNetworkTest, AddReportsInclusionEventsThenStops) {
 // the inclusion HA's controller would otherwise keep running.
 TEST_F(RadioZwaveNetworkTest, AddCutByADropIsNotRepeatedAndStopsInclusion) {
   start();
-  CallResult cut = radio_dropped_when(R"({"radio":"zwave","action":"add","params":{"seconds":20}})",
-                                      [&] { return zwave("controller").at("inclusion_state").as_int64() != 0; });
-  EXPECT_EQ(cut.code(), "write_outcome_unknown") << cut.text;
-  EXPECT_NE(cut.text.find("it was not repeated"), std::string::npos) << cut.text;
-  const json::value* stopped = cut.error().if_contains("inclusion_stopped");
-  ASSERT_NE(stopped, nullptr) << cut.text;
-  EXPECT_EQ(*stopped, true) << cut.text;
-  EXPECT_EQ(zwave("controller").at("inclusion_state").as_int64(), 0);
+  CallResult cut =
+      radio_dropped_when(R"({"radio":"zwave","action":"add","params":{"seconds":20}})", [&] { return including(); });
+  expect_cut_and_stopped(cut);
 }
 
 // The drop comes before HA answered add_node (the sim holds its frames back
@@ -61,16 +66,11 @@ TEST_F(RadioZwaveNetworkTest, AddCutBeforeHaAnsweredStillStopsInclusion) {
   start();
   sim->set_response_delay(std::chrono::milliseconds(500));
   CallResult cut = radio_dropped_when(R"({"radio":"zwave","action":"add","params":{"seconds":20}})", [&] {
-    const bool including = zwave("controller").at("inclusion_state").as_int64() != 0;
-    if (including) sim->set_response_delay(std::chrono::milliseconds(0));  // its answer is still held back
-    return including;
+    const bool started = including();
+    if (started) sim->set_response_delay(std::chrono::milliseconds(0));  // its answer is still held back
+    return started;
   });
-  EXPECT_EQ(cut.code(), "write_outcome_unknown") << cut.text;
-  EXPECT_NE(cut.text.find("it was not repeated"), std::string::npos) << cut.text;
-  const json::value* stopped = cut.error().if_contains("inclusion_stopped");
-  ASSERT_NE(stopped, nullptr) << cut.text;
-  EXPECT_EQ(*stopped, true) << cut.text;
-  EXPECT_EQ(zwave("controller").at("inclusion_state").as_int64(), 0);
+  expect_cut_and_stopped(cut);
 }
 
 TEST_F(RadioZwaveNetworkTest, HardResetPreviewsThenForgetsEveryNode) {
