@@ -1,12 +1,13 @@
 #include "json/json_text.hpp"
 
 #include <array>
-#include <bit>
 #include <boost/json.hpp>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+
+#include "common/byte_lanes.hpp"
 
 namespace hamcp {
 namespace {
@@ -61,36 +62,22 @@ char* write_escape(char* p, unsigned char c) {
 
 // Eight bytes at a time (issue 9, item 6: the text of a structured result is
 // escaped into content[0].text on every tool call, ~9 % of a call byte by
-// byte). Portable word arithmetic, no SIMD flags (baseline CPUs): a byte lane
-// is 0x80 exactly where the byte is special, with no false lanes from borrows,
-// so lanes can be counted and the first one found.
-constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
-constexpr std::uint64_t kEach = 0x0101010101010101ULL;
-constexpr bool kLanesInOrder = std::endian::native == std::endian::little;
-
-std::uint64_t zero_lanes(std::uint64_t v) { return ~(((v & kLow7) + kLow7) | v | kLow7); }
-std::uint64_t control_lanes(std::uint64_t w) { return zero_lanes(w & (0xE0 * kEach)); }  // < 0x20
+// byte): the lanes holding '"', '\\' or a control character.
 std::uint64_t special_lanes(std::uint64_t w) {
-  return control_lanes(w) | zero_lanes(w ^ ('"' * kEach)) | zero_lanes(w ^ ('\\' * kEach));
-}
-std::size_t count_lanes(std::uint64_t lanes) { return static_cast<std::size_t>(((lanes >> 7) * kEach) >> 56); }
-std::uint64_t load_word(const char* p) {
-  std::uint64_t w;
-  std::memcpy(&w, p, sizeof w);
-  return w;
+  return lanes::control(w) | lanes::equal(w, '"') | lanes::equal(w, '\\');
 }
 
 // Bytes the escapes of `s` add.
 std::size_t escape_extra(json::string_view s) {
   const char* p = s.data();
   std::size_t i = 0, extra = 0;
-  if constexpr (kLanesInOrder) {
+  if constexpr (lanes::kLanesInOrder) {
     for (; i + 8 <= s.size(); i += 8) {
-      const std::uint64_t w = load_word(p + i);
-      if (control_lanes(w) != 0) {  // rare: \n and \u00XX add different amounts
+      const std::uint64_t w = lanes::load(p + i);
+      if (lanes::control(w) != 0) {  // rare: \n and \u00XX add different amounts
         for (std::size_t k = i; k < i + 8; ++k) extra += kEscapeExtra[static_cast<unsigned char>(p[k])];
       } else {
-        extra += count_lanes(special_lanes(w));  // '"' and '\\' add one each
+        extra += lanes::count(special_lanes(w));  // '"' and '\\' add one each
       }
     }
   }
@@ -126,19 +113,19 @@ char* write_escaped(char* out, json::string_view s, std::size_t budget) {
     out = write_special(out, c);
     return true;
   };
-  if constexpr (kLanesInOrder) {
+  if constexpr (lanes::kLanesInOrder) {
     for (; i + 8 <= s.size(); i += 8) {
-      const std::uint64_t w = load_word(p + i);
-      std::uint64_t lanes = special_lanes(w);
+      const std::uint64_t w = lanes::load(p + i);
+      std::uint64_t specials = special_lanes(w);
       std::size_t from = 0;  // bytes of this word already written
-      while (lanes != 0) {
-        const auto at = static_cast<std::size_t>(std::countr_zero(lanes) / 8);
+      while (specials != 0) {
+        const std::size_t at = lanes::first(specials);
         const std::uint64_t rest = w >> (8 * from);
         std::memcpy(out, &rest, 8);
         out += at - from;
         if (!special(static_cast<unsigned char>(p[i + at]))) return nullptr;
         from = at + 1;
-        lanes &= lanes - 1;
+        specials &= specials - 1;
       }
       if (from < 8) {
         const std::uint64_t rest = w >> (8 * from);
@@ -170,17 +157,16 @@ constexpr std::size_t kOnePassMax = 4096;
 // escapes add (escape_extra).
 void append_measured(std::string& out, json::string_view s, std::size_t extra) {
   const std::size_t at = out.size();
-  out.resize(at + s.size() + extra + 2 + kSlack);
+  const std::size_t end = at + s.size() + extra + 2;
+  out.resize(extra == 0 ? end : end + kSlack);
   char* p = out.data() + at;
   *p++ = '"';
-  if (extra == 0) {
+  if (extra == 0)
     std::memcpy(p, s.data(), s.size());
-    p += s.size();
-  } else {
-    p = write_escaped(p, s, extra);
-  }
-  *p = '"';
-  out.resize(static_cast<std::size_t>(p + 1 - out.data()));
+  else
+    write_escaped(p, s, extra);  // exactly `extra` bytes of escapes: it ends where the quote goes
+  out[end - 1] = '"';
+  out.resize(end);
 }
 
 // Sized once, then written through a pointer (appending piece by piece, a

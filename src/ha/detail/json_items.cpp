@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 
+#include "common/byte_lanes.hpp"
 #include "ha/detail/ha_json.hpp"
 
 namespace hamcp::ha::detail {
@@ -159,16 +160,6 @@ std::optional<std::size_t> json_value_length(std::string_view text) {
 
 namespace {
 
-constexpr std::uint64_t kOnes = 0x0101010101010101u;
-constexpr std::uint64_t kHighs = 0x8080808080808080u;
-
-// Nonzero when some byte of w is b (the zero-byte test on w ^ b: exact for
-// whether there is one, not for where).
-std::uint64_t has_byte(std::uint64_t w, unsigned char b) {
-  const std::uint64_t x = w ^ (kOnes * b);
-  return (x - kOnes) & ~x & kHighs;
-}
-
 // Past the string whose opening quote is at text[at]; npos if it never closes.
 // Most of a registry list's bytes are inside strings: eight at a time are
 // skipped while none is a quote or a backslash.
@@ -176,11 +167,10 @@ std::size_t past_string(std::string_view text, std::size_t at) {
   const char* p = text.data();
   std::size_t i = at + 1;
   while (i < text.size()) {
-    std::uint64_t w;
-    if (i + sizeof w <= text.size()) {
-      std::memcpy(&w, p + i, sizeof w);
-      if ((has_byte(w, '"') | has_byte(w, '\\')) == 0) {
-        i += sizeof w;
+    if (i + 8 <= text.size()) {
+      const std::uint64_t w = lanes::load(p + i);
+      if ((lanes::equal(w, '"') | lanes::equal(w, '\\')) == 0) {
+        i += 8;
         continue;
       }
     }

@@ -8,6 +8,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "common/byte_lanes.hpp"
+
 namespace hamcp::ha::detail {
 namespace json = boost::json;
 
@@ -104,11 +106,6 @@ std::uint64_t mix(std::uint64_t a, std::uint64_t b) noexcept {
   const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
   return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
 }
-std::uint64_t load64(const char* p) noexcept {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 std::uint64_t load32(const char* p) noexcept {
   std::uint32_t v;
   std::memcpy(&v, p, sizeof v);
@@ -126,9 +123,9 @@ std::size_t text_hash(std::string_view s) noexcept {
     b = (load32(p + n - 4) << 32) | load32(p + n - 4 - step);
   } else if (n > 16) {
     std::size_t left = n;
-    for (; left > 16; p += 16, left -= 16) seed = mix(load64(p) ^ k1, load64(p + 8) ^ seed);
-    a = load64(p + left - 16);  // the last 16 bytes (overlapping the last round's)
-    b = load64(p + left - 8);
+    for (; left > 16; p += 16, left -= 16) seed = mix(lanes::load(p) ^ k1, lanes::load(p + 8) ^ seed);
+    a = lanes::load(p + left - 16);  // the last 16 bytes (overlapping the last round's)
+    b = lanes::load(p + left - 8);
   } else if (n > 0) {
     const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
     a = (byte(0) << 16) | (byte(n >> 1) << 8) | byte(n - 1);
