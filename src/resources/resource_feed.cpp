@@ -11,10 +11,10 @@ void add_registry_ids(const ha::Snapshot& snap, ha::RegistryKind kind, std::stri
   snap.registry(kind).for_each_key([&](std::string_view key) { out.insert(std::string(prefix) + std::string(key)); });
 }
 
-// Keeps `unavailable` current for one entity; true when it became or stopped
-// being unavailable.
 bool is_unavailable(const ha::EntityStatePtr& state) { return state && state->state == "unavailable"; }
 
+// Keeps `unavailable` current for one entity; true when it became or stopped
+// being unavailable.
 bool note_availability(const std::string& id, const ha::Snapshot& snap, std::unordered_set<std::string>& unavailable) {
   const bool now_unavailable = is_unavailable(snap.states.find(id));
   const bool was_unavailable = unavailable.count(id) > 0;

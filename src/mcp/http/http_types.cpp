@@ -1,5 +1,7 @@
 #include "mcp/http/http_types.hpp"
 
+#include <boost/beast/core/string.hpp>
+
 #include "common/ascii.hpp"
 
 namespace hamcp::mcp::http {
@@ -74,11 +76,7 @@ Accepts parse_accept(std::optional<std::string_view> accept) {
 
 // Compared in place, not through a lower-cased copy: this runs for every POST.
 bool is_media_type(std::string_view content_type, std::string_view type) {
-  const std::string_view given = ascii_trim(content_type.substr(0, content_type.find(';')));
-  if (given.size() != type.size()) return false;
-  for (std::size_t i = 0; i < given.size(); ++i)
-    if (ascii_lower(given[i]) != type[i]) return false;
-  return true;
+  return boost::beast::iequals(ascii_trim(content_type.substr(0, content_type.find(';'))), type);
 }
 
 HttpResponse sse_head() {

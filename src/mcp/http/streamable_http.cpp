@@ -21,9 +21,9 @@ bool is_request(const json::value& v) {
 
 // A POST body as JSON. The parser is kept per thread so that its working
 // stack is not grown afresh (a handful of allocations) for every request. The
-// message itself is in the default (thread-safe) storage: parts of it travel
-// to the HA client's thread, where a monotonic arena shared with this thread
-// would be written from both.
+// message itself is in the default storage: its parts outlive the request
+// (sessions and tasks keep them), and an arena per message measured no faster
+// (bench/http/THROUGHPUT.md, session 9).
 json::value parse_body(std::string_view body, boost::system::error_code& ec) {
   thread_local json::parser parser;
   parser.reset();
