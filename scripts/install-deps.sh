@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 APT_PACKAGES=(
   g++ cmake ninja-build ccache pkg-config binutils
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
-  libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libyaml-dev
+  libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libyaml-dev libmimalloc-dev
   clang-14 clang-tidy-14 clang-format-14 libclang-rt-14-dev gcovr qemu-user
   curl ca-certificates python3 python3-venv python3-pip python3-yaml nodejs npm openssl procps
   debootstrap dpkg-dev jq nginx
@@ -18,6 +18,7 @@ APT_PACKAGES=(
 ARM64_PACKAGES=(
   crossbuild-essential-arm64 libboost1.81-dev:arm64 libboost-json1.81-dev:arm64 libboost-url1.81-dev:arm64
   libssl-dev:arm64 libspdlog-dev:arm64 libfmt-dev:arm64 libyaml-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
+  libmimalloc-dev:arm64
 )
 
 # dpkg-query -W, not dpkg -s: with arm64 added, `dpkg -s libssl-dev` is ambiguous (two instances).

@@ -77,6 +77,8 @@ namespace {
 // A sync frees the frame texts and DOMs of the initial states and the
 // registry lists (hundreds of MB on a big home). glibc keeps freed memory in
 // its arenas; hand it back so the steady-state RSS is what the mirror holds.
+// (On mimalloc this is a no-op: it returns pages as they empty, see
+// common/allocator_settings.hpp.)
 void return_freed_memory() {
 #if defined(__GLIBC__)
   malloc_trim(0);

@@ -18,7 +18,8 @@ using common::elapsed_ms;
 
 namespace {
 // A rebuild frees the old index and every document's transient texts; glibc
-// keeps freed memory in its arenas, so hand whole free pages back.
+// keeps freed memory in its arenas, so hand whole free pages back (a no-op on
+// mimalloc, which returns pages as they empty: common/allocator_settings.hpp).
 void return_freed_memory() {
 #if defined(__GLIBC__)
   malloc_trim(0);

@@ -28,6 +28,13 @@ if grep -q '^HAMCP_STATIC_RUNTIME:BOOL=ON' "$build/CMakeCache.txt"; then
   fi
   echo "package: Depends (no shared C++ library): $depends"
 fi
+# cmake/allocator.cmake: where the build found mimalloc, hamcp loads it and the package pulls it in.
+if grep -q '^HAMCP_MIMALLOC_LIBRARY:FILEPATH=/' "$build/CMakeCache.txt"; then
+  if ! ldd "$build/hamcp" | grep -q 'libmimalloc' || ! grep -q 'libmimalloc' <<<"$depends"; then
+    echo "package: hamcp should load mimalloc and the package depend on it: $depends" >&2; exit 1
+  fi
+  echo "package: hamcp runs on mimalloc (Depends names it)"
+fi
 
 # A clean Debian 12 root with systemd (for verify), made once and kept as a tarball. test.sh starts
 # prepare-root.sh in the background at its start (it is mostly downloading); here it is waited for.
