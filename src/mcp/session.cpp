@@ -134,7 +134,9 @@ void Session::deliver(json::value message, std::shared_ptr<Channel> reply) {
     auto batch = std::make_shared<Batch>();
     batch->reply = reply;
     for (json::value& item : *batch_items) {
-      if (handle_one(std::move(item), reply, batch)) ++batch->pending;
+      // Counted before it runs: a call that never suspends is answered inside handle_one.
+      ++batch->pending;
+      if (!handle_one(std::move(item), reply, batch)) --batch->pending;
     }
     batch->sealed = true;
     batch->maybe_complete();

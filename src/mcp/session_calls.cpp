@@ -113,6 +113,27 @@ asio::awaitable<detail::Reply> run_request(const Registry& registry, std::shared
   co_return render_reply(std::move(id), method, std::move(outcome), in_flight->cancelled);
 }
 
+// Runs one request and answers it on the spot: when the call never suspends
+// (a tool that reads the mirror), the answer is on its channel by the time
+// Session::deliver returns, so a transport waiting for it (an HTTP POST) needs
+// no wake-up. (co_spawn's completion handler would run only after a post.)
+// `finish` is Session::spawn_request's: it answers and forgets the request.
+template <class Finish>
+asio::awaitable<void> run_and_answer(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
+                                     const void* owner, std::string method, json::object params,
+                                     std::shared_ptr<SessionRequestContext> ctx,
+                                     std::shared_ptr<detail::InFlightRequest> in_flight, Finish finish) {
+  detail::Reply response;
+  try {
+    auto running = run_request(registry, std::move(scheduler), owner, std::move(method), std::move(params),
+                               std::move(ctx), std::move(in_flight));  // named before co_await (GCC 12)
+    response = co_await std::move(running);
+  } catch (...) {
+    response = detail::Reply{};  // nothing to answer; the request is still closed and forgotten
+  }
+  finish(std::move(response));
+}
+
 }  // namespace
 
 void Session::spawn_request(json::value id, std::string method, json::object params,
@@ -129,27 +150,30 @@ void Session::spawn_request(json::value id, std::string method, json::object par
   auto self = shared_from_this();
   auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), std::move(progress_token), reply, in_flight);
   if (modern_) ctx->set_round_trip(params);
+  auto finish = [self, key = std::move(key), reply, batch, in_flight](detail::Reply response) {
+    auto it = self->in_flight_.find(key);
+    if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
+    if (in_flight->detached) return;                       // continued as a task: answered and closed already
+    if (in_flight->cancelled) response = detail::Reply{};  // cancelled: never answer
+    if (batch) {
+      batch->finish_one(std::move(response));
+      return;
+    }
+    if (reply->is_open()) {
+      if (!response.text.empty())
+        reply->send_text(std::move(response.text), response.message);
+      else if (!response.message.is_null())
+        reply->send(std::move(response.message));
+    }
+    reply->close();
+  };
   auto slot = in_flight->signal.slot();
   asio::co_spawn(core_->executor,
-                 run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params),
-                             std::move(ctx), in_flight),
-                 asio::bind_cancellation_slot(slot, [self, key = std::move(key), reply, batch, in_flight](
-                                                        std::exception_ptr, detail::Reply response) {
-                   auto it = self->in_flight_.find(key);
-                   if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
-                   if (in_flight->detached) return;  // continued as a task: answered and closed already
-                   if (in_flight->cancelled) response = detail::Reply{};  // cancelled: never answer
-                   if (batch) {
-                     batch->finish_one(std::move(response));
-                     return;
-                   }
-                   if (reply->is_open()) {
-                     if (!response.text.empty())
-                       reply->send_text(std::move(response.text), response.message);
-                     else if (!response.message.is_null())
-                       reply->send(std::move(response.message));
-                   }
-                   reply->close();
+                 run_and_answer(core_->registry, core_->scheduler, this, std::move(method), std::move(params),
+                                std::move(ctx), in_flight, std::move(finish)),
+                 // Holds in_flight: its signal owns the slot, which Asio clears after the coroutine's end.
+                 asio::bind_cancellation_slot(slot, [in_flight](std::exception_ptr e) {
+                   if (e) std::rethrow_exception(e);  // only `finish` can throw: as when it was this handler
                  }));
 }
 

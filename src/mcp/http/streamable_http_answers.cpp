@@ -116,8 +116,13 @@ HttpResponse accepted_response() {
 asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
                                               const std::shared_ptr<EventStream>& stream, Accepts accepts,
                                               bool modern) {
-  auto waiter = std::make_shared<Waiter>(w.executor());
-  stream->set_waiter(waiter);
+  // Made on the first wait only: a call that never suspends has answered
+  // inside deliver(), before this runs (Session::spawn_request).
+  std::shared_ptr<Waiter> waiter;
+  auto attach_waiter = [&] {
+    waiter = std::make_shared<Waiter>(w.executor());
+    stream->set_waiter(waiter);
+  };
   const auto switch_at = std::chrono::steady_clock::now() + opts_.sse_switch_after;
   bool use_sse = false;
   // Phase 1: JSON for a lone response; SSE as soon as anything else must go
@@ -145,10 +150,15 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
       use_sse = true;
       break;
     }
+    if (!waiter) {  // attached, then read again: an event pushed in between is not missed
+      attach_waiter();
+      continue;
+    }
     const auto wait_for =
         accepts.sse ? (switch_at - now) : std::chrono::steady_clock::duration(std::chrono::seconds(60));
     co_await waiter->wait(wait_for);
   }
+  if (!waiter) attach_waiter();  // every read below comes before its wait
   if (!use_sse) {
     // JSON only: the final response is the body; anything before it (only
     // possible when the client refused SSE) cannot be delivered.
