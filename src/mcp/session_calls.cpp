@@ -101,37 +101,26 @@ detail::Reply render_reply(json::value id, const std::string& method, detail::Ca
   return detail::Reply{make_result_response(std::move(id), std::move(outcome.result)), {}};
 }
 
-asio::awaitable<detail::Reply> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
-                                           const void* owner, std::string method, json::object params,
-                                           std::shared_ptr<SessionRequestContext> ctx,
-                                           std::shared_ptr<detail::InFlightRequest> in_flight) {
-  json::value id = ctx->request_id();
-  auto running = detail::run_outcome(registry, std::move(scheduler), owner, method, std::move(params), *ctx);
-  detail::CallOutcome outcome = co_await std::move(running);  // named before co_await (GCC 12)
-  ctx->finish();
-  if (ctx->finish_as_task(outcome)) co_return detail::Reply{};  // answered already: a CreateTaskResult
-  co_return render_reply(std::move(id), method, std::move(outcome), in_flight->cancelled);
-}
-
-// Runs one request and answers it on the spot: when the call never suspends
-// (a tool that reads the mirror), the answer is on its channel by the time
+// Runs one request and answers it on the spot: when the call never suspends (a
+// tool that reads the mirror), the answer is on its channel by the time
 // Session::deliver returns, so a transport waiting for it (an HTTP POST) needs
 // no wake-up. (co_spawn's completion handler would run only after a post.)
 // `finish` is Session::spawn_request's: it answers and forgets the request.
 template <class Finish>
-asio::awaitable<void> run_and_answer(const Registry& registry, std::shared_ptr<CallScheduler> scheduler,
-                                     const void* owner, std::string method, json::object params,
-                                     std::shared_ptr<SessionRequestContext> ctx,
-                                     std::shared_ptr<detail::InFlightRequest> in_flight, Finish finish) {
-  detail::Reply response;
-  try {
-    auto running = run_request(registry, std::move(scheduler), owner, std::move(method), std::move(params),
-                               std::move(ctx), std::move(in_flight));  // named before co_await (GCC 12)
-    response = co_await std::move(running);
-  } catch (...) {
-    response = detail::Reply{};  // nothing to answer; the request is still closed and forgotten
+asio::awaitable<void> run_request(const Registry& registry, std::shared_ptr<CallScheduler> scheduler, const void* owner,
+                                  std::string method, json::object params, std::shared_ptr<SessionRequestContext> ctx,
+                                  std::shared_ptr<detail::InFlightRequest> in_flight, Finish finish) {
+  json::value id = ctx->request_id();
+  auto running = detail::run_outcome(registry, std::move(scheduler), owner, method, std::move(params), *ctx);
+  // Named before co_await (GCC 12). The NOLINT: clang-tidy 14 takes the coroutine's own copies of a
+  // template coroutine's parameters for uses of `params` after its move.
+  detail::CallOutcome outcome = co_await std::move(running);  // NOLINT(bugprone-use-after-move)
+  ctx->finish();
+  if (ctx->finish_as_task(outcome)) {
+    finish(detail::Reply{});  // answered already: a CreateTaskResult
+    co_return;
   }
-  finish(std::move(response));
+  finish(render_reply(std::move(id), method, std::move(outcome), in_flight->cancelled));
 }
 
 }  // namespace
@@ -151,6 +140,7 @@ void Session::spawn_request(json::value id, std::string method, json::object par
   auto ctx = std::make_shared<SessionRequestContext>(self, std::move(id), std::move(progress_token), reply, in_flight);
   if (modern_) ctx->set_round_trip(params);
   auto finish = [self, key = std::move(key), reply, batch, in_flight](detail::Reply response) {
+    if (std::exchange(in_flight->finished, true)) return;  // once: in the coroutine, or after its failure
     auto it = self->in_flight_.find(key);
     if (it != self->in_flight_.end() && it->second == in_flight) self->in_flight_.erase(it);
     if (in_flight->detached) return;                       // continued as a task: answered and closed already
@@ -168,12 +158,12 @@ void Session::spawn_request(json::value id, std::string method, json::object par
     reply->close();
   };
   auto slot = in_flight->signal.slot();
+  // The handler holds `finish` and so in_flight, whose signal owns the slot Asio clears at the end.
   asio::co_spawn(core_->executor,
-                 run_and_answer(core_->registry, core_->scheduler, this, std::move(method), std::move(params),
-                                std::move(ctx), in_flight, std::move(finish)),
-                 // Holds in_flight: its signal owns the slot, which Asio clears after the coroutine's end.
-                 asio::bind_cancellation_slot(slot, [in_flight](std::exception_ptr e) {
-                   if (e) std::rethrow_exception(e);  // only `finish` can throw: as when it was this handler
+                 run_request(core_->registry, core_->scheduler, this, std::move(method), std::move(params),
+                             std::move(ctx), in_flight, finish),
+                 asio::bind_cancellation_slot(slot, [finish](std::exception_ptr failed) {
+                   if (failed) finish(detail::Reply{});  // failed before answering: closed unanswered, as before
                  }));
 }
 

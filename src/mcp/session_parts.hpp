@@ -27,6 +27,7 @@ struct InFlightRequest {
   asio::cancellation_signal signal;
   bool cancelled = false;
   bool detached = false;  // answered with a CreateTaskResult: the outcome goes to the task (continue_as_task)
+  bool finished = false;  // answered (or closed unanswered) and forgotten by Session::spawn_request
 };
 
 // Where a task's own messages go once its tools/call was answered: nowhere of

@@ -111,18 +111,43 @@ HttpResponse accepted_response() {
   r.status = 202;
   return r;
 }
+
+// Made on the first wait only: a call that never suspends has answered inside
+// deliver(), before StreamableHttp::respond runs (Session::spawn_request).
+std::shared_ptr<Waiter> attach_waiter(ResponseWriter& w, EventStream& stream) {
+  auto waiter = std::make_shared<Waiter>(w.executor());
+  stream.set_waiter(waiter);
+  return waiter;
+}
+
+// JSON only: the final response is the body; anything before it (only
+// possible when the client refused SSE) cannot be delivered.
+asio::awaitable<void> respond_json_only(ResponseWriter& w, EventStream& stream, Waiter& waiter, bool modern) {
+  std::uint64_t cursor = 0;
+  for (;;) {
+    auto batch = stream.read_after(cursor);
+    for (auto& ev : batch.events) {
+      cursor = ev.seq;
+      if (ev.is_response) {
+        stream.set_waiter(nullptr);
+        co_await send_json(w, std::move(ev.data), modern);
+        co_return;
+      }
+    }
+    if (batch.finished) {
+      stream.set_waiter(nullptr);
+      co_await w.send(accepted_response());
+      co_return;
+    }
+    co_await waiter.wait(std::chrono::seconds(60));
+  }
+}
 }  // namespace
 
 asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shared_ptr<HttpSession>& hs,
                                               const std::shared_ptr<EventStream>& stream, Accepts accepts,
                                               bool modern) {
-  // Made on the first wait only: a call that never suspends has answered
-  // inside deliver(), before this runs (Session::spawn_request).
-  std::shared_ptr<Waiter> waiter;
-  auto attach_waiter = [&] {
-    waiter = std::make_shared<Waiter>(w.executor());
-    stream->set_waiter(waiter);
-  };
+  std::shared_ptr<Waiter> waiter;  // attach_waiter()
   const auto switch_at = std::chrono::steady_clock::now() + opts_.sse_switch_after;
   bool use_sse = false;
   // Phase 1: JSON for a lone response; SSE as soon as anything else must go
@@ -151,35 +176,18 @@ asio::awaitable<void> StreamableHttp::respond(ResponseWriter& w, const std::shar
       break;
     }
     if (!waiter) {  // attached, then read again: an event pushed in between is not missed
-      attach_waiter();
+      waiter = attach_waiter(w, *stream);
       continue;
     }
     const auto wait_for =
         accepts.sse ? (switch_at - now) : std::chrono::steady_clock::duration(std::chrono::seconds(60));
     co_await waiter->wait(wait_for);
   }
-  if (!waiter) attach_waiter();  // every read below comes before its wait
+  if (!waiter) waiter = attach_waiter(w, *stream);  // every read below comes before its wait
   if (!use_sse) {
-    // JSON only: the final response is the body; anything before it (only
-    // possible when the client refused SSE) cannot be delivered.
-    std::uint64_t cursor = 0;
-    for (;;) {
-      auto batch = stream->read_after(cursor);
-      for (auto& ev : batch.events) {
-        cursor = ev.seq;
-        if (ev.is_response) {
-          stream->set_waiter(nullptr);
-          co_await send_json(w, std::move(ev.data), modern);
-          co_return;
-        }
-      }
-      if (batch.finished) {
-        stream->set_waiter(nullptr);
-        co_await w.send(accepted_response());
-        co_return;
-      }
-      co_await waiter->wait(std::chrono::seconds(60));
-    }
+    auto answering = respond_json_only(w, *stream, *waiter, modern);  // named before co_await (GCC 12)
+    co_await std::move(answering);
+    co_return;
   }
   if (!co_await w.begin_stream(sse_head())) {
     stream->set_waiter(nullptr);
