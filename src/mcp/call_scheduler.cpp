@@ -2,23 +2,26 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/system/system_error.hpp>
 
 namespace hamcp::mcp {
 
 asio::awaitable<void> CallScheduler::wait_turn(const void* owner) {
-  if (!turn_taken_ && ring_.empty()) {  // nobody waits: run now, the turn ends behind us
-    start_turn();
+  if (!turn_taken_) {  // nobody waits (granting keeps a slice open while anybody does)
+    start_turn();      // run now; the slice ends behind us
     co_return;
   }
+  // Within the open slice: run now, even ahead of calls waiting for a later
+  // slice (they are granted at its end, so the wait they see stays bounded).
+  // Were it FIFO, a steady load would queue every call once one had to wait.
+  if (slice_has_room()) co_return;
   auto waiter = std::make_shared<Waiter>(executor_);
   auto& queue = queues_[owner];
   if (queue.empty()) ring_.push_back(owner);
   queue.push_back(waiter);
   ++waiting_;
-  if (!turn_taken_) grant_next();  // only abandoned waiters were ahead
-  if (waiter->granted) co_return;
 
   boost::system::error_code ec;
   try {
@@ -28,14 +31,18 @@ asio::awaitable<void> CallScheduler::wait_turn(const void* owner) {
     if (!waiter->granted) abandon(*waiter);
     throw;
   }
-  if (!waiter->granted) {  // the wake-up was a cancellation, not a grant
-    abandon(*waiter);
+  // Cancelled: its wake-up may have been queued before a grant came, so the
+  // grant does not count (the slice it opened just ends).
+  const asio::cancellation_state state = co_await asio::this_coro::cancellation_state;
+  if (!waiter->granted || state.cancelled() != asio::cancellation_type::none) {
+    if (!waiter->granted) abandon(*waiter);
     throw boost::system::system_error(asio::error::operation_aborted);
   }
 }
 
 void CallScheduler::start_turn() {
   turn_taken_ = true;
+  slice_start_ = std::chrono::steady_clock::now();
   // Posted now, so it runs after the granted call's synchronous work (the
   // executor is FIFO) and after whatever completions were already queued.
   asio::post(executor_, [self = shared_from_this()] {
@@ -43,6 +50,8 @@ void CallScheduler::start_turn() {
     self->grant_next();
   });
 }
+
+bool CallScheduler::slice_has_room() const { return std::chrono::steady_clock::now() - slice_start_ < slice_budget_; }
 
 void CallScheduler::grant_next() {
   while (!ring_.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "mcp/call_scheduler.hpp"
 #include "mcp/errors.hpp"
 
 namespace hamcp::mcp {

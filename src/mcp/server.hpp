@@ -14,7 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#include "mcp/call_scheduler.hpp"
 #include "mcp/json.hpp"
 #include "mcp/log_level.hpp"
 #include "mcp/registry.hpp"
@@ -22,6 +21,8 @@
 #include "mcp/task_store.hpp"
 
 namespace hamcp::mcp {
+
+class CallScheduler;  // call_scheduler.hpp
 
 // Newest first. An initialize asking for anything else gets the newest.
 inline constexpr std::array<std::string_view, 4> kSupportedProtocolVersions = {"2025-11-25", "2025-06-18", "2025-03-26",
