@@ -76,17 +76,24 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
   // request_stop() was called (server stopping): long-lived answers should end.
   virtual void on_stop() {}
 
-  // Writes a complete response with this connection's keep-alive decision.
-  template <class Body>
-  asio::awaitable<bool> write_response(bhttp::response<Body>& res) {
+  // Writes a complete response with this connection's keep-alive decision:
+  // head and body in one send when the socket takes them (no completion
+  // handler, no timer), else the rest under the write timeout.
+  asio::awaitable<bool> write_response(bhttp::response<bhttp::string_body>& res) {
     responded_ = true;
     res.keep_alive(keep_alive_);
     res.prepare_payload();
-    bhttp::response_serializer<Body> serializer{res};
+    std::string head;  // kept for the asynchronous rest
+    render_response_head(res.base(), head);
+    const std::array<asio::const_buffer, 2> parts{asio::buffer(head), asio::buffer(res.body())};
     boost::system::error_code ec;
-    if (!write_at_once(stream_, serializer, ec)) {  // the rest under the write timeout
+    const std::size_t sent = send_at_once(stream_, parts, ec).value_or(0);
+    if (!ec && sent < head.size() + res.body().size()) {
+      beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(parts);
+      rest.consume(sent);
       expire_after(stream_, options().write_timeout);
-      auto [wec, n] = co_await bhttp::async_write(stream_, serializer, kAwait);
+      auto writing = asio::async_write(stream_, rest, kAwait);  // named before co_await (GCC 12)
+      auto [wec, n] = co_await std::move(writing);
       ec = wec;
     }
     if (ec) mark_peer_gone();

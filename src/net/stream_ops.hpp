@@ -5,12 +5,15 @@
 // Works for beast::tcp_stream, beast::ssl_stream<beast::tcp_stream> and
 // in-memory streams (fuzzing), which have no timers or socket.
 
+#include <array>
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
+#include <cstdio>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -59,28 +62,48 @@ void close_now(Stream& s) {
   }
 }
 
-// Writes what the socket takes now without waiting (plain TCP only): most
+// A response's head (status line, fields, blank line) as HTTP/1.1 text: the
+// bytes Beast's serializer writes (its fields are kept as "Name: value\r\n").
+// Without the serializer's buffer-sequence machinery, which cost ~5k
+// instructions per answer (bench/http/THROUGHPUT.md, session 12).
+inline void render_response_head(const bhttp::response_header<>& head, std::string& out) {
+  out.reserve(out.size() + 256);
+  out += head.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  std::array<char, 8> status{};
+  const unsigned code = head.result_int();
+  const int n = std::snprintf(status.data(), status.size(), "%03u ", code % 1000);
+  out.append(status.data(), static_cast<std::size_t>(n));
+  out += head.reason();
+  out += "\r\n";
+  for (const auto& field : head) {
+    out += field.name_string();
+    out += ": ";
+    out += field.value();
+    out += "\r\n";
+  }
+  out += "\r\n";
+}
+
+// Sends what the socket takes now without waiting (plain TCP only): most
 // answers fit its send buffer, and then no write timer is armed and no
-// completion handler runs. True when done (all written, or `ec` failed);
-// false when the rest must be written asynchronously (or the stream is TLS or
-// in-memory).
-template <class Stream, class Serializer>
-bool write_at_once(Stream& s, Serializer& serializer, boost::system::error_code& ec) {
+// completion handler runs. The number of bytes sent (the rest is for an
+// asynchronous write), or nullopt when the stream cannot (TLS, in-memory).
+// `ec` is set when the peer is gone; a full send buffer is not an error.
+template <class Stream, class Buffers>
+std::optional<std::size_t> send_at_once(Stream& s, const Buffers& buffers, boost::system::error_code& ec) {
   if constexpr (is_tls_stream<Stream>::value) {
-    return false;
+    return std::nullopt;
   } else {
     auto& low = beast::get_lowest_layer(s);
     if constexpr (requires { low.socket(); }) {
       auto& socket = low.socket();
       if (!socket.non_blocking()) socket.non_blocking(true, ec);  // sync writes only; async ones are unaffected
-      while (!ec && !serializer.is_done()) bhttp::write_some(socket, serializer, ec);
-      if (ec == asio::error::would_block || ec == asio::error::try_again) {
-        ec = {};
-        return false;
-      }
-      return true;
+      std::size_t sent = 0;
+      if (!ec) sent = socket.send(buffers, 0, ec);
+      if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+      return sent;
     } else {
-      return false;
+      return std::nullopt;
     }
   }
 }
