@@ -46,6 +46,14 @@ bool scrub_json(json::value& value, const Secret& secret) {
   return redacted;
 }
 
+bool absent_from_json_text(std::string_view json_text, const Secret& secret) {
+  const std::string_view token = secret.reveal();
+  if (token.size() < 4) return true;  // never scrubbed (Secret::scrub's own minimum)
+  for (const char c : token)
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;  // escaped in the text: walk the value
+  return json_text.find(token) == std::string_view::npos;
+}
+
 void scrub_error(HaError& error, const Secret& secret) {
   error.detail = secret.scrub(std::move(error.detail));
   error.target = secret.scrub(std::move(error.target));

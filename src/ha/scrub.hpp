@@ -11,6 +11,7 @@
 
 #include <boost/json/value.hpp>
 #include <string>
+#include <string_view>
 
 #include "ha/errors.hpp"
 #include "ha/secret.hpp"
@@ -20,6 +21,12 @@ namespace hamcp::ha {
 // Every string (keys too) inside `value`, in place. Iterative: no recursion
 // on deeply nested data. True when something was redacted.
 bool scrub_json(boost::json::value& value, const Secret& secret);
+
+// True when no string or key of the JSON value that `json_text` spells can
+// hold the token: the token needs no escape in JSON (printable ASCII, no quote
+// or backslash), so it would appear in the text as it is, and it does not. One
+// search of a text in place of a walk of its value; false means "walk it".
+bool absent_from_json_text(std::string_view json_text, const Secret& secret);
 
 // detail and target of an error.
 void scrub_error(HaError& error, const Secret& secret);

@@ -9,6 +9,7 @@
 #include <boost/beast/http.hpp>
 #include <thread>
 
+#include "ha/scrub.hpp"
 #include "unit/tools/tools_fixture.hpp"
 
 namespace hamcp::tools::testing {
@@ -87,6 +88,34 @@ TEST_F(ToolsTest, TokenEchoedByHomeAssistantNeverReachesAToolResult) {
   CallResult logs = call("ha_get_logs", R"({"source":"error_log"})");
   EXPECT_EQ(json::serialize(logs.response).find(kToken), std::string::npos) << logs.text;
   EXPECT_NE(logs.text.find("<redacted>"), std::string::npos) << logs.text;
+}
+
+// The token in an entity's attributes (the WebSocket path is not scrubbed on
+// the way in): gone from the text and from structuredContent alike.
+TEST_F(ToolsTest, TokenInAnEntitysAttributesIsScrubbedFromTheTextAndTheStructuredContent) {
+  start({}, {}, kToken);
+  sim->store().set_state("sensor.echo", "ok", json::object{{"note", "Authorization: Bearer " + kToken}},
+                         sim->store().new_context());
+  ASSERT_TRUE(eventually([&] { return ha->snapshot()->states.find("sensor.echo") != nullptr; }));
+  CallResult got = call("ha_get_state", R"({"entity_id":"sensor.echo"})");
+  ASSERT_FALSE(got.is_error) << got.text;
+  EXPECT_EQ(json::serialize(got.response).find(kToken), std::string::npos) << got.text;
+  EXPECT_NE(got.text.find("Bearer <redacted>"), std::string::npos) << got.text;
+  const json::value* structured = got.result.if_contains("structuredContent");
+  ASSERT_NE(structured, nullptr);
+  EXPECT_NE(json::serialize(*structured).find("Bearer <redacted>"), std::string::npos);
+}
+
+TEST(TokenInJsonText, OneSearchOfTheTextAnswersOnlyForATokenJsonDoesNotEscape) {
+  const ha::Secret plain("abc.DEF-123_xyz");
+  EXPECT_TRUE(ha::absent_from_json_text(R"({"a":"nothing here"})", plain));
+  EXPECT_FALSE(ha::absent_from_json_text(R"({"a":"x abc.DEF-123_xyz y"})", plain));
+  EXPECT_FALSE(ha::absent_from_json_text(R"({"abc.DEF-123_xyz":1})", plain)) << "keys count";
+  // Spelt escaped in the text, so the text cannot say: the value must be walked.
+  EXPECT_FALSE(ha::absent_from_json_text(R"({"a":"nothing"})", ha::Secret("quo\"te-token")));
+  EXPECT_FALSE(ha::absent_from_json_text(R"({"a":"nothing"})", ha::Secret("line\nbreak")));
+  EXPECT_FALSE(ha::absent_from_json_text(R"({"a":"nothing"})", ha::Secret("caf\xc3\xa9-token")));
+  EXPECT_TRUE(ha::absent_from_json_text(R"({"a":"abc"})", ha::Secret("abc"))) << "too short to scrub";
 }
 
 }  // namespace
