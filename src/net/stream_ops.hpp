@@ -12,7 +12,6 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -69,10 +68,10 @@ void close_now(Stream& s) {
 inline void render_response_head(const bhttp::response_header<>& head, std::string& out) {
   out.reserve(out.size() + 256);
   out += head.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
-  std::array<char, 8> status{};
-  const unsigned code = head.result_int();
-  const int n = std::snprintf(status.data(), status.size(), "%03u ", code % 1000);
-  out.append(status.data(), static_cast<std::size_t>(n));
+  const unsigned code = head.result_int() % 1000;  // Beast keeps statuses to three digits
+  const std::array<char, 4> status{static_cast<char>('0' + code / 100), static_cast<char>('0' + code / 10 % 10),
+                                   static_cast<char>('0' + code % 10), ' '};
+  out.append(status.data(), status.size());
   out += head.reason();
   out += "\r\n";
   for (const auto& field : head) {

@@ -3,6 +3,7 @@
 // binds), bearer checks and Host/Origin validation (DNS-rebinding protection).
 // Pure functions, no I/O: unit-tested without opening sockets.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,7 @@ class OriginPolicy {
  private:
   bool name_allowed(std::string_view hostname) const;
   bool any_host_ = false, any_origin_ = false;
+  std::uint64_t serial_;              // names this policy's verdicts in host_allowed's per-thread memo
   std::vector<std::string> hosts_;    // lower-case, no port, IPv6 without brackets
   std::vector<std::string> origins_;  // lower-case, no trailing slash
 };

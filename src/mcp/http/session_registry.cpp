@@ -143,9 +143,9 @@ bool HttpSession::busy() { return in_flight.load() > 0 || standalone->attached()
 SessionRegistry::SessionRegistry(const SessionKey& key, std::filesystem::path revocation_file, Options options)
     : codec_(key), revocations_(std::move(revocation_file), options.idle_expiry), options_(options) {}
 
-bool SessionRegistry::expired_locked(const SessionTokenPayload& payload, std::int64_t now) {
+bool SessionRegistry::expired_locked(const SessionTokenPayload& payload, const std::string& key, std::int64_t now) {
   std::int64_t last = payload.created_unix;
-  if (auto it = last_seen_.find(payload.nonce_hex()); it != last_seen_.end()) last = std::max(last, it->second);
+  if (auto it = last_seen_.find(key); it != last_seen_.end()) last = std::max(last, it->second);
   return now - last > options_.idle_expiry.count();
 }
 
@@ -183,7 +183,7 @@ SessionRegistry::Lookup SessionRegistry::lookup(std::string_view token) {
   }
   const std::int64_t now = common::now_unix_seconds();
   std::unique_lock lock(mutex_);
-  if (expired_locked(*out.payload, now)) {
+  if (expired_locked(*out.payload, key, now)) {
     out.status = Status::expired;
     lock.unlock();
     if (states_) states_->remove(key);

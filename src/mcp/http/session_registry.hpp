@@ -146,7 +146,7 @@ class SessionRegistry {
   // key's holder can mint) are remembered, so garbage cannot fill the memory;
   // revocation and expiry are still checked on every lookup.
   std::shared_ptr<const Verified> verify(std::string_view token);
-  bool expired_locked(const SessionTokenPayload& payload, std::int64_t now_unix);
+  bool expired_locked(const SessionTokenPayload& payload, const std::string& key, std::int64_t now_unix);
   struct StringHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

@@ -9,6 +9,7 @@
 #include "http_fixture.hpp"
 #include "mcp/http/access_policy.hpp"
 #include "mcp/http/data_dir.hpp"
+#include "mcp/http/http_types.hpp"
 #include "mcp/http/revocation_list.hpp"
 #include "mcp/http/session_registry.hpp"
 #include "mcp/http/session_token.hpp"
@@ -245,6 +246,42 @@ TEST(AccessPolicy, HostAndOriginValidation) {
   OriginPolicy wildcard("0.0.0.0", {}, {}, std::vector<std::string>{"192.168.1.10"});
   EXPECT_TRUE(wildcard.host_allowed("192.168.1.10:8086"));  // one of the machine's own addresses
   EXPECT_FALSE(wildcard.origin_allowed("http://evil.example.com"));
+}
+
+// host_allowed keeps its last verdict per thread: asked of another policy (even
+// one built where a destroyed one stood), with the same Host, it answers afresh.
+TEST(AccessPolicy, TheHostVerdictKeptPerThreadBelongsToItsPolicy) {
+  OriginPolicy lan("127.0.0.1", {"hamcp.lan"}, {});
+  OriginPolicy plain("127.0.0.1", {}, {});
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_TRUE(lan.host_allowed("hamcp.lan:8086"));
+    EXPECT_FALSE(plain.host_allowed("hamcp.lan:8086"));
+    EXPECT_FALSE(lan.host_allowed("evil.example.com:8086"));
+    EXPECT_TRUE(lan.host_allowed("hamcp.lan:8086"));
+  }
+  std::optional<OriginPolicy> reused(std::in_place, "127.0.0.1", std::vector<std::string>{"hamcp.lan"},
+                                     std::vector<std::string>{});
+  EXPECT_TRUE(reused->host_allowed("hamcp.lan:8086"));
+  reused.emplace("127.0.0.1", std::vector<std::string>{}, std::vector<std::string>{});  // same storage
+  EXPECT_FALSE(reused->host_allowed("hamcp.lan:8086"));
+}
+
+// parse_accept keeps its last answer per thread: a different Accept is parsed afresh.
+TEST(AccessPolicy, AcceptHeadersAreParsedAfreshWhenTheyChange) {
+  for (int round = 0; round < 2; ++round) {
+    const Accepts both = parse_accept("application/json, text/event-stream");
+    EXPECT_TRUE(both.json && both.sse);
+    const Accepts json_only = parse_accept("application/json");
+    EXPECT_TRUE(json_only.json);
+    EXPECT_FALSE(json_only.sse);
+    const Accepts sse_only = parse_accept("Text/Event-Stream; q=1");
+    EXPECT_FALSE(sse_only.json);
+    EXPECT_TRUE(sse_only.sse);
+    const Accepts neither = parse_accept("image/png");
+    EXPECT_FALSE(neither.json || neither.sse);
+    const Accepts absent = parse_accept(std::nullopt);
+    EXPECT_TRUE(absent.json && absent.sse);
+  }
 }
 
 }  // namespace
