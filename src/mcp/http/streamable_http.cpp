@@ -176,7 +176,8 @@ asio::awaitable<void> StreamableHttp::post_to_session(HttpRequest& req, Response
         "endpoint without Mcp-Session-Id to start a read-only session"));
     co_return;
   }
-  auto hs = co_await host_->materialize(*found.payload, found.live);
+  std::shared_ptr<HttpSession> hs = found.live;  // the usual case: no coroutine to rebuild it
+  if (!hs) hs = co_await host_->materialize(*found.payload, nullptr);
   if (!hs) {
     co_await w.send(host_->sessions_full());
     co_return;
