@@ -59,6 +59,8 @@ struct BeastServer::Impl : std::enable_shared_from_this<BeastServer::Impl> {
   void refuse(tcp::socket socket, ConnectionAdmission::Verdict verdict, const std::string& client);
   void shed_idle();
   void start_pressure_sweeps();
+  void sweep_idle();
+  unsigned sweep_ticks = 0;  // pressure sweeps so far (250 ms each): every fourth is an idle sweep
   void load_tls();
   void listen();
   void track(const std::shared_ptr<TrackedConnection>& c) {
@@ -190,6 +192,10 @@ void BeastServer::Impl::shed_idle() {
   }
 }
 
+void BeastServer::Impl::sweep_idle() {
+  for (auto& c : snapshot()) asio::post(c->conn_executor(), [c] { c->close_if_idle_past_deadline(); });
+}
+
 void BeastServer::Impl::start_pressure_sweeps() {
   pressure_timer.expires_after(std::chrono::milliseconds(250));
   pressure_timer.async_wait([weak = weak_from_this()](error_code ec) {
@@ -197,6 +203,7 @@ void BeastServer::Impl::start_pressure_sweeps() {
     if (ec || !self || self->state->stopping) return;
     const auto& a = self->state->admission;
     if (a.total() * 4 >= std::min(a.max_total(), a.max_per_client()) * 3) self->shed_idle();
+    if (++self->sweep_ticks % 4 == 0) self->sweep_idle();  // kIdleSweepPeriod
     self->start_pressure_sweeps();
   });
 }

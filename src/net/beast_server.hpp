@@ -44,6 +44,10 @@ struct ServerState {
   std::atomic<bool> stopping{false};
 };
 
+// How often the server closes connections whose idle wait it enforces (long
+// keep-alive waits: a timer armed and cancelled per request would cost more).
+inline constexpr std::chrono::milliseconds kIdleSweepPeriod{1000};
+
 // One live connection as the server sees it. Threading: constructed on the
 // connection's executor; run() and every other call happen there (the server
 // posts them to conn_executor()).
@@ -62,6 +66,9 @@ class TrackedConnection {
   virtual asio::any_io_executor conn_executor() = 0;
   // Under pressure: close if waiting longer than `limit` for a request header.
   virtual void shed_if_idle(std::chrono::milliseconds limit) = 0;
+  // The idle sweep (every kIdleSweepPeriod): close if waiting for the next
+  // request past a deadline the connection left to the sweep.
+  virtual void close_if_idle_past_deadline() {}
   const std::string& client() const { return client_; }
 
  protected:

@@ -4,7 +4,9 @@
 // server's limits and hands each, complete, to on_request():
 //  - header: header_timeout for the first request, idle_timeout between
 //    requests (pressure_idle_timeout when the server or this client is near its
-//    connection cap), max_header_bytes (431);
+//    connection cap), max_header_bytes (431); a long idle_timeout is enforced by
+//    the server's idle sweep rather than a timer armed and cancelled for every
+//    request (~1k instructions and a handler each);
 //  - framing: a Transfer-Encoding other than one "chunked", or with a
 //    Content-Length, is refused (400; request smuggling);
 //  - body: max_body_bytes (413, also before reading when Content-Length says
@@ -62,6 +64,9 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
   asio::any_io_executor conn_executor() override { return executor_; }
   void shed_if_idle(std::chrono::milliseconds limit) override {
     if (idle_ && std::chrono::steady_clock::now() - wait_started_ >= limit) force_close();
+  }
+  void close_if_idle_past_deadline() override {
+    if (idle_ && std::chrono::steady_clock::now() >= idle_deadline_) force_close();
   }
 
  protected:
@@ -140,9 +145,17 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     const bool pressure = state_->admission.under_pressure() || state_->admission.client_under_pressure(client_);
     return pressure ? std::min(normal, o.pressure_idle_timeout) : normal;
   }
-  void begin_idle(std::chrono::milliseconds wait) {
-    expire_after(stream_, wait);
+  // `swept`: the deadline is left to the server's idle sweep (a wait many
+  // sweep periods long, where a second more does not matter).
+  void begin_idle(std::chrono::milliseconds wait, bool swept = false) {
     wait_started_ = std::chrono::steady_clock::now();
+    if (swept) {
+      expire_never(stream_);
+      idle_deadline_ = wait_started_ + wait;
+    } else {
+      expire_after(stream_, wait);
+      idle_deadline_ = std::chrono::steady_clock::time_point::max();
+    }
     idle_ = true;
   }
 
@@ -160,6 +173,7 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
 
   beast::flat_buffer buffer_;
   std::chrono::steady_clock::time_point wait_started_{};
+  std::chrono::steady_clock::time_point idle_deadline_ = std::chrono::steady_clock::time_point::max();
   bool idle_ = false;
   bool stopping_ = false;
   bool handed_over_ = false;
@@ -204,7 +218,8 @@ asio::awaitable<bool> HttpConnection<Stream>::handshake() {
 
 template <class Stream>
 asio::awaitable<typename HttpConnection<Stream>::Step> HttpConnection<Stream>::read_header(Parser& parser, bool first) {
-  begin_idle(header_wait(first));
+  const std::chrono::milliseconds wait = header_wait(first);
+  begin_idle(wait, !first && wait >= 2 * kIdleSweepPeriod);
   auto [ec, n] = co_await bhttp::async_read_header(stream_, buffer_, parser, kAwait);
   idle_ = false;
   if (ec == bhttp::error::body_limit) {  // Content-Length above the limit, seen with the header

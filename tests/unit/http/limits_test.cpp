@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "http_fixture.hpp"
+#include "net/beast_server.hpp"
 #include "raw_socket.hpp"
 
 namespace hamcp::test {
@@ -46,6 +47,24 @@ TEST(Limits, SlowHeaderIsCutOffByTheHeaderTimeout) {
   const auto start = Clock::now();
   c.raw_exchange("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n", std::chrono::milliseconds(3000));
   EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(2500));  // closed by the server, not our timeout
+}
+
+// The wait for a kept-alive connection's next request is left to the server's
+// idle sweep (no timer per request): the connection still closes once
+// idle_timeout has passed, within about a sweep period, and not before.
+TEST(Limits, AnIdleKeptAliveConnectionIsClosedAfterTheIdleTimeout) {
+  TempDir dir;
+  TestHttpServer server(
+      dir.path(), [](mcp::http::HttpServerOptions& o) { o.listener.idle_timeout = std::chrono::milliseconds(2500); });
+  RawSocket c(server.port());
+  ASSERT_TRUE(c.send(healthz_request()));
+  ASSERT_EQ(raw_status(c.read_until("\r\n\r\n", std::chrono::milliseconds(5000))), 200u);
+  const auto idle_since = Clock::now();
+  EXPECT_FALSE(c.closed_by_peer(std::chrono::milliseconds(2000))) << "closed before idle_timeout";
+  EXPECT_TRUE(c.closed_by_peer(std::chrono::milliseconds(10000))) << "never closed";
+  const auto idle = Clock::now() - idle_since;
+  EXPECT_GE(idle, std::chrono::milliseconds(2400));
+  EXPECT_LT(idle, std::chrono::milliseconds(2500) + 3 * net::kIdleSweepPeriod) << "well after the timeout";
 }
 
 TEST(Limits, TooManyRequestsOnOneSessionIs429WithRetryAfter) {
