@@ -145,8 +145,9 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     const bool pressure = state_->admission.under_pressure() || state_->admission.client_under_pressure(client_);
     return pressure ? std::min(normal, o.pressure_idle_timeout) : normal;
   }
-  // `swept`: the deadline is left to the server's idle sweep (a wait many
-  // sweep periods long, where a second more does not matter).
+  // `swept`: the deadline is left to the server's idle sweep, which closes the
+  // connection within one sweep period after it (for waits of two periods and
+  // more: the keep-alive idle_timeout, 300 s by default).
   void begin_idle(std::chrono::milliseconds wait, bool swept = false) {
     wait_started_ = std::chrono::steady_clock::now();
     if (swept) {
