@@ -12,6 +12,8 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -138,6 +140,53 @@ TEST(FastPath, LargeAnswerToASlowReaderContinuesAsynchronously) {
   reader.join();
   EXPECT_FALSE(async_ec) << async_ec.message();
   EXPECT_EQ(body_bytes, 32u << 20) << "the bytes sent at once and the rest make the whole answer";
+}
+
+// Answers every request with "ok". Before answering, it queues `probe` on
+// its executor, as a request that arrived in the same batch would be.
+class ProbeConnection final : public hamcp::net::HttpConnection<beast::tcp_stream> {
+ public:
+  ProbeConnection(std::shared_ptr<hamcp::net::ServerState> state, std::string client, tcp::socket socket,
+                  std::function<void()> probe)
+      : HttpConnection(std::move(state), std::move(client), std::move(socket)), probe_(std::move(probe)) {}
+
+ private:
+  asio::awaitable<void> on_request(Request&) override {
+    asio::post(conn_executor(), probe_);
+    bhttp::response<bhttp::string_body> res{bhttp::status::ok, 11};
+    res.body() = "ok";
+    co_await write_response(res);
+  }
+  std::function<void()> probe_;
+};
+
+// An answer leaves after the handlers already queued on the loop (other
+// connections' requests of the same batch): answers of one batch go out
+// together, and their client is woken once rather than once per answer.
+TEST(FastPath, AnAnswerIsSentAfterTheHandlersAlreadyQueued) {
+  asio::io_context io(1);
+  tcp::socket client(io);
+  std::optional<std::size_t> bytes_at_probe;
+  hamcp::net::ServerOptions options;
+  options.one_thread = true;
+  hamcp::net::BeastServer server(
+      io.get_executor(), options,
+      [&](tcp::socket socket, std::string peer, std::shared_ptr<hamcp::net::ServerState> st) {
+        return std::make_shared<ProbeConnection>(std::move(st), std::move(peer), std::move(socket),
+                                                 [&] { bytes_at_probe = client.available(); });
+      });
+  const std::uint16_t port = server.start();
+  client.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  asio::write(client, asio::buffer(std::string_view("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")));
+  for (int i = 0; i < 500 && (!bytes_at_probe || client.available() == 0); ++i) io.run_one_for(10ms);
+  ASSERT_TRUE(bytes_at_probe.has_value()) << "the request was handled";
+  EXPECT_EQ(*bytes_at_probe, 0u) << "no byte of the answer was sent before the queued handler ran";
+  beast::flat_buffer buffer;
+  bhttp::response<bhttp::string_body> got;
+  bhttp::read(client, buffer, got);
+  EXPECT_EQ(got.body(), "ok");
+  server.stop(0ms);
+  io.run_for(200ms);
 }
 
 // A Channel that records what the session answered.
