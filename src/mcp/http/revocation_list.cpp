@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -68,15 +70,58 @@ bool parse_line(std::string_view line, std::string_view& nonce, std::int64_t& at
 
 }  // namespace
 
-RevocationList::RevocationList(fs::path file, std::chrono::seconds retention)
-    : file_(std::move(file)), lock_file_(file_.string() + ".lock"), retention_(retention) {
+RevocationList::RevocationList(fs::path file, std::chrono::seconds retention, std::chrono::milliseconds recheck)
+    : file_(std::move(file)), lock_file_(file_.string() + ".lock"), retention_(retention), recheck_(recheck) {
   std::lock_guard lock(mutex_);
   FileLock file_lock(lock_file_);
+  map_change_counter();
+  changes_seen_ = change_count();
   refresh_locked();
   maybe_compact_locked(true);
 }
 
+RevocationList::~RevocationList() {
+  if (change_counter_ != nullptr) ::munmap(change_counter_, sizeof(std::uint64_t));
+}
+
+// Maps the counter shared by every instance using this file (the caller holds
+// the file lock, so two starting processes do not both size it). Without it
+// (no room, no mmap on this filesystem) every lookup stats the file.
+void RevocationList::map_change_counter() {
+  const fs::path path = file_.string() + ".gen";
+  Fd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  struct stat st {};
+  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) return;
+  if (st.st_size < static_cast<off_t>(sizeof(std::uint64_t)) && ::ftruncate(fd.get(), sizeof(std::uint64_t)) != 0)
+    return;
+  void* at = ::mmap(nullptr, sizeof(std::uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+  if (at != MAP_FAILED) change_counter_ = static_cast<std::uint64_t*>(at);
+}
+
+std::uint64_t RevocationList::change_count() const {
+  if (change_counter_ == nullptr) return 0;
+  return std::atomic_ref<std::uint64_t>(*change_counter_).load(std::memory_order_acquire);
+}
+
+// After this instance changed the file, under the file lock: the other
+// instances' next lookups read it. This one has read everything counted up
+// to here (it refreshed under the same lock), so it does not read it again.
+void RevocationList::bump_change_count() {
+  if (change_counter_ != nullptr)
+    changes_seen_ = std::atomic_ref<std::uint64_t>(*change_counter_).fetch_add(1, std::memory_order_acq_rel) + 1;
+}
+
+void RevocationList::refresh_if_changed_locked() {
+  const std::uint64_t changes = change_count();
+  const auto now = std::chrono::steady_clock::now();
+  if (change_counter_ != nullptr && changes == changes_seen_ && now < next_recheck_) return;
+  changes_seen_ = changes;
+  next_recheck_ = now + recheck_;
+  refresh_locked();
+}
+
 void RevocationList::refresh_locked() {
+  ++file_checks_;
   struct stat st {};
   Signature sig;
   if (::stat(file_.c_str(), &st) == 0) {
@@ -146,6 +191,7 @@ void RevocationList::revoke(const std::string& nonce_hex) {
   }
   revoked_[nonce_hex] = at;
   maybe_compact_locked(false);
+  bump_change_count();
 }
 
 // Drops expired entries from memory and, when they are most of the file,
@@ -173,6 +219,7 @@ void RevocationList::maybe_compact_locked(bool force) {
     }
   }
   if (::rename(tmp.c_str(), file_.c_str()) != 0) return;
+  bump_change_count();
   struct stat st {};
   if (::stat(file_.c_str(), &st) == 0) {
     seen_ = {static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
@@ -185,7 +232,7 @@ void RevocationList::maybe_compact_locked(bool force) {
 
 bool RevocationList::is_revoked(const std::string& nonce_hex) {
   std::lock_guard lock(mutex_);
-  refresh_locked();
+  refresh_if_changed_locked();
   return revoked_.count(nonce_hex) != 0;
 }
 
@@ -202,6 +249,11 @@ std::uint64_t RevocationList::lines_in_file() {
 std::uint64_t RevocationList::full_reads() {
   std::lock_guard lock(mutex_);
   return full_reads_;
+}
+
+std::uint64_t RevocationList::file_checks() {
+  std::lock_guard lock(mutex_);
+  return file_checks_;
 }
 
 }  // namespace hamcp::mcp::http

@@ -1,6 +1,7 @@
 // The revocation file under load: a DELETE appends one line and never makes
 // this process re-parse the file; expired lines are compacted away while the
-// server runs; other processes' DELETEs and compactions are still seen.
+// server runs; other processes' DELETEs and compactions are still seen, and a
+// lookup touches the file only when it may have changed.
 #include "mcp/http/revocation_list.hpp"
 
 #include <gtest/gtest.h>
@@ -101,6 +102,48 @@ TEST(RevocationListLoad, CompactionByAnotherInstanceIsFollowed) {
   ASSERT_LT(lines_of(file), 1000u);
   for (std::uint64_t i = 0; i < 200; ++i) EXPECT_TRUE(watcher.is_revoked(nonce(70000 + i))) << i;
   EXPECT_EQ(watcher.full_reads(), 2u) << "the rewritten file is read whole once";
+}
+
+// Before: every lookup (every request of every session) stat'ed the file.
+// Now instances share a change counter, and a lookup checks the file only
+// when another instance changed it (or the recheck period has passed).
+TEST(RevocationListLoad, LookupsCheckTheFileOnlyAfterAnotherInstanceChangedIt) {
+  TempDir dir;
+  const auto file = dir.path() / "revoked";
+  prefill(file, 0, 100, now_unix());
+  RevocationList a(file, std::chrono::hours(24), std::chrono::hours(1));
+  RevocationList b(file, std::chrono::hours(24), std::chrono::hours(1));
+  EXPECT_TRUE(a.is_revoked(nonce(1)));
+  const std::uint64_t checks = a.file_checks();
+  for (std::uint64_t i = 0; i < 1000; ++i) EXPECT_FALSE(a.is_revoked(nonce(5000 + i)));
+  EXPECT_EQ(a.file_checks(), checks) << "an unchanged file was checked again";
+  b.revoke(nonce(9000));
+  EXPECT_TRUE(a.is_revoked(nonce(9000))) << "another instance's revocation is honoured at the next lookup";
+  EXPECT_EQ(a.file_checks(), checks + 1);
+  a.revoke(nonce(9001));  // checks the file under its lock, then appends
+  const std::uint64_t after_own = a.file_checks();
+  for (std::uint64_t i = 0; i < 100; ++i) EXPECT_TRUE(a.is_revoked(nonce(9001)));
+  EXPECT_EQ(a.file_checks(), after_own) << "its own revocation is not read back";
+  EXPECT_TRUE(b.is_revoked(nonce(9001)));
+}
+
+// A change hamcp did not make (an operator's edit, an older hamcp, another
+// host on a network filesystem) is seen once the recheck period has passed;
+// a period of 0 checks at every lookup.
+TEST(RevocationListLoad, AChangeMadeOutsideHamcpIsSeenAfterTheRecheckPeriod) {
+  TempDir dir;
+  const auto file = dir.path() / "revoked";
+  RevocationList every_lookup(file, std::chrono::hours(24), std::chrono::milliseconds(0));
+  RevocationList periodic(file, std::chrono::hours(24), std::chrono::milliseconds(50));
+  EXPECT_FALSE(every_lookup.is_revoked(nonce(7)));
+  EXPECT_FALSE(periodic.is_revoked(nonce(7)));
+  prefill(file, 7, 1, now_unix());
+  EXPECT_TRUE(every_lookup.is_revoked(nonce(7)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  EXPECT_TRUE(periodic.is_revoked(nonce(7)));
+  std::filesystem::remove(file);  // revocations wiped by hand
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  EXPECT_FALSE(periodic.is_revoked(nonce(7)));
 }
 
 TEST(RevocationListLoad, TornLineDoesNotSwallowTheNextRevocation) {
