@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 
+#include "net/answer_batching.hpp"
 #include "net/connection_admission.hpp"
 #include "net/server_options.hpp"
 
@@ -42,6 +43,7 @@ struct ServerState {
   std::unique_ptr<ssl::context> tls;       // set by start() when both TLS files are given
   std::atomic<std::size_t> body_bytes{0};  // charged for request bodies being read or handled
   std::atomic<bool> stopping{false};
+  AnswerBatching answers;  // on the loop's thread, with options.one_thread only
 };
 
 // How often the server closes connections whose idle wait it enforces (long

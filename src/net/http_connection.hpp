@@ -86,13 +86,9 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
   // head and body in one send when the socket takes them (no completion
   // handler, no timer), else the rest under the write timeout.
   //
-  // The send waits until the handlers already queued on the executor have
-  // run: the answers of requests that arrived together leave together, so a
-  // client with many connections is woken once per batch instead of once per
-  // answer. A cross-CPU wake-up cost ~3 us of the sender's system time per
-  // answer on the benchmark VM (~20 % of an ha_get_state call; issue 9,
-  // bench/http/THROUGHPUT.md session 13). Alone on the loop, the answer
-  // leaves after one hop.
+  // Under load (batches of requests, see answer_batching.hpp) the send waits
+  // until the handlers already queued on the loop have run, so that the
+  // answers of one batch leave together.
   asio::awaitable<bool> write_response(bhttp::response<bhttp::string_body>& res) {
     responded_ = true;
     res.keep_alive(keep_alive_);
@@ -100,8 +96,10 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     std::string head;  // kept for the asynchronous rest
     render_response_head(res.base(), head);
     const std::array<asio::const_buffer, 2> parts{asio::buffer(head), asio::buffer(res.body())};
-    auto after_queued_handlers = asio::post(executor_, asio::use_awaitable);  // named before co_await (GCC 12)
-    co_await std::move(after_queued_handlers);
+    if (options().one_thread && state_->answers.hold_answers()) {
+      auto end_of_batch = asio::post(executor_, asio::use_awaitable);  // named before co_await (GCC 12)
+      co_await std::move(end_of_batch);
+    }
     boost::system::error_code ec;
     const std::size_t sent = send_at_once(stream_, parts, ec).value_or(0);
     if (!ec && sent < head.size() + res.body().size()) {
@@ -209,6 +207,8 @@ asio::awaitable<void> HttpConnection<Stream>::run() {
     }
     if (step == Step::close) break;
     Request request = parser.release();
+    if (options().one_thread && state_->answers.begin_request())
+      asio::post(executor_, [state = state_] { state->answers.end_batch(); });
     co_await serve(request);
     if (handed_over_) co_return;
     if (!keep_alive_ || peer_gone_) break;

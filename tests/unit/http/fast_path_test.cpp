@@ -2,8 +2,9 @@
 // connection's strand stays inside any_io_executor's small buffer, an answer
 // the socket takes at once is sent without a completion handler (its head
 // rendered as Beast's serializer would; the rest asynchronously, under the
-// write timeout), and a body that came with its
-// header is parsed from the buffer (one that arrives later is still read).
+// write timeout), under load it leaves with the rest of its batch, and a body
+// that came with its header is parsed from the buffer (one that arrives later
+// is still read).
 #include <gtest/gtest.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -160,10 +161,10 @@ class ProbeConnection final : public hamcp::net::HttpConnection<beast::tcp_strea
   std::function<void()> probe_;
 };
 
-// An answer leaves after the handlers already queued on the loop (other
-// connections' requests of the same batch): answers of one batch go out
-// together, and their client is woken once rather than once per answer.
-TEST(FastPath, AnAnswerIsSentAfterTheHandlersAlreadyQueued) {
+// One GET on one connection of a one-thread server. `after_a_batch_of`: the
+// requests of the batch the server saw before. Returns the bytes of the answer
+// the client could read when the handler queued before the answer ran.
+std::size_t answer_bytes_before_queued_handler(unsigned after_a_batch_of) {
   asio::io_context io(1);
   tcp::socket client(io);
   std::optional<std::size_t> bytes_at_probe;
@@ -171,22 +172,51 @@ TEST(FastPath, AnAnswerIsSentAfterTheHandlersAlreadyQueued) {
   options.one_thread = true;
   hamcp::net::BeastServer server(
       io.get_executor(), options,
-      [&](tcp::socket socket, std::string peer, std::shared_ptr<hamcp::net::ServerState> st) {
-        return std::make_shared<ProbeConnection>(std::move(st), std::move(peer), std::move(socket),
+      [&](tcp::socket socket, std::string peer, std::shared_ptr<hamcp::net::ServerState> state) {
+        for (unsigned i = 0; i < after_a_batch_of; ++i) state->answers.begin_request();
+        state->answers.end_batch();
+        return std::make_shared<ProbeConnection>(std::move(state), std::move(peer), std::move(socket),
                                                  [&] { bytes_at_probe = client.available(); });
       });
   const std::uint16_t port = server.start();
   client.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   asio::write(client, asio::buffer(std::string_view("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")));
   for (int i = 0; i < 500 && (!bytes_at_probe || client.available() == 0); ++i) io.run_one_for(10ms);
-  ASSERT_TRUE(bytes_at_probe.has_value()) << "the request was handled";
-  EXPECT_EQ(*bytes_at_probe, 0u) << "no byte of the answer was sent before the queued handler ran";
+  EXPECT_TRUE(bytes_at_probe.has_value()) << "the request was handled";
   beast::flat_buffer buffer;
   bhttp::response<bhttp::string_body> got;
   bhttp::read(client, buffer, got);
   EXPECT_EQ(got.body(), "ok");
   server.stop(0ms);
   io.run_for(200ms);
+  return bytes_at_probe.value_or(0);
+}
+
+// Under load (a batch of three requests or more) an answer leaves after the
+// handlers already queued on the loop, with the rest of its batch: a client
+// with many connections is woken once per batch, not once per answer.
+TEST(FastPath, UnderLoadAnAnswerWaitsForTheRestOfItsBatch) {
+  EXPECT_EQ(answer_bytes_before_queued_handler(hamcp::net::AnswerBatching::kHoldFrom), 0u);
+}
+
+// Otherwise it is sent at once: held, it would only wait for another client's
+// request while its own client idles.
+TEST(FastPath, WithoutLoadAnAnswerIsSentAtOnce) {
+  EXPECT_GT(answer_bytes_before_queued_handler(hamcp::net::AnswerBatching::kHoldFrom - 1), 0u);
+}
+
+TEST(AnswerBatching, AnswersAreHeldFromTheThirdRequestOfABatchAndInTheBatchAfter) {
+  hamcp::net::AnswerBatching batching;
+  EXPECT_TRUE(batching.begin_request()) << "the first request of a batch ends it later";
+  EXPECT_FALSE(batching.begin_request());
+  EXPECT_FALSE(batching.hold_answers()) << "two requests: sent at once";
+  batching.begin_request();
+  EXPECT_TRUE(batching.hold_answers()) << "a third: held";
+  batching.end_batch();
+  EXPECT_TRUE(batching.begin_request());
+  EXPECT_TRUE(batching.hold_answers()) << "the batch after a busy one holds from its first answer";
+  batching.end_batch();
+  EXPECT_FALSE(batching.hold_answers()) << "after a batch of one: sent at once";
 }
 
 // A Channel that records what the session answered.
