@@ -23,25 +23,22 @@ class AnswerBatching {
  public:
   static constexpr unsigned kHoldFrom = 3;
 
+  // Disabled: no batch is tracked and no answer is held.
+  explicit AnswerBatching(bool enabled = true) : enabled_(enabled) {}
+
   // A request begins. True for the first of a batch: the caller then posts
   // end_batch(), which runs once the handlers queued by now have run.
-  bool begin_request() {
-    ++current_;
-    if (end_posted_) return false;
-    end_posted_ = true;
-    return true;
-  }
+  bool begin_request() { return enabled_ && current_++ == 0; }
   void end_batch() {
     previous_ = current_;
     current_ = 0;
-    end_posted_ = false;
   }
   bool hold_answers() const { return current_ >= kHoldFrom || previous_ >= kHoldFrom; }
 
  private:
-  unsigned current_ = 0;   // requests begun in this batch
+  bool enabled_;
+  unsigned current_ = 0;   // requests begun in this batch (an end_batch() is posted while > 0)
   unsigned previous_ = 0;  // requests of the batch before
-  bool end_posted_ = false;
 };
 
 }  // namespace hamcp::net

@@ -37,13 +37,15 @@ using tcp = asio::ip::tcp;
 // are fixed before the first accept; everything else is atomic or locked.
 struct ServerState {
   explicit ServerState(ServerOptions o)
-      : options(std::move(o)), admission(options.max_connections, options.max_connections_per_client) {}
+      : options(std::move(o)),
+        admission(options.max_connections, options.max_connections_per_client),
+        answers(options.one_thread) {}
   const ServerOptions options;
   ConnectionAdmission admission;
   std::unique_ptr<ssl::context> tls;       // set by start() when both TLS files are given
   std::atomic<std::size_t> body_bytes{0};  // charged for request bodies being read or handled
   std::atomic<bool> stopping{false};
-  AnswerBatching answers;  // on the loop's thread, with options.one_thread only
+  AnswerBatching answers;  // on the loop's thread; enabled with options.one_thread only
 };
 
 // How often the server closes connections whose idle wait it enforces (long

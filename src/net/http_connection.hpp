@@ -96,7 +96,7 @@ class HttpConnection : public TrackedConnection, public std::enable_shared_from_
     std::string head;  // kept for the asynchronous rest
     render_response_head(res.base(), head);
     const std::array<asio::const_buffer, 2> parts{asio::buffer(head), asio::buffer(res.body())};
-    if (options().one_thread && state_->answers.hold_answers()) {
+    if (state_->answers.hold_answers()) {
       auto end_of_batch = asio::post(executor_, asio::use_awaitable);  // named before co_await (GCC 12)
       co_await std::move(end_of_batch);
     }
@@ -207,8 +207,7 @@ asio::awaitable<void> HttpConnection<Stream>::run() {
     }
     if (step == Step::close) break;
     Request request = parser.release();
-    if (options().one_thread && state_->answers.begin_request())
-      asio::post(executor_, [state = state_] { state->answers.end_batch(); });
+    if (state_->answers.begin_request()) asio::post(executor_, [state = state_] { state->answers.end_batch(); });
     co_await serve(request);
     if (handed_over_) co_return;
     if (!keep_alive_ || peer_gone_) break;

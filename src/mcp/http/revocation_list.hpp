@@ -14,11 +14,15 @@
 // was ~6 % of an HTTP tool call). A change made by anything else (an older
 // hamcp, an operator's edit, another host on a network filesystem, where a
 // mapping is not shared) is seen within `recheck` (1 s), when the file is
-// stat'ed anyway; 0 stats it at every lookup, as before. A DELETE appends its line and moves the read offset past it:
-// no re-parse (that was 1.1 -> 9.4 ms per DELETE at 10k entries, on the event loop). Entries older than the idle expiry
-// are dropped from memory and the file is rewritten (tmp + rename) at start and whenever expired lines make up more
-// than half of it: by then those tokens are expired anyway (see SessionRegistry for the expiry rule). A rewrite by
-// another process shows as a new inode and is read whole, once.
+// stat'ed anyway; 0 stats it at every lookup, as before.
+//
+// A DELETE appends its line and moves the read offset past it: no re-parse
+// (that was 1.1 -> 9.4 ms per DELETE at 10k entries, on the event loop).
+// Entries older than the idle expiry are dropped from memory and the file is
+// rewritten (tmp + rename) at start and whenever expired lines make up more
+// than half of it: by then those tokens are expired anyway (see
+// SessionRegistry for the expiry rule). A rewrite by another process shows as
+// a new inode and is read whole, once.
 
 #include <chrono>
 #include <cstdint>
